@@ -1,0 +1,24 @@
+/** `npm run mongo:embedded -- --port N [--ttl-interval-ms N]`: serves until killed, prints its URI. */
+import { parseArgs } from 'node:util';
+import { startEmbeddedMongo } from './server';
+
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '27017' }, host: { type: 'string', default: '127.0.0.1' }, 'ttl-interval-ms': { type: 'string' } },
+});
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  process.exit(2);
+}
+const ttl = values['ttl-interval-ms'] === undefined ? undefined : Number(values['ttl-interval-ms']);
+startEmbeddedMongo({ port, host: values.host, ttlMonitorIntervalMs: ttl })
+  .then((m) => {
+    console.log(m.uri);
+    const stop = () => void m.stop().then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  })
+  .catch((e: Error) => {
+    console.error(`embedded mongo failed to start: ${e.message}`);
+    process.exit(1);
+  });

@@ -1,0 +1,168 @@
+/**
+ * A collection: documents in insertion order keyed by their _id, the indexes over them, and the
+ * read path (plan, filter, sort, skip, limit). Every write goes through insert/replace/remove,
+ * which keep all indexes and unique constraints consistent or change nothing.
+ */
+import { Query } from 'mingo/query';
+import { UUID, type Document } from 'bson';
+import { keyString } from './bson-values';
+import { assertDocumentSize } from './documents';
+import { MongoServerError } from './errors';
+import { IndexStore, type IndexSpec } from './index-store';
+import { mingoOptions, sortDocuments } from './mingo-context';
+import { choosePlan } from './planner';
+
+export interface ReadOptions {
+  sort?: Record<string, number>;
+  skip?: number;
+  limit?: number;
+}
+
+const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+export class Collection {
+  readonly uuid = new UUID();
+  readonly docs = new Map<string, Document>();
+  private readonly seq = new Map<string, number>();
+  private nextSeq = 0;
+  readonly indexes = new Map<string, IndexStore>();
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    readonly options: Document = {},
+  ) {
+    this.indexes.set('_id_', new IndexStore(ID_INDEX));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  static idKey(doc: Document): string {
+    return keyString(doc._id);
+  }
+
+  get(id: string): Document | undefined {
+    return this.docs.get(id);
+  }
+
+  insert(doc: Document): void {
+    assertDocumentSize(doc);
+    const id = Collection.idKey(doc);
+    if (this.docs.has(id)) this.indexes.get('_id_')!.checkUnique(doc, '\u0001', this.ns);
+    for (const index of this.indexes.values()) index.checkUnique(doc, id, this.ns);
+    this.docs.set(id, doc);
+    this.seq.set(id, this.nextSeq++);
+    for (const index of this.indexes.values()) index.add(doc, id);
+  }
+
+  /** Replaces the stored document with the same _id; all constraints checked before any change. */
+  replace(id: string, next: Document): void {
+    assertDocumentSize(next);
+    for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
+    for (const index of this.indexes.values()) {
+      index.remove(id);
+      index.add(next, id);
+    }
+    this.docs.set(id, next);
+  }
+
+  remove(id: string): boolean {
+    if (!this.docs.delete(id)) return false;
+    this.seq.delete(id);
+    for (const index of this.indexes.values()) index.remove(id);
+    return true;
+  }
+
+  clear(): void {
+    this.docs.clear();
+    this.seq.clear();
+    for (const index of this.indexes.values()) index.clear();
+  }
+
+  /** Matching documents, in sort order (or natural order), after skip and limit. */
+  find(filter: Document = {}, opts: ReadOptions = {}): Document[] {
+    const query = new Query(filter, mingoOptions());
+    const sortFields = Object.entries(opts.sort ?? {}).map(([f, d]) => [f, Number(d) < 0 ? -1 : 1] as [string, number]);
+    const skip = opts.skip ?? 0;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const plan = choosePlan([...this.indexes.values()], filter, sortFields, limit ? skip + limit : 0);
+
+    if (plan.kind === 'walk') {
+      const servesSort = sortFields.length > 0;
+      const out: Document[] = [];
+      const want = limit && servesSort ? skip + limit : Infinity;
+      for (const id of plan.index.walk(plan.reverse, plan.prefix, plan.range)) {
+        const doc = this.docs.get(id);
+        if (doc && query.test(doc)) out.push(doc);
+        if (out.length >= want) break;
+      }
+      const ordered = servesSort ? out : this.sortBy(out, sortFields);
+      return this.page(ordered, skip, limit);
+    }
+
+    let docs: Document[];
+    if (plan.kind === 'ids') {
+      const ids = [...plan.ids];
+      if (!sortFields.length) ids.sort((a, b) => this.seq.get(a)! - this.seq.get(b)!);
+      docs = [];
+      for (const id of ids) {
+        const doc = this.docs.get(id);
+        if (doc && query.test(doc)) docs.push(doc);
+      }
+    } else {
+      docs = [];
+      for (const doc of this.docs.values()) if (query.test(doc)) docs.push(doc);
+    }
+    return this.page(this.sortBy(docs, sortFields), skip, limit);
+  }
+
+  private sortBy(docs: Document[], fields: Array<[string, number]>): Document[] {
+    return fields.length ? sortDocuments(docs, Object.fromEntries(fields)) : docs;
+  }
+
+  private page(docs: Document[], skip: number, limit: number): Document[] {
+    if (!skip && !limit) return docs;
+    return docs.slice(skip, limit ? skip + limit : undefined);
+  }
+
+  createIndex(spec: IndexSpec): boolean {
+    const existing = [...this.indexes.values()].find((i) => i.name === spec.name || sameKey(i.spec.key, spec.key));
+    if (existing) {
+      if (existing.name !== spec.name && sameKey(existing.spec.key, spec.key) && sameOptions(existing.spec, spec)) return false;
+      if (existing.name === spec.name && sameKey(existing.spec.key, spec.key) && sameOptions(existing.spec, spec)) return false;
+      if (existing.name === spec.name && !sameKey(existing.spec.key, spec.key)) {
+        throw new MongoServerError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`);
+      }
+      throw new MongoServerError('IndexOptionsConflict', `An equivalent index already exists with a different name or options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`);
+    }
+    const index = new IndexStore(spec);
+    for (const [id, doc] of this.docs) {
+      index.checkUnique(doc, id, this.ns);
+      index.add(doc, id);
+    }
+    this.indexes.set(spec.name, index);
+    return true;
+  }
+
+  dropIndex(name: string): void {
+    if (name === '_id_') throw new MongoServerError('InvalidOptions', 'cannot drop _id index');
+    if (!this.indexes.delete(name)) throw new MongoServerError('IndexNotFound', `index not found with name [${name}]`);
+  }
+
+  indexNamed(keyOrName: string | Document): IndexStore | undefined {
+    if (typeof keyOrName === 'string') return this.indexes.get(keyOrName);
+    return [...this.indexes.values()].find((i) => sameKey(i.spec.key, keyOrName));
+  }
+}
+
+function sameKey(a: Document, b: Document): boolean {
+  return JSON.stringify(Object.entries(a)) === JSON.stringify(Object.entries(b));
+}
+
+const OPTION_KEYS = ['unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression'] as const;
+function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
+  const norm = (v: unknown) => JSON.stringify(v === false || v === undefined ? null : v);
+  return OPTION_KEYS.every((k) => norm(a[k]) === norm(b[k]));
+}

@@ -1,0 +1,531 @@
+/**
+ * The engine: databases of collections, open cursors, the TTL monitor, and the command dispatch
+ * that mongoose 9 and Agenda 6 need. Each command runs to completion synchronously, so every
+ * single command is atomic. Multi-document transactions are refused, as a standalone mongod does.
+ */
+import { Aggregator } from 'mingo/aggregator';
+import { Query } from 'mingo/query';
+import { Long, ObjectId, type Document } from 'bson';
+import { keyString } from './bson-values';
+import { Collection } from './collection';
+import { valuesAtPath } from './documents';
+import { MongoServerError } from './errors';
+import type { IndexSpec } from './index-store';
+import { mingoOptions } from './mingo-context';
+import { applyUpdate, buildUpsert } from './update';
+import { MAX_BSON_SIZE, MAX_MESSAGE_SIZE } from './wire';
+
+interface Cursor {
+  ns: string;
+  docs: Document[];
+  pos: number;
+}
+
+const DEFAULT_BATCH = 101;
+const BATCH_BYTES = 8 * 1024 * 1024;
+const MAX_WRITE_BATCH = 100_000;
+
+function toInt(v: unknown, fallback = 0): number {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === 'number') return Math.trunc(v);
+  if (v instanceof Long) return v.toNumber();
+  const n = Number(v);
+  return Number.isFinite(n) ? Math.trunc(n) : fallback;
+}
+
+function requireString(cmd: Document, name: string): string {
+  const v = cmd[name];
+  if (typeof v !== 'string' || v.length === 0) {
+    throw new MongoServerError('InvalidNamespace', `collection name has invalid type ${typeof v}`);
+  }
+  return v;
+}
+
+function projectDocs(docs: Document[], projection: Document | undefined): Document[] {
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  return new Query({}, mingoOptions()).find(docs, projection).all() as Document[];
+}
+
+export interface EngineOptions {
+  /** How often expired TTL documents are removed (MongoDB: 60 s). */
+  ttlMonitorIntervalMs?: number;
+}
+
+export class Engine {
+  private readonly dbs = new Map<string, Map<string, Collection>>();
+  private readonly cursors = new Map<bigint, Cursor>();
+  private nextCursorId = 1n;
+  private connectionIds = 0;
+  private readonly ttlTimer: NodeJS.Timeout;
+
+  constructor(opts: EngineOptions = {}) {
+    this.ttlTimer = setInterval(() => this.sweepTtl(), opts.ttlMonitorIntervalMs ?? 60_000);
+    this.ttlTimer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.ttlTimer);
+  }
+
+  newConnectionId(): number {
+    return ++this.connectionIds;
+  }
+
+  private database(name: string, create: boolean): Map<string, Collection> | undefined {
+    let db = this.dbs.get(name);
+    if (!db && create) this.dbs.set(name, (db = new Map()));
+    return db;
+  }
+
+  collection(db: string, name: string, create: true): Collection;
+  collection(db: string, name: string, create?: boolean): Collection | undefined;
+  collection(db: string, name: string, create = false): Collection | undefined {
+    const d = this.database(db, create);
+    let c = d?.get(name);
+    if (!c && create) {
+      if (name.includes('$') || name.startsWith('.') || name.length === 0) {
+        throw new MongoServerError('InvalidNamespace', `Invalid collection name: ${name}`);
+      }
+      d!.set(name, (c = new Collection(db, name)));
+    }
+    return c;
+  }
+
+  /** Removes documents whose TTL index date is older than expireAfterSeconds. */
+  sweepTtl(now = Date.now()): number {
+    let removed = 0;
+    for (const db of this.dbs.values()) {
+      for (const coll of db.values()) {
+        for (const index of coll.indexes.values()) {
+          const ttl = index.spec.expireAfterSeconds;
+          if (typeof ttl !== 'number' || index.fields.length !== 1) continue;
+          const cutoff = now - ttl * 1000;
+          for (const [id, doc] of [...coll.docs]) {
+            const dates = valuesAtPath(doc, index.fields[0][0]).filter((v): v is Date => v instanceof Date);
+            if (dates.length && Math.min(...dates.map((d) => d.getTime())) <= cutoff && coll.remove(id)) removed++;
+          }
+        }
+      }
+    }
+    return removed;
+  }
+
+  /** Runs one command document; returns the reply document (errors as {ok: 0, ...}). */
+  run(cmd: Document, connectionId = 0): Document {
+    try {
+      return this.dispatch(cmd, connectionId);
+    } catch (e) {
+      if (e instanceof MongoServerError) return e.toReply();
+      const message = e instanceof Error ? e.message : String(e);
+      return new MongoServerError('BadValue', message).toReply();
+    }
+  }
+
+  private dispatch(cmd: Document, connectionId: number): Document {
+    const name = Object.keys(cmd)[0];
+    const db = typeof cmd.$db === 'string' ? cmd.$db : 'test';
+    if (cmd.txnNumber !== undefined && (cmd.startTransaction || cmd.autocommit === false)) {
+      throw new MongoServerError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+    }
+    switch (name) {
+      case 'hello':
+      case 'ismaster':
+      case 'isMaster':
+        return this.hello(name, connectionId);
+      case 'ping':
+        return { ok: 1 };
+      case 'buildInfo':
+      case 'buildinfo':
+        return { version: '7.0.0', gitVersion: 'embedded', versionArray: [7, 0, 0, 0], bits: 64, maxBsonObjectSize: MAX_BSON_SIZE, ok: 1 };
+      case 'getParameter':
+        return { featureCompatibilityVersion: { version: '7.0' }, ok: 1 };
+      case 'endSessions':
+      case 'killSessions':
+      case 'startSession':
+        return { ok: 1 };
+      case 'commitTransaction':
+      case 'abortTransaction':
+        throw new MongoServerError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+      case 'listDatabases':
+        return this.listDatabases(cmd);
+      case 'dropDatabase':
+        this.dbs.delete(db);
+        return { dropped: db, ok: 1 };
+      case 'create':
+        return this.create(db, cmd);
+      case 'drop':
+        return this.drop(db, cmd);
+      case 'listCollections':
+        return this.listCollections(db, cmd);
+      case 'createIndexes':
+        return this.createIndexes(db, cmd);
+      case 'listIndexes':
+        return this.listIndexes(db, cmd);
+      case 'dropIndexes':
+        return this.dropIndexes(db, cmd);
+      case 'insert':
+        return this.insert(db, cmd);
+      case 'update':
+        return this.update(db, cmd);
+      case 'delete':
+        return this.delete(db, cmd);
+      case 'findAndModify':
+      case 'findandmodify':
+        return this.findAndModify(db, cmd);
+      case 'find':
+        return this.find(db, cmd);
+      case 'getMore':
+        return this.getMore(db, cmd);
+      case 'killCursors':
+        return this.killCursors(cmd);
+      case 'count':
+        return this.count(db, cmd);
+      case 'distinct':
+        return this.distinct(db, cmd);
+      case 'aggregate':
+        return this.aggregate(db, cmd);
+      default:
+        throw new MongoServerError('CommandNotFound', `no such command: '${name}'`);
+    }
+  }
+
+  private hello(name: string, connectionId: number): Document {
+    return {
+      ...(name === 'hello' ? {} : { ismaster: true }),
+      helloOk: true,
+      isWritablePrimary: true,
+      maxBsonObjectSize: MAX_BSON_SIZE,
+      maxMessageSizeBytes: MAX_MESSAGE_SIZE,
+      maxWriteBatchSize: MAX_WRITE_BATCH,
+      localTime: new Date(),
+      logicalSessionTimeoutMinutes: 30,
+      connectionId,
+      minWireVersion: 0,
+      maxWireVersion: 21,
+      readOnly: false,
+      ok: 1,
+    };
+  }
+
+  private listDatabases(cmd: Document): Document {
+    const databases = [...this.dbs.entries()].map(([name, colls]) => ({ name, sizeOnDisk: 0, empty: colls.size === 0 }));
+    if (cmd.nameOnly) return { databases: databases.map(({ name }) => ({ name })), ok: 1 };
+    return { databases, totalSize: 0, totalSizeMb: 0, ok: 1 };
+  }
+
+  private create(db: string, cmd: Document): Document {
+    const name = requireString(cmd, 'create');
+    if (this.collection(db, name)) throw new MongoServerError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+    this.collection(db, name, true);
+    return { ok: 1 };
+  }
+
+  private drop(db: string, cmd: Document): Document {
+    const name = requireString(cmd, 'drop');
+    const coll = this.collection(db, name);
+    if (!coll) return { ok: 1 };
+    this.dbs.get(db)!.delete(name);
+    return { ns: coll.ns, nIndexesWas: coll.indexes.size, ok: 1 };
+  }
+
+  private cursorReply(ns: string, docs: Document[], batchSize: number | undefined, single: boolean, first: boolean): Document {
+    const batch = this.takeBatch(docs, 0, batchSize ?? DEFAULT_BATCH);
+    let id = 0n;
+    if (batch.length < docs.length && !single) {
+      id = this.nextCursorId++;
+      this.cursors.set(id, { ns, docs, pos: batch.length });
+    }
+    return { cursor: { [first ? 'firstBatch' : 'nextBatch']: batch, id: Long.fromBigInt(id), ns }, ok: 1 };
+  }
+
+  private takeBatch(docs: Document[], from: number, batchSize: number): Document[] {
+    const max = batchSize > 0 ? batchSize : Infinity;
+    const out: Document[] = [];
+    let bytes = 0;
+    for (let i = from; i < docs.length && out.length < max; i++) {
+      // Approximate reply size: keep under the 16 MiB reply document.
+      bytes += estimateSize(docs[i]);
+      if (out.length > 0 && bytes > BATCH_BYTES) break;
+      out.push(docs[i]);
+    }
+    return out;
+  }
+
+  private listCollections(db: string, cmd: Document): Document {
+    const colls = [...(this.dbs.get(db)?.values() ?? [])];
+    let infos: Document[] = colls.map((c) =>
+      cmd.nameOnly
+        ? { name: c.name, type: 'collection' }
+        : { name: c.name, type: 'collection', options: c.options, info: { readOnly: false, uuid: c.uuid }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } },
+    );
+    if (cmd.filter && Object.keys(cmd.filter).length) {
+      const q = new Query(cmd.filter, mingoOptions());
+      infos = infos.filter((i) => q.test(i));
+    }
+    return this.cursorReply(`${db}.$cmd.listCollections`, infos, toInt(cmd.cursor?.batchSize, 0) || undefined, false, true);
+  }
+
+  private createIndexes(db: string, cmd: Document): Document {
+    const name = requireString(cmd, 'createIndexes');
+    const existed = !!this.collection(db, name);
+    const coll = this.collection(db, name, true);
+    const before = coll.indexes.size;
+    const specs = cmd.indexes as Document[];
+    if (!Array.isArray(specs) || specs.length === 0) throw new MongoServerError('BadValue', 'Must specify at least one index to create');
+    for (const raw of specs) {
+      if (!raw || typeof raw.key !== 'object' || Object.keys(raw.key).length === 0) throw new MongoServerError('BadValue', 'Index key pattern must be a non-empty object');
+      const key: Record<string, number | string> = {};
+      for (const [k, v] of Object.entries(raw.key)) key[k] = typeof v === 'number' || typeof v === 'string' ? v : toInt(v, 1);
+      const spec: IndexSpec = { ...raw, v: 2, key, name: typeof raw.name === 'string' ? raw.name : Object.entries(key).map(([k, v]) => `${k}_${v}`).join('_') };
+      if (spec.unique === false) delete spec.unique;
+      coll.createIndex(spec);
+    }
+    return { createdCollectionAutomatically: !existed, numIndexesBefore: before, numIndexesAfter: coll.indexes.size, ok: 1 };
+  }
+
+  private listIndexes(db: string, cmd: Document): Document {
+    const name = requireString(cmd, 'listIndexes');
+    const coll = this.collection(db, name);
+    if (!coll) throw new MongoServerError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
+    const specs = [...coll.indexes.values()].map((i) => ({ ...i.spec }));
+    return this.cursorReply(`${db}.${name}`, specs, toInt(cmd.cursor?.batchSize, 0) || undefined, false, true);
+  }
+
+  private dropIndexes(db: string, cmd: Document): Document {
+    const name = requireString(cmd, 'dropIndexes');
+    const coll = this.collection(db, name);
+    if (!coll) throw new MongoServerError('NamespaceNotFound', `ns not found ${db}.${name}`);
+    const was = coll.indexes.size;
+    const targets = Array.isArray(cmd.index) ? cmd.index : [cmd.index];
+    for (const t of targets) {
+      if (t === '*') {
+        for (const n of [...coll.indexes.keys()]) if (n !== '_id_') coll.dropIndex(n);
+      } else {
+        const idx = coll.indexNamed(t);
+        if (!idx) throw new MongoServerError('IndexNotFound', `index not found with name [${typeof t === 'string' ? t : JSON.stringify(t)}]`);
+        coll.dropIndex(idx.name);
+      }
+    }
+    return { nIndexesWas: was, ok: 1 };
+  }
+
+  private insert(db: string, cmd: Document): Document {
+    const coll = this.collection(db, requireString(cmd, 'insert'), true);
+    const docs = (cmd.documents ?? []) as Document[];
+    const ordered = cmd.ordered !== false;
+    const writeErrors: Document[] = [];
+    let n = 0;
+    for (let i = 0; i < docs.length; i++) {
+      try {
+        let doc = docs[i];
+        // MongoDB stores _id as the first field.
+        if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
+        else if (Object.keys(doc)[0] !== '_id') {
+          const { _id, ...rest } = doc;
+          doc = { _id, ...rest };
+        }
+        coll.insert(doc);
+        n++;
+      } catch (e) {
+        writeErrors.push(writeError(i, e));
+        if (ordered) break;
+      }
+    }
+    return writeErrors.length ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
+  }
+
+  private update(db: string, cmd: Document): Document {
+    const coll = this.collection(db, requireString(cmd, 'update'), true);
+    const ordered = cmd.ordered !== false;
+    const writeErrors: Document[] = [];
+    const upserted: Document[] = [];
+    let n = 0;
+    let nModified = 0;
+    const updates = (cmd.updates ?? []) as Document[];
+    for (let i = 0; i < updates.length; i++) {
+      const { q = {}, u, upsert, multi, arrayFilters, sort } = updates[i];
+      try {
+        if (u === undefined || u === null || typeof u !== 'object') throw new MongoServerError('FailedToParse', 'update must be an object or an array');
+        if (multi && !Array.isArray(u) && Object.keys(u).length && !Object.keys(u).every((k) => k.startsWith('$'))) {
+          throw new MongoServerError('FailedToParse', 'multi update is not supported for replacement-style update');
+        }
+        const matches = coll.find(q, { sort, limit: multi ? 0 : 1 });
+        if (matches.length === 0 && upsert) {
+          const doc = buildUpsert(q, u, arrayFilters);
+          coll.insert(doc);
+          upserted.push({ index: i, _id: doc._id });
+          n++;
+          continue;
+        }
+        for (const doc of matches) {
+          const next = applyUpdate(doc, u, { arrayFilters, filter: q });
+          n++;
+          if (sameDocument(doc, next)) continue;
+          coll.replace(Collection.idKey(doc), next);
+          nModified++;
+        }
+      } catch (e) {
+        writeErrors.push(writeError(i, e));
+        if (ordered) break;
+      }
+    }
+    const reply: Document = { n, nModified, ok: 1 };
+    if (upserted.length) reply.upserted = upserted;
+    if (writeErrors.length) reply.writeErrors = writeErrors;
+    return reply;
+  }
+
+  private delete(db: string, cmd: Document): Document {
+    const coll = this.collection(db, requireString(cmd, 'delete'));
+    const ordered = cmd.ordered !== false;
+    const writeErrors: Document[] = [];
+    let n = 0;
+    const deletes = (cmd.deletes ?? []) as Document[];
+    for (let i = 0; i < deletes.length; i++) {
+      try {
+        if (!coll) continue;
+        const { q = {}, limit } = deletes[i];
+        const matches = coll.find(q, { limit: toInt(limit) === 1 ? 1 : 0 });
+        for (const doc of matches) if (coll.remove(Collection.idKey(doc))) n++;
+      } catch (e) {
+        writeErrors.push(writeError(i, e));
+        if (ordered) break;
+      }
+    }
+    return writeErrors.length ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
+  }
+
+  private findAndModify(db: string, cmd: Document): Document {
+    const name = requireString(cmd, Object.keys(cmd)[0]);
+    const query = cmd.query ?? {};
+    const coll = this.collection(db, name, true);
+    if (cmd.remove && cmd.update) throw new MongoServerError('FailedToParse', 'Cannot specify both an update and remove=true');
+    if (!cmd.remove && cmd.update === undefined) throw new MongoServerError('FailedToParse', 'Either an update or remove=true must be specified');
+    const [doc] = coll.find(query, { sort: cmd.sort, limit: 1 });
+    const project = (d: Document | null) => (d && cmd.fields ? projectDocs([d], cmd.fields)[0] : d);
+    if (cmd.remove) {
+      if (doc) coll.remove(Collection.idKey(doc));
+      return { lastErrorObject: { n: doc ? 1 : 0 }, value: project(doc ?? null), ok: 1 };
+    }
+    if (!doc) {
+      if (!cmd.upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+      const inserted = buildUpsert(query, cmd.update, cmd.arrayFilters);
+      coll.insert(inserted);
+      return { lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id }, value: project(cmd.new ? inserted : null), ok: 1 };
+    }
+    const next = applyUpdate(doc, cmd.update, { arrayFilters: cmd.arrayFilters, filter: query });
+    if (!sameDocument(doc, next)) coll.replace(Collection.idKey(doc), next);
+    return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(cmd.new ? next : doc), ok: 1 };
+  }
+
+  private find(db: string, cmd: Document): Document {
+    const name = requireString(cmd, 'find');
+    const coll = this.collection(db, name);
+    const limit = toInt(cmd.limit);
+    const single = cmd.singleBatch === true || limit < 0;
+    const docs = coll
+      ? coll.find(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit) })
+      : [];
+    const batchSize = cmd.batchSize !== undefined ? toInt(cmd.batchSize) : undefined;
+    return this.cursorReply(`${db}.${name}`, projectDocs(docs, cmd.projection), single ? Math.abs(limit) || batchSize : batchSize, single, true);
+  }
+
+  private getMore(db: string, cmd: Document): Document {
+    const raw = cmd.getMore;
+    const id = raw instanceof Long ? raw.toBigInt() : BigInt(toInt(raw));
+    const cursor = this.cursors.get(id);
+    if (!cursor) throw new MongoServerError('CursorNotFound', `cursor id ${id} not found`);
+    const batch = this.takeBatch(cursor.docs, cursor.pos, toInt(cmd.batchSize, 0));
+    cursor.pos += batch.length;
+    const done = cursor.pos >= cursor.docs.length;
+    if (done) this.cursors.delete(id);
+    return { cursor: { nextBatch: batch, id: Long.fromBigInt(done ? 0n : id), ns: cursor.ns }, ok: 1 };
+  }
+
+  private killCursors(cmd: Document): Document {
+    const killed: Long[] = [];
+    const notFound: Long[] = [];
+    for (const raw of (cmd.cursors ?? []) as unknown[]) {
+      const id = raw instanceof Long ? raw.toBigInt() : BigInt(toInt(raw));
+      (this.cursors.delete(id) ? killed : notFound).push(Long.fromBigInt(id));
+    }
+    return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+  }
+
+  private count(db: string, cmd: Document): Document {
+    const coll = this.collection(db, requireString(cmd, 'count'));
+    if (!coll) return { n: 0, ok: 1 };
+    const query = cmd.query ?? {};
+    const n = Object.keys(query).length === 0 ? coll.docs.size : coll.find(query).length;
+    const skip = toInt(cmd.skip);
+    const limit = toInt(cmd.limit);
+    const after = Math.max(0, n - skip);
+    return { n: limit ? Math.min(after, Math.abs(limit)) : after, ok: 1 };
+  }
+
+  private distinct(db: string, cmd: Document): Document {
+    const coll = this.collection(db, requireString(cmd, 'distinct'));
+    if (typeof cmd.key !== 'string') throw new MongoServerError('FailedToParse', "distinct needs a 'key' string");
+    const seen = new Map<string, unknown>();
+    for (const doc of coll?.find(cmd.query ?? {}) ?? []) {
+      for (const v of valuesAtPath(doc, cmd.key)) {
+        if (v === undefined) continue;
+        const k = keyString(v);
+        if (!seen.has(k)) seen.set(k, v);
+      }
+    }
+    return { values: [...seen.values()], ok: 1 };
+  }
+
+  private aggregate(db: string, cmd: Document): Document {
+    const target = cmd.aggregate;
+    const pipeline = cmd.pipeline as Document[];
+    if (!Array.isArray(pipeline)) throw new MongoServerError('FailedToParse', "'pipeline' option must be specified as an array");
+    for (const stage of pipeline) {
+      const op = Object.keys(stage ?? {})[0];
+      if (op === '$out' || op === '$merge') throw new MongoServerError('IllegalOperation', `${op} is not supported by the embedded engine`);
+    }
+    let input: Document[];
+    let stages = pipeline;
+    if (target === 1) {
+      input = [];
+    } else {
+      const coll = this.collection(db, requireString(cmd, 'aggregate'));
+      // A leading $match (and a $sort/$skip/$limit right after) uses the collection's indexes.
+      const first = stages[0]?.$match;
+      if (coll && first) {
+        input = coll.find(first);
+        stages = stages.slice(1);
+      } else input = coll ? [...coll.docs.values()] : [];
+    }
+    const resolver = (name: string) => [...(this.collection(db, name)?.docs.values() ?? [])];
+    let out: Document[];
+    try {
+      out = new Aggregator(stages, mingoOptions({ collectionResolver: resolver })).run(input) as Document[];
+    } catch (e) {
+      throw new MongoServerError('BadValue', e instanceof Error ? e.message : String(e));
+    }
+    const name = target === 1 ? '$cmd.aggregate' : String(target);
+    return this.cursorReply(`${db}.${name}`, out, cmd.cursor?.batchSize !== undefined ? toInt(cmd.cursor.batchSize) : undefined, false, true);
+  }
+}
+
+function estimateSize(doc: Document): number {
+  // Cheap upper-bound-ish estimate; exact size is only needed near the limit.
+  return Buffer.byteLength(JSON.stringify(doc) ?? '', 'utf8') + 64;
+}
+
+function sameDocument(a: Document, b: Document): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return keyString(a) === keyString(b);
+}
+
+function writeError(index: number, e: unknown): Document {
+  if (e instanceof MongoServerError) {
+    const { ok: _ok, codeName: _cn, ...rest } = e.toReply();
+    return { index, ...rest, errmsg: e.message };
+  }
+  return { index, code: 2, errmsg: e instanceof Error ? e.message : String(e) };
+}

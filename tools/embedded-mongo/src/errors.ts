@@ -1,0 +1,41 @@
+/** MongoDB server errors as the engine returns them: {ok: 0, errmsg, code, codeName}. */
+export const CODES = {
+  BadValue: 2,
+  FailedToParse: 9,
+  TypeMismatch: 14,
+  IllegalOperation: 20,
+  InvalidBSON: 22,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  ConflictingUpdateOperators: 40,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  InvalidOptions: 72,
+  InvalidNamespace: 73,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  BSONObjectTooLarge: 10334,
+  DuplicateKey: 11000,
+  Location40324: 40324,
+} as const;
+
+export type CodeName = keyof typeof CODES;
+
+export class MongoServerError extends Error {
+  readonly code: number;
+  readonly codeName: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(codeName: CodeName, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.codeName = codeName;
+    this.code = CODES[codeName];
+    this.extra = extra;
+  }
+
+  toReply(): Record<string, unknown> {
+    return { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+  }
+}

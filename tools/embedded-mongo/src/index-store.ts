@@ -1,0 +1,225 @@
+/**
+ * One secondary (or _id) index: key extraction with multikey expansion, equality maps for every
+ * key prefix, a lazily re-sorted entry list for range scans and ordered walks, and the unique,
+ * sparse and partial-filter rules. Documents are referred to by their _id key string.
+ */
+import { Query } from 'mingo/query';
+import type { Document } from 'bson';
+import { compareValues, keyString } from './bson-values';
+import { valuesAtPath } from './documents';
+import { MongoServerError } from './errors';
+import { mingoOptions } from './mingo-context';
+
+export interface IndexSpec {
+  v: number;
+  key: Record<string, number | string>;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Document;
+  expireAfterSeconds?: number;
+  [option: string]: unknown;
+}
+
+export interface KeyRange {
+  lower?: unknown;
+  upper?: unknown;
+  /** Exact test of a key value (bounds are inclusive hints; test decides strictness and types). */
+  test: (v: unknown) => boolean;
+}
+
+interface Entry {
+  values: unknown[];
+  id: string;
+}
+
+const SEP = '\u0000';
+
+export class IndexStore {
+  readonly spec: IndexSpec;
+  readonly fields: Array<[string, number]>;
+  private readonly partial?: Query;
+  /** prefixMaps[i]: key string of the first i+1 fields -> ids. */
+  private readonly prefixMaps: Array<Map<string, Set<string>>>;
+  private entries: Entry[] = [];
+  private sorted = true;
+  private readonly dead = new Set<Entry>();
+  /** id -> the entries that id contributed (for removal). */
+  private readonly byId = new Map<string, Entry[]>();
+
+  constructor(spec: IndexSpec) {
+    this.spec = spec;
+    this.fields = Object.entries(spec.key).map(([path, dir]) => [path, typeof dir === 'number' && dir < 0 ? -1 : 1]);
+    this.prefixMaps = this.fields.map(() => new Map());
+    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, mingoOptions());
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Usable by the planner: it holds every document. */
+  get complete(): boolean {
+    return !this.spec.sparse && !this.partial;
+  }
+
+  /** The key tuples a document contributes, or none when sparse/partial rules exclude it. */
+  keysOf(doc: Document): unknown[][] {
+    if (this.partial && !this.partial.test(doc)) return [];
+    const perField = this.fields.map(([path]) => valuesAtPath(doc, path));
+    if (this.spec.sparse && perField.every((vs) => vs.every((v) => v === undefined))) return [];
+    let tuples: unknown[][] = [[]];
+    for (const vs of perField) {
+      const next: unknown[][] = [];
+      for (const t of tuples) for (const v of vs) next.push([...t, v === undefined ? null : v]);
+      tuples = next;
+    }
+    return tuples;
+  }
+
+  private static tupleKey(values: unknown[], n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += (i ? SEP : '') + keyString(values[i]);
+    return s;
+  }
+
+  /** Throws a duplicate-key error if adding doc (as id) would break uniqueness. */
+  checkUnique(doc: Document, id: string, ns: string): void {
+    if (!this.spec.unique) return;
+    const full = this.fields.length - 1;
+    for (const values of this.keysOf(doc)) {
+      const holders = this.prefixMaps[full].get(IndexStore.tupleKey(values, this.fields.length));
+      if (!holders) continue;
+      for (const other of holders) {
+        if (other === id) continue;
+        const keyValue: Record<string, unknown> = {};
+        this.fields.forEach(([path], i) => (keyValue[path] = values[i]));
+        const shown = this.fields.map(([path], i) => `${path}: ${JSON.stringify(values[i])}`).join(', ');
+        throw new MongoServerError(
+          'DuplicateKey',
+          `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${shown} }`,
+          { keyPattern: { ...this.spec.key }, keyValue },
+        );
+      }
+    }
+  }
+
+  add(doc: Document, id: string): void {
+    const mine: Entry[] = [];
+    const seen = new Set<string>();
+    for (const values of this.keysOf(doc)) {
+      const full = IndexStore.tupleKey(values, this.fields.length);
+      if (seen.has(full)) continue;
+      seen.add(full);
+      for (let n = 1; n <= this.fields.length; n++) {
+        const k = n === this.fields.length ? full : IndexStore.tupleKey(values, n);
+        let set = this.prefixMaps[n - 1].get(k);
+        if (!set) this.prefixMaps[n - 1].set(k, (set = new Set()));
+        set.add(id);
+      }
+      const e = { values, id };
+      mine.push(e);
+      this.entries.push(e);
+      this.sorted = false;
+    }
+    if (mine.length) this.byId.set(id, mine);
+  }
+
+  remove(id: string): void {
+    const mine = this.byId.get(id);
+    if (!mine) return;
+    this.byId.delete(id);
+    for (const e of mine) {
+      for (let n = 1; n <= this.fields.length; n++) {
+        const k = IndexStore.tupleKey(e.values, n);
+        const set = this.prefixMaps[n - 1].get(k);
+        set?.delete(id);
+        if (set && set.size === 0) this.prefixMaps[n - 1].delete(k);
+      }
+    }
+    // Entries are dropped from the sorted list lazily, at the next ordered walk.
+    for (const e of mine) this.dead.add(e);
+    this.sorted = false;
+  }
+
+  clear(): void {
+    this.prefixMaps.forEach((m) => m.clear());
+    this.byId.clear();
+    this.dead.clear();
+    this.entries = [];
+  }
+
+  /** Ids whose first n key fields equal one of the given tuples. */
+  lookup(tuples: unknown[][], n: number): Set<string> {
+    const out = new Set<string>();
+    for (const t of tuples) {
+      const set = this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n));
+      if (set) for (const id of set) out.add(id);
+    }
+    return out;
+  }
+
+  private ensureSorted(): void {
+    if (this.sorted) return;
+    if (this.dead.size) {
+      this.entries = this.entries.filter((e) => !this.dead.has(e));
+      this.dead.clear();
+    }
+    const dirs = this.fields.map(([, d]) => d);
+    this.entries.sort((a, b) => {
+      for (let i = 0; i < dirs.length; i++) {
+        const c = compareValues(a.values[i], b.values[i]);
+        if (c) return c * dirs[i];
+      }
+      return 0;
+    });
+    this.sorted = true;
+  }
+
+  /**
+   * Ids in index order (or reverse), without duplicates, restricted to entries whose first
+   * prefix.length fields equal prefix and, optionally, whose next field lies in range.
+   */
+  *walk(reverse: boolean, prefix: unknown[] = [], range?: KeyRange): Generator<string> {
+    this.ensureSorted();
+    const k = prefix.length;
+    const dirs = this.fields.map(([, d]) => d);
+    // Position of an entry against a bound: the prefix, then (if given) a value of field k.
+    const cmp = (e: Entry, bound: unknown, hasBound: boolean): number => {
+      for (let i = 0; i < k; i++) {
+        const c = compareValues(e.values[i], prefix[i]) * dirs[i];
+        if (c) return c;
+      }
+      return hasBound ? compareValues(e.values[k], bound) * dirs[k] : 0;
+    };
+    const n = this.entries.length;
+    const firstAtLeast = (bound: unknown, has: boolean, strict: boolean) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const c = cmp(this.entries[mid], bound, has);
+        if (strict ? c > 0 : c >= 0) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    const dir = dirs[k] ?? 1;
+    const lo = range ? (dir > 0 ? range.lower : range.upper) : undefined;
+    const hi = range ? (dir > 0 ? range.upper : range.lower) : undefined;
+    const start = firstAtLeast(lo, lo !== undefined, false);
+    const end = firstAtLeast(hi, hi !== undefined, true);
+    const seen = new Set<string>();
+    for (let i = 0; i < end - start; i++) {
+      const e = this.entries[reverse ? end - 1 - i : start + i];
+      if (range && !range.test(e.values[k])) continue;
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      yield e.id;
+    }
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}

@@ -1,0 +1,5 @@
+export { startEmbeddedMongo } from './server';
+export type { EmbeddedMongo, EmbeddedMongoOptions } from './server';
+export { Engine } from './engine';
+export type { EngineOptions } from './engine';
+export { compareValues, valuesEqual, sumValues } from './bson-values';

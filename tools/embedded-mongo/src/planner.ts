@@ -1,0 +1,141 @@
+/**
+ * Chooses how a filter reads a collection: equality/$in on an index prefix, an ordered index walk
+ * (serving a sort, optionally restricted by an equality prefix and a range), or a full scan. The
+ * plan only narrows candidates; the full filter is always applied afterwards by mingo.
+ */
+import { compareValues, typeRank } from './bson-values';
+import { isPlainObject } from './documents';
+import type { IndexStore, KeyRange } from './index-store';
+
+interface FieldCondition {
+  eq?: unknown[];
+  range?: KeyRange;
+}
+
+const MAX_EQ_COMBINATIONS = 10_000;
+const SMALL_CANDIDATE_SET = 2_000;
+
+function rangeOf(ops: Record<string, unknown>): KeyRange | undefined {
+  const bounds = ['$gt', '$gte', '$lt', '$lte'].filter((op) => op in ops);
+  if (bounds.length === 0) return undefined;
+  const rank = typeRank(ops[bounds[0]]);
+  if (bounds.some((op) => typeRank(ops[op]) !== rank) || rank === 2) return undefined;
+  const lower = ops.$gt ?? ops.$gte;
+  const upper = ops.$lt ?? ops.$lte;
+  return {
+    lower,
+    upper,
+    test: (v) => {
+      if (typeRank(v) !== rank) return false;
+      if ('$gt' in ops && !(compareValues(v, ops.$gt) > 0)) return false;
+      if ('$gte' in ops && !(compareValues(v, ops.$gte) >= 0)) return false;
+      if ('$lt' in ops && !(compareValues(v, ops.$lt) < 0)) return false;
+      if ('$lte' in ops && !(compareValues(v, ops.$lte) <= 0)) return false;
+      return true;
+    },
+  };
+}
+
+function usableEqValue(v: unknown): boolean {
+  return !(v instanceof RegExp) && !Array.isArray(v) && !(isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$')));
+}
+
+export function analyzeFilter(filter: Record<string, unknown>, out = new Map<string, FieldCondition>()): Map<string, FieldCondition> {
+  for (const [field, v] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(v)) {
+      for (const sub of v) if (isPlainObject(sub)) analyzeFilter(sub, out);
+      continue;
+    }
+    if (field.startsWith('$') || out.has(field)) continue;
+    if (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'))) {
+      const cond: FieldCondition = {};
+      if ('$eq' in v && usableEqValue(v.$eq)) cond.eq = [v.$eq];
+      else if (Array.isArray(v.$in) && v.$in.every(usableEqValue)) cond.eq = v.$in;
+      const range = rangeOf(v);
+      if (range) cond.range = range;
+      if (cond.eq || cond.range) out.set(field, cond);
+    } else if (usableEqValue(v)) {
+      out.set(field, { eq: [v] });
+    }
+  }
+  return out;
+}
+
+export type Plan =
+  | { kind: 'ids'; ids: Set<string>; index: string }
+  | { kind: 'walk'; index: IndexStore; reverse: boolean; prefix: unknown[]; range?: KeyRange }
+  | { kind: 'scan' };
+
+function combinations(lists: unknown[][]): unknown[][] {
+  let out: unknown[][] = [[]];
+  for (const l of lists) {
+    const next: unknown[][] = [];
+    for (const t of out) for (const v of l) next.push([...t, v]);
+    out = next;
+  }
+  return out;
+}
+
+/** The order an index walk yields, if it serves the requested sort after an equality prefix. */
+function servesSort(index: IndexStore, prefixLen: number, sort: Array<[string, number]>): boolean | undefined {
+  const rest = index.fields.slice(prefixLen);
+  if (sort.length === 0 || sort.length > rest.length) return undefined;
+  let sameAll = true;
+  let reversedAll = true;
+  for (let i = 0; i < sort.length; i++) {
+    if (rest[i][0] !== sort[i][0]) return undefined;
+    sameAll &&= rest[i][1] === sort[i][1];
+    reversedAll &&= rest[i][1] === -sort[i][1];
+  }
+  if (sameAll) return false;
+  if (reversedAll) return true;
+  return undefined;
+}
+
+export function choosePlan(
+  indexes: IndexStore[],
+  filter: Record<string, unknown>,
+  sort: Array<[string, number]>,
+  limit: number,
+): Plan {
+  const conds = analyzeFilter(filter);
+  const usable = indexes.filter((i) => i.complete);
+
+  let best: Extract<Plan, { kind: 'ids' }> | undefined;
+  for (const index of usable) {
+    const lists: unknown[][] = [];
+    let count = 1;
+    for (const [field] of index.fields) {
+      const eq = conds.get(field)?.eq;
+      if (!eq || count * eq.length > MAX_EQ_COMBINATIONS) break;
+      lists.push(eq);
+      count *= eq.length;
+    }
+    if (lists.length === 0) continue;
+    const ids = index.lookup(combinations(lists), lists.length);
+    if (!best || ids.size < best.ids.size) best = { kind: 'ids', ids, index: index.name };
+  }
+  // An ordered walk that serves the sort with a small limit reads only what it returns; it wins
+  // unless equality already narrowed the candidates to a few.
+  if (sort.length && limit > 0 && (!best || best.ids.size > SMALL_CANDIDATE_SET)) {
+    for (const index of usable) {
+      let k = 0;
+      while (k < index.fields.length && conds.get(index.fields[k][0])?.eq?.length === 1) k++;
+      for (let p = k; p >= 0; p--) {
+        const reverse = servesSort(index, p, sort);
+        if (reverse === undefined) continue;
+        const prefix = index.fields.slice(0, p).map(([f]) => conds.get(f)!.eq![0]);
+        const range = conds.get(index.fields[p]?.[0] ?? '')?.range;
+        return { kind: 'walk', index, reverse, prefix, range };
+      }
+    }
+  }
+
+  if (best) return best;
+
+  for (const index of usable) {
+    const range = conds.get(index.fields[0][0])?.range;
+    if (range) return { kind: 'walk', index, reverse: false, prefix: [], range };
+  }
+  return { kind: 'scan' };
+}

@@ -1,0 +1,158 @@
+/**
+ * Applying an update to a document: operator updates (through mingo's updater, with $setOnInsert
+ * and exact Decimal128/Long arithmetic added), replacements and aggregation-pipeline updates; and
+ * building the document an upsert inserts, seeded from the filter's equality fields.
+ */
+import { Aggregator } from 'mingo/aggregator';
+import { update as mingoUpdate } from 'mingo/updater';
+import { ObjectId, type Document } from 'bson';
+import { compareValues, isNumeric, multiplyValues, sumValues, valuesEqual } from './bson-values';
+import { cloneDoc, getPath, isPlainObject, setPath } from './documents';
+import { MongoServerError } from './errors';
+import { mingoOptions } from './mingo-context';
+
+export type UpdateSpec = Document | Document[];
+
+export function isOperatorUpdate(u: UpdateSpec): boolean {
+  return !Array.isArray(u) && Object.keys(u).length > 0 && Object.keys(u).every((k) => k.startsWith('$'));
+}
+
+function validateUpdate(u: UpdateSpec): void {
+  if (Array.isArray(u)) return;
+  const keys = Object.keys(u);
+  const ops = keys.filter((k) => k.startsWith('$'));
+  if (ops.length && ops.length !== keys.length) {
+    throw new MongoServerError('FailedToParse', 'Update document mixes update operators and plain fields');
+  }
+  for (const op of ops) {
+    if (!isPlainObject(u[op])) {
+      throw new MongoServerError('FailedToParse', `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(u[op])}}`);
+    }
+  }
+  // Conflicting paths across operators (e.g. $set a and $inc a, or a and a.b): code 40.
+  const paths: string[] = [];
+  for (const op of ops) for (const p of Object.keys(u[op])) paths.push(p);
+  if (u.$rename) paths.push(...Object.values(u.$rename as Record<string, string>));
+  for (let i = 0; i < paths.length; i++) {
+    for (let j = i + 1; j < paths.length; j++) {
+      const [a, b] = [paths[i], paths[j]];
+      if (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)) {
+        throw new MongoServerError('ConflictingUpdateOperators', `Updating the path '${a}' would create a conflict at '${b}'`);
+      }
+    }
+  }
+}
+
+/** $inc, $mul, $min, $max on Decimal128/Long operands or targets, done exactly. */
+function applyExactNumeric(doc: Document, u: Document): Document {
+  const rest: Document = { ...u };
+  for (const op of ['$inc', '$mul', '$min', '$max'] as const) {
+    const spec = u[op] as Record<string, unknown> | undefined;
+    if (!spec) continue;
+    const remaining: Record<string, unknown> = {};
+    for (const [path, operand] of Object.entries(spec)) {
+      const current = getPath(doc, path);
+      const exact = path.includes('$') ? false : [operand, current].some((v) => isNumeric(v) && typeof v !== 'number');
+      if (!exact) {
+        remaining[path] = operand;
+        continue;
+      }
+      if ((op === '$inc' || op === '$mul') && current !== undefined && current !== null && !isNumeric(current)) {
+        throw new MongoServerError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`);
+      }
+      let next: unknown;
+      if (op === '$inc') next = current === undefined || current === null ? operand : sumValues([current, operand]);
+      else if (op === '$mul') next = current === undefined || current === null ? multiplyValues(0, operand) : multiplyValues(current, operand);
+      else if (op === '$min') next = current === undefined || compareValues(operand, current) < 0 ? operand : current;
+      else next = current === undefined || compareValues(operand, current) > 0 ? operand : current;
+      setPath(doc, path, next);
+    }
+    if (Object.keys(remaining).length) rest[op] = remaining;
+    else delete rest[op];
+  }
+  return rest;
+}
+
+function mapMingoError(e: unknown): never {
+  if (e instanceof MongoServerError) throw e;
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/conflict/i.test(msg)) throw new MongoServerError('ConflictingUpdateOperators', msg);
+  throw new MongoServerError('BadValue', msg);
+}
+
+/**
+ * Returns the updated copy of doc (doc itself is never changed). With inserting, $setOnInsert
+ * applies as $set (the upsert case).
+ */
+export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?: Document[]; filter?: Document; inserting?: boolean } = {}): Document {
+  validateUpdate(u);
+  let next: Document;
+  if (Array.isArray(u)) {
+    try {
+      const [out] = new Aggregator(u, mingoOptions()).run([cloneDoc(doc)]) as Document[];
+      next = out ?? {};
+    } catch (e) {
+      mapMingoError(e);
+    }
+  } else if (isOperatorUpdate(u)) {
+    next = cloneDoc(doc);
+    let ops: Document = { ...u };
+    if (ops.$setOnInsert) {
+      if (opts.inserting) ops.$set = { ...(ops.$set ?? {}), ...ops.$setOnInsert };
+      delete ops.$setOnInsert;
+    }
+    ops = applyExactNumeric(next, ops);
+    if (Object.keys(ops).length) {
+      try {
+        mingoUpdate(next, ops, opts.arrayFilters ?? [], opts.filter ?? {}, { cloneMode: 'none', queryOptions: mingoOptions() });
+      } catch (e) {
+        mapMingoError(e);
+      }
+    }
+  } else {
+    if (u._id !== undefined && doc._id !== undefined && !valuesEqual(u._id, doc._id)) {
+      throw new MongoServerError('ImmutableField', "After applying the update, the (immutable) field '_id' was found to have been altered");
+    }
+    next = { _id: doc._id, ...cloneDoc(u) };
+    if (next._id === undefined) delete next._id;
+  }
+  if (doc._id !== undefined) {
+    if (next._id === undefined) next = { _id: doc._id, ...next };
+    else if (!valuesEqual(next._id, doc._id)) {
+      throw new MongoServerError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    } else if (Object.keys(next)[0] !== '_id') {
+      const { _id, ...rest } = next;
+      next = { _id, ...rest };
+    }
+  }
+  return next;
+}
+
+/** The document an upsert starts from: the filter's equality fields (incl. inside $and). */
+export function upsertSeed(filter: Document): Document {
+  const seed: Document = {};
+  const visit = (f: Document) => {
+    for (const [k, v] of Object.entries(f)) {
+      if (k === '$and' && Array.isArray(v)) v.forEach((x) => isPlainObject(x) && visit(x));
+      else if (k.startsWith('$')) continue;
+      else if (isPlainObject(v) && Object.keys(v).some((x) => x.startsWith('$'))) {
+        if ('$eq' in v) setPath(seed, k, cloneDoc(v.$eq));
+      } else if (!(v instanceof RegExp)) setPath(seed, k, cloneDoc(v));
+    }
+  };
+  visit(filter);
+  return seed;
+}
+
+export function buildUpsert(filter: Document, u: UpdateSpec, arrayFilters?: Document[]): Document {
+  let doc: Document;
+  if (!Array.isArray(u) && !isOperatorUpdate(u)) {
+    const seedId = upsertSeed(filter)._id;
+    doc = cloneDoc(u);
+    if (doc._id === undefined && seedId !== undefined) doc = { _id: seedId, ...doc };
+  } else {
+    doc = applyUpdate(upsertSeed(filter), u, { arrayFilters, filter, inserting: true });
+  }
+  if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
+  return doc;
+}

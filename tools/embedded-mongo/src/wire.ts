@@ -1,0 +1,140 @@
+/**
+ * MongoDB wire protocol framing: OP_MSG (2013) in both directions, legacy OP_QUERY (2004) in and
+ * OP_REPLY (1) out for the driver's first handshake. Parsing never trusts a length it was sent.
+ */
+import { deserialize, serialize, type Document } from 'bson';
+
+export const OP_REPLY = 1;
+export const OP_QUERY = 2004;
+export const OP_MSG = 2013;
+
+export const MAX_BSON_SIZE = 16 * 1024 * 1024;
+export const MAX_MESSAGE_SIZE = 48_000_000;
+
+const FLAG_CHECKSUM = 1 << 0;
+const FLAG_MORE_TO_COME = 1 << 1;
+
+export class WireError extends Error {}
+
+export interface Header {
+  length: number;
+  requestId: number;
+  responseTo: number;
+  opCode: number;
+}
+
+export interface ParsedCommand {
+  header: Header;
+  /** The command document with kind-1 document sequences merged in. */
+  command: Document;
+  /** OP_MSG only: the client expects no reply. */
+  moreToCome: boolean;
+  /** OP_QUERY only: reply with OP_REPLY. */
+  legacy: boolean;
+}
+
+/** Deserialization keeps Long and Decimal128 exact; int32 and double become JS numbers. */
+export const DESERIALIZE_OPTIONS = { promoteLongs: false, promoteValues: true, promoteBuffers: false } as const;
+
+function readDocument(buf: Buffer, offset: number, end: number): [Document, number] {
+  if (offset + 5 > end) throw new WireError('truncated BSON document');
+  const size = buf.readInt32LE(offset);
+  if (size < 5 || offset + size > end) throw new WireError('BSON document length out of bounds');
+  if (size > MAX_BSON_SIZE + 16 * 1024) throw new WireError('BSON document exceeds the 16 MiB limit');
+  const doc = deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS);
+  return [doc, offset + size];
+}
+
+function readCString(buf: Buffer, offset: number, end: number): [string, number] {
+  const zero = buf.indexOf(0, offset);
+  if (zero < 0 || zero >= end) throw new WireError('unterminated cstring');
+  return [buf.toString('utf8', offset, zero), zero + 1];
+}
+
+export function readHeader(buf: Buffer): Header {
+  return {
+    length: buf.readInt32LE(0),
+    requestId: buf.readInt32LE(4),
+    responseTo: buf.readInt32LE(8),
+    opCode: buf.readInt32LE(12),
+  };
+}
+
+/** Parses one complete message (buf holds exactly header.length bytes). */
+export function parseMessage(buf: Buffer): ParsedCommand {
+  const header = readHeader(buf);
+  const end = buf.length;
+  if (header.opCode === OP_MSG) {
+    const flags = buf.readUInt32LE(16);
+    const sectionsEnd = flags & FLAG_CHECKSUM ? end - 4 : end;
+    let offset = 20;
+    let body: Document | undefined;
+    const sequences: Record<string, Document[]> = {};
+    while (offset < sectionsEnd) {
+      const kind = buf.readUInt8(offset);
+      offset += 1;
+      if (kind === 0) {
+        [body, offset] = readDocument(buf, offset, sectionsEnd);
+      } else if (kind === 1) {
+        if (offset + 4 > sectionsEnd) throw new WireError('truncated document sequence');
+        const size = buf.readInt32LE(offset);
+        const seqEnd = offset + size;
+        if (size < 5 || seqEnd > sectionsEnd) throw new WireError('document sequence length out of bounds');
+        let id: string;
+        [id, offset] = readCString(buf, offset + 4, seqEnd);
+        const docs: Document[] = [];
+        while (offset < seqEnd) {
+          let d: Document;
+          [d, offset] = readDocument(buf, offset, seqEnd);
+          docs.push(d);
+        }
+        sequences[id] = docs;
+      } else {
+        throw new WireError(`unknown OP_MSG section kind ${kind}`);
+      }
+    }
+    if (!body) throw new WireError('OP_MSG without a body section');
+    for (const [id, docs] of Object.entries(sequences)) body[id] = docs;
+    return { header, command: body, moreToCome: (flags & FLAG_MORE_TO_COME) !== 0, legacy: false };
+  }
+  if (header.opCode === OP_QUERY) {
+    let offset = 20;
+    let collection: string;
+    [collection, offset] = readCString(buf, offset, end);
+    offset += 8; // numberToSkip, numberToReturn
+    const [query] = readDocument(buf, offset, end);
+    if (!collection.endsWith('.$cmd')) throw new WireError('OP_QUERY is only supported for commands');
+    const command: Document = query.$query ?? query;
+    command.$db = collection.slice(0, -'.$cmd'.length);
+    return { header, command, moreToCome: false, legacy: true };
+  }
+  throw new WireError(`unsupported opCode ${header.opCode}`);
+}
+
+let nextRequestId = 1;
+
+export function encodeMsg(responseTo: number, doc: Document): Buffer {
+  const body = serialize(doc);
+  const header = Buffer.alloc(21);
+  header.writeInt32LE(21 + body.length, 0);
+  header.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  header.writeInt32LE(responseTo, 8);
+  header.writeInt32LE(OP_MSG, 12);
+  header.writeUInt32LE(0, 16);
+  header.writeUInt8(0, 20);
+  return Buffer.concat([header, body]);
+}
+
+export function encodeReply(responseTo: number, doc: Document): Buffer {
+  const body = serialize(doc);
+  const header = Buffer.alloc(36);
+  header.writeInt32LE(36 + body.length, 0);
+  header.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  header.writeInt32LE(responseTo, 8);
+  header.writeInt32LE(OP_REPLY, 12);
+  header.writeInt32LE(0, 16); // responseFlags
+  header.writeBigInt64LE(0n, 20); // cursorID
+  header.writeInt32LE(0, 28); // startingFrom
+  header.writeInt32LE(1, 32); // numberReturned
+  return Buffer.concat([header, body]);
+}
