@@ -106,9 +106,11 @@ const minMax = (sign: number) => (coll: AnyObj[], expr: unknown, options: Option
   return best;
 };
 
-export const mongoContext = Context.init({
+const spread = (ops: object): Record<string, unknown> => ({ ...ops });
+
+const operators: Record<string, Record<string, unknown>> = {
   query: {
-    ...(queryOps as Record<string, never>),
+    ...spread(queryOps),
     $eq: queryOp(equalsTo),
     $ne: queryOp(equalsTo, true),
     $in: queryOp(inList),
@@ -119,19 +121,19 @@ export const mongoContext = Context.init({
     $lte: queryOp(ordered((c) => c <= 0)),
   },
   pipeline: {
-    ...(pipelineOps as Record<string, never>),
+    ...spread(pipelineOps),
     $sort: (coll: Iterator, spec: Record<string, unknown>) =>
       coll.transform((docs: unknown[]) => Lazy(sortDocuments(docs as AnyObj[], spec)) as never),
   },
   accumulator: {
-    ...(accumulatorOps as Record<string, never>),
+    ...spread(accumulatorOps),
     $sum: (coll: AnyObj[], expr: unknown, options: Options) => sumValues(valuesOf(coll, expr, options)),
     $avg: (coll: AnyObj[], expr: unknown, options: Options) => averageValues(valuesOf(coll, expr, options)),
     $min: minMax(-1),
     $max: minMax(1),
   },
   expression: {
-    ...(expressionOps as Record<string, never>),
+    ...spread(expressionOps),
     $add: (obj: AnyObj, expr: unknown, options: Options) => {
       const args = evalExpr(obj, expr, options) as unknown[];
       if (args.some((a) => a === null || a === undefined)) return null;
@@ -145,9 +147,11 @@ export const mongoContext = Context.init({
       return args.reduce((acc, a) => multiplyValues(acc, a), 1);
     },
   },
-  projection: projectionOps as never,
-  window: windowOps as never,
-});
+  projection: spread(projectionOps),
+  window: spread(windowOps),
+};
+
+export const mongoContext = Context.init(operators as never);
 
 export function mingoOptions(extra: Partial<Options> = {}): Partial<Options> {
   return { context: mongoContext, processingMode: ProcessingMode.CLONE_OFF, useStrictMode: true, ...extra };

@@ -77,6 +77,7 @@ function mapMingoError(e: unknown): never {
   if (e instanceof MongoServerError) throw e;
   const msg = e instanceof Error ? e.message : String(e);
   if (/conflict/i.test(msg)) throw new MongoServerError('ConflictingUpdateOperators', msg);
+  if (/immutable/i.test(msg)) throw new MongoServerError('ImmutableField', msg);
   throw new MongoServerError('BadValue', msg);
 }
 

@@ -1,0 +1,2 @@
+export { createTestDatabase, redisUrl } from './test-database';
+export type { TestDatabase } from './test-database';

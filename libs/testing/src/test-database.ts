@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
+
+export interface TestDatabase {
+  /** Server URI without a database name. */
+  serverUri: string;
+  /** URI including this test's database name. */
+  uri: string;
+  dbName: string;
+  /** True when running against a real MongoDB (MONGODB_URI). */
+  external: boolean;
+  /** The embedded engine, when one was started. */
+  embedded?: EmbeddedMongo;
+  drop(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function withDatabase(serverUri: string, dbName: string): string {
+  const url = new URL(serverUri);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+}
+
+export async function createTestDatabase(opts: { ttlMonitorIntervalMs?: number } = {}): Promise<TestDatabase> {
+  const external = process.env.MONGODB_URI;
+  const dbName = `test_${randomBytes(6).toString('hex')}`;
+  const embedded = external ? undefined : await startEmbeddedMongo({ ttlMonitorIntervalMs: opts.ttlMonitorIntervalMs ?? 500 });
+  const serverUri = external ?? embedded!.uri;
+  const drop = async () => {
+    const client = await MongoClient.connect(serverUri);
+    try {
+      await client.db(dbName).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  };
+  return {
+    serverUri,
+    uri: withDatabase(serverUri, dbName),
+    dbName,
+    external: !!external,
+    embedded,
+    drop,
+    stop: async () => {
+      await drop();
+      await embedded?.stop();
+    },
+  };
+}
+
+export function redisUrl(): string {
+  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+}

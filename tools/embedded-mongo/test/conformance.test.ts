@@ -1,0 +1,380 @@
+/**
+ * MongoDB behaviour the platform relies on. Runs against the embedded engine, or unchanged
+ * against a real MongoDB when MONGODB_URI is set.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Binary, Decimal128, Long, MongoClient, MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
+import { createTestDatabase, type TestDatabase } from '@cw/testing';
+
+let tdb: TestDatabase;
+let client: MongoClient;
+let db: Db;
+let n = 0;
+let coll: Collection;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase({ ttlMonitorIntervalMs: 200 });
+  client = await MongoClient.connect(tdb.serverUri);
+  db = client.db(tdb.dbName);
+});
+afterAll(async () => {
+  await client?.close();
+  await tdb?.stop();
+});
+beforeEach(() => {
+  coll = db.collection(`c${++n}`);
+});
+
+async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(MongoServerError);
+  return e as MongoServerError;
+}
+
+describe('handshake and server commands', () => {
+  it('answers hello as a writable primary with a modern wire version and sessions', async () => {
+    const hello = await db.admin().command({ hello: 1 });
+    expect(hello.ok).toBe(1);
+    expect(hello.isWritablePrimary).toBe(true);
+    expect(hello.maxWireVersion).toBeGreaterThanOrEqual(9);
+    expect(hello.logicalSessionTimeoutMinutes).toBeGreaterThan(0);
+    expect(hello.maxBsonObjectSize).toBe(16 * 1024 * 1024);
+  });
+
+  it('answers ping and buildInfo', async () => {
+    expect((await db.command({ ping: 1 })).ok).toBe(1);
+    const info = await db.admin().command({ buildInfo: 1 });
+    expect(typeof info.version).toBe('string');
+  });
+
+  it('answers an unknown command with code 59 naming the command', async () => {
+    const e = await serverError(db.command({ frobnicate: 1 }));
+    expect(e.code).toBe(59);
+    expect(e.message).toContain('frobnicate');
+  });
+});
+
+describe('reads', () => {
+  it('finds with filter, sort, skip, limit and projection', async () => {
+    await coll.insertMany([5, 3, 9, 1, 7].map((v) => ({ v, tag: v % 2 ? 'odd' : 'even', extra: 'x' })));
+    const docs = await coll.find({ v: { $gte: 3 } }, { projection: { _id: 0, v: 1 } }).sort({ v: -1 }).skip(1).limit(2).toArray();
+    expect(docs).toEqual([{ v: 7 }, { v: 5 }]);
+  });
+
+  it('pages through a large result with getMore and kills a cursor', async () => {
+    await coll.insertMany(Array.from({ length: 250 }, (_, i) => ({ i })));
+    const all = await coll.find({}, { batchSize: 40 }).sort({ i: 1 }).toArray();
+    expect(all.map((d) => d.i)).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    const opened = await db.command({ find: coll.collectionName, batchSize: 10 });
+    const id = opened.cursor.id;
+    expect(String(id)).not.toBe('0');
+    const killed = await db.command({ killCursors: coll.collectionName, cursors: [id] });
+    expect(killed.cursorsKilled.map(String)).toEqual([String(id)]);
+    const e = await serverError(db.command({ getMore: id, collection: coll.collectionName }));
+    expect(e.code).toBe(43);
+  });
+
+  it('returns the _id first in stored documents', async () => {
+    await coll.insertOne({ a: 1, _id: 'x' } as never);
+    const raw = await coll.findOne({});
+    expect(Object.keys(raw!)).toEqual(['_id', 'a']);
+  });
+
+  it('matches null against missing fields and null, and $ne null excludes both', async () => {
+    await coll.insertMany([{ k: 1, a: null }, { k: 2 }, { k: 3, a: 0 }]);
+    const ks = async (f: object) => (await coll.find(f).sort({ k: 1 }).toArray()).map((d) => d.k);
+    expect(await ks({ a: null })).toEqual([1, 2]);
+    expect(await ks({ a: { $ne: null } })).toEqual([3]);
+    expect(await ks({ a: { $in: [null, 0] } })).toEqual([1, 2, 3]);
+    expect(await ks({ a: { $exists: false } })).toEqual([2]);
+  });
+
+  it('compares only within a type: $gt on a number never matches a string', async () => {
+    await coll.insertMany([{ k: 1, a: 5 }, { k: 2, a: '7' }, { k: 3, a: 10 }]);
+    expect((await coll.find({ a: { $gt: 4 } }).sort({ k: 1 }).toArray()).map((d) => d.k)).toEqual([1, 3]);
+  });
+
+  it('matches arrays by any element and by the whole array', async () => {
+    await coll.insertMany([{ k: 1, t: ['a', 'b'] }, { k: 2, t: ['c'] }, { k: 3, t: 'a' }]);
+    expect((await coll.find({ t: 'a' }).sort({ k: 1 }).toArray()).map((d) => d.k)).toEqual([1, 3]);
+    expect((await coll.find({ t: ['c'] }).toArray()).map((d) => d.k)).toEqual([2]);
+  });
+
+  it('sorts mixed types in BSON order: null, numbers, strings, objects, arrays, binary, ObjectId, booleans, dates', async () => {
+    const values = [new Date(0), true, new ObjectId('000000000000000000000001'), new Binary(Buffer.from('x')), [9], { a: 1 }, 'str', 42, null];
+    await coll.insertMany([...values].reverse().map((v, i) => ({ i, v })));
+    const sorted = await coll.find({}).sort({ v: 1, i: 1 }).toArray();
+    const kinds = sorted.map((d) => (d.v === null ? 'null' : Array.isArray(d.v) ? 'array' : d.v instanceof Date ? 'date' : (d.v?._bsontype ?? typeof d.v)));
+    // An array sorts by its smallest element (9), which places it among the numbers.
+    expect(kinds).toEqual(['null', 'array', 'number', 'string', 'object', 'Binary', 'ObjectId', 'boolean', 'date']);
+  });
+
+  it('counts and lists distinct values, unwinding arrays', async () => {
+    await coll.insertMany([{ t: ['a', 'b'] }, { t: 'b' }, { t: 'c' }, {}]);
+    expect(await coll.countDocuments({ t: 'b' })).toBe(2);
+    expect(await coll.estimatedDocumentCount()).toBe(4);
+    expect((await coll.distinct('t')).sort()).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('exact numbers', () => {
+  it('compares and sorts Decimal128 by value, not by text', async () => {
+    await coll.insertMany(['10.50', '9.99', '100', '0.5'].map((p) => ({ p: Decimal128.fromString(p) })));
+    const over10 = await coll.find({ p: { $gt: Decimal128.fromString('10') } }).sort({ p: 1 }).toArray();
+    expect(over10.map((d) => d.p.toString())).toEqual(['10.50', '100']);
+    const all = await coll.find({}).sort({ p: -1 }).toArray();
+    expect(all.map((d) => d.p.toString())).toEqual(['100', '10.50', '9.99', '0.5']);
+  });
+
+  it('compares Decimal128 with plain numbers numerically', async () => {
+    await coll.insertMany([{ p: Decimal128.fromString('19.99') }, { p: 25 }, { p: Decimal128.fromString('30.00') }]);
+    const docs = await coll.find({ p: { $gte: 20, $lte: Decimal128.fromString('30') } }).sort({ p: 1 }).toArray();
+    expect(docs.map((d) => String(d.p))).toEqual(['25', '30.00']);
+    expect(await coll.countDocuments({ p: 30 })).toBe(1);
+  });
+
+  it('sums Decimal128 exactly in $group', async () => {
+    await coll.insertMany(Array.from({ length: 10 }, () => ({ c: Decimal128.fromString('0.10'), cur: 'EUR' })));
+    const [row] = await coll.aggregate([{ $group: { _id: '$cur', total: { $sum: '$c' } } }]).toArray();
+    expect(row.total).toBeInstanceOf(Decimal128);
+    expect(Number(row.total.toString())).toBe(1);
+    expect(row.total.toString()).toMatch(/^1\.0+$/);
+  });
+
+  it('keeps Long values above 2^53 exact in storage, comparison, sort and sum', async () => {
+    const big = Long.fromString('9007199254740993');
+    await coll.insertMany([{ n: big }, { n: Long.fromString('9007199254740992') }, { n: Long.fromNumber(1) }]);
+    const found = await coll.findOne({ n: { $gt: Long.fromString('9007199254740992') } }, { promoteLongs: false });
+    expect(found!.n.toString()).toBe('9007199254740993');
+    const sorted = await coll.find({}, { promoteLongs: false }).sort({ n: -1 }).toArray();
+    expect(sorted.map((d) => d.n.toString())).toEqual(['9007199254740993', '9007199254740992', '1']);
+    const [sum] = await coll.aggregate([{ $group: { _id: null, s: { $sum: '$n' } } }], { promoteLongs: false }).toArray();
+    expect(sum.s.toString()).toBe('18014398509481986');
+  });
+
+  it('increments Decimal128 fields exactly', async () => {
+    await coll.insertOne({ _id: 'w' as never, bal: Decimal128.fromString('0.1') });
+    for (let i = 0; i < 3; i++) await coll.updateOne({ _id: 'w' as never }, { $inc: { bal: Decimal128.fromString('0.2') } });
+    const doc = await coll.findOne({ _id: 'w' as never });
+    expect(doc!.bal.toString()).toBe('0.7');
+  });
+});
+
+describe('updates and upserts', () => {
+  it('applies $set, $inc, $push, $unset and reports matched and modified counts', async () => {
+    await coll.insertMany([{ k: 1, n: 1, arr: [] }, { k: 2, n: 1, arr: [] }]);
+    const r = await coll.updateMany({}, { $inc: { n: 2 }, $push: { arr: 'x' }, $set: { s: 'y' } } as never);
+    expect(r.matchedCount).toBe(2);
+    expect(r.modifiedCount).toBe(2);
+    const same = await coll.updateOne({ k: 1 }, { $set: { s: 'y' } });
+    expect(same.matchedCount).toBe(1);
+    expect(same.modifiedCount).toBe(0);
+    await coll.updateOne({ k: 2 }, { $unset: { s: '' } });
+    const docs = await coll.find({}, { projection: { _id: 0 } }).sort({ k: 1 }).toArray();
+    expect(docs).toEqual([{ k: 1, n: 3, arr: ['x'], s: 'y' }, { k: 2, n: 3, arr: ['x'] }]);
+  });
+
+  it('updates array elements selected by arrayFilters', async () => {
+    await coll.insertOne({ _id: 1 as never, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 1 }] });
+    await coll.updateOne({ _id: 1 as never }, { $inc: { 'items.$[it].q': 5 } }, { arrayFilters: [{ 'it.sku': 'b' }] });
+    expect((await coll.findOne({}))!.items).toEqual([{ sku: 'a', q: 1 }, { sku: 'b', q: 6 }]);
+  });
+
+  it('applies aggregation-pipeline updates', async () => {
+    await coll.insertOne({ a: 2, b: 3 });
+    await coll.updateOne({}, [{ $set: { c: { $add: ['$a', '$b'] } } }]);
+    expect((await coll.findOne({}))!.c).toBe(5);
+  });
+
+  it('replaces a document keeping its _id', async () => {
+    const { insertedId } = await coll.insertOne({ a: 1, b: 2 });
+    await coll.replaceOne({ _id: insertedId }, { z: 9 });
+    expect(await coll.findOne({ _id: insertedId })).toEqual({ _id: insertedId, z: 9 });
+  });
+
+  it('applies $setOnInsert only when an upsert inserts, seeding from the filter', async () => {
+    const first = await coll.updateOne({ sku: 'A', $and: [{ country: 'DE' }] }, { $set: { price: 1 }, $setOnInsert: { created: 'first' } }, { upsert: true });
+    expect(first.upsertedCount).toBe(1);
+    await coll.updateOne({ sku: 'A', country: 'DE' }, { $set: { price: 2 }, $setOnInsert: { created: 'second' } }, { upsert: true });
+    const docs = await coll.find({}, { projection: { _id: 0 } }).toArray();
+    expect(docs).toEqual([{ sku: 'A', country: 'DE', price: 2, created: 'first' }]);
+  });
+
+  it('findOneAndUpdate returns the document before or after, and upserts', async () => {
+    await coll.insertOne({ k: 'a', n: 1 });
+    const before = await coll.findOneAndUpdate({ k: 'a' }, { $inc: { n: 1 } }, { returnDocument: 'before' });
+    expect(before!.n).toBe(1);
+    const after = await coll.findOneAndUpdate({ k: 'a' }, { $inc: { n: 1 } }, { returnDocument: 'after' });
+    expect(after!.n).toBe(3);
+    const up = await coll.findOneAndUpdate({ k: 'b' }, { $set: { n: 7 } }, { upsert: true, returnDocument: 'after' });
+    expect(up).toMatchObject({ k: 'b', n: 7 });
+    const removed = await coll.findOneAndDelete({ k: 'a' });
+    expect(removed!.k).toBe('a');
+    expect(await coll.countDocuments()).toBe(1);
+  });
+
+  it('refuses conflicting update paths with code 40', async () => {
+    await coll.insertOne({ a: 1 });
+    const e = await serverError(coll.updateOne({}, { $set: { a: 2 }, $inc: { a: 1 } }));
+    expect(e.code).toBe(40);
+  });
+
+  it('refuses changing _id with code 66', async () => {
+    await coll.insertOne({ _id: 'a' as never });
+    const e = await serverError(coll.updateOne({ _id: 'a' as never }, { $set: { _id: 'b' } } as never));
+    expect(e.code).toBe(66);
+  });
+
+  it('deletes one or many', async () => {
+    await coll.insertMany([{ a: 1 }, { a: 1 }, { a: 2 }]);
+    expect((await coll.deleteOne({ a: 1 })).deletedCount).toBe(1);
+    expect((await coll.deleteMany({})).deletedCount).toBe(2);
+  });
+});
+
+describe('indexes and unique constraints', () => {
+  it('rejects a duplicate on a unique index with code 11000, keyPattern and keyValue', async () => {
+    await coll.createIndex({ email: 1 }, { unique: true });
+    await coll.insertOne({ email: 'a@x' });
+    const e = await serverError(coll.insertOne({ email: 'a@x' }));
+    expect(e.code).toBe(11000);
+    expect(e.keyPattern).toEqual({ email: 1 });
+    expect(e.keyValue).toEqual({ email: 'a@x' });
+  });
+
+  it('enforces uniqueness on update and findAndModify and leaves the document unchanged', async () => {
+    await coll.createIndex({ email: 1 }, { unique: true });
+    await coll.insertMany([{ email: 'a' }, { email: 'b' }]);
+    expect((await serverError(coll.updateOne({ email: 'b' }, { $set: { email: 'a' } }))).code).toBe(11000);
+    expect((await serverError(coll.findOneAndUpdate({ email: 'b' }, { $set: { email: 'a' } }))).code).toBe(11000);
+    expect((await coll.find({}).sort({ email: 1 }).toArray()).map((d) => d.email)).toEqual(['a', 'b']);
+  });
+
+  it('enforces compound unique keys on the combination only', async () => {
+    await coll.createIndex({ pub: 1, code: 1 }, { unique: true });
+    await coll.insertMany([{ pub: 1, code: 'x' }, { pub: 2, code: 'x' }]);
+    expect((await serverError(coll.insertOne({ pub: 1, code: 'x' }))).code).toBe(11000);
+  });
+
+  it('treats missing fields as null on a unique index unless it is sparse', async () => {
+    await coll.createIndex({ u: 1 }, { unique: true });
+    await coll.insertOne({ k: 1 });
+    expect((await serverError(coll.insertOne({ k: 2 }))).code).toBe(11000);
+    const sparse = db.collection(`${coll.collectionName}_sparse`);
+    await sparse.createIndex({ u: 1 }, { unique: true, sparse: true });
+    await sparse.insertMany([{ k: 1 }, { k: 2 }, { u: 1 }]);
+    expect((await serverError(sparse.insertOne({ u: 1 }))).code).toBe(11000);
+  });
+
+  it('enforces a partial unique index only on documents matching its filter', async () => {
+    await coll.createIndex({ key: 1 }, { unique: true, partialFilterExpression: { active: true } });
+    await coll.insertMany([{ key: 'k', active: false }, { key: 'k', active: false }, { key: 'k', active: true }]);
+    expect((await serverError(coll.insertOne({ key: 'k', active: true }))).code).toBe(11000);
+  });
+
+  it('continues an unordered bulk write past errors and stops an ordered one', async () => {
+    await coll.createIndex({ k: 1 }, { unique: true });
+    const unordered = await coll.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }], { ordered: false }).catch((e) => e);
+    expect(unordered.code).toBe(11000);
+    expect(unordered.writeErrors.length ?? unordered.writeErrors).toBeTruthy();
+    expect(await coll.countDocuments()).toBe(2);
+    const ordered = await coll.insertMany([{ k: 3 }, { k: 3 }, { k: 4 }], { ordered: true }).catch((e) => e);
+    expect(ordered.code).toBe(11000);
+    expect(await coll.countDocuments({ k: { $in: [3, 4] } })).toBe(1);
+  });
+
+  it('refuses to build a unique index over existing duplicates', async () => {
+    await coll.insertMany([{ a: 1 }, { a: 1 }]);
+    expect((await serverError(coll.createIndex({ a: 1 }, { unique: true }))).code).toBe(11000);
+  });
+
+  it('lists and drops indexes', async () => {
+    await coll.createIndex({ a: 1 }, { name: 'a_idx' });
+    await coll.createIndex({ b: -1, c: 1 });
+    expect((await coll.listIndexes().toArray()).map((i) => i.name).sort()).toEqual(['_id_', 'a_idx', 'b_-1_c_1']);
+    await coll.dropIndex('a_idx');
+    expect((await coll.listIndexes().toArray()).map((i) => i.name).sort()).toEqual(['_id_', 'b_-1_c_1']);
+  });
+
+  it('removes documents past a TTL index expiry', async () => {
+    await coll.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
+    await coll.insertMany([{ k: 'old', at: new Date(Date.now() - 60_000) }, { k: 'new', at: new Date(Date.now() + 3_600_000) }]);
+    await vi.waitFor(async () => expect(await coll.countDocuments({ k: 'old' })).toBe(0), { timeout: tdb.external ? 130_000 : 5_000, interval: 100 });
+    expect(await coll.countDocuments({ k: 'new' })).toBe(1);
+  }, 140_000);
+});
+
+describe('aggregation', () => {
+  it('groups by day with $dateToString and $dateTrunc', async () => {
+    await coll.insertMany([
+      { at: new Date('2026-01-01T10:00:00Z'), v: 1 },
+      { at: new Date('2026-01-01T23:00:00Z'), v: 2 },
+      { at: new Date('2026-01-02T01:00:00Z'), v: 4 },
+    ]);
+    const byDay = await coll.aggregate([{ $group: { _id: { $dateToString: { date: '$at', format: '%Y-%m-%d' } }, v: { $sum: '$v' } } }, { $sort: { _id: 1 } }]).toArray();
+    expect(byDay).toEqual([{ _id: '2026-01-01', v: 3 }, { _id: '2026-01-02', v: 4 }]);
+    const trunc = await coll.aggregate([{ $group: { _id: { $dateTrunc: { date: '$at', unit: 'day' } }, n: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray();
+    expect(trunc.map((r) => [r._id.toISOString(), r.n])).toEqual([['2026-01-01T00:00:00.000Z', 2], ['2026-01-02T00:00:00.000Z', 1]]);
+  });
+
+  it('runs $facet, $lookup, $match, $project and $count', async () => {
+    const other = db.collection(`${coll.collectionName}_programs`);
+    await other.insertMany([{ _id: 1 as never, name: 'Shoes' }, { _id: 2 as never, name: 'Books' }]);
+    await coll.insertMany([{ program: 1, s: 'approved' }, { program: 1, s: 'pending' }, { program: 2, s: 'approved' }]);
+    const [out] = await coll
+      .aggregate([
+        { $match: { s: 'approved' } },
+        { $lookup: { from: other.collectionName, localField: 'program', foreignField: '_id', as: 'p' } },
+        { $project: { _id: 0, name: { $arrayElemAt: ['$p.name', 0] } } },
+        { $facet: { names: [{ $sort: { name: 1 } }], total: [{ $count: 'n' }] } },
+      ])
+      .toArray();
+    expect(out.names).toEqual([{ name: 'Books' }, { name: 'Shoes' }]);
+    expect(out.total).toEqual([{ n: 2 }]);
+  });
+});
+
+describe('isolation and catalog commands', () => {
+  it('keeps databases and collections apart', async () => {
+    const otherDb = client.db(`${tdb.dbName}_other`);
+    await coll.insertOne({ a: 1 });
+    await otherDb.collection(coll.collectionName).insertOne({ a: 2 });
+    expect(await coll.countDocuments()).toBe(1);
+    expect((await otherDb.collection(coll.collectionName).findOne({}))!.a).toBe(2);
+    expect(await db.collection(`${coll.collectionName}_x`).countDocuments()).toBe(0);
+    await otherDb.dropDatabase();
+    expect(await coll.countDocuments()).toBe(1);
+  });
+
+  it('creates, lists and drops collections', async () => {
+    await db.createCollection(`${coll.collectionName}_made`);
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    expect(names).toContain(`${coll.collectionName}_made`);
+    expect((await serverError(db.createCollection(`${coll.collectionName}_made`))).code).toBe(48);
+    await db.collection(`${coll.collectionName}_made`).drop();
+    const after = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    expect(after).not.toContain(`${coll.collectionName}_made`);
+  });
+});
+
+describe('transactions', () => {
+  it('never applies a transaction partially: it commits atomically or is refused with nothing written', async () => {
+    await coll.insertOne({ seed: true });
+    const session = client.startSession();
+    let refused = false;
+    try {
+      await session.withTransaction(async () => {
+        await coll.insertOne({ t: 1 }, { session });
+        await coll.insertOne({ t: 2 }, { session });
+      });
+    } catch {
+      refused = true;
+    } finally {
+      await session.endSession();
+    }
+    expect(await coll.countDocuments({ t: { $exists: true } })).toBe(refused ? 0 : 2);
+  });
+});
