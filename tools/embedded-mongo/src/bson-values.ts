@@ -81,7 +81,19 @@ function parseDecimalString(s: string): Exact {
   return { kind: 'finite', coef, scale };
 }
 
+/** Parsed exact values of Long/Decimal128 objects (immutable, so safe to cache). */
+const exactCache = new WeakMap<object, Exact>();
+
 export function toExact(v: unknown): Exact {
+  if (typeof v === 'object' && v !== null) {
+    let e = exactCache.get(v);
+    if (!e) exactCache.set(v, (e = objectToExact(v)));
+    return e;
+  }
+  return primitiveToExact(v);
+}
+
+function primitiveToExact(v: unknown): Exact {
   if (typeof v === 'number') {
     if (Number.isNaN(v)) return NAN;
     if (v === Infinity) return { kind: 'inf', coef: 0n, scale: 0 };
@@ -89,10 +101,14 @@ export function toExact(v: unknown): Exact {
     return parseDecimalString(String(v));
   }
   if (typeof v === 'bigint') return { kind: 'finite', coef: v, scale: 0 };
+  return NAN;
+}
+
+function objectToExact(v: object): Exact {
   const bt = (v as { _bsontype?: string })._bsontype;
   if (bt === 'Long') return { kind: 'finite', coef: BigInt((v as Long).toString()), scale: 0 };
   if (bt === 'Decimal128') return parseDecimalString((v as Decimal128).toString());
-  if (bt === 'Int32' || bt === 'Double') return toExact((v as { value: number }).value);
+  if (bt === 'Int32' || bt === 'Double') return primitiveToExact((v as { value: number }).value);
   return NAN;
 }
 

@@ -90,15 +90,17 @@ export class Collection {
     const plan = choosePlan([...this.indexes.values()], filter, sortFields, limit ? skip + limit : 0);
 
     if (plan.kind === 'walk') {
-      const servesSort = sortFields.length > 0;
+      const servesSort = plan.servesSort;
       const out: Document[] = [];
-      const want = limit && servesSort ? skip + limit : Infinity;
+      // Walk order is the final order when it serves the sort or no sort was asked for.
+      const final = servesSort || sortFields.length === 0;
+      const want = limit && final ? skip + limit : Infinity;
       for (const id of plan.index.walk(plan.reverse, plan.prefix, plan.range)) {
         const doc = this.docs.get(id);
         if (doc && query.test(doc)) out.push(doc);
         if (out.length >= want) break;
       }
-      const ordered = servesSort ? out : this.sortBy(out, sortFields);
+      const ordered = final ? out : this.sortBy(out, sortFields);
       return this.page(ordered, skip, limit);
     }
 

@@ -63,7 +63,7 @@ export function analyzeFilter(filter: Record<string, unknown>, out = new Map<str
 
 export type Plan =
   | { kind: 'ids'; ids: Set<string>; index: string }
-  | { kind: 'walk'; index: IndexStore; reverse: boolean; prefix: unknown[]; range?: KeyRange }
+  | { kind: 'walk'; index: IndexStore; reverse: boolean; prefix: unknown[]; range?: KeyRange; servesSort: boolean }
   | { kind: 'scan' };
 
 function combinations(lists: unknown[][]): unknown[][] {
@@ -126,7 +126,7 @@ export function choosePlan(
         if (reverse === undefined) continue;
         const prefix = index.fields.slice(0, p).map(([f]) => conds.get(f)!.eq![0]);
         const range = conds.get(index.fields[p]?.[0] ?? '')?.range;
-        return { kind: 'walk', index, reverse, prefix, range };
+        return { kind: 'walk', index, reverse, prefix, range, servesSort: true };
       }
     }
   }
@@ -135,7 +135,7 @@ export function choosePlan(
 
   for (const index of usable) {
     const range = conds.get(index.fields[0][0])?.range;
-    if (range) return { kind: 'walk', index, reverse: false, prefix: [], range };
+    if (range) return { kind: 'walk', index, reverse: false, prefix: [], range, servesSort: false };
   }
   return { kind: 'scan' };
 }

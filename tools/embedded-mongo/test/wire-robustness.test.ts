@@ -57,7 +57,7 @@ async function stillServes(): Promise<void> {
 
 describe('malformed wire input', () => {
   it('answers a well-formed OP_MSG ping', async () => {
-    const { data } = await exchange(opMsg(serialize({ ping: 1, $db: 'admin' })));
+    const { data } = await exchange(opMsg(Buffer.from(serialize({ ping: 1, $db: 'admin' }))));
     const reply = deserialize(data.subarray(21));
     expect(reply.ok).toBe(1);
   });
@@ -76,7 +76,7 @@ describe('malformed wire input', () => {
   });
 
   it('answers a BSON body whose length runs past the message with an error reply', async () => {
-    const body = serialize({ ping: 1, $db: 'admin' });
+    const body = Buffer.from(serialize({ ping: 1, $db: 'admin' }));
     body.writeInt32LE(body.length + 100, 0);
     const { data } = await exchange(opMsg(body));
     const reply = deserialize(data.subarray(21));
@@ -86,7 +86,7 @@ describe('malformed wire input', () => {
   });
 
   it('waits for the rest of a truncated message and serves the next connection meanwhile', async () => {
-    const full = opMsg(serialize({ ping: 1, $db: 'admin' }));
+    const full = opMsg(Buffer.from(serialize({ ping: 1, $db: 'admin' })));
     const r = await exchange(full.subarray(0, full.length - 3), 200);
     expect(r.data.length).toBe(0);
     await stillServes();
@@ -106,7 +106,7 @@ describe('malformed wire input', () => {
 
   it('refuses a document over 16 MiB that reaches the server', async () => {
     // 16 MiB + a little: the driver would refuse it, so it is sent raw.
-    const doc = serialize({ insert: 'big', $db: 'x', documents: [{ big: 'y'.repeat(16 * 1024 * 1024) }] });
+    const doc = Buffer.from(serialize({ insert: 'big', $db: 'x', documents: [{ big: 'y'.repeat(16 * 1024 * 1024) }] }));
     const { data } = await exchange(opMsg(doc), 5000);
     const reply = deserialize(data.subarray(21));
     expect(reply.ok === 0 || reply.writeErrors?.length === 1).toBe(true);

@@ -1,0 +1,68 @@
+/**
+ * Embedded engine benchmark: insert throughput and indexed-read latency at 100k documents,
+ * through the real MongoDB driver over TCP. `npm run bench:engine [-- --docs N]`.
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { Decimal128, MongoClient } from 'mongodb';
+import { startEmbeddedMongo } from '@cw/embedded-mongo';
+
+const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' }, reads: { type: 'string', default: '5000' } } });
+const DOCS = Number(values.docs);
+const READS = Number(values.reads);
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function timeReads(label: string, fn: (i: number) => Promise<unknown>): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < READS; i++) {
+    const t = performance.now();
+    await fn(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  console.log(`${label.padEnd(44)} mean ${mean.toFixed(3)} ms  p50 ${pct(times, 50).toFixed(3)} ms  p99 ${pct(times, 99).toFixed(3)} ms`);
+}
+
+const m = await startEmbeddedMongo();
+const client = await MongoClient.connect(m.uri);
+const coll = client.db('bench').collection<{ _id: string; [field: string]: unknown }>('products');
+await coll.createIndex({ gtin: 1 });
+await coll.createIndex({ country: 1, program_id: 1, _id: 1 });
+await coll.createIndex({ price: 1 });
+
+const rssBefore = process.memoryUsage().rss;
+const t0 = performance.now();
+const BATCH = 1000;
+for (let i = 0; i < DOCS; i += BATCH) {
+  const docs = [];
+  for (let j = i; j < Math.min(DOCS, i + BATCH); j++) {
+    docs.push({
+      _id: `p${String(j).padStart(8, '0')}`,
+      gtin: String(4000000000000 + j),
+      title: `Product ${j} running shoe`,
+      country: j % 3 === 0 ? 'GB' : 'DE',
+      program_id: j % 50,
+      price: Decimal128.fromString(`${(j % 1000) + 0.99}`),
+      availability: j % 7 === 0 ? 'out_of_stock' : 'in_stock',
+    });
+  }
+  await coll.insertMany(docs, { ordered: false });
+}
+const insertSeconds = (performance.now() - t0) / 1000;
+console.log(`inserted ${DOCS} documents in ${insertSeconds.toFixed(2)} s: ${Math.round(DOCS / insertSeconds)} inserts/s (batches of ${BATCH})`);
+console.log(`rss growth ${((process.memoryUsage().rss - rssBefore) / 1048576).toFixed(0)} MiB`);
+
+await timeReads('findOne by indexed gtin', (i) => coll.findOne({ gtin: String(4000000000000 + ((i * 7919) % DOCS)) }));
+await timeReads('findOne by _id', (i) => coll.findOne({ _id: `p${String((i * 104729) % DOCS).padStart(8, '0')}` }));
+await timeReads('find country+program sorted by _id, limit 20', (i) =>
+  coll.find({ country: 'DE', program_id: i % 50, availability: 'in_stock' }).sort({ _id: 1 }).limit(20).toArray(),
+);
+await timeReads('find price range (Decimal128), limit 20', (i) =>
+  coll.find({ price: { $gte: Decimal128.fromString(`${i % 900}`), $lt: Decimal128.fromString(`${(i % 900) + 5}`) } }).limit(20).toArray(),
+);
+await client.close();
+await m.stop();
