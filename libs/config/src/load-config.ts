@@ -1,0 +1,145 @@
+/**
+ * The one typed, validated configuration loader. Only main.ts files call it. Every problem in the
+ * environment is collected and reported at once.
+ */
+export const RATE_LIMIT_BUDGETS = {
+  ip: { env: 'RATELIMIT_IP_PER_MIN', default: 600, doc: 'per client address, before the credential is looked at' },
+  products: { env: 'RATELIMIT_PRODUCTS_PER_MIN', default: 60, doc: 'search and lookup, shared, per publisher account' },
+  trending: { env: 'RATELIMIT_TRENDING_PER_MIN', default: 60, doc: 'trending opportunities, per account' },
+  account: { env: 'RATELIMIT_ACCOUNT_PER_MIN', default: 60, doc: '/me/ and /payment-status/, per account' },
+  programs: { env: 'RATELIMIT_PROGRAMS_PER_MIN', default: 60, doc: 'programs, joinable, apply, per account' },
+  links: { env: 'RATELIMIT_LINKS_PER_MIN', default: 120, doc: 'links list, create and batch (a batch counts once), per account' },
+  reporting: { env: 'RATELIMIT_REPORTING_PER_MIN', default: 60, doc: 'conversions, reports, clicks, per account' },
+  postbacks: { env: 'RATELIMIT_POSTBACKS_PER_MIN', default: 30, doc: 'postback configuration, test and deliveries, per account' },
+  offers: { env: 'RATELIMIT_OFFERS_PER_MIN', default: 60, doc: 'offers (offers credential), per account' },
+  reportingToken: { env: 'RATELIMIT_REPORTING_TOKEN_PER_MIN', default: 60, doc: 'reporting-token API and /Apiv3/json, per account' },
+  monetize: { env: 'RATELIMIT_MONETIZE_PER_MIN', default: 30, doc: 'instant monetization, per client address' },
+  feeds: { env: 'RATELIMIT_FEEDS_PER_MIN', default: 30, doc: 'product feeds, per account' },
+  mcp: { env: 'RATELIMIT_MCP_PER_MIN', default: 120, doc: 'MCP requests, per account (or address when anonymous)' },
+} as const;
+
+export type BudgetName = keyof typeof RATE_LIMIT_BUDGETS;
+
+export interface PlatformConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Absent: the dev stack starts the embedded engine; app mains require it. */
+  mongodbUri?: string;
+  /** Absent: the in-memory limiter (correct for one process only). */
+  redisUrl?: string;
+  portalUrl: string;
+  trackingUrl: string;
+  feedUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** 32-byte key for secrets that must be readable again (postback signing secrets). */
+  secretKey: Buffer;
+  /** Allow http:// and loopback postback targets (development and tests only). */
+  postbackAllowInsecure: boolean;
+  trendingEnabled: boolean;
+  /** Trust X-Forwarded-For for the client address (behind the reverse proxy). */
+  trustProxy: boolean;
+  rateLimits: Record<BudgetName, number>;
+  clickFlushIntervalMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export interface ConfigDefaults {
+  port: number;
+}
+
+const DEV_SECRET_KEY = Buffer.alloc(32, 7);
+
+export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+  const url = (name: string, fallback: string | undefined, protocols: string[]): string | undefined => {
+    const raw = str(name) ?? fallback;
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be a URL (${protocols.join(' or ')}), got "${raw}"`);
+      return fallback;
+    }
+  };
+
+  const nodeEnvRaw = str('NODE_ENV') ?? 'development';
+  if (!['development', 'production', 'test'].includes(nodeEnvRaw)) problems.push(`NODE_ENV must be development, production or test, got "${nodeEnvRaw}"`);
+  const nodeEnv = (['development', 'production', 'test'].includes(nodeEnvRaw) ? nodeEnvRaw : 'development') as PlatformConfig['nodeEnv'];
+  const host = str('HOST') ?? '127.0.0.1';
+  const port = int('PORT', defaults.port, 0, 65535);
+  const portalUrl = url('PORTAL_URL', `http://127.0.0.1:${port}`, ['http:', 'https:'])!;
+  const logLevel = (str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info')) as PlatformConfig['logLevel'];
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+
+  let secretKey = DEV_SECRET_KEY;
+  const rawKey = str('SECRET_ENCRYPTION_KEY');
+  if (rawKey !== undefined) {
+    const decoded = Buffer.from(rawKey, 'base64');
+    if (decoded.length !== 32) problems.push('SECRET_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
+    else secretKey = decoded;
+  } else if (nodeEnv === 'production') {
+    problems.push('SECRET_ENCRYPTION_KEY is required in production (32 bytes, base64)');
+  }
+
+  const rateLimits = {} as Record<BudgetName, number>;
+  for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) rateLimits[name as BudgetName] = int(b.env, b.default, 1, 10_000_000);
+
+  const config: PlatformConfig = {
+    nodeEnv,
+    host,
+    port,
+    mongodbUri: url('MONGODB_URI', undefined, ['mongodb:', 'mongodb+srv:']),
+    redisUrl: url('REDIS_URL', undefined, ['redis:', 'rediss:']),
+    portalUrl,
+    trackingUrl: url('TRACKING_URL', portalUrl, ['http:', 'https:'])!,
+    feedUrl: url('FEED_URL', portalUrl, ['http:', 'https:'])!,
+    logLevel,
+    secretKey,
+    postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', nodeEnv !== 'production'),
+    trendingEnabled: bool('FEATURE_TRENDING', true),
+    trustProxy: bool('TRUST_PROXY', false),
+    rateLimits,
+    clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/** For app mains: MONGODB_URI must be set when an app runs on its own. */
+export function requireMongoUri(config: PlatformConfig): string {
+  if (!config.mongodbUri) throw new ConfigError(['MONGODB_URI is required to run this service on its own (npm start provides an embedded engine)']);
+  return config.mongodbUri;
+}

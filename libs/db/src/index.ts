@@ -1,0 +1,16 @@
+export { connectDatabase } from './connection';
+export type { Database } from './connection';
+export { createModels, ensureIndexes } from './models';
+export type { Models } from './models';
+export { API_KEY_KINDS, CREDENTIAL_TYPES } from './schemas/credential.schema';
+export type { ApiKeyKind, CredentialDoc, CredentialType } from './schemas/credential.schema';
+export { AVAILABILITIES } from './schemas/product.schema';
+export type { ProductDoc } from './schemas/product.schema';
+export { CONVERSION_STATUSES } from './schemas/conversion.schema';
+export type { ConversionDoc } from './schemas/conversion.schema';
+export type { PublisherDoc } from './schemas/publisher.schema';
+export type { ProgramDoc } from './schemas/program.schema';
+export type { MembershipDoc } from './schemas/membership.schema';
+export type { MerchantDoc } from './schemas/merchant.schema';
+export type { LinkDoc } from './schemas/link.schema';
+export type { ClickDoc } from './schemas/click.schema';

@@ -1,0 +1,42 @@
+import type { Connection, Model } from 'mongoose';
+import { clickSchema, type ClickDoc } from './schemas/click.schema';
+import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
+import { credentialSchema, type CredentialDoc } from './schemas/credential.schema';
+import { linkSchema, type LinkDoc } from './schemas/link.schema';
+import { membershipSchema, type MembershipDoc } from './schemas/membership.schema';
+import { merchantSchema, type MerchantDoc } from './schemas/merchant.schema';
+import { productSchema, type ProductDoc } from './schemas/product.schema';
+import { programSchema, type ProgramDoc } from './schemas/program.schema';
+import { publisherSchema, type PublisherDoc } from './schemas/publisher.schema';
+
+export interface Models {
+  Publisher: Model<PublisherDoc>;
+  Credential: Model<CredentialDoc>;
+  Merchant: Model<MerchantDoc>;
+  Program: Model<ProgramDoc>;
+  Membership: Model<MembershipDoc>;
+  Product: Model<ProductDoc>;
+  Link: Model<LinkDoc>;
+  Click: Model<ClickDoc>;
+  Conversion: Model<ConversionDoc>;
+}
+
+/** Registers every model on the given connection (never on mongoose's default connection). */
+export function createModels(conn: Connection): Models {
+  return {
+    Publisher: conn.model<PublisherDoc>('Publisher', publisherSchema, 'publishers'),
+    Credential: conn.model<CredentialDoc>('Credential', credentialSchema, 'credentials'),
+    Merchant: conn.model<MerchantDoc>('Merchant', merchantSchema, 'merchants'),
+    Program: conn.model<ProgramDoc>('Program', programSchema, 'programs'),
+    Membership: conn.model<MembershipDoc>('Membership', membershipSchema, 'program_memberships'),
+    Product: conn.model<ProductDoc>('Product', productSchema, 'products'),
+    Link: conn.model<LinkDoc>('Link', linkSchema, 'links'),
+    Click: conn.model<ClickDoc>('Click', clickSchema, 'clicks'),
+    Conversion: conn.model<ConversionDoc>('Conversion', conversionSchema, 'conversions'),
+  };
+}
+
+/** Builds every declared index (idempotent); call once at start-up. */
+export async function ensureIndexes(models: Models): Promise<void> {
+  for (const m of Object.values(models)) await (m as Model<unknown>).init();
+}

@@ -1,0 +1,24 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/** One followed tracked link. The address is stored only as a salted hash. */
+export const clickSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    link_id: { type: String, required: true },
+    publisher_id: { type: String, required: true },
+    program_id: { type: Number, required: true },
+    campaign_id: { type: Number, required: true },
+    subid: { type: String, default: '' },
+    created_at: { type: Date, required: true },
+    user_agent: { type: String, default: '' },
+    ip_hash: { type: String, default: '' },
+    referrer: { type: String, default: '' },
+    is_bot: { type: Boolean, default: false },
+    bot_reason: { type: String },
+  },
+  { versionKey: false },
+);
+clickSchema.index({ publisher_id: 1, created_at: -1 });
+clickSchema.index({ publisher_id: 1, link_id: 1 });
+
+export type ClickDoc = InferSchemaType<typeof clickSchema>;

@@ -1,0 +1,23 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+export const API_KEY_KINDS = ['live', 'demo', 'test', 'sandbox', 'read_only'] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+export const CREDENTIAL_TYPES = ['api_key', 'reporting_token', 'offers_credential', 'portal_token'] as const;
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
+/** Every credential kind; only the SHA-256 of the secret is stored, plus a short display prefix. */
+export const credentialSchema = new Schema(
+  {
+    type: { type: String, enum: CREDENTIAL_TYPES, required: true },
+    key_kind: { type: String, enum: API_KEY_KINDS },
+    publisher_id: { type: String, required: true, index: true },
+    hash: { type: String, required: true, unique: true },
+    prefix: { type: String, required: true },
+    status: { type: String, enum: ['active', 'revoked'], default: 'active', required: true },
+    label: { type: String },
+    revoked_at: { type: Date },
+  },
+  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+);
+
+export type CredentialDoc = InferSchemaType<typeof credentialSchema>;

@@ -1,0 +1,22 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/**
+ * A tracked link: {tracking_url}/c/{_id}. One per (publisher, program, landing URL, sub-ID),
+ * reused, never shared between publishers. Its _id is also the deeplink id clicks are filtered by.
+ */
+export const linkSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    publisher_id: { type: String, required: true },
+    program_id: { type: Number, required: true },
+    campaign_id: { type: Number, required: true },
+    landing_url: { type: String, required: true },
+    subid: { type: String, default: '' },
+    source: { type: String, enum: ['api', 'product', 'monetize'], default: 'api' },
+  },
+  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+);
+linkSchema.index({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { unique: true });
+linkSchema.index({ publisher_id: 1, created_at: -1 });
+
+export type LinkDoc = InferSchemaType<typeof linkSchema>;

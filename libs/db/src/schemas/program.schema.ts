@@ -1,0 +1,30 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/** An affiliate program of a merchant: terms shown to publishers, link rules, approval policy. */
+export const programSchema = new Schema(
+  {
+    _id: { type: Number, required: true },
+    name: { type: String, required: true },
+    merchant_id: { type: Number, required: true, index: true },
+    description: { type: String, default: '' },
+    category: { type: String, default: '' },
+    countries: { type: [String], default: [] },
+    currency: { type: String, default: 'EUR' },
+    /** Publisher commission as shown to publishers, e.g. "8%" or "EUR 5.00 per sale". */
+    commission_description: { type: String, default: '' },
+    commission_rate: { type: Schema.Types.Decimal128 },
+    cookie_days: { type: Number, default: 30 },
+    status: { type: String, enum: ['active', 'paused', 'closed'], default: 'active' },
+    /** Open for applications by publishers not yet assigned. */
+    joinable: { type: Boolean, default: true },
+    auto_approve: { type: Boolean, default: false },
+    /** Hostnames a landing URL may use (subdomains included). */
+    allowed_domains: { type: [String], default: [] },
+    default_landing_url: { type: String, required: true },
+    /** Query parameter that carries the click id on the redirect to the merchant. */
+    click_id_param: { type: String, default: 'cw_click_id' },
+  },
+  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+);
+
+export type ProgramDoc = InferSchemaType<typeof programSchema>;

@@ -1,0 +1,28 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/** A publisher account: its status, product-feed access and markets, channels and payout setup. */
+export const publisherSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // public account id, e.g. pub_3f9c...
+    name: { type: String, required: true },
+    website: { type: String },
+    status: { type: String, enum: ['active', 'inactive'], default: 'active', required: true },
+    /** Demo accounts: catalog search and lookup only; test and nonpayable. */
+    is_demo: { type: Boolean, default: false },
+    feed_access: { type: Boolean, default: true },
+    /** Authorized product-feed markets (ISO alpha-2). Empty: the account has no market list. */
+    markets: { type: [String], default: [] },
+    channels: { type: [String], default: [] },
+    trending_subscribed: { type: Boolean, default: false },
+    payout: {
+      method_type: { type: String, enum: ['bank_account', 'paypal', 'none'], default: 'none' },
+      /** Last 4 digits of the bank account only; never the full number. */
+      last4: { type: String },
+      threshold: { type: Schema.Types.Decimal128 },
+      currency: { type: String, default: 'EUR' },
+    },
+  },
+  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+);
+
+export type PublisherDoc = InferSchemaType<typeof publisherSchema>;

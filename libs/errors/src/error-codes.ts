@@ -1,0 +1,33 @@
+/** The one table that decides every error's HTTP status. Callers pick a code, never a status. */
+export const ERROR_STATUS = {
+  invalid_parameter: 400,
+  unknown_parameter: 400,
+  repeated_parameter: 400,
+  invalid_gtin: 400,
+  country_required: 400,
+  invalid_json: 400,
+  invalid_body: 400,
+  idempotency_key_invalid: 400,
+  not_authenticated: 401,
+  feed_access_inactive: 403,
+  credential_not_allowed: 403,
+  postback_write_requires_portal: 403,
+  program_not_approved: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  idempotency_key_reused: 409,
+  idempotency_key_in_use: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

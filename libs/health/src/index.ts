@@ -1,0 +1,2 @@
+export { healthMiddleware } from './health';
+export type { ReadinessCheck } from './health';

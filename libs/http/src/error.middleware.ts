@@ -1,0 +1,48 @@
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { ApiError, errorBody } from '@cw/errors';
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  headers?: Record<string, string>;
+  message?: string;
+}
+
+/** Maps anything thrown below (and unmatched routes) to the one error body. */
+export function toApiError(err: unknown, ctx: Context): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  const e = err as HttpLikeError;
+  const status = e?.status ?? e?.statusCode;
+  if (e?.type === 'entity.too.large' || status === 413) return new ApiError({ code: 'payload_too_large', detail: 'The request body is too large.' });
+  if (e?.type === 'entity.parse.failed' || (status === 400 && /json/i.test(e?.message ?? ''))) {
+    return new ApiError({ code: 'invalid_json', detail: 'The request body is not valid JSON.' });
+  }
+  if (status === 415) return new ApiError({ code: 'unsupported_media_type', detail: 'Request bodies must be application/json.' });
+  if (status === 404) return new ApiError({ code: 'not_found', detail: `No route for ${ctx.method} ${ctx.path}.` });
+  if (status === 405) {
+    return new ApiError({ code: 'method_not_allowed', detail: `Method ${ctx.method} is not allowed on ${ctx.path}.`, headers: e.headers?.Allow ? { Allow: e.headers.Allow } : {} });
+  }
+  if (status && status >= 400 && status < 500 && e.expose) return new ApiError({ code: 'invalid_parameter', detail: e.message ?? 'Bad request.' });
+  return undefined;
+}
+
+export function errorHandler(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError({ code: 'not_found', detail: `No route for ${ctx.method} ${ctx.path}.` });
+    } catch (err) {
+      let apiError = toApiError(err, ctx);
+      if (!apiError) {
+        logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+        apiError = new ApiError({ code: 'internal_error', detail: 'An internal error occurred. It has been logged; retry later or contact support with the request id.' });
+      }
+      ctx.status = apiError.status;
+      for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, String(v));
+      ctx.body = errorBody(apiError, ctx.state.requestId ?? 'unknown');
+    }
+  };
+}

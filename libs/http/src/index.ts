@@ -1,0 +1,13 @@
+export { requestId } from './request-id.middleware';
+export { errorHandler, toApiError } from './error.middleware';
+export { trailingSlash } from './trailing-slash.middleware';
+export { jsonBody } from './body.middleware';
+export { bodyValidator, queryValidator } from './validation';
+export type { BodyValidator, JsonSchema, QueryValidator } from './validation';
+export { buildRouter, mountRouter } from './routes';
+export type { HttpMethod, ResponseSpec, RouteSpec } from './routes';
+export { buildOpenApi, ERROR_SCHEMA } from './openapi';
+export type { OpenApiGroup, OpenApiOptions } from './openapi';
+export { docsRouter } from './docs.routes';
+export { createServiceApp } from './service-app';
+export type { ServiceAppOptions } from './service-app';

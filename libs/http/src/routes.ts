@@ -1,0 +1,55 @@
+/**
+ * Routes as data: each RouteSpec carries its ajv schemas, which both validate requests and feed
+ * the service's OpenAPI document, so the contract and the code cannot drift apart.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { bodyValidator, queryValidator, type JsonSchema } from './validation';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: JsonSchema;
+  contentType?: string;
+}
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Relative to the router prefix, koa style (`/requests/:id`), no trailing slash. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Names of security schemes from the OpenAPI document; empty for public routes. */
+  security?: string[];
+  query?: JsonSchema;
+  body?: JsonSchema;
+  pathParams?: Record<string, JsonSchema>;
+  responses: Record<number, ResponseSpec>;
+  /** Run before validation (authentication, rate limits). */
+  before?: Middleware[];
+  handler: (ctx: Context, input: { query: Record<string, unknown>; body: Record<string, unknown> }) => unknown | Promise<unknown>;
+}
+
+/** Registers routes on a router (query/body validated first) and answers 405 for other methods. */
+export function buildRouter(prefix: string, routes: RouteSpec[]): Router {
+  const router = new Router({ prefix: prefix || undefined });
+  for (const r of routes) {
+    const validateQuery = queryValidator(r.query ?? { properties: {} });
+    const validateBody = r.body ? bodyValidator(r.body) : undefined;
+    const handler: Middleware = async (ctx) => {
+      const query = validateQuery(ctx.query as Record<string, string | string[]>);
+      const body = validateBody ? validateBody((ctx.request as { body?: unknown }).body) : {};
+      await r.handler(ctx, { query, body: body as Record<string, unknown> });
+    };
+    router.register(r.path === '' ? '/' : r.path, [r.method], [...(r.before ?? []), handler], { name: r.operationId });
+  }
+  return router;
+}
+
+export function mountRouter(app: { use: (m: Middleware) => unknown }, router: Router): void {
+  app.use(router.routes() as unknown as Middleware);
+  app.use(router.allowedMethods({ throw: true }) as unknown as Middleware);
+}

@@ -1,0 +1,42 @@
+/**
+ * The standard middleware stack every service starts from: request id, the one error mapper,
+ * metrics, the per-address rate limit (before any credential is read), trailing-slash
+ * tolerance and JSON bodies. Apps add their routers after it.
+ */
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
+import type { HttpMetrics } from '@cw/metrics';
+import { jsonBody } from './body.middleware';
+import { errorHandler } from './error.middleware';
+import { requestId } from './request-id.middleware';
+import { trailingSlash } from './trailing-slash.middleware';
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  limiter: RateLimiter;
+  /** Requests per minute per client address. */
+  ipLimit: number;
+  trustProxy?: boolean;
+  metrics?: HttpMetrics;
+}
+
+export function createServiceApp(opts: ServiceAppOptions): Koa {
+  const app = new Koa({ proxy: opts.trustProxy ?? false });
+  app.silent = true;
+  app.use(requestId);
+  app.use(async (ctx, next) => {
+    ctx.state.log = opts.logger.child({ request_id: ctx.state.requestId });
+    await next();
+  });
+  if (opts.metrics) app.use(opts.metrics.middleware(opts.name));
+  app.use(errorHandler(opts.logger));
+  app.use(async (ctx, next) => {
+    await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
+    await next();
+  });
+  app.use(trailingSlash);
+  app.use(jsonBody);
+  return app;
+}

@@ -1,0 +1,101 @@
+/**
+ * ajv validation of query strings and JSON bodies, with the platform's error codes: unknown
+ * parameters, repeated parameters, empty values and schema violations each answer 400 naming the
+ * parameter. Query values are coerced to the schema's types (strings on the wire).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ApiError, type ParamError } from '@cw/errors';
+
+export type JsonSchema = Record<string, unknown>;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const queryAjv = addFormats(new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false }));
+const bodyAjv = addFormats(new Ajv({ coerceTypes: false, allErrors: true, useDefaults: true, strict: false }));
+
+function paramOf(e: ErrorObject, root: string): string {
+  if (e.keyword === 'additionalProperties') return joinPath(e.instancePath, String((e.params as { additionalProperty: string }).additionalProperty), root);
+  if (e.keyword === 'required') return joinPath(e.instancePath, String((e.params as { missingProperty: string }).missingProperty), root);
+  return joinPath(e.instancePath, '', root) || root;
+}
+
+function joinPath(instancePath: string, leaf: string, _root: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (leaf) parts.push(leaf);
+  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join('');
+}
+
+function describe(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known parameter';
+    case 'enum':
+      return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+function toApiError(errs: ErrorObject[], root: string, where: 'query' | 'body'): ApiError {
+  const seen = new Set<string>();
+  const list: ParamError[] = [];
+  let unknownOnly = true;
+  for (const e of errs) {
+    if (e.keyword === 'if') continue;
+    const param = paramOf(e, root);
+    const detail = describe(e);
+    if (seen.has(`${param}:${detail}`)) continue;
+    seen.add(`${param}:${detail}`);
+    list.push({ param, detail });
+    if (e.keyword !== 'additionalProperties') unknownOnly = false;
+  }
+  const first = list[0];
+  const code = unknownOnly ? 'unknown_parameter' : 'invalid_parameter';
+  const noun = where === 'query' ? 'parameter' : 'field';
+  return new ApiError({ code, detail: `Invalid ${noun} '${first.param}': ${first.detail}.`, errors: list });
+}
+
+export interface QueryValidator<T> {
+  (raw: Record<string, string | string[] | undefined>): T;
+  schema: JsonSchema;
+}
+
+/** Compiles a query schema (type object, properties, additionalProperties false). */
+export function queryValidator<T = Record<string, unknown>>(schema: JsonSchema): QueryValidator<T> {
+  const validate: ValidateFunction = queryAjv.compile({ type: 'object', additionalProperties: false, ...schema });
+  const fn = ((raw: Record<string, string | string[] | undefined>) => {
+    const props = (schema.properties ?? {}) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      if (Array.isArray(v)) {
+        throw new ApiError({ code: 'repeated_parameter', detail: `Parameter '${k}' may be given only once.`, errors: [{ param: k, detail: 'is repeated' }] });
+      }
+      if (v === '' && k in props) {
+        throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${k}': must not be empty.`, errors: [{ param: k, detail: 'must not be empty' }] });
+      }
+      out[k] = v;
+    }
+    if (!validate(out)) throw toApiError(validate.errors ?? [], '', 'query');
+    return out as T;
+  }) as QueryValidator<T>;
+  fn.schema = schema;
+  return fn;
+}
+
+export interface BodyValidator<T> {
+  (body: unknown): T;
+  schema: JsonSchema;
+}
+
+export function bodyValidator<T = Record<string, unknown>>(schema: JsonSchema): BodyValidator<T> {
+  const validate: ValidateFunction = bodyAjv.compile(schema);
+  const fn = ((body: unknown) => {
+    const value = body ?? {};
+    if (!validate(value)) throw toApiError(validate.errors ?? [], 'body', 'body');
+    return value as T;
+  }) as BodyValidator<T>;
+  fn.schema = schema;
+  return fn;
+}

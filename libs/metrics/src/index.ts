@@ -1,0 +1,2 @@
+export { createHttpMetrics } from './metrics';
+export type { HttpMetrics } from './metrics';

@@ -1,0 +1,42 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Context, Middleware, Next } from 'koa';
+
+export interface HttpMetrics {
+  registry: Registry;
+  middleware(service: string): Middleware;
+  /** Koa middleware answering GET /metrics in the Prometheus text format. */
+  endpoint(): Middleware;
+}
+
+/** One registry per process; request counts and latencies labelled by service, route and status. */
+export function createHttpMetrics(opts: { defaultMetrics?: boolean } = {}): HttpMetrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['service', 'method', 'route', 'status'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['service', 'method', 'route'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return {
+    registry,
+    middleware: (service) => async (ctx: Context, next: Next) => {
+      const end = duration.startTimer();
+      try {
+        await next();
+      } finally {
+        // The matched route pattern keeps label cardinality bounded (never the raw path).
+        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+        end({ service, method: ctx.method, route: String(route) });
+        requests.inc({ service, method: ctx.method, route: String(route), status: String(ctx.status) });
+      }
+    },
+    endpoint: () => async (ctx: Context, next: Next) => {
+      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/** One contract, both stores: the memory limiter and the Redis limiter behave the same. */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { redisUrl } from '@cw/testing';
+import { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, type RateLimiter } from './limiter';
+
+const redis = new Redis(redisUrl(), { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+beforeAll(() => redis.connect());
+afterAll(() => redis.disconnect());
+
+const stores: Array<[string, () => RateLimiter]> = [
+  ['memory', () => createMemoryRateLimiter(`t${randomBytes(4).toString('hex')}`)],
+  ['redis', () => createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`)],
+];
+
+describe.each(stores)('%s rate limiter', (_name, make) => {
+  it('allows exactly the limit per window, then refuses with a reset time', async () => {
+    const limiter = make();
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await limiter.consume('products', 'acct_1', 3));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results.map((r) => r.remaining)).toEqual([2, 1, 0, 0]);
+    expect(results[3].resetSeconds).toBeGreaterThanOrEqual(1);
+    expect(results[3].resetSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it('keeps budgets and keys apart', async () => {
+    const limiter = make();
+    expect((await limiter.consume('products', 'a', 1)).allowed).toBe(true);
+    expect((await limiter.consume('products', 'a', 1)).allowed).toBe(false);
+    expect((await limiter.consume('products', 'b', 1)).allowed).toBe(true);
+    expect((await limiter.consume('trending', 'a', 1)).allowed).toBe(true);
+  });
+});
+
+describe('redis rate limiter store failure', () => {
+  it('raises a store error, never an unlimited pass', async () => {
+    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    dead.on('error', () => undefined);
+    const limiter = createRedisRateLimiter(dead, 'dead');
+    await expect(limiter.consume('products', 'a', 60)).rejects.toBeInstanceOf(RateLimitStoreError);
+    dead.disconnect();
+  });
+});

@@ -1,0 +1,43 @@
+import type { Context, Middleware, Next } from 'koa';
+import { ApiError } from '@cw/errors';
+import { RateLimitStoreError, WINDOW_SECONDS, type RateLimiter, type RateLimitResult } from './limiter';
+
+export function setRateLimitHeaders(ctx: Context, r: RateLimitResult): void {
+  ctx.set('RateLimit-Limit', String(r.limit));
+  ctx.set('RateLimit-Remaining', String(r.remaining));
+  ctx.set('RateLimit-Reset', String(r.resetSeconds));
+  ctx.set('RateLimit-Policy', `${r.limit};w=${WINDOW_SECONDS}`);
+}
+
+/**
+ * Spends one point of a budget and sets the four RateLimit headers; 429 with Retry-After when
+ * spent, 503 when the store fails. The last limiter to run decides the headers a response shows.
+ */
+export async function enforceRateLimit(ctx: Context, limiter: RateLimiter, budget: string, key: string, limit: number): Promise<void> {
+  let result: RateLimitResult;
+  try {
+    result = await limiter.consume(budget, key, limit);
+  } catch (e) {
+    if (e instanceof RateLimitStoreError) {
+      ctx.state.log?.error({ err: e.message, budget }, 'rate limit store failure');
+      throw new ApiError({ code: 'service_unavailable', detail: 'Rate limiting is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': '5' } });
+    }
+    throw e;
+  }
+  setRateLimitHeaders(ctx, result);
+  if (!result.allowed) {
+    throw new ApiError({
+      code: 'rate_limited',
+      detail: `Rate limit of ${limit} requests per ${WINDOW_SECONDS} seconds exceeded. Retry after ${result.resetSeconds} seconds.`,
+      headers: { 'Retry-After': String(result.resetSeconds) },
+    });
+  }
+}
+
+/** Koa middleware for a budget keyed by something in the context (address, account...). */
+export function rateLimit(opts: { limiter: RateLimiter; budget: string; limit: number; key: (ctx: Context) => string }): Middleware {
+  return async (ctx: Context, next: Next) => {
+    await enforceRateLimit(ctx, opts.limiter, opts.budget, opts.key(ctx), opts.limit);
+    await next();
+  };
+}
