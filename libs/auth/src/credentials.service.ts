@@ -1,0 +1,67 @@
+import { ApiError } from '@cw/errors';
+import type { ApiKeyKind, CredentialType, Models, PublisherDoc } from '@cw/db';
+import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret, secretPrefix } from './secrets';
+
+export interface Principal {
+  publisher: PublisherDoc & { _id: string };
+  credentialId: string;
+  type: CredentialType;
+  keyKind?: ApiKeyKind;
+}
+
+/** The one 401: it never says whether the key was missing, unknown, revoked or the account inactive. */
+export function notAuthenticated(): ApiError {
+  return new ApiError({ code: 'not_authenticated', detail: 'Authentication credentials were not provided or are not valid.' });
+}
+
+/**
+ * Resolves a presented secret to its active credential and active account, reading both on
+ * every call so that revocation and deactivation apply to the very next request.
+ */
+export async function verifyCredential(models: Models, secret: string | undefined, allowed: readonly CredentialType[]): Promise<Principal> {
+  if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
+  const hash = hashSecret(secret);
+  const cred = await models.Credential.findOne({ hash }).lean();
+  if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || !allowed.includes(cred.type)) throw notAuthenticated();
+  const publisher = await models.Publisher.findById(cred.publisher_id).lean();
+  if (!publisher || publisher.status !== 'active') throw notAuthenticated();
+  return {
+    publisher: publisher as Principal['publisher'],
+    credentialId: String(cred._id),
+    type: cred.type,
+    keyKind: cred.key_kind ?? undefined,
+  };
+}
+
+export interface IssuedCredential {
+  id: string;
+  secret: string;
+  prefix: string;
+  type: CredentialType;
+  keyKind?: ApiKeyKind;
+}
+
+/** Issues a credential; the secret is returned once and only its hash is stored. */
+export async function issueCredential(models: Models, publisherId: string, type: CredentialType, keyKind?: ApiKeyKind, label?: string): Promise<IssuedCredential> {
+  if (type === 'api_key' && !keyKind) throw new Error('an API key needs a kind');
+  const secret = generateSecret(secretPrefix(type, keyKind));
+  const doc = await models.Credential.create({ type, key_kind: type === 'api_key' ? keyKind : undefined, publisher_id: publisherId, hash: hashSecret(secret), prefix: displayPrefix(secret), label });
+  return { id: String(doc._id), secret, prefix: doc.prefix, type, keyKind };
+}
+
+export async function revokeCredential(models: Models, credentialId: string): Promise<boolean> {
+  const r = await models.Credential.updateOne({ _id: credentialId, status: 'active' }, { $set: { status: 'revoked', revoked_at: new Date() } });
+  return r.modifiedCount === 1;
+}
+
+/**
+ * Rotation: a new secret of the same kind for the same account (so the account's rate budget is
+ * unchanged), and the old one revoked at once. Reporting tokens rotate the same way.
+ */
+export async function rotateCredential(models: Models, credentialId: string): Promise<IssuedCredential> {
+  const old = await models.Credential.findById(credentialId).lean();
+  if (!old || old.status !== 'active') throw new Error(`no active credential ${credentialId}`);
+  const issued = await issueCredential(models, old.publisher_id, old.type, old.key_kind ?? undefined, old.label ?? undefined);
+  await revokeCredential(models, credentialId);
+  return issued;
+}

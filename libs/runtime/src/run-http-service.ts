@@ -1,0 +1,44 @@
+import http from 'node:http';
+import type Koa from 'koa';
+import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
+import { healthMiddleware } from '@cw/health';
+import { openServiceDeps, type ServiceDeps } from './service-deps';
+
+export interface RunOptions {
+  name: string;
+  defaultPort: number;
+  env: Record<string, string | undefined>;
+  createApp: (deps: ServiceDeps) => Koa | Promise<Koa>;
+  /** Extra work to stop before connections close (flush buffers, stop workers). */
+  onShutdown?: () => Promise<void>;
+}
+
+/** Loads config, connects, listens, and shuts down gracefully on SIGTERM/SIGINT. For main.ts. */
+export async function runHttpService(opts: RunOptions): Promise<void> {
+  let deps: Awaited<ReturnType<typeof openServiceDeps>>;
+  try {
+    const config = loadConfig(opts.env, { port: opts.defaultPort });
+    deps = await openServiceDeps(config, requireMongoUri(config), opts.name);
+  } catch (e) {
+    console.error(e instanceof ConfigError ? e.message : `${opts.name} failed to start: ${(e as Error).message}`);
+    process.exit(1);
+  }
+  const app = await opts.createApp(deps);
+  app.use(healthMiddleware({ checks: deps.checks }));
+  app.use(deps.metrics.endpoint());
+  const server = http.createServer(app.callback());
+  server.listen(deps.config.port, deps.config.host, () => deps.logger.info({ port: deps.config.port }, `${opts.name} listening`));
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info(`${opts.name} shutting down`);
+    server.close();
+    await opts.onShutdown?.();
+    server.closeAllConnections();
+    await deps.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}

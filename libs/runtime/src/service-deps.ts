@@ -1,0 +1,60 @@
+/**
+ * Opens what every service needs from a validated config: the database and models, Redis and
+ * the rate limiter (memory limiter without REDIS_URL), logger and metrics. Used by app mains
+ * and by the dev stack; nothing here reads the environment.
+ */
+import { Redis } from 'ioredis';
+import type { PlatformConfig } from '@cw/config';
+import { connectDatabase, createModels, ensureIndexes, type Database, type Models } from '@cw/db';
+import type { ReadinessCheck } from '@cw/health';
+import { createLogger, type Logger } from '@cw/logging';
+import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@cw/ratelimit';
+
+export interface ServiceDeps {
+  config: PlatformConfig;
+  logger: Logger;
+  db: Database;
+  models: Models;
+  limiter: RateLimiter;
+  redis?: Redis;
+  metrics: HttpMetrics;
+  checks: ReadinessCheck[];
+}
+
+export async function openServiceDeps(config: PlatformConfig, mongoUri: string, name: string): Promise<ServiceDeps & { close(): Promise<void> }> {
+  const logger = createLogger({ level: config.logLevel, name });
+  const db = await connectDatabase(mongoUri);
+  const models = createModels(db.connection);
+  await ensureIndexes(models);
+  let redis: Redis | undefined;
+  let limiter: RateLimiter;
+  const checks: ReadinessCheck[] = [{ name: 'mongodb', check: () => db.ping() }];
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+    await redis.connect();
+    limiter = createRedisRateLimiter(redis);
+    checks.push({ name: 'redis', check: async () => void (await redis!.ping()) });
+  } else {
+    limiter = createMemoryRateLimiter();
+  }
+  const metrics = createHttpMetrics();
+  return {
+    config,
+    logger,
+    db,
+    models,
+    limiter,
+    redis,
+    metrics,
+    checks,
+    close: async () => {
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}
+
+/** What an app's createApp needs: no connections it must open itself. */
+export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'limiter' | 'metrics'>;
