@@ -5,6 +5,8 @@ import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret
 export interface Principal {
   publisher: PublisherDoc & { _id: string };
   credentialId: string;
+  /** Display prefix of the credential (never the secret). */
+  prefix: string;
   type: CredentialType;
   keyKind?: ApiKeyKind;
 }
@@ -28,6 +30,7 @@ export async function verifyCredential(models: Models, secret: string | undefine
   return {
     publisher: publisher as Principal['publisher'],
     credentialId: String(cred._id),
+    prefix: cred.prefix,
     type: cred.type,
     keyKind: cred.key_kind ?? undefined,
   };

@@ -1,0 +1,2 @@
+export { GTIN_LENGTHS, gtinCheckDigit, isValidGtin, withCheckDigit } from './gtin';
+export { productId } from './product-id';

@@ -1,0 +1,406 @@
+/**
+ * The deterministic demo dataset: merchants, programs in several markets and currencies,
+ * publishers with every credential kind, program memberships in every state, a realistic GTIN
+ * catalog (variant groups, every availability, stale and expired rows), links, clicks (some
+ * bots) and conversions in every status over the last 90 days.
+ */
+import { Decimal128 } from 'bson';
+import { issueCredential } from '@cw/auth';
+import { productId, withCheckDigit } from '@cw/catalog';
+import type { ApiKeyKind, Models } from '@cw/db';
+import { Prng } from './prng';
+import { CATEGORIES, COLORS, MARKET_CURRENCY, MERCHANTS, MODEL_WORDS, type CategorySpec } from './vocabulary';
+
+export interface SeedOptions {
+  products: number;
+  seed?: number;
+  now?: Date;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface PublisherCredentials {
+  account_id: string;
+  keys: Record<ApiKeyKind | 'revoked', string>;
+  reporting_token: string;
+  offers_credential: string;
+  portal_token: string;
+}
+
+export interface DemoDataset {
+  publishers: PublisherCredentials[];
+  special_keys: { inactive_account: string; no_feed_access: string; no_markets: string };
+  fixtures: {
+    country: string;
+    gtin_leading_zero: string;
+    gtin_out_of_stock: string;
+    gtin_preorder: string;
+    gtin_stale: string;
+    gtin_unapproved_program: string;
+    approved_program_id: number;
+    approved_program_landing_url: string;
+    joinable_program_id: number;
+    unapproved_merchant_id: number;
+    group_query: string;
+  };
+  counts: Record<string, number>;
+}
+
+interface ProgramPlan {
+  id: number;
+  merchant: number;
+  country: string;
+  joinable: boolean;
+  autoApprove: boolean;
+  rate: string;
+}
+
+const MERCHANT_CATEGORIES: Record<number, number[]> = {
+  501: [0, 1, 6], 502: [2], 503: [4, 9], 504: [6, 1, 0], 505: [3, 2], 506: [7], 507: [8], 508: [5, 9], 509: [9], 510: [1], 511: [2, 3],
+};
+
+const PROGRAMS: ProgramPlan[] = [
+  { id: 1001, merchant: 501, country: 'DE', joinable: true, autoApprove: false, rate: '0.08' },
+  { id: 1002, merchant: 501, country: 'GB', joinable: true, autoApprove: false, rate: '0.08' },
+  { id: 1003, merchant: 502, country: 'DE', joinable: true, autoApprove: false, rate: '0.06' },
+  { id: 1004, merchant: 503, country: 'DE', joinable: true, autoApprove: true, rate: '0.10' },
+  { id: 1005, merchant: 504, country: 'GB', joinable: true, autoApprove: false, rate: '0.07' },
+  { id: 1006, merchant: 505, country: 'DE', joinable: true, autoApprove: false, rate: '0.04' },
+  { id: 1007, merchant: 506, country: 'FR', joinable: true, autoApprove: false, rate: '0.12' },
+  { id: 1008, merchant: 507, country: 'DE', joinable: true, autoApprove: true, rate: '0.09' },
+  { id: 1009, merchant: 508, country: 'DE', joinable: true, autoApprove: false, rate: '0.07' },
+  { id: 1010, merchant: 509, country: 'NL', joinable: true, autoApprove: false, rate: '0.10' },
+  { id: 1011, merchant: 510, country: 'GB', joinable: true, autoApprove: false, rate: '0.09' },
+  { id: 1012, merchant: 511, country: 'DE', joinable: false, autoApprove: false, rate: '0.05' },
+  { id: 1013, merchant: 502, country: 'GB', joinable: true, autoApprove: false, rate: '0.06' },
+  { id: 1014, merchant: 505, country: 'US', joinable: true, autoApprove: false, rate: '0.04' },
+];
+
+const MEMBERSHIPS: Record<string, Record<number, 'approved' | 'pending' | 'rejected'>> = {
+  full: { 1001: 'approved', 1002: 'approved', 1003: 'approved', 1004: 'approved', 1005: 'approved', 1006: 'pending', 1007: 'rejected', 1010: 'approved', 1011: 'approved', 1013: 'approved', 1014: 'approved' },
+  second: { 1001: 'approved', 1003: 'approved', 1005: 'approved', 1006: 'approved', 1011: 'approved', 1013: 'approved', 1004: 'pending' },
+};
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const money = (n: number) => Decimal128.fromString(n.toFixed(2));
+
+export async function generateDemoData(models: Models, opts: SeedOptions): Promise<DemoDataset> {
+  const rng = new Prng(opts.seed ?? 20261122);
+  const now = opts.now ?? new Date();
+  const t = now.getTime();
+  const stamps = { created_at: now, updated_at: now };
+
+  // Merchants and programs.
+  await models.Merchant.collection.insertMany(MERCHANTS.map((m) => ({ _id: m.id as never, name: m.name, domains: [m.domain], ...stamps })));
+  const merchantOf = new Map<number, (typeof MERCHANTS)[number]>(MERCHANTS.map((m) => [m.id, m]));
+  await models.Program.collection.insertMany(
+    PROGRAMS.map((p) => {
+      const m = merchantOf.get(p.merchant)!;
+      return {
+        _id: p.id as never,
+        name: `${m.name} ${p.country}`,
+        merchant_id: p.merchant,
+        description: `${m.name}'s affiliate program for the ${p.country} market.`,
+        category: CATEGORIES[MERCHANT_CATEGORIES[p.merchant][0]].path.split(' > ')[0],
+        countries: [p.country],
+        currency: MARKET_CURRENCY[p.country],
+        commission_description: `${(Number(p.rate) * 100).toFixed(0)}% per sale`,
+        commission_rate: Decimal128.fromString(p.rate),
+        cookie_days: 30,
+        status: 'active',
+        joinable: p.joinable,
+        auto_approve: p.autoApprove,
+        allowed_domains: [m.domain],
+        default_landing_url: `https://www.${m.domain}/`,
+        click_id_param: 'cw_click_id',
+        ...stamps,
+      };
+    }),
+  );
+
+  // Publishers, memberships and credentials.
+  const publishers: PublisherCredentials[] = [];
+  const accounts = [
+    { id: 'pub_trailhead', name: 'Trailhead Reviews', website: 'https://trailhead-reviews.example', markets: ['DE', 'GB', 'FR', 'NL'], plan: 'full', channels: ['content', 'coupon'], trending: true, last4: '4417' },
+    { id: 'pub_dealradar', name: 'Deal Radar', website: 'https://dealradar.example', markets: ['GB', 'DE'], plan: 'second', channels: ['coupon', 'social'], trending: false, last4: '9021' },
+  ];
+  const specials = [
+    { key: 'inactive_account', id: 'pub_inactive', name: 'Dormant Blog', status: 'inactive', feed: true, markets: ['DE'] },
+    { key: 'no_feed_access', id: 'pub_nofeed', name: 'Coupon Corner', status: 'active', feed: false, markets: ['DE'] },
+    { key: 'no_markets', id: 'pub_nomarkets', name: 'Fresh Start Media', status: 'active', feed: true, markets: [] as string[] },
+  ] as const;
+  for (const a of accounts) {
+    await models.Publisher.collection.insertOne({
+      _id: a.id as never,
+      name: a.name,
+      website: a.website,
+      status: 'active',
+      is_demo: false,
+      feed_access: true,
+      markets: a.markets,
+      channels: a.channels,
+      trending_subscribed: a.trending,
+      payout: { method_type: 'bank_account', last4: a.last4, threshold: Decimal128.fromString('50.00'), currency: 'EUR' },
+      ...stamps,
+    });
+  }
+  for (const s of specials) {
+    await models.Publisher.collection.insertOne({ _id: s.id as never, name: s.name, status: s.status, is_demo: false, feed_access: s.feed, markets: s.markets, channels: ['content'], trending_subscribed: false, payout: { method_type: 'none', currency: 'EUR' }, ...stamps });
+  }
+  const memberships = [];
+  for (const [pub, plan] of [[accounts[0].id, 'full'], [accounts[1].id, 'second'], ...specials.map((s) => [s.id, 'second'])] as const) {
+    for (const [program, status] of Object.entries(MEMBERSHIPS[plan])) {
+      memberships.push({ publisher_id: pub, program_id: Number(program), status, applied_at: new Date(t - 120 * DAY), decided_at: status === 'pending' ? undefined : new Date(t - 118 * DAY), ...stamps });
+    }
+  }
+  await models.Membership.collection.insertMany(memberships);
+
+  for (const a of accounts) {
+    const keys = {} as PublisherCredentials['keys'];
+    for (const kind of ['live', 'demo', 'test', 'sandbox', 'read_only'] as const) keys[kind] = (await issueCredential(models, a.id, 'api_key', kind, `demo ${kind}`)).secret;
+    const revoked = await issueCredential(models, a.id, 'api_key', 'live', 'revoked demo key');
+    await models.Credential.updateOne({ _id: revoked.id }, { $set: { status: 'revoked', revoked_at: now } });
+    keys.revoked = revoked.secret;
+    publishers.push({
+      account_id: a.id,
+      keys,
+      reporting_token: (await issueCredential(models, a.id, 'reporting_token')).secret,
+      offers_credential: (await issueCredential(models, a.id, 'offers_credential')).secret,
+      portal_token: (await issueCredential(models, a.id, 'portal_token')).secret,
+    });
+  }
+  const special_keys = {} as DemoDataset['special_keys'];
+  for (const s of specials) special_keys[s.key] = (await issueCredential(models, s.id, 'api_key', 'live')).secret;
+
+  // Catalog.
+  const programsByCategory = new Map<number, ProgramPlan[]>();
+  for (const p of PROGRAMS) for (const c of MERCHANT_CATEGORIES[p.merchant]) programsByCategory.set(c, [...(programsByCategory.get(c) ?? []), p]);
+  let gtinCounter = 0;
+  const newGtin = (leadingZero = false): string => {
+    gtinCounter++;
+    if (leadingZero) return withCheckDigit(`00${String(40000000 + gtinCounter).padStart(10, '0')}`.slice(0, 12));
+    return withCheckDigit(`40${String(gtinCounter).padStart(10, '0')}`);
+  };
+
+  let batch: Record<string, unknown>[] = [];
+  let written = 0;
+  const target = Math.max(opts.products, 200);
+  const flush = async () => {
+    if (!batch.length) return;
+    await models.Product.collection.insertMany(batch as never[], { ordered: false });
+    written += batch.length;
+    batch = [];
+    opts.onProgress?.(written, target);
+  };
+  type Offer = { program: ProgramPlan; availability: string; lastSeen: Date; freshUntil: Date; removed?: boolean; price: number };
+  const freshOffer = (program: ProgramPlan, price: number, availability = 'in_stock'): Offer => ({
+    program,
+    availability,
+    price,
+    lastSeen: new Date(t - rng.int(1, 30) * HOUR),
+    freshUntil: new Date(t + rng.int(3, 7) * DAY),
+  });
+  const addProduct = async (item: { gtin: string; title: string; brand: string; category: string; groupId?: string; size?: string; color: string }, offer: Offer) => {
+    const p = offer.program;
+    const m = merchantOf.get(p.merchant)!;
+    const id = productId(item.gtin, p.id, p.country);
+    const slug = item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+    batch.push({
+      _id: id,
+      gtin: item.gtin,
+      title: item.title,
+      title_lc: item.title.toLowerCase(),
+      description: `${item.title} from ${item.brand}. ${item.category.split(' > ').pop()} in ${item.color.toLowerCase()}.`,
+      brand: item.brand,
+      brand_lc: item.brand.toLowerCase(),
+      category: item.category,
+      category_lc: item.category.toLowerCase(),
+      price: money(offer.price),
+      ...(rng.chance(0.15) ? { sale_price: money(offer.price * 0.85) } : {}),
+      currency: MARKET_CURRENCY[p.country],
+      image: rng.chance(0.95) ? `https://img.${m.domain}/p/${item.gtin}.jpg` : '',
+      source_url: `https://www.${m.domain}/p/${slug}-${item.gtin}?src=feed`,
+      merchant_id: p.merchant,
+      program_id: p.id,
+      country: p.country,
+      availability: offer.availability,
+      ...(item.groupId ? { group_id: item.groupId, size: item.size } : {}),
+      mpn: `${item.brand.slice(0, 3).toUpperCase()}-${item.gtin.slice(-6)}`,
+      condition: 'new',
+      last_seen_at: offer.lastSeen,
+      fresh_until: offer.freshUntil,
+      removed: offer.removed ?? false,
+      ...stamps,
+    });
+    if (batch.length >= 5000) await flush();
+  };
+  const byId = (id: number) => PROGRAMS.find((p) => p.id === id)!;
+
+  // Fixture rows first, so their GTINs are known and stable.
+  const fx = {
+    leadingZero: newGtin(true),
+    outOfStock: newGtin(),
+    preorder: newGtin(),
+    stale: newGtin(),
+    unapproved: newGtin(),
+  };
+  const shoe = CATEGORIES[0];
+  await addProduct({ gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' }, freshOffer(byId(1001), 129.95));
+  await addProduct({ gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' }, freshOffer(byId(1002), 114.0));
+  await addProduct({ gtin: fx.outOfStock, title: 'Klangwerk KW-700 Noise Cancelling Headphones, Black', brand: 'Klangwerk', category: CATEGORIES[2].path, color: 'Black' }, freshOffer(byId(1003), 279.0, 'out_of_stock'));
+  await addProduct({ gtin: fx.preorder, title: 'Crema Duo Espresso Machine, Slate Grey', brand: 'Crema', category: CATEGORIES[4].path, color: 'Slate Grey' }, freshOffer(byId(1004), 649.0, 'preorder'));
+  await addProduct({ gtin: fx.stale, title: 'Altura Storm Trail Running Shoe, Red', brand: 'Altura', category: shoe.path, color: 'Red' }, { ...freshOffer(byId(1001), 99.0), lastSeen: new Date(t - 5 * DAY) });
+  await addProduct({ gtin: fx.unapproved, title: 'Zentrix Nova Gaming Laptop 16", Black', brand: 'Zentrix', category: CATEGORIES[3].path, color: 'Black' }, freshOffer(byId(1012), 1899.0));
+  const groupSizes = shoe.sizes!;
+  for (let i = 0; i < groupSizes.length; i++) {
+    const availability = i === 0 ? 'out_of_stock' : 'in_stock';
+    await addProduct(
+      { gtin: newGtin(), title: `Nordlicht Summit Trail Running Shoe, Forest Green, Size ${groupSizes[i]}`, brand: 'Nordlicht', category: shoe.path, color: 'Forest Green', groupId: 'grp_summit_trail', size: groupSizes[i] },
+      freshOffer(byId(1001), [89.0, 99.95, 104.5, 99.95, 119.0, 124.0][i], availability),
+    );
+  }
+
+  // The generated catalog.
+  let itemNo = 0;
+  while (written + batch.length < target) {
+    itemNo++;
+    const catIndex = rng.int(0, CATEGORIES.length - 1);
+    const cat: CategorySpec = CATEGORIES[catIndex];
+    const brand = rng.pick(cat.brands);
+    const noun = rng.pick(cat.nouns);
+    const color = rng.pick(COLORS);
+    const model = `${rng.pick(MODEL_WORDS)} ${rng.int(2, 9)}${rng.pick(['00', '10', '50', ''])}`.trim();
+    const baseTitle = `${brand} ${model} ${noun}, ${color}`;
+    const base = rng.int(cat.priceRange[0], cat.priceRange[1]) + rng.pick([0.0, 0.49, 0.95, 0.99]);
+    const candidates = programsByCategory.get(catIndex) ?? PROGRAMS;
+    const offers = Math.min(candidates.length, rng.int(1, 3));
+    const chosen = [...candidates].sort(() => rng.next() - 0.5).slice(0, offers);
+    const sizes = cat.sizes && rng.chance(0.6) ? cat.sizes : [undefined];
+    const groupId = sizes[0] !== undefined ? `grp_${String(itemNo).padStart(7, '0')}` : undefined;
+    for (const size of sizes) {
+      const gtin = newGtin(rng.chance(0.05));
+      const title = size ? `${baseTitle}, Size ${size}` : baseTitle;
+      for (const program of chosen) {
+        const r = rng.next();
+        const availability = r < 0.72 ? 'in_stock' : r < 0.84 ? 'out_of_stock' : r < 0.92 ? 'preorder' : 'backorder';
+        const offer = freshOffer(program, base * (0.9 + rng.next() * 0.25), availability);
+        const q = rng.next();
+        if (q < 0.03) offer.lastSeen = new Date(t - rng.int(49, 400) * HOUR);
+        else if (q < 0.05) offer.freshUntil = new Date(t - rng.int(1, 48) * HOUR);
+        else if (q < 0.06) offer.removed = true;
+        await addProduct({ gtin, title, brand, category: cat.path, groupId, size, color }, offer);
+        if (written + batch.length >= target) break;
+      }
+      if (written + batch.length >= target) break;
+    }
+  }
+  await flush();
+
+  // Links, clicks and conversions for the two full publishers.
+  const counts = { products: written, links: 0, clicks: 0, conversions: 0 };
+  for (const [pi, a] of accounts.entries()) {
+    const approved = Object.entries(MEMBERSHIPS[a.plan]).filter(([, s]) => s === 'approved').map(([id]) => byId(Number(id)));
+    const links = [];
+    for (let i = 0; i < 12; i++) {
+      const program = approved[i % approved.length];
+      const m = merchantOf.get(program.merchant)!;
+      links.push({
+        _id: `lnk${pi}${String(i).padStart(3, '0')}${rng.digits(6)}`,
+        publisher_id: a.id,
+        program_id: program.id,
+        campaign_id: program.merchant,
+        landing_url: i % 3 === 0 ? `https://www.${m.domain}/` : `https://www.${m.domain}/sale/${i}`,
+        subid: ['blog-header', 'newsletter', 'sidebar', ''][i % 4],
+        source: 'api',
+        created_at: new Date(t - 100 * DAY),
+        updated_at: new Date(t - 100 * DAY),
+      });
+    }
+    await models.Link.collection.insertMany(links as never[]);
+    counts.links += links.length;
+    const clicks = [];
+    const conversions = [];
+    for (let day = 89; day >= 0; day--) {
+      const perDay = rng.int(pi === 0 ? 20 : 8, pi === 0 ? 60 : 25);
+      for (let c = 0; c < perDay; c++) {
+        const link = rng.pick(links);
+        const at = new Date(t - day * DAY - rng.int(0, DAY - 1000));
+        if (at.getTime() > t) continue;
+        const bot = rng.chance(0.05);
+        const clickId = `clk_${pi}${day.toString(36)}${c.toString(36)}${rng.digits(10)}`;
+        clicks.push({
+          _id: clickId,
+          link_id: link._id,
+          publisher_id: a.id,
+          program_id: link.program_id,
+          campaign_id: link.campaign_id,
+          subid: link.subid,
+          created_at: at,
+          user_agent: bot ? 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' : 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+          ip_hash: rng.digits(16),
+          referrer: a.website,
+          is_bot: bot,
+          ...(bot ? { bot_reason: 'user_agent' } : {}),
+        });
+        if (!bot && rng.chance(0.04)) {
+          const program = byId(link.program_id);
+          const sale = rng.int(20, 400) + rng.pick([0, 0.5, 0.99]);
+          const commission = Math.round(sale * Number(program.rate) * 100) / 100;
+          const occurred = new Date(at.getTime() + rng.int(60_000, 2 * HOUR));
+          const age = (t - occurred.getTime()) / DAY;
+          const r = rng.next();
+          let status: 'pending' | 'approved' | 'declined';
+          if (age > 30) status = r < 0.72 ? 'approved' : r < 0.88 ? 'declined' : 'pending';
+          else status = r < 0.7 ? 'pending' : r < 0.9 ? 'approved' : 'declined';
+          const reversed = status === 'declined' && age > 30 && rng.chance(0.3);
+          conversions.push({
+            _id: `cnv_${clickId.slice(4)}`,
+            publisher_id: a.id,
+            program_id: program.id,
+            campaign_id: program.merchant,
+            click_id: clickId,
+            link_id: link._id,
+            subid: link.subid,
+            order_ref: `ORD-${program.id}-${rng.digits(8)}`,
+            status,
+            sale_amount: money(sale),
+            commission: money(commission),
+            currency: MARKET_CURRENCY[program.country],
+            occurred_at: occurred,
+            reversed,
+            paid: status === 'approved' && age > 45,
+            ...(status === 'approved' && age > 45 ? { paid_at: new Date(occurred.getTime() + 40 * DAY) } : {}),
+            source: rng.chance(0.8) ? 'v1' : 'ledger',
+            created_at: occurred,
+            updated_at: occurred,
+          });
+        }
+      }
+    }
+    await models.Click.collection.insertMany(clicks as never[]);
+    if (conversions.length) await models.Conversion.collection.insertMany(conversions as never[]);
+    counts.clicks += clicks.length;
+    counts.conversions += conversions.length;
+  }
+
+  const landing = merchantOf.get(501)!;
+  return {
+    publishers,
+    special_keys,
+    fixtures: {
+      country: 'DE',
+      gtin_leading_zero: fx.leadingZero,
+      gtin_out_of_stock: fx.outOfStock,
+      gtin_preorder: fx.preorder,
+      gtin_stale: fx.stale,
+      gtin_unapproved_program: fx.unapproved,
+      approved_program_id: 1001,
+      approved_program_landing_url: `https://www.${landing.domain}/`,
+      joinable_program_id: 1008,
+      unapproved_merchant_id: 511,
+      group_query: 'summit trail',
+    },
+    counts,
+  };
+}

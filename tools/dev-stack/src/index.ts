@@ -1,0 +1,2 @@
+export { CREDENTIALS_PATH, REPO_ROOT, startPlatform } from './platform';
+export type { CredentialsFile, Platform, PlatformOptions } from './platform';

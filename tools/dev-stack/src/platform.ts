@@ -1,0 +1,123 @@
+/**
+ * The whole platform in one process: every app mounted on one port, routed by path as in
+ * production, the job worker running, on the embedded engine unless MONGODB_URI is set.
+ */
+import http from 'node:http';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type PlatformConfig } from '@cw/config';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
+import { generateDemoData, progressBar, type DemoDataset } from '@cw/demo-data';
+import { createServiceApp } from '@cw/http';
+import { healthMiddleware } from '@cw/health';
+import { openServiceDeps } from '@cw/runtime';
+import { createApp as publisherApi } from '../../../apps/publisher-api/src/app';
+import { createApp as reportingApi } from '../../../apps/reporting-api/src/app';
+import { createApp as monetizeApi } from '../../../apps/monetize-api/src/app';
+import { createApp as feedService } from '../../../apps/feed-service/src/app';
+import { createApp as mcpServer } from '../../../apps/mcp-server/src/app';
+import { createApp as tracker } from '../../../apps/tracker/src/app';
+import { createWorker } from '../../../apps/postback-worker/src/worker';
+import { routeByPrefix } from './router';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const CREDENTIALS_PATH = resolve(REPO_ROOT, '.local/credentials.json');
+
+export interface CredentialsFile extends Omit<DemoDataset, 'counts'> {
+  portal_url: string;
+  base_url: string;
+  feed_url: string;
+}
+
+export interface PlatformOptions {
+  env: Record<string, string | undefined>;
+  /** Products to seed on an empty database (default SEED_PRODUCTS or 20000). */
+  seedProducts?: number;
+  /** Where to write the credentials file (default .local/credentials.json). */
+  credentialsPath?: string | null;
+  progress?: boolean;
+}
+
+export interface Platform {
+  url: string;
+  config: PlatformConfig;
+  credentials?: CredentialsFile;
+  credentialsPath?: string;
+  seeded?: DemoDataset['counts'];
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
+  const config = loadConfig(opts.env, { port: 8080 });
+  let embedded: EmbeddedMongo | undefined;
+  let mongoUri = config.mongodbUri;
+  if (!mongoUri) {
+    embedded = await startEmbeddedMongo();
+    mongoUri = `${embedded.uri}/cw_platform`;
+  }
+  const deps = await openServiceDeps(config, mongoUri, 'platform');
+
+  let credentials: CredentialsFile | undefined;
+  let seeded: DemoDataset['counts'] | undefined;
+  const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
+  if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
+    const products = opts.seedProducts ?? Number(opts.env.SEED_PRODUCTS ?? 20000);
+    const data = await generateDemoData(deps.models, { products, onProgress: opts.progress ? progressBar('seeding products') : undefined });
+    const { counts, ...rest } = data;
+    seeded = counts;
+    credentials = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...rest };
+    if (credentialsPath) {
+      mkdirSync(dirname(credentialsPath), { recursive: true });
+      writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    }
+  } else if (credentialsPath && existsSync(credentialsPath)) {
+    credentials = JSON.parse(readFileSync(credentialsPath, 'utf8')) as CredentialsFile;
+  }
+
+  const appDeps = { config, logger: deps.logger, models: deps.models, limiter: deps.limiter, metrics: deps.metrics };
+  const worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger });
+  await worker.start();
+
+  const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxy: config.trustProxy });
+  edge.use(healthMiddleware({ checks: deps.checks }));
+  edge.use(deps.metrics.endpoint());
+
+  const cb = (app: { callback(): http.RequestListener }) => app.callback();
+  const handler = routeByPrefix(
+    [
+      { prefixes: ['/api/v1/publisher'], handler: cb(publisherApi(appDeps)) },
+      { prefixes: ['/api/v1/affiliate-reporting', '/Apiv3/json'], handler: cb(reportingApi(appDeps)) },
+      { prefixes: ['/api/v1/monetize'], handler: cb(monetizeApi(appDeps)) },
+      { prefixes: ['/api/v1/affiliates/feed', '/api/v1/feeds'], handler: cb(feedService(appDeps)) },
+      { prefixes: ['/api/v1/mcp'], handler: cb(mcpServer(appDeps)) },
+      { prefixes: ['/c', '/api/v1/track'], handler: cb(tracker(appDeps)) },
+    ],
+    edge.callback(),
+  );
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${config.host}:${port}`,
+    config,
+    credentials,
+    credentialsPath: credentials ? credentialsPath : undefined,
+    seeded,
+    stop: async () => {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      await worker.stop();
+      await deps.close();
+      await embedded?.stop();
+    },
+  };
+}
