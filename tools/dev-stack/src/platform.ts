@@ -3,7 +3,7 @@
  * production, the job worker running, on the embedded engine unless MONGODB_URI is set.
  */
 import http from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -13,17 +13,19 @@ import { generateDemoData, progressBar, type DemoDataset } from '@cw/demo-data';
 import { createServiceApp } from '@cw/http';
 import { healthMiddleware } from '@cw/health';
 import { openServiceDeps } from '@cw/runtime';
-import { createApp as publisherApi } from '../../../apps/publisher-api/src/app';
-import { createApp as reportingApi } from '../../../apps/reporting-api/src/app';
-import { createApp as monetizeApi } from '../../../apps/monetize-api/src/app';
-import { createApp as feedService } from '../../../apps/feed-service/src/app';
-import { createApp as mcpServer } from '../../../apps/mcp-server/src/app';
-import { createApp as tracker } from '../../../apps/tracker/src/app';
-import { createWorker } from '../../../apps/postback-worker/src/worker';
+import { createApp as publisherApi } from '@cw/app-publisher-api';
+import { createApp as reportingApi } from '@cw/app-reporting-api';
+import { createApp as monetizeApi } from '@cw/app-monetize-api';
+import { createApp as feedService } from '@cw/app-feed-service';
+import { createApp as mcpServer } from '@cw/app-mcp-server';
+import { createApp as tracker } from '@cw/app-tracker';
+import { createWorker } from '@cw/app-postback-worker';
 import { routeByPrefix } from './router';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CREDENTIALS_PATH = resolve(REPO_ROOT, '.local/credentials.json');
+/** Where the running platform tells local tools (the admin CLI) its database. */
+export const PLATFORM_INFO_PATH = resolve(REPO_ROOT, '.local/platform.json');
 
 export interface CredentialsFile extends Omit<DemoDataset, 'counts'> {
   portal_url: string;
@@ -103,6 +105,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     server.listen(config.port, config.host, () => resolveListen());
   });
   const port = (server.address() as AddressInfo).port;
+  const infoPath = credentialsPath ? resolve(dirname(credentialsPath), 'platform.json') : undefined;
+  if (infoPath) {
+    mkdirSync(dirname(infoPath), { recursive: true });
+    writeFileSync(infoPath, `${JSON.stringify({ url: `http://${config.host}:${port}`, mongodb_uri: mongoUri, pid: process.pid }, null, 2)}\n`, { mode: 0o600 });
+  }
 
   return {
     url: `http://${config.host}:${port}`,
@@ -117,6 +124,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       });
       await worker.stop();
       await deps.close();
+      if (infoPath) rmSync(infoPath, { force: true });
       await embedded?.stop();
     },
   };

@@ -98,10 +98,8 @@ export function parseMessage(buf: Buffer): ParsedCommand {
     return { header, command: body, moreToCome: (flags & FLAG_MORE_TO_COME) !== 0, legacy: false };
   }
   if (header.opCode === OP_QUERY) {
-    let offset = 20;
-    let collection: string;
-    [collection, offset] = readCString(buf, offset, end);
-    offset += 8; // numberToSkip, numberToReturn
+    const [collection, afterName] = readCString(buf, 20, end);
+    const offset = afterName + 8; // numberToSkip, numberToReturn
     const [query] = readDocument(buf, offset, end);
     if (!collection.endsWith('.$cmd')) throw new WireError('OP_QUERY is only supported for commands');
     const command: Document = query.$query ?? query;

@@ -1,0 +1,69 @@
+/**
+ * `npm run admin -- <command> [--options] [--json]`. Talks to MONGODB_URI, or to the running
+ * `npm start` platform's embedded engine (its URI is in .local/platform.json).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { connectDatabase, createModels, ensureIndexes } from '@cw/db';
+import { progressBar } from '@cw/demo-data';
+import { COMMANDS, UsageError } from './commands';
+
+export function usage(): string {
+  const lines = ['usage: npm run admin -- <command> [--option value ...] [--json]', '', 'commands:'];
+  for (const [name, c] of Object.entries(COMMANDS)) {
+    lines.push(`  ${name.padEnd(22)} ${c.summary}`);
+    for (const [opt, spec] of Object.entries(c.options)) lines.push(`      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`);
+  }
+  return lines.join('\n');
+}
+
+export function resolveMongoUri(env: Record<string, string | undefined>, root: string): string | undefined {
+  if (env.MONGODB_URI) return env.MONGODB_URI;
+  const file = resolve(root, '.local/platform.json');
+  if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { mongodb_uri?: string }).mongodb_uri;
+  return undefined;
+}
+
+export async function runCli(argv: string[], env: Record<string, string | undefined>, root: string): Promise<{ code: number; out: string }> {
+  const [name, ...rest] = argv;
+  const json = rest.includes('--json');
+  const fail = (message: string, code = 2) => ({ code, out: json ? JSON.stringify({ error: message }) : `error: ${message}` });
+  if (!name || name === '--help' || name === 'help') return { code: name ? 0 : 2, out: usage() };
+  const spec = COMMANDS[name];
+  if (!spec) return fail(`unknown command "${name}"\n\n${usage()}`);
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    const options = Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type }]));
+    ({ values } = parseArgs({ args: rest, options: { ...options, json: { type: 'boolean' } }, strict: true }) as { values: Record<string, string | boolean> });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const missing = Object.entries(spec.options).filter(([k, v]) => v.required && (values[k] === undefined || values[k] === '')).map(([k]) => `--${k}`);
+  if (missing.length) return fail(`${name} needs ${missing.join(', ')}`);
+  const uri = resolveMongoUri(env, root);
+  if (!uri) return fail('no database: set MONGODB_URI, or start the local platform with npm start');
+  let db;
+  try {
+    db = await connectDatabase(uri, { serverSelectionTimeoutMS: 3000 });
+  } catch (e) {
+    return fail(`cannot connect to ${uri.replace(/\/\/[^@/]*@/, '//***@')}: ${(e as Error).message}`, 1);
+  }
+  try {
+    const models = createModels(db.connection);
+    await ensureIndexes(models);
+    const result = await spec.run(models, values, json ? undefined : progressBar(name));
+    return { code: 0, out: json ? JSON.stringify(result) : formatHuman(result) };
+  } catch (e) {
+    if (e instanceof UsageError) return fail(e.message);
+    return fail((e as Error).message, 1);
+  } finally {
+    await db.close();
+  }
+}
+
+function formatHuman(result: unknown): string {
+  if (Array.isArray(result)) return result.map((r) => formatHuman(r)).join('\n');
+  if (result && typeof result === 'object') return Object.entries(result).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n');
+  return String(result);
+}

@@ -1,0 +1,276 @@
+/**
+ * Operator commands, how the network is run: accounts, credentials of every kind, merchants,
+ * programs, assignments and applications, catalog imports. Each takes parsed options and returns
+ * a JSON-able result; bad input throws UsageError with a clear message.
+ */
+import { readFileSync } from 'node:fs';
+import { issueCredential, revokeCredential, rotateCredential } from '@cw/auth';
+import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
+import { API_KEY_KINDS, type ApiKeyKind, type Models } from '@cw/db';
+import { randomBytes } from 'node:crypto';
+
+export class UsageError extends Error {}
+
+export type Options = Record<string, string | boolean | undefined>;
+
+export interface CommandSpec {
+  summary: string;
+  options: Record<string, { type: 'string' | 'boolean'; required?: boolean; doc: string }>;
+  run(models: Models, o: Options, progress?: (done: number, total: number) => void): Promise<unknown>;
+}
+
+const str = (o: Options, k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+const int = (o: Options, k: string): number | undefined => {
+  const v = str(o, k);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${k} must be a positive integer, got "${v}"`);
+  return Number(v);
+};
+const list = (o: Options, k: string): string[] | undefined => str(o, k)?.split(',').map((s) => s.trim()).filter(Boolean);
+const countries = (o: Options, k: string): string[] | undefined => {
+  const xs = list(o, k)?.map((c) => c.toUpperCase());
+  for (const c of xs ?? []) if (!/^[A-Z]{2}$/.test(c)) throw new UsageError(`--${k}: "${c}" is not an ISO alpha-2 country`);
+  return xs;
+};
+
+async function mustPublisher(models: Models, id: string) {
+  const p = await models.Publisher.findById(id).lean();
+  if (!p) throw new UsageError(`publisher ${id} does not exist`);
+  return p;
+}
+
+async function mustProgram(models: Models, id: number) {
+  const p = await models.Program.findById(id).lean();
+  if (!p) throw new UsageError(`program ${id} does not exist`);
+  return p;
+}
+
+function url(v: string | undefined, name: string): string {
+  try {
+    const u = new URL(v ?? '');
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
+    return u.toString();
+  } catch {
+    throw new UsageError(`--${name} must be an http(s) URL, got "${v ?? ''}"`);
+  }
+}
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  'publisher:create': {
+    summary: 'Create a publisher account',
+    options: {
+      name: { type: 'string', required: true, doc: 'display name' },
+      id: { type: 'string', doc: 'account id (default pub_<random>)' },
+      website: { type: 'string', doc: 'website URL' },
+      markets: { type: 'string', doc: 'authorized feed markets, e.g. DE,GB (empty: no market list)' },
+      channels: { type: 'string', doc: 'content,coupon,social' },
+      'no-feed-access': { type: 'boolean', doc: 'product feed access inactive' },
+      demo: { type: 'boolean', doc: 'demo account (test, nonpayable)' },
+      inactive: { type: 'boolean', doc: 'create inactive' },
+      trending: { type: 'boolean', doc: 'subscribe to trending opportunities' },
+    },
+    run: async (models, o) => {
+      const id = str(o, 'id') ?? `pub_${randomBytes(6).toString('hex')}`;
+      if (!/^pub_[a-z0-9_]{3,40}$/.test(id)) throw new UsageError(`--id must look like pub_<lowercase letters, digits, _>, got "${id}"`);
+      if (await models.Publisher.exists({ _id: id })) throw new UsageError(`publisher ${id} already exists`);
+      const channels = list(o, 'channels') ?? [];
+      for (const c of channels) if (!['content', 'coupon', 'social'].includes(c)) throw new UsageError(`--channels: "${c}" is not one of content, coupon, social`);
+      const data = {
+        _id: id,
+        name: str(o, 'name'),
+        website: str(o, 'website') ? url(str(o, 'website'), 'website') : undefined,
+        status: o.inactive ? 'inactive' : 'active',
+        is_demo: !!o.demo,
+        feed_access: !o['no-feed-access'],
+        markets: countries(o, 'markets') ?? [],
+        channels,
+        trending_subscribed: !!o.trending,
+      };
+      await models.Publisher.collection.insertOne({ ...data, _id: id as never, created_at: new Date(), updated_at: new Date() });
+      const doc = data;
+      return { account_id: doc._id, status: doc.status, feed_access: doc.feed_access, markets: doc.markets, is_demo: doc.is_demo };
+    },
+  },
+  'publisher:set-status': {
+    summary: 'Activate or deactivate an account (applies to the next request)',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, status: { type: 'string', required: true, doc: 'active or inactive' } },
+    run: async (models, o) => {
+      const status = str(o, 'status');
+      if (status !== 'active' && status !== 'inactive') throw new UsageError('--status must be active or inactive');
+      await mustPublisher(models, str(o, 'publisher')!);
+      await models.Publisher.updateOne({ _id: str(o, 'publisher') }, { $set: { status } });
+      return { account_id: str(o, 'publisher'), status };
+    },
+  },
+  'key:issue': {
+    summary: 'Issue an API key (the secret is shown once)',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, kind: { type: 'string', required: true, doc: API_KEY_KINDS.join('|') }, label: { type: 'string', doc: 'label' } },
+    run: async (models, o) => {
+      const kind = str(o, 'kind') as ApiKeyKind;
+      if (!API_KEY_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${API_KEY_KINDS.join(', ')}`);
+      await mustPublisher(models, str(o, 'publisher')!);
+      const c = await issueCredential(models, str(o, 'publisher')!, 'api_key', kind, str(o, 'label'));
+      return { id: c.id, kind, prefix: c.prefix, secret: c.secret };
+    },
+  },
+  'credential:issue': {
+    summary: 'Issue a reporting token, offers credential or portal token (shown once)',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, type: { type: 'string', required: true, doc: 'reporting_token|offers_credential|portal_token' } },
+    run: async (models, o) => {
+      const type = str(o, 'type');
+      if (type !== 'reporting_token' && type !== 'offers_credential' && type !== 'portal_token') throw new UsageError('--type must be reporting_token, offers_credential or portal_token');
+      await mustPublisher(models, str(o, 'publisher')!);
+      const c = await issueCredential(models, str(o, 'publisher')!, type);
+      return { id: c.id, type, prefix: c.prefix, secret: c.secret };
+    },
+  },
+  'credential:list': {
+    summary: "List an account's credentials (prefixes only, never secrets)",
+    options: { publisher: { type: 'string', required: true, doc: 'account id' } },
+    run: async (models, o) => {
+      await mustPublisher(models, str(o, 'publisher')!);
+      const creds = await models.Credential.find({ publisher_id: str(o, 'publisher') }).sort({ created_at: 1 }).lean();
+      return creds.map((c) => ({ id: String(c._id), type: c.type, kind: c.key_kind ?? null, prefix: c.prefix, status: c.status }));
+    },
+  },
+  'credential:revoke': {
+    summary: 'Revoke a credential of any kind (applies to the next request)',
+    options: { id: { type: 'string', required: true, doc: 'credential id' } },
+    run: async (models, o) => {
+      if (!/^[a-f0-9]{24}$/.test(str(o, 'id') ?? '')) throw new UsageError('--id must be a credential id (24 hex characters)');
+      if (!(await revokeCredential(models, str(o, 'id')!))) throw new UsageError(`no active credential ${str(o, 'id')}`);
+      return { id: str(o, 'id'), status: 'revoked' };
+    },
+  },
+  'credential:rotate': {
+    summary: 'Replace a credential with a new one of the same kind; the old one stops at once',
+    options: { id: { type: 'string', required: true, doc: 'credential id' } },
+    run: async (models, o) => {
+      if (!/^[a-f0-9]{24}$/.test(str(o, 'id') ?? '')) throw new UsageError('--id must be a credential id (24 hex characters)');
+      try {
+        const c = await rotateCredential(models, str(o, 'id')!);
+        return { revoked: str(o, 'id'), id: c.id, type: c.type, kind: c.keyKind ?? null, prefix: c.prefix, secret: c.secret };
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+    },
+  },
+  'merchant:create': {
+    summary: 'Create a merchant',
+    options: { id: { type: 'string', required: true, doc: 'merchant id (integer)' }, name: { type: 'string', required: true, doc: 'name' }, domains: { type: 'string', doc: 'shop domains, comma-separated' } },
+    run: async (models, o) => {
+      const id = int(o, 'id')!;
+      if (await models.Merchant.exists({ _id: id })) throw new UsageError(`merchant ${id} already exists`);
+      const doc = (await new models.Merchant({ _id: id, name: str(o, 'name'), domains: list(o, 'domains') ?? [] }).save()).toObject();
+      return { id: doc._id, name: doc.name, domains: doc.domains };
+    },
+  },
+  'program:create': {
+    summary: 'Create a program of a merchant',
+    options: {
+      id: { type: 'string', required: true, doc: 'program id (integer)' },
+      merchant: { type: 'string', required: true, doc: 'merchant id' },
+      name: { type: 'string', required: true, doc: 'name' },
+      country: { type: 'string', required: true, doc: 'market, e.g. DE' },
+      currency: { type: 'string', doc: 'ISO 4217 (default EUR)' },
+      'landing-url': { type: 'string', required: true, doc: 'default landing URL' },
+      'allowed-domains': { type: 'string', doc: 'hostnames landing URLs may use (default: the landing URL host)' },
+      'click-id-param': { type: 'string', doc: 'query parameter for the click id (default cw_click_id)' },
+      commission: { type: 'string', doc: 'commission shown to publishers, e.g. "8% per sale"' },
+      'auto-approve': { type: 'boolean', doc: 'approve applications automatically' },
+      'not-joinable': { type: 'boolean', doc: 'closed for applications' },
+    },
+    run: async (models, o) => {
+      const id = int(o, 'id')!;
+      const merchant = int(o, 'merchant')!;
+      if (!(await models.Merchant.exists({ _id: merchant }))) throw new UsageError(`merchant ${merchant} does not exist`);
+      if (await models.Program.exists({ _id: id })) throw new UsageError(`program ${id} already exists`);
+      const [country] = countries(o, 'country') ?? [];
+      const currency = (str(o, 'currency') ?? 'EUR').toUpperCase();
+      if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be an ISO 4217 code');
+      const landing = url(str(o, 'landing-url'), 'landing-url');
+      const param = str(o, 'click-id-param') ?? 'cw_click_id';
+      if (!/^[A-Za-z0-9_]{1,40}$/.test(param)) throw new UsageError('--click-id-param must be letters, digits or _');
+      const doc = (
+        await new models.Program({
+        _id: id,
+        name: str(o, 'name'),
+        merchant_id: merchant,
+        countries: [country],
+        currency,
+        default_landing_url: landing,
+        allowed_domains: list(o, 'allowed-domains') ?? [new URL(landing).hostname.replace(/^www\./, '')],
+        click_id_param: param,
+        commission_description: str(o, 'commission') ?? '',
+        auto_approve: !!o['auto-approve'],
+        joinable: !o['not-joinable'],
+      }).save()
+      ).toObject();
+      return { id: doc._id, merchant_id: doc.merchant_id, country, auto_approve: doc.auto_approve, joinable: doc.joinable, allowed_domains: doc.allowed_domains, click_id_param: doc.click_id_param };
+    },
+  },
+  'program:assign': {
+    summary: 'Assign a publisher to a program (approved, pending or rejected)',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' }, status: { type: 'string', doc: 'approved (default), pending, rejected' } },
+    run: async (models, o) => setMembership(models, o, str(o, 'status') ?? 'approved'),
+  },
+  'application:approve': {
+    summary: "Approve a publisher's application to a program",
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' } },
+    run: async (models, o) => setMembership(models, o, 'approved', true),
+  },
+  'application:reject': {
+    summary: "Reject a publisher's application to a program",
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' } },
+    run: async (models, o) => setMembership(models, o, 'rejected', true),
+  },
+  'catalog:import': {
+    summary: "Import a merchant catalog file (Google Shopping CSV/TSV or XML) as a program's offers in one market",
+    options: {
+      file: { type: 'string', required: true, doc: 'path to the feed file' },
+      program: { type: 'string', required: true, doc: 'program id' },
+      country: { type: 'string', required: true, doc: 'market, e.g. DE' },
+      format: { type: 'string', doc: 'csv, tsv or xml (default: from the file name)' },
+      'fresh-hours': { type: 'string', doc: 'hours the rows stay fresh (default 72)' },
+    },
+    run: async (models, o, progress) => {
+      const file = str(o, 'file')!;
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        throw new UsageError(`cannot read ${file}`);
+      }
+      const format = (str(o, 'format') ?? file.split('.').pop() ?? '').toLowerCase();
+      let rows;
+      try {
+        rows = format === 'xml' ? parseXmlFeed(text) : format === 'tsv' ? parseCsvFeed(text, '\t') : format === 'csv' ? parseCsvFeed(text) : undefined;
+      } catch (e) {
+        throw new UsageError(`cannot parse ${file} as ${format}: ${(e as Error).message}`);
+      }
+      if (!rows) throw new UsageError('--format must be csv, tsv or xml');
+      const program = await mustProgram(models, int(o, 'program')!);
+      const [country] = countries(o, 'country') ?? [];
+      const result = await importFeedRows(models, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
+      return { rows: rows.length, imported: result.imported, rejected: result.rejected.length, rejections: result.rejected.slice(0, 50) };
+    },
+  },
+};
+
+async function setMembership(models: Models, o: Options, status: string, mustExist = false) {
+  if (!['approved', 'pending', 'rejected'].includes(status)) throw new UsageError('--status must be approved, pending or rejected');
+  const publisher = str(o, 'publisher')!;
+  const program = int(o, 'program')!;
+  await mustPublisher(models, publisher);
+  await mustProgram(models, program);
+  if (mustExist && !(await models.Membership.exists({ publisher_id: publisher, program_id: program }))) {
+    throw new UsageError(`publisher ${publisher} has not applied to program ${program}`);
+  }
+  await models.Membership.updateOne(
+    { publisher_id: publisher, program_id: program },
+    { $set: { status, decided_at: status === 'pending' ? undefined : new Date() }, $setOnInsert: { applied_at: new Date() } },
+    { upsert: true },
+  );
+  return { publisher, program, status };
+}
+

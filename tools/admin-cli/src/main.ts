@@ -1,0 +1,6 @@
+import { resolve } from 'node:path';
+import { runCli } from './cli';
+
+const { code, out } = await runCli(process.argv.slice(2), process.env, resolve(import.meta.dirname, '../../..'));
+(code === 0 ? process.stdout : process.stderr).write(`${out}\n`);
+process.exit(code);

@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, createModels, type Database, type Models } from '@cw/db';
+import { verifyCredential } from '@cw/auth';
+import { createTestDatabase, type TestDatabase } from '@cw/testing';
+import { runCli } from '../src/cli';
+
+let tdb: TestDatabase;
+let db: Database;
+let models: Models;
+const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+const env = () => ({ MONGODB_URI: tdb.uri });
+const admin = async (...args: string[]) => {
+  const r = await runCli([...args, '--json'], env(), dir);
+  return { code: r.code, body: JSON.parse(r.out) };
+};
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  db = await connectDatabase(tdb.uri);
+  models = createModels(db.connection);
+});
+afterAll(async () => {
+  await db?.close();
+  await tdb?.stop();
+});
+
+describe('operator CLI', () => {
+  it('sets up a merchant, a program and a publisher with an approved assignment', async () => {
+    expect((await admin('merchant:create', '--id', '900', '--name', 'Shop', '--domains', 'shop.example')).code).toBe(0);
+    const prog = await admin('program:create', '--id', '9001', '--merchant', '900', '--name', 'Shop DE', '--country', 'de', '--landing-url', 'https://www.shop.example/', '--auto-approve', '--click-id-param', 'sub');
+    expect(prog).toMatchObject({ code: 0, body: { id: 9001, auto_approve: true, allowed_domains: ['shop.example'], click_id_param: 'sub' } });
+    const pub = await admin('publisher:create', '--id', 'pub_cli', '--name', 'CLI Blog', '--markets', 'DE,GB');
+    expect(pub.body).toMatchObject({ account_id: 'pub_cli', markets: ['DE', 'GB'], feed_access: true });
+    expect((await admin('program:assign', '--publisher', 'pub_cli', '--program', '9001')).body).toMatchObject({ status: 'approved' });
+    expect(await models.Membership.countDocuments({ publisher_id: 'pub_cli', program_id: 9001, status: 'approved' })).toBe(1);
+  });
+
+  it('issues, lists, rotates and revokes credentials; secrets are shown once and never listed', async () => {
+    const key = await admin('key:issue', '--publisher', 'pub_cli', '--kind', 'live');
+    expect(key.body.secret).toMatch(/^live_[A-Za-z0-9_-]{43}$/);
+    expect((await verifyCredential(models, key.body.secret, ['api_key'])).publisher._id).toBe('pub_cli');
+    const listed = await admin('credential:list', '--publisher', 'pub_cli');
+    expect(JSON.stringify(listed.body)).not.toContain(key.body.secret);
+    const rotated = await admin('credential:rotate', '--id', key.body.id);
+    expect(rotated.body.secret).toMatch(/^live_/);
+    await expect(verifyCredential(models, key.body.secret, ['api_key'])).rejects.toMatchObject({ code: 'not_authenticated' });
+    expect((await verifyCredential(models, rotated.body.secret, ['api_key'])).publisher._id).toBe('pub_cli');
+    const token = await admin('credential:issue', '--publisher', 'pub_cli', '--type', 'reporting_token');
+    expect(token.body.secret).toMatch(/^rpt_/);
+    expect((await admin('credential:revoke', '--id', token.body.id)).body.status).toBe('revoked');
+    await expect(verifyCredential(models, token.body.secret, ['reporting_token'])).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('imports a CSV and a Google Shopping XML catalog, rejecting bad rows with reasons', async () => {
+    const csv = join(dir, 'feed.csv');
+    writeFileSync(csv, 'id,title,link,price,availability,gtin,brand\n1,Trail Shoe,https://www.shop.example/p/1,129.95 EUR,in stock,4006381333931,Kestrel\n2,Bad,https://www.shop.example/p/2,12.00 EUR,in stock,4006381333932,X\n');
+    const r = await admin('catalog:import', '--file', csv, '--program', '9001', '--country', 'DE');
+    expect(r.body).toMatchObject({ rows: 2, imported: 1, rejected: 1 });
+    expect(r.body.rejections[0].reason).toContain('invalid gtin');
+    const xml = join(dir, 'feed.xml');
+    writeFileSync(xml, `<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><item><g:id>9</g:id><title>Espresso Machine</title><link>https://www.shop.example/p/9</link><g:price>649.00 EUR</g:price><g:availability>preorder</g:availability><g:gtin>0012345678905</g:gtin></item></channel></rss>`);
+    expect((await admin('catalog:import', '--file', xml, '--program', '9001', '--country', 'DE')).body).toMatchObject({ imported: 1, rejected: 0 });
+    const row = await models.Product.findOne({ gtin: '0012345678905' }).lean();
+    expect(row).toMatchObject({ availability: 'preorder', currency: 'EUR', program_id: 9001, country: 'DE' });
+    expect(row!.price.toString()).toBe('649.00');
+  });
+
+  it('answers bad input with a clear message and exit code 2', async () => {
+    expect(await admin('nope')).toMatchObject({ code: 2 });
+    expect((await admin('key:issue', '--publisher', 'pub_cli', '--kind', 'gold')).body.error).toContain('--kind must be one of');
+    expect((await admin('key:issue', '--kind', 'live')).body.error).toContain('--publisher');
+    expect((await admin('program:assign', '--publisher', 'pub_none', '--program', '9001')).body.error).toContain('does not exist');
+    expect((await admin('publisher:create', '--name', 'X', '--markets', 'Germany')).code).toBe(2);
+    expect((await runCli(['merchant:create', '--id', 'x', '--name', 'y'], env(), dir)).out).toMatch(/^error: --id must be a positive integer/);
+  });
+});
