@@ -33,7 +33,12 @@ export function errorHandler(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError({ code: 'not_found', detail: `No route for ${ctx.method} ${ctx.path}.` });
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new ApiError({ code: 'not_found', detail: `No route for ${ctx.method} ${ctx.path}.` });
+        if (ctx.status === 405 || ctx.status === 501) {
+          throw new ApiError({ code: 'method_not_allowed', detail: `Method ${ctx.method} is not allowed on ${ctx.path}.`, headers: { Allow: ctx.response.get('Allow') || 'GET' } });
+        }
+      }
     } catch (err) {
       let apiError = toApiError(err, ctx);
       if (!apiError) {

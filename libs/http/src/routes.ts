@@ -51,5 +51,6 @@ export function buildRouter(prefix: string, routes: RouteSpec[]): Router {
 
 export function mountRouter(app: { use: (m: Middleware) => unknown }, router: Router): void {
   app.use(router.routes() as unknown as Middleware);
-  app.use(router.allowedMethods({ throw: true }) as unknown as Middleware);
+  // Sets 405 (or 501) with an Allow header; the error middleware renders the error body.
+  app.use(router.allowedMethods() as unknown as Middleware);
 }

@@ -1,2 +1,5 @@
 export { createTestDatabase, redisUrl } from './test-database';
 export type { TestDatabase } from './test-database';
+export { createTestDeps } from './test-deps';
+export type { TestDeps, TestDepsOptions } from './test-deps';
+export { expectErrorShape, expectStandardHeaders } from './http-assertions';

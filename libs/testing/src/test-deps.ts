@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import { loadConfig, type PlatformConfig } from '@cw/config';
+import { connectDatabase, createModels, ensureIndexes, type Database, type Models } from '@cw/db';
+import { generateDemoData, type DemoDataset } from '@cw/demo-data';
+import { createLogger, type Logger } from '@cw/logging';
+import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@cw/ratelimit';
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
+
+export interface TestDeps {
+  config: PlatformConfig;
+  logger: Logger;
+  models: Models;
+  limiter: RateLimiter;
+  metrics: HttpMetrics;
+  db: Database;
+  tdb: TestDatabase;
+  redis?: Redis;
+  /** The demo dataset's credentials and fixtures, when seeded. */
+  data?: DemoDataset;
+  close(): Promise<void>;
+}
+
+export interface TestDepsOptions {
+  /** Environment overrides for the config loader (rate budgets etc.). */
+  env?: Record<string, string>;
+  /** Use a real Redis limiter (REDIS_URL or 127.0.0.1:6379) instead of the memory limiter. */
+  redis?: boolean;
+  /** Seed the demo dataset with this many products. */
+  seedProducts?: number;
+}
+
+/** Everything an app's createApp needs, on a fresh database, for tests through HTTP. */
+export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDeps> {
+  const config = loadConfig({ NODE_ENV: 'test', ...opts.env }, { port: 0 });
+  const tdb = await createTestDatabase();
+  const db = await connectDatabase(tdb.uri);
+  const models = createModels(db.connection);
+  await ensureIndexes(models);
+  let redis: Redis | undefined;
+  let limiter: RateLimiter;
+  const prefix = `test_${randomBytes(4).toString('hex')}`;
+  if (opts.redis) {
+    redis = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    limiter = createRedisRateLimiter(redis, prefix);
+  } else {
+    limiter = createMemoryRateLimiter(prefix);
+  }
+  const data = opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts }) : undefined;
+  return {
+    config,
+    logger: createLogger({ level: 'silent' }),
+    models,
+    limiter,
+    metrics: createHttpMetrics({ defaultMetrics: false }),
+    db,
+    tdb,
+    redis,
+    data,
+    close: async () => {
+      redis?.disconnect();
+      await db.close();
+      await tdb.stop();
+    },
+  };
+}

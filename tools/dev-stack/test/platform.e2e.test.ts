@@ -1,0 +1,86 @@
+/** The one-process platform as `npm start` runs it, checked from outside through HTTP. */
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, type Platform } from '../src/platform';
+
+let platform: Platform;
+const dir = mkdtempSync(join(tmpdir(), 'platform-'));
+const credentialsPath = join(dir, 'credentials.json');
+
+beforeAll(async () => {
+  platform = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 400, credentialsPath });
+}, 120_000);
+afterAll(async () => platform?.stop());
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${platform.url}${path}`, { headers });
+
+describe('local platform', () => {
+  it('writes the credentials file in the documented shape', () => {
+    const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
+    expect(Object.keys(c).sort()).toEqual(['base_url', 'feed_url', 'fixtures', 'portal_url', 'publishers', 'special_keys']);
+    expect(c.base_url).toBe(`${c.portal_url}/api/v1/publisher`);
+    expect(c.publishers.length).toBeGreaterThanOrEqual(2);
+    for (const p of c.publishers) {
+      expect(Object.keys(p.keys).sort()).toEqual(['demo', 'live', 'read_only', 'revoked', 'sandbox', 'test']);
+      expect(p.keys.live).toMatch(/^live_/);
+      expect(p.reporting_token).toMatch(/^rpt_/);
+      expect(p.offers_credential).toMatch(/^ofr_/);
+      expect(p.portal_token).toMatch(/^ptl_/);
+      expect(typeof p.account_id).toBe('string');
+    }
+    expect(Object.keys(c.special_keys).sort()).toEqual(['inactive_account', 'no_feed_access', 'no_markets']);
+    const f = c.fixtures;
+    expect(f.country).toBe('DE');
+    for (const k of ['gtin_leading_zero', 'gtin_out_of_stock', 'gtin_preorder', 'gtin_stale', 'gtin_unapproved_program']) expect(f[k]).toMatch(/^\d{8,14}$/);
+    expect(f.gtin_leading_zero.startsWith('0')).toBe(true);
+    for (const k of ['approved_program_id', 'joinable_program_id', 'unapproved_merchant_id']) expect(Number.isInteger(f[k])).toBe(true);
+    expect(f.approved_program_landing_url).toMatch(/^https:\/\//);
+    expect(f.group_query.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('tells local tools where its database is while it runs', () => {
+    expect(JSON.parse(readFileSync(join(dir, 'platform.json'), 'utf8')).mongodb_uri).toMatch(/^mongodb:\/\//);
+  });
+
+  it('answers /healthz 200 when every app is ready', async () => {
+    const res = await get('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('routes each prefix to its app; unknown paths get the error shape with X-Request-Id', async () => {
+    for (const path of ['/api/v1/publisher/nope', '/api/v1/affiliate-reporting/nope', '/api/v1/monetize/nope', '/api/v1/feeds/nope', '/api/v1/mcp/nope', '/c/x/y', '/elsewhere']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      const body = await res.json();
+      expect(body).toMatchObject({ code: 'not_found', request_id: res.headers.get('x-request-id') });
+      expect(res.headers.get('ratelimit-limit')).not.toBeNull();
+    }
+  });
+
+  it('authenticates the seeded keys: live works, revoked and inactive do not', async () => {
+    const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
+    expect((await get('/api/v1/publisher/me/', { 'X-API-Key': c.publishers[0].keys.live })).status).toBe(200);
+    expect((await get('/api/v1/publisher/me/', { Authorization: `Bearer ${c.publishers[1].keys.live}` })).status).toBe(200);
+    expect((await get('/api/v1/publisher/me/', { 'X-API-Key': c.publishers[0].keys.revoked })).status).toBe(401);
+    expect((await get('/api/v1/publisher/me/', { 'X-API-Key': c.special_keys.inactive_account })).status).toBe(401);
+  });
+
+  it('serves the OpenAPI document and the docs page', async () => {
+    const doc = await (await get('/api/v1/publisher/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/api/v1/publisher/me/');
+    const page = await get('/api/v1/publisher/docs');
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect((await get('/api/v1/publisher/docs/redoc.standalone.js')).status).toBe(200);
+  });
+
+  it('removes its platform info file when it stops', async () => {
+    const p2 = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 200, credentialsPath: join(dir, 'second', 'credentials.json') });
+    expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(true);
+    await p2.stop();
+    expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(false);
+  });
+});
