@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { redisUrl } from '@cw/testing';
+// Not @cw/testing: that lib builds on this one.
+const redisUrl = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 import { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, type RateLimiter } from './limiter';
 
 const redis = new Redis(redisUrl(), { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });

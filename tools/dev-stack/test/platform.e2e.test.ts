@@ -54,7 +54,7 @@ describe('local platform', () => {
     for (const path of ['/api/v1/publisher/nope', '/api/v1/affiliate-reporting/nope', '/api/v1/monetize/nope', '/api/v1/feeds/nope', '/api/v1/mcp/nope', '/c/x/y', '/elsewhere']) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
-      const body = await res.json();
+      const body = (await res.json()) as Record<string, unknown>;
       expect(body).toMatchObject({ code: 'not_found', request_id: res.headers.get('x-request-id') });
       expect(res.headers.get('ratelimit-limit')).not.toBeNull();
     }
@@ -69,7 +69,7 @@ describe('local platform', () => {
   });
 
   it('serves the OpenAPI document and the docs page', async () => {
-    const doc = await (await get('/api/v1/publisher/openapi.json')).json();
+    const doc = (await (await get('/api/v1/publisher/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/api/v1/publisher/me/');
     const page = await get('/api/v1/publisher/docs');

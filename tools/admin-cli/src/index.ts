@@ -1,0 +1,2 @@
+export { resolveMongoUri, runCli, usage } from './cli';
+export { COMMANDS, UsageError } from './commands';

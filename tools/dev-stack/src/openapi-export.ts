@@ -1,0 +1,21 @@
+/** Writes every public app's OpenAPI document to a folder (for `npm run openapi:lint`). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '@cw/config';
+import { createLogger } from '@cw/logging';
+import { createHttpMetrics } from '@cw/metrics';
+import { createMemoryRateLimiter } from '@cw/ratelimit';
+import type { AppDeps } from '@cw/runtime';
+import { openApiDocument as publisher } from '@cw/app-publisher-api';
+import { openApiDocument as reporting } from '@cw/app-reporting-api';
+import { openApiDocument as monetize } from '@cw/app-monetize-api';
+import { openApiDocument as feeds } from '@cw/app-feed-service';
+
+const out = resolve(process.argv[2] ?? '.local/openapi');
+// Documents are built from route specs only; no database is touched.
+const deps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models: {} as AppDeps['models'], limiter: createMemoryRateLimiter(), metrics: createHttpMetrics({ defaultMetrics: false }) } as AppDeps;
+mkdirSync(out, { recursive: true });
+for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds })) {
+  writeFileSync(resolve(out, `${name}.json`), JSON.stringify(build(deps), null, 2));
+  console.log(`wrote ${resolve(out, `${name}.json`)}`);
+}

@@ -1,0 +1,34 @@
+/** The API reference page renders its endpoints in a real headless Chromium (Debian's package). */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { startPlatform, type Platform } from '../src/platform';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let platform: Platform;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (the CI script does)`);
+  platform = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 200, credentialsPath: null });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+describe('API reference page', () => {
+  it('renders the publisher API endpoints from the served OpenAPI document', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${platform.url}/api/v1/publisher/docs`);
+    await page.locator('h2', { hasText: 'The account, its access and the limits the key is subject to' }).waitFor({ timeout: 30_000 });
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('Publisher Affiliate API');
+    expect(text).toContain('/api/v1/publisher/payment-status/');
+    await page.close();
+  }, 60_000);
+});
