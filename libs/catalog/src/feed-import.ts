@@ -101,6 +101,7 @@ export async function importFeedRows(models: Models, rows: FeedRow[], opts: Impo
         update: {
           $set: {
             gtin,
+            gtin14: gtin.padStart(14, '0'),
             title,
             title_lc: title.toLowerCase(),
             description: (r.description ?? '').trim(),

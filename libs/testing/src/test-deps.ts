@@ -48,7 +48,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   } else {
     limiter = createMemoryRateLimiter(prefix);
   }
-  const data = opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts }) : undefined;
+  const data = opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey }) : undefined;
   return {
     config,
     logger: createLogger({ level: 'silent' }),

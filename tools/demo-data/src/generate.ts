@@ -7,12 +7,15 @@
 import { Decimal128 } from 'bson';
 import { issueCredential } from '@cw/auth';
 import { productId, withCheckDigit } from '@cw/catalog';
+import { linkCode } from '@cw/links';
 import type { ApiKeyKind, Models } from '@cw/db';
 import { Prng } from './prng';
 import { CATEGORIES, COLORS, MARKET_CURRENCY, MERCHANTS, MODEL_WORDS, type CategorySpec } from './vocabulary';
 
 export interface SeedOptions {
   products: number;
+  /** The platform key tracked-link codes derive from (config.secretKey). */
+  linkKey: Buffer;
   seed?: number;
   now?: Date;
   onProgress?: (done: number, total: number) => void;
@@ -209,6 +212,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     batch.push({
       _id: id,
       gtin: item.gtin,
+      gtin14: item.gtin.padStart(14, '0'),
       title: item.title,
       title_lc: item.title.toLowerCase(),
       description: `${item.title} from ${item.brand}. ${item.category.split(' > ').pop()} in ${item.color.toLowerCase()}.`,
@@ -305,14 +309,17 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     for (let i = 0; i < 12; i++) {
       const program = approved[i % approved.length];
       const m = merchantOf.get(program.merchant)!;
+      const landingUrl = i % 3 === 0 ? `https://www.${m.domain}/` : `https://www.${m.domain}/sale/${i}`;
+      const subid = ['blog-header', 'newsletter', 'sidebar', ''][i % 4];
       links.push({
-        _id: `lnk${pi}${String(i).padStart(3, '0')}${rng.digits(6)}`,
+        _id: linkCode(opts.linkKey, { publisherId: a.id, programId: program.id, landingUrl, subid }),
         publisher_id: a.id,
         program_id: program.id,
         campaign_id: program.merchant,
-        landing_url: i % 3 === 0 ? `https://www.${m.domain}/` : `https://www.${m.domain}/sale/${i}`,
-        subid: ['blog-header', 'newsletter', 'sidebar', ''][i % 4],
+        landing_url: landingUrl,
+        subid,
         source: 'api',
+        listed: true,
         created_at: new Date(t - 100 * DAY),
         updated_at: new Date(t - 100 * DAY),
       });

@@ -66,7 +66,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
   if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
     const products = opts.seedProducts ?? Number(opts.env.SEED_PRODUCTS ?? 20000);
-    const data = await generateDemoData(deps.models, { products, onProgress: opts.progress ? progressBar('seeding products') : undefined });
+    const data = await generateDemoData(deps.models, { products, linkKey: config.secretKey, onProgress: opts.progress ? progressBar('seeding products') : undefined });
     const { counts, ...rest } = data;
     seeded = counts;
     credentials = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...rest };

@@ -36,7 +36,7 @@ try {
   }
   await ensureIndexes(models);
   const started = Date.now();
-  const { counts, ...data } = await generateDemoData(models, { products, seed: values.seed ? Number(values.seed) : undefined, onProgress: progressBar('seeding products') });
+  const { counts, ...data } = await generateDemoData(models, { products, linkKey: config.secretKey, seed: values.seed ? Number(values.seed) : undefined, onProgress: progressBar('seeding products') });
   mkdirSync(dirname(CREDENTIALS_PATH), { recursive: true });
   writeFileSync(CREDENTIALS_PATH, `${JSON.stringify({ portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...data }, null, 2)}\n`, { mode: 0o600 });
   console.log(`seeded ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)}s`);

@@ -13,10 +13,12 @@ export const linkSchema = new Schema(
     landing_url: { type: String, required: true },
     subid: { type: String, default: '' },
     source: { type: String, enum: ['api', 'product', 'monetize'], default: 'api' },
+    /** Listed by GET /links/: created (or re-requested) through the links API. */
+    listed: { type: Boolean, default: false },
   },
   { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
 );
 linkSchema.index({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { unique: true });
-linkSchema.index({ publisher_id: 1, created_at: -1 });
+linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1 });
 
 export type LinkDoc = InferSchemaType<typeof linkSchema>;

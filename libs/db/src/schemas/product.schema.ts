@@ -10,6 +10,8 @@ export const productSchema = new Schema(
   {
     _id: { type: String, required: true },
     gtin: { type: String, required: true },
+    /** The GTIN left-padded to 14 digits: GTIN-8/12/13/14 forms of one number match. */
+    gtin14: { type: String, required: true },
     title: { type: String, required: true },
     /** Lower-cased title for case-insensitive phrase search. */
     title_lc: { type: String, required: true },
@@ -40,7 +42,7 @@ export const productSchema = new Schema(
   { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
 );
 productSchema.index({ country: 1, program_id: 1, _id: 1 });
-productSchema.index({ gtin: 1 });
+productSchema.index({ gtin14: 1 });
 productSchema.index({ program_id: 1, _id: 1 });
 productSchema.index({ group_id: 1 });
 productSchema.index({ brand_lc: 1 });
