@@ -9,7 +9,7 @@ export interface Database {
 /** Opens a dedicated mongoose connection (no module-level default connection). */
 export async function connectDatabase(uri: string, opts: { serverSelectionTimeoutMS?: number } = {}): Promise<Database> {
   const connection = await mongoose
-    .createConnection(uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000, autoIndex: false, autoCreate: true })
+    .createConnection(uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000, autoIndex: false, autoCreate: true, bufferCommands: false })
     .asPromise();
   return {
     connection,

@@ -11,9 +11,20 @@ interface HttpLikeError {
   message?: string;
 }
 
+/** Driver errors that mean the database is unreachable or over its time budget: 503, retryable. */
+const UNAVAILABLE = /^Mongo(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared)Error$/;
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { name?: string; code?: number; message?: string };
+  if (UNAVAILABLE.test(e?.name ?? '')) return true;
+  if (e?.name === 'MongoServerError' && e.code === 50) return true; // MaxTimeMSExpired
+  return e?.name === 'MongooseError' && /buffering timed out|before initial connection/.test(e.message ?? '');
+}
+
 /** Maps anything thrown below (and unmatched routes) to the one error body. */
 export function toApiError(err: unknown, ctx: Context): ApiError | undefined {
   if (err instanceof ApiError) return err;
+  if (isDatabaseUnavailable(err)) return new ApiError({ code: 'service_unavailable', detail: 'The catalog is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': '5' } });
   const e = err as HttpLikeError;
   const status = e?.status ?? e?.statusCode;
   if (e?.type === 'entity.too.large' || status === 413) return new ApiError({ code: 'payload_too_large', detail: 'The request body is too large.' });

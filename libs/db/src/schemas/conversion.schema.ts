@@ -23,8 +23,10 @@ export const conversionSchema = new Schema(
     paid: { type: Boolean, default: false },
     paid_at: { type: Date },
     source: { type: String, enum: ['v1', 'ledger'], default: 'v1' },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 conversionSchema.index({ publisher_id: 1, occurred_at: -1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });

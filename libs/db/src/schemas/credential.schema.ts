@@ -16,8 +16,10 @@ export const credentialSchema = new Schema(
     status: { type: String, enum: ['active', 'revoked'], default: 'active', required: true },
     label: { type: String },
     revoked_at: { type: Date },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 
 export type CredentialDoc = InferSchemaType<typeof credentialSchema>;

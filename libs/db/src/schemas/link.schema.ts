@@ -15,8 +15,10 @@ export const linkSchema = new Schema(
     source: { type: String, enum: ['api', 'product', 'monetize'], default: 'api' },
     /** Listed by GET /links/: created (or re-requested) through the links API. */
     listed: { type: Boolean, default: false },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 linkSchema.index({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { unique: true });
 linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1 });

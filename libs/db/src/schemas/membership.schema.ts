@@ -8,8 +8,10 @@ export const membershipSchema = new Schema(
     status: { type: String, enum: ['approved', 'pending', 'rejected'], required: true },
     applied_at: { type: Date },
     decided_at: { type: Date },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 membershipSchema.index({ publisher_id: 1, program_id: 1 }, { unique: true });
 membershipSchema.index({ publisher_id: 1, status: 1 });

@@ -6,8 +6,10 @@ export const merchantSchema = new Schema(
     _id: { type: Number, required: true },
     name: { type: String, required: true },
     domains: { type: [String], default: [] },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 
 export type MerchantDoc = InferSchemaType<typeof merchantSchema>;

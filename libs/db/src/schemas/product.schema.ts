@@ -38,8 +38,10 @@ export const productSchema = new Schema(
     /** The source's freshness deadline: past it the row is not served. */
     fresh_until: { type: Date, required: true },
     removed: { type: Boolean, default: false },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 productSchema.index({ country: 1, program_id: 1, _id: 1 });
 productSchema.index({ gtin14: 1 });

@@ -23,8 +23,10 @@ export const programSchema = new Schema(
     default_landing_url: { type: String, required: true },
     /** Query parameter that carries the click id on the redirect to the merchant. */
     click_id_param: { type: String, default: 'cw_click_id' },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 
 export type ProgramDoc = InferSchemaType<typeof programSchema>;

@@ -21,8 +21,10 @@ export const publisherSchema = new Schema(
       threshold: { type: Schema.Types.Decimal128 },
       currency: { type: String, default: 'EUR' },
     },
+    created_at: { type: Date, default: Date.now },
+    updated_at: { type: Date, default: Date.now },
   },
-  { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { versionKey: false },
 );
 
 export type PublisherDoc = InferSchemaType<typeof publisherSchema>;

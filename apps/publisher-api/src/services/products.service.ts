@@ -1,0 +1,149 @@
+/**
+ * Product search and lookup as the publisher API serves them: validation rules beyond the
+ * schemas, the caller's scope, catalog reads, the caller's own tracked link for every product,
+ * and the response shape (no source links, no financial terms).
+ */
+import { ApiError } from '@cw/errors';
+import type { Principal } from '@cw/auth';
+import { catalogScope, FRESHNESS_HOURS, isValidGtin, lookupProducts, searchProducts, type CatalogRow, type Page } from '@cw/catalog';
+import type { Models } from '@cw/db';
+import { ensureLinks, trackedUrl } from '@cw/links';
+import { compareDecimals } from '@cw/money';
+import type { PlatformConfig } from '@cw/config';
+
+type Query = Record<string, unknown>;
+
+function countriesFor(principal: Principal, country: unknown): string[] {
+  if (typeof country === 'string') return [country === 'UK' ? 'GB' : country];
+  const markets = principal.publisher.markets ?? [];
+  if (!markets.length) {
+    throw new ApiError({
+      code: 'country_required',
+      detail: 'This account has no product-feed market list: send country.',
+      errors: [{ param: 'country', detail: 'is required for this account' }],
+    });
+  }
+  return markets;
+}
+
+export async function search(models: Models, config: PlatformConfig, principal: Principal, q: Query) {
+  if (q.q === undefined && q.brand === undefined && q.category === undefined && q.country === undefined) {
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: "Invalid parameter 'q': is required unless brand, category or country is given.",
+      errors: [{ param: 'q', detail: 'is required unless brand, category or country is given' }],
+    });
+  }
+  if (q.min_price !== undefined && q.max_price !== undefined && compareDecimals(String(q.max_price), String(q.min_price)) < 0) {
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: "Invalid parameter 'max_price': must not be lower than min_price.",
+      errors: [{ param: 'max_price', detail: 'must not be lower than min_price' }],
+    });
+  }
+  const countries = countriesFor(principal, q.country);
+  const scope = await catalogScope(models, principal.publisher);
+  const limit = q.limit as number;
+  const offset = q.offset as number;
+  const page = await searchProducts(models, scope, {
+    q: q.q as string | undefined,
+    brand: q.brand as string | undefined,
+    category: q.category as string | undefined,
+    countries,
+    merchant: q.merchant as number | undefined,
+    group: q.group === 1,
+    minPrice: q.min_price as string | undefined,
+    maxPrice: q.max_price as string | undefined,
+    currency: q.currency as string | undefined,
+    limit,
+    offset,
+  });
+  return respond(models, config, principal, page, limit, offset, q.group === 1);
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+function splitList(raw: unknown, param: string): string[] {
+  if (raw === undefined) return [];
+  const items = String(raw).split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) {
+    throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': contains an empty identifier.`, errors: [{ param, detail: 'contains an empty identifier' }] });
+  }
+  return [...new Set(items)];
+}
+
+export async function lookup(models: Models, config: PlatformConfig, principal: Principal, q: Query) {
+  const ids = splitList(q.ids, 'ids');
+  const gtins = splitList(q.gtins, 'gtins');
+  const badId = ids.find((id) => !ID_PATTERN.test(id));
+  if (badId) throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'ids': "${badId.slice(0, 64)}" is not a product id.`, errors: [{ param: 'ids', detail: 'contains an invalid product id' }] });
+  const badGtin = gtins.find((g) => !isValidGtin(g));
+  if (badGtin !== undefined) {
+    throw new ApiError({ code: 'invalid_gtin', detail: `Invalid GTIN "${badGtin.slice(0, 20)}": GTINs have 8, 12, 13 or 14 digits with a valid check digit.`, errors: [{ param: 'gtins', detail: `"${badGtin.slice(0, 20)}" is not a valid GTIN` }] });
+  }
+  const total = ids.length + gtins.length;
+  if (total < 1 || total > 100) {
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: `ids and gtins together must hold 1 to 100 identifiers, got ${total}.`,
+      errors: [{ param: ids.length ? 'ids' : 'gtins', detail: 'must hold 1 to 100 identifiers together' }],
+    });
+  }
+  const countries = countriesFor(principal, q.country);
+  const scope = await catalogScope(models, principal.publisher);
+  const limit = q.limit as number;
+  const offset = q.offset as number;
+  const page = await lookupProducts(models, scope, { ids, gtins, countries, merchant: q.merchant as number | undefined, limit, offset });
+  return respond(models, config, principal, page, limit, offset, false);
+}
+
+async function respond(models: Models, config: PlatformConfig, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
+  const rows = page.rows;
+  let codes: string[] = [];
+  if (rows.length) {
+    try {
+      const ensured = await ensureLinks(
+        models,
+        config.secretKey,
+        rows.map((r) => ({ publisherId: principal.publisher._id, programId: r.program_id, campaignId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
+        { source: 'product' },
+      );
+      codes = ensured.map((e) => e.code);
+    } catch {
+      // Never an untracked fallback link.
+      throw new ApiError({ code: 'service_unavailable', detail: 'Tracked links for these products are being refreshed. Retry with backoff.' });
+    }
+  }
+  const merchants = new Map(
+    (await models.Merchant.find({ _id: { $in: [...new Set(rows.map((r) => r.merchant_id))] } }, { name: 1 }).lean()).map((m) => [Number(m._id), m.name]),
+  );
+  const products = rows.map((r, i) => ({
+    ...productView(r, trackedUrl(config.trackingUrl, codes[i]), merchants.get(r.merchant_id) ?? ''),
+    ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),
+  }));
+  return {
+    products,
+    count: products.length,
+    limit,
+    offset,
+    next_offset: page.nextOffset,
+    freshness_hours: FRESHNESS_HOURS,
+    ...(group ? { total: page.total ?? 0 } : {}),
+  };
+}
+
+function productView(r: CatalogRow, url: string, merchantName: string) {
+  return {
+    id: r._id,
+    gtin: r.gtin,
+    title: r.title,
+    price: r.price.toString(),
+    currency: r.currency,
+    image: r.image ?? '',
+    url,
+    merchant: { id: r.merchant_id, name: merchantName },
+    availability: r.availability,
+    country: r.country,
+    updated_at: new Date(r.last_seen_at).toISOString(),
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Product search and lookup over the existing catalog (no feed downloads), restricted on every
+ * call to the caller's approved programs and authorized markets, fresh rows only. Money stays
+ * exact: filters are Decimal128, responses decimal strings.
+ */
+import mongoose from 'mongoose';
+import type { Models } from '@cw/db';
+import { compareDecimals } from '@cw/money';
+import type { CatalogScope } from './scope';
+
+export const FRESHNESS_HOURS = 48;
+export const MAX_OFFSET = 10_000;
+
+export interface SearchParams {
+  q?: string;
+  brand?: string;
+  category?: string;
+  countries: string[];
+  merchant?: number;
+  group: boolean;
+  minPrice?: string;
+  maxPrice?: string;
+  currency?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface LookupParams {
+  ids: string[];
+  gtins: string[];
+  countries: string[];
+  merchant?: number;
+  limit: number;
+  offset: number;
+}
+
+/** A catalog row as read for responses (never the source URL or financial terms). */
+export interface CatalogRow {
+  _id: string;
+  gtin: string;
+  title: string;
+  price: mongoose.Types.Decimal128;
+  currency: string;
+  image: string;
+  source_url: string;
+  merchant_id: number;
+  program_id: number;
+  country: string;
+  availability: string;
+  last_seen_at: Date;
+  group_id?: string;
+  size?: string;
+}
+
+const ROW_FIELDS = { gtin: 1, title: 1, price: 1, currency: 1, image: 1, source_url: 1, merchant_id: 1, program_id: 1, country: 1, availability: 1, last_seen_at: 1, group_id: 1, size: 1 };
+
+export interface Page {
+  rows: CatalogRow[];
+  nextOffset: number | null;
+  /** With group=1: sizes per representative row id, and the number of groups. */
+  sizes?: Map<string, Array<{ size: string; product_id: string; availability: string }>>;
+  total?: number;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function freshness(now: Date) {
+  return { removed: false, last_seen_at: { $gte: new Date(now.getTime() - FRESHNESS_HOURS * 3_600_000) }, fresh_until: { $gt: now } };
+}
+
+/** The filter every catalog read starts from: scope, markets and freshness. */
+function baseFilter(scope: CatalogScope, countries: string[], merchant: number | undefined, now: Date): Record<string, unknown> | undefined {
+  const markets = countries.filter((c) => scope.markets.includes(c));
+  if (!markets.length || !scope.programIds.length) return undefined;
+  return {
+    country: markets.length === 1 ? markets[0] : { $in: markets },
+    program_id: scope.programIds.length === 1 ? scope.programIds[0] : { $in: scope.programIds },
+    ...(merchant !== undefined ? { merchant_id: merchant } : {}),
+    ...freshness(now),
+  };
+}
+
+function nextOffset(offset: number, limit: number, more: boolean): number | null {
+  return more && offset + limit <= MAX_OFFSET ? offset + limit : null;
+}
+
+export async function searchProducts(models: Models, scope: CatalogScope, p: SearchParams, now = new Date()): Promise<Page> {
+  const base = baseFilter(scope, p.countries, p.merchant, now);
+  if (!base) return { rows: [], nextOffset: null, ...(p.group ? { total: 0, sizes: new Map() } : {}) };
+  const filter: Record<string, unknown> = { ...base, availability: 'in_stock' };
+  if (p.q) filter.title_lc = { $regex: escapeRegex(p.q.toLowerCase()) };
+  if (p.brand) filter.brand_lc = p.brand.toLowerCase();
+  if (p.category) filter.category_lc = { $regex: escapeRegex(p.category.toLowerCase()) };
+  if (p.currency) filter.currency = p.currency.toUpperCase();
+  if (p.minPrice !== undefined || p.maxPrice !== undefined) {
+    filter.price = {
+      ...(p.minPrice !== undefined ? { $gte: mongoose.Types.Decimal128.fromString(p.minPrice) } : {}),
+      ...(p.maxPrice !== undefined ? { $lte: mongoose.Types.Decimal128.fromString(p.maxPrice) } : {}),
+    };
+  }
+  if (!p.group) {
+    const rows = await models.Product.find(filter, ROW_FIELDS).sort({ _id: 1 }).skip(p.offset).limit(p.limit + 1).lean<CatalogRow[]>();
+    return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit) };
+  }
+  return searchGroups(models, filter, base, p);
+}
+
+/** group=1: one result per variant group, its cheapest in-stock variant, with every size. */
+async function searchGroups(models: Models, filter: Record<string, unknown>, base: Record<string, unknown>, p: SearchParams): Promise<Page> {
+  const candidates = await models.Product.find(filter, ROW_FIELDS).lean<CatalogRow[]>();
+  const best = new Map<string, CatalogRow>();
+  const groupKey = (r: CatalogRow) => (r.group_id ? `${r.group_id}\u0000${r.program_id}\u0000${r.country}` : `\u0001${r._id}`);
+  for (const r of candidates) {
+    const k = groupKey(r);
+    const cur = best.get(k);
+    if (!cur) {
+      best.set(k, r);
+      continue;
+    }
+    const c = comparePrice(r.price, cur.price);
+    if (c < 0 || (c === 0 && r._id < cur._id)) best.set(k, r);
+  }
+  const reps = [...best.values()].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  const page = reps.slice(p.offset, p.offset + p.limit);
+  const sizes = new Map<string, Array<{ size: string; product_id: string; availability: string }>>();
+  const grouped = page.filter((r) => r.group_id);
+  if (grouped.length) {
+    const variants = await models.Product.find(
+      { ...base, group_id: { $in: [...new Set(grouped.map((r) => r.group_id as string))] } },
+      { _id: 1, group_id: 1, program_id: 1, country: 1, size: 1, availability: 1 },
+    ).lean<CatalogRow[]>();
+    for (const r of grouped) {
+      const list = variants
+        .filter((v) => v.group_id === r.group_id && v.program_id === r.program_id && v.country === r.country)
+        .map((v) => ({ size: v.size ?? '', product_id: v._id, availability: v.availability }))
+        .sort((a, b) => compareSizes(a.size, b.size) || (a.product_id < b.product_id ? -1 : 1));
+      sizes.set(r._id, list);
+    }
+  }
+  for (const r of page) if (!sizes.has(r._id)) sizes.set(r._id, r.size ? [{ size: r.size, product_id: r._id, availability: r.availability }] : []);
+  return { rows: page, nextOffset: nextOffset(p.offset, p.limit, reps.length > p.offset + p.limit), sizes, total: reps.length };
+}
+
+function comparePrice(a: mongoose.Types.Decimal128, b: mongoose.Types.Decimal128): number {
+  return compareDecimals(a.toString(), b.toString());
+}
+
+const SIZE_ORDER = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
+function compareSizes(a: string, b: string): number {
+  const na = Number(a);
+  const nb = Number(b);
+  if (!Number.isNaN(na) && !Number.isNaN(nb)) return na - nb;
+  const ia = SIZE_ORDER.indexOf(a.toUpperCase());
+  const ib = SIZE_ORDER.indexOf(b.toUpperCase());
+  if (ia >= 0 && ib >= 0) return ia - ib;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export async function lookupProducts(models: Models, scope: CatalogScope, p: LookupParams, now = new Date()): Promise<Page> {
+  const base = baseFilter(scope, p.countries, p.merchant, now);
+  if (!base) return { rows: [], nextOffset: null };
+  const or: Record<string, unknown>[] = [];
+  if (p.ids.length) or.push({ _id: { $in: p.ids } });
+  if (p.gtins.length) or.push({ gtin14: { $in: p.gtins.map((g) => g.padStart(14, '0')) } });
+  // Union of both lists, one row per product; every availability, fresh rows only.
+  const rows = await models.Product.find({ ...base, $or: or }, ROW_FIELDS).sort({ _id: 1 }).skip(p.offset).limit(p.limit + 1).lean<CatalogRow[]>();
+  return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit) };
+}
