@@ -1,6 +1,7 @@
 /** GET /products/ and /products/lookup/ through HTTP, against the engine and the real drivers. */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueCredential, revokeCredential } from '@cw/auth';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw/testing';
 import { createApp } from '../src/app';
 
@@ -267,10 +268,9 @@ describe('credentials on product endpoints', () => {
   });
 
   it('applies revocation and deactivation to the very next request', async () => {
-    const { issueCredential } = await import('@cw/auth');
     const fresh = await issueCredential(deps.models, 'pub_dealradar', 'api_key', 'live');
     expect((await get('/products/?country=DE&limit=1', fresh.secret)).status).toBe(200);
-    await deps.models.Credential.updateOne({ _id: fresh.id }, { $set: { status: 'revoked' } });
+    expect(await revokeCredential(deps.models, fresh.id)).toBe(true);
     expectErrorShape(await get('/products/?country=DE&limit=1', fresh.secret), 401, 'not_authenticated');
     const other = await issueCredential(deps.models, 'pub_dealradar', 'api_key', 'live');
     await deps.models.Publisher.updateOne({ _id: 'pub_dealradar' }, { $set: { status: 'inactive' } });

@@ -2,6 +2,8 @@ import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from '@cw/errors';
 import { RateLimitStoreError, WINDOW_SECONDS, type RateLimiter, type RateLimitResult } from './limiter';
 
+const STORE_RETRY_SECONDS = 5;
+
 export function setRateLimitHeaders(ctx: Context, r: RateLimitResult): void {
   ctx.set('RateLimit-Limit', String(r.limit));
   ctx.set('RateLimit-Remaining', String(r.remaining));
@@ -20,7 +22,9 @@ export async function enforceRateLimit(ctx: Context, limiter: RateLimiter, budge
   } catch (e) {
     if (e instanceof RateLimitStoreError) {
       ctx.state.log?.error({ err: e.message, budget }, 'rate limit store failure');
-      throw new ApiError({ code: 'service_unavailable', detail: 'Rate limiting is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': '5' } });
+      // The headers are still promised on every response: nothing may be spent until the store is back.
+      setRateLimitHeaders(ctx, { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS });
+      throw new ApiError({ code: 'service_unavailable', detail: 'Rate limiting is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': String(STORE_RETRY_SECONDS) } });
     }
     throw e;
   }

@@ -22,8 +22,14 @@ function withDatabase(serverUri: string, dbName: string): string {
   return url.toString();
 }
 
-export async function createTestDatabase(opts: { ttlMonitorIntervalMs?: number } = {}): Promise<TestDatabase> {
-  const external = process.env.MONGODB_URI;
+export interface TestDatabaseOptions {
+  ttlMonitorIntervalMs?: number;
+  /** Always start an own embedded engine, even when MONGODB_URI is set (outage tests stop it). */
+  ownEngine?: boolean;
+}
+
+export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const external = opts.ownEngine ? undefined : process.env.MONGODB_URI;
   const dbName = `test_${randomBytes(6).toString('hex')}`;
   const embedded = external ? undefined : await startEmbeddedMongo({ ttlMonitorIntervalMs: opts.ttlMonitorIntervalMs ?? 500 });
   const serverUri = external ?? embedded!.uri;
@@ -43,6 +49,7 @@ export async function createTestDatabase(opts: { ttlMonitorIntervalMs?: number }
     embedded,
     drop,
     stop: async () => {
+      if (embedded?.stopped) return;
       await drop();
       await embedded?.stop();
     },

@@ -29,13 +29,17 @@ export interface TestDepsOptions {
   redis?: boolean;
   /** Seed the demo dataset with this many products. */
   seedProducts?: number;
+  /** An own embedded engine even when MONGODB_URI is set, for tests that stop it. */
+  ownEngine?: boolean;
+  /** How long a query waits for an unreachable server before the 503 (default 5000 ms). */
+  serverSelectionTimeoutMS?: number;
 }
 
 /** Everything an app's createApp needs, on a fresh database, for tests through HTTP. */
 export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDeps> {
   const config = loadConfig({ NODE_ENV: 'test', ...opts.env }, { port: 0 });
-  const tdb = await createTestDatabase();
-  const db = await connectDatabase(tdb.uri);
+  const tdb = await createTestDatabase({ ownEngine: opts.ownEngine });
+  const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   const models = createModels(db.connection);
   await ensureIndexes(models);
   let redis: Redis | undefined;

@@ -18,6 +18,9 @@ export interface EmbeddedMongo {
   uri: string;
   port: number;
   engine: Engine;
+  /** True once stop() was called. */
+  readonly stopped: boolean;
+  /** Closes every connection and the listener; calling it again does nothing. */
   stop(): Promise<void>;
 }
 
@@ -79,11 +82,17 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     server.listen(opts.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
+  let stopped = false;
   return {
     uri: `mongodb://${host}:${port}`,
     port,
     engine,
+    get stopped() {
+      return stopped;
+    },
     stop: async () => {
+      if (stopped) return;
+      stopped = true;
       engine.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
