@@ -89,8 +89,9 @@ function nextOffset(offset: number, limit: number, more: boolean): number | null
 export async function searchProducts(models: Models, scope: CatalogScope, p: SearchParams, now = new Date()): Promise<Page> {
   const base = baseFilter(scope, p.countries, p.merchant, now);
   if (!base) return { rows: [], nextOffset: null, ...(p.group ? { total: 0, sizes: new Map() } : {}) };
-  const filter: Record<string, unknown> = { ...base, availability: 'in_stock' };
-  if (p.q) filter.title_lc = { $regex: escapeRegex(p.q.toLowerCase()) };
+  // The most selective test first: the engine evaluates conditions in order and stops at the first miss.
+  const filter: Record<string, unknown> = p.q ? { title_lc: { $regex: escapeRegex(p.q.toLowerCase()) } } : {};
+  Object.assign(filter, base, { availability: 'in_stock' });
   if (p.brand) filter.brand_lc = p.brand.toLowerCase();
   if (p.category) filter.category_lc = { $regex: escapeRegex(p.category.toLowerCase()) };
   if (p.currency) filter.currency = p.currency.toUpperCase();
@@ -109,7 +110,8 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
 
 /** group=1: one result per variant group, its cheapest in-stock variant, with every size. */
 async function searchGroups(models: Models, filter: Record<string, unknown>, base: Record<string, unknown>, p: SearchParams): Promise<Page> {
-  const candidates = await models.Product.find(filter, ROW_FIELDS).lean<CatalogRow[]>();
+  // Every candidate is read, so read only what choosing needs; full rows for the page only.
+  const candidates = await models.Product.find(filter, { _id: 1, group_id: 1, program_id: 1, country: 1, price: 1 }).lean<CatalogRow[]>();
   const best = new Map<string, CatalogRow>();
   const groupKey = (r: CatalogRow) => (r.group_id ? `${r.group_id}\u0000${r.program_id}\u0000${r.country}` : `\u0001${r._id}`);
   for (const r of candidates) {
@@ -123,7 +125,9 @@ async function searchGroups(models: Models, filter: Record<string, unknown>, bas
     if (c < 0 || (c === 0 && r._id < cur._id)) best.set(k, r);
   }
   const reps = [...best.values()].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
-  const page = reps.slice(p.offset, p.offset + p.limit);
+  const pageIds = reps.slice(p.offset, p.offset + p.limit).map((r) => r._id);
+  const full = new Map((await models.Product.find({ _id: { $in: pageIds } }, ROW_FIELDS).lean<CatalogRow[]>()).map((r) => [r._id, r]));
+  const page = pageIds.map((id) => full.get(id)).filter((r): r is CatalogRow => r !== undefined);
   const sizes = new Map<string, Array<{ size: string; product_id: string; availability: string }>>();
   const grouped = page.filter((r) => r.group_id);
   if (grouped.length) {

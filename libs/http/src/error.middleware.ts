@@ -12,7 +12,7 @@ interface HttpLikeError {
 }
 
 /** Driver errors that mean the database is unreachable or over its time budget: 503, retryable. */
-const UNAVAILABLE = /^Mongo(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared)Error$/;
+const UNAVAILABLE = /^Mongo(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared|ClientClosed)Error$/;
 
 function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { name?: string; code?: number; message?: string };

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
 import { healthMiddleware } from '@cw/health';
+import { closeServer } from './close-server';
 import { openServiceDeps, type ServiceDeps } from './service-deps';
 
 export interface RunOptions {
@@ -9,7 +10,7 @@ export interface RunOptions {
   defaultPort: number;
   env: Record<string, string | undefined>;
   createApp: (deps: ServiceDeps) => Koa | Promise<Koa>;
-  /** Extra work to stop before connections close (flush buffers, stop workers). */
+  /** Extra work once requests in flight are done, before the database closes (flush buffers). */
   onShutdown?: () => Promise<void>;
 }
 
@@ -33,9 +34,8 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     deps.logger.info(`${opts.name} shutting down`);
-    server.close();
+    await closeServer(server);
     await opts.onShutdown?.();
-    server.closeAllConnections();
     await deps.close();
     process.exit(0);
   };

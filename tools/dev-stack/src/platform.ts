@@ -12,7 +12,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
 import { generateDemoData, progressBar, type DemoDataset } from '@cw/demo-data';
 import { createServiceApp } from '@cw/http';
 import { healthMiddleware } from '@cw/health';
-import { openServiceDeps } from '@cw/runtime';
+import { closeServer, openServiceDeps } from '@cw/runtime';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as reportingApi } from '@cw/app-reporting-api';
 import { createApp as monetizeApi } from '@cw/app-monetize-api';
@@ -118,10 +118,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     credentialsPath: credentials ? credentialsPath : undefined,
     seeded,
     stop: async () => {
-      await new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      });
+      await closeServer(server, 5_000);
       await worker.stop();
       await deps.close();
       if (infoPath) rmSync(infoPath, { force: true });

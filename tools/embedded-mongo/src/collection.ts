@@ -5,8 +5,8 @@
  */
 import { Query } from 'mingo/query';
 import { UUID, type Document } from 'bson';
-import { keyString } from './bson-values';
-import { assertDocumentSize } from './documents';
+import { compareValues, keyString } from './bson-values';
+import { assertDocumentSize, getPath } from './documents';
 import { MongoServerError } from './errors';
 import { IndexStore, type IndexSpec } from './index-store';
 import { mingoOptions, sortDocuments } from './mingo-context';
@@ -104,6 +104,17 @@ export class Collection {
       return this.page(ordered, skip, limit);
     }
 
+    if (plan.kind === 'merge') {
+      const out: Document[] = [];
+      const want = limit ? skip + limit : Infinity;
+      for (const id of this.mergeWalks(plan.index, plan.reverse, plan.prefixes, sortFields)) {
+        const doc = this.docs.get(id);
+        if (doc && query.test(doc)) out.push(doc);
+        if (out.length >= want) break;
+      }
+      return this.page(out, skip, limit);
+    }
+
     let docs: Document[];
     if (plan.kind === 'ids') {
       const ids = [...plan.ids];
@@ -118,6 +129,42 @@ export class Collection {
       for (const doc of this.docs.values()) if (query.test(doc)) docs.push(doc);
     }
     return this.page(this.sortBy(docs, sortFields), skip, limit);
+  }
+
+  /** Several ordered index walks merged into one stream in sort order, without duplicates. */
+  private *mergeWalks(index: IndexStore, reverse: boolean, prefixes: unknown[][], sortFields: Array<[string, number]>): Generator<string> {
+    const heads: Array<{ it: Iterator<string>; id: string; doc: Document }> = [];
+    const advance = (it: Iterator<string>) => {
+      for (let r = it.next(); !r.done; r = it.next()) {
+        const doc = this.docs.get(r.value);
+        if (doc) return { it, id: r.value, doc };
+      }
+      return undefined;
+    };
+    for (const prefix of prefixes) {
+      const head = advance(index.walk(reverse, prefix)[Symbol.iterator]());
+      if (head) heads.push(head);
+    }
+    const before = (a: Document, b: Document) => {
+      for (const [f, d] of sortFields) {
+        const c = compareValues(getPath(a, f), getPath(b, f)) * d;
+        if (c) return c < 0;
+      }
+      return false;
+    };
+    const seen = new Set<string>();
+    while (heads.length) {
+      let min = 0;
+      for (let i = 1; i < heads.length; i++) if (before(heads[i].doc, heads[min].doc)) min = i;
+      const head = heads[min];
+      if (!seen.has(head.id)) {
+        seen.add(head.id);
+        yield head.id;
+      }
+      const next = advance(head.it);
+      if (next) heads[min] = next;
+      else heads.splice(min, 1);
+    }
   }
 
   private sortBy(docs: Document[], fields: Array<[string, number]>): Document[] {

@@ -43,7 +43,38 @@ function requireString(cmd: Document, name: string): string {
 
 function projectDocs(docs: Document[], projection: Document | undefined): Document[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
+  const fast = simpleProjection(projection);
+  if (fast) return docs.map(fast);
   return new Query({}, mingoOptions()).find(docs, projection).all() as Document[];
+}
+
+/**
+ * The common case natively: top-level fields only, all included (or all excluded), _id included
+ * unless excluded. Anything else (dotted paths, operators, $slice...) goes through mingo.
+ */
+function simpleProjection(projection: Document): ((doc: Document) => Document) | undefined {
+  const entries = Object.entries(projection);
+  if (!entries.every(([k, v]) => !k.includes('.') && !k.startsWith('$') && (v === 0 || v === 1 || v === true || v === false))) return undefined;
+  const on = (v: unknown) => v === 1 || v === true;
+  const others = entries.filter(([k]) => k !== '_id');
+  const idShown = !entries.some(([k, v]) => k === '_id' && !on(v));
+  // {_id: 1} alone shows only _id; {_id: 0} alone hides only _id.
+  const inclusive = others.length ? on(others[0][1]) : idShown;
+  if (!others.every(([, v]) => on(v) === inclusive)) return undefined;
+  if (inclusive) {
+    const fields = [...(idShown ? ['_id'] : []), ...others.map(([k]) => k)];
+    return (doc) => {
+      const out: Document = {};
+      for (const f of fields) if (f in doc) out[f] = doc[f];
+      return out;
+    };
+  }
+  const hidden = new Set(entries.filter(([, v]) => !on(v)).map(([k]) => k));
+  return (doc) => {
+    const out: Document = {};
+    for (const k of Object.keys(doc)) if (!hidden.has(k)) out[k] = doc[k];
+    return out;
+  };
 }
 
 export interface EngineOptions {

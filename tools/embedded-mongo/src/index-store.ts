@@ -149,6 +149,13 @@ export class IndexStore {
     this.entries = [];
   }
 
+  /** How many entries the first n key fields equal one of the given tuples (an upper bound of ids). */
+  count(tuples: unknown[][], n: number): number {
+    let total = 0;
+    for (const t of tuples) total += this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n))?.size ?? 0;
+    return total;
+  }
+
   /** Ids whose first n key fields equal one of the given tuples. */
   lookup(tuples: unknown[][], n: number): Set<string> {
     const out = new Set<string>();

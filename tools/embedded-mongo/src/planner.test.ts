@@ -58,3 +58,36 @@ describe('query planner', () => {
     expect(k.find({ price: { $lte: 2 } }, { sort: { price: 1 }, limit: 5 }).map((d) => d.price)).toEqual([0, 2]);
   });
 });
+
+describe('query planner: $or unions and merged walks', () => {
+  const c = catalog(5000);
+  const indexes = () => [...c.indexes.values()];
+
+  it('reads the union of indexable $or branches instead of scanning', () => {
+    const filter = { price: { $lt: 4000 }, $or: [{ country: 'DE', gtin: 'g7' }, { country: 'GB', gtin: { $in: ['g8', 'g10'] } }] };
+    const plan = choosePlan(indexes(), filter, [['_id', 1]], 21);
+    expect(plan.kind).toBe('ids');
+    expect(plan.kind === 'ids' && plan.ids.size).toBe(30);
+    const expected = c.find({}).filter((d) => d.price < 4000 && ((d.country === 'DE' && d.gtin === 'g7') || (d.country === 'GB' && ['g8', 'g10'].includes(d.gtin as string))));
+    expect(c.find(filter, { sort: { _id: 1 } }).map((d) => d._id)).toEqual(expected.map((d) => d._id).sort());
+  });
+
+  it('scans when one $or branch has no usable index', () => {
+    expect(choosePlan(indexes(), { $or: [{ country: 'DE', gtin: 'g7' }, { price: 5 }, { other: 1 }] }, [], 0).kind).toBe('scan');
+  });
+
+  it('merges one ordered walk per $in combination to serve a sort, with the same page as a full sort', () => {
+    const k = new Collection('db', 'merged');
+    k.createIndex({ v: 2, key: { country: 1, program: 1, _id: 1 }, name: 'cpi' });
+    for (let i = 0; i < 3000; i++) k.insert({ _id: `p${String((i * 7919) % 3000).padStart(5, '0')}`, country: ['DE', 'GB', 'FR'][i % 3], program: i % 7, stock: i % 4 !== 0 });
+    const filter = { country: { $in: ['DE', 'FR'] }, program: { $in: [1, 3, 5] }, stock: true };
+    const plan = choosePlan([...k.indexes.values()], filter, [['_id', 1]], 25);
+    expect(plan.kind).toBe('merge');
+    expect(plan.kind === 'merge' && plan.prefixes).toHaveLength(6);
+    for (const dir of [1, -1]) {
+      const all = k.find({}).filter((d) => ['DE', 'FR'].includes(d.country as string) && [1, 3, 5].includes(d.program as number) && d.stock).map((d) => d._id as string).sort();
+      if (dir < 0) all.reverse();
+      expect(k.find(filter, { sort: { _id: dir }, skip: 10, limit: 25 }).map((d) => d._id)).toEqual(all.slice(10, 35));
+    }
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * Chooses how a filter reads a collection: equality/$in on an index prefix, an ordered index walk
- * (serving a sort, optionally restricted by an equality prefix and a range), or a full scan. The
- * plan only narrows candidates; the full filter is always applied afterwards by mingo.
+ * Chooses how a filter reads a collection: equality/$in on an index prefix (a top-level $or whose
+ * every branch is indexable reads the union), an ordered index walk (serving a sort, optionally
+ * restricted by an equality prefix and a range), a merge of several such walks when the prefix
+ * holds $in lists (MongoDB's SORT_MERGE), or a full scan. The plan only narrows candidates; the
+ * full filter is always applied afterwards by mingo.
  */
 import { compareValues, typeRank } from './bson-values';
 import { isPlainObject } from './documents';
@@ -13,6 +15,8 @@ interface FieldCondition {
 }
 
 const MAX_EQ_COMBINATIONS = 10_000;
+/** Most ordered walks merged into one sorted stream. */
+const MAX_MERGED_WALKS = 64;
 const SMALL_CANDIDATE_SET = 2_000;
 
 function rangeOf(ops: Record<string, unknown>): KeyRange | undefined {
@@ -64,6 +68,7 @@ export function analyzeFilter(filter: Record<string, unknown>, out = new Map<str
 export type Plan =
   | { kind: 'ids'; ids: Set<string>; index: string }
   | { kind: 'walk'; index: IndexStore; reverse: boolean; prefix: unknown[]; range?: KeyRange; servesSort: boolean }
+  | { kind: 'merge'; index: IndexStore; reverse: boolean; prefixes: unknown[][] }
   | { kind: 'scan' };
 
 function combinations(lists: unknown[][]): unknown[][] {
@@ -101,41 +106,98 @@ export function choosePlan(
   const conds = analyzeFilter(filter);
   const usable = indexes.filter((i) => i.complete);
 
-  let best: Extract<Plan, { kind: 'ids' }> | undefined;
+  // Candidates are counted, not materialized: only the chosen plan builds its id set.
+  let best: EqCandidate | undefined;
   for (const index of usable) {
-    const lists: unknown[][] = [];
-    let count = 1;
-    for (const [field] of index.fields) {
-      const eq = conds.get(field)?.eq;
-      if (!eq || count * eq.length > MAX_EQ_COMBINATIONS) break;
-      lists.push(eq);
-      count *= eq.length;
-    }
-    if (lists.length === 0) continue;
-    const ids = index.lookup(combinations(lists), lists.length);
-    if (!best || ids.size < best.ids.size) best = { kind: 'ids', ids, index: index.name };
+    const candidate = equalityCandidate(index, conds);
+    if (candidate && (!best || candidate.size < best.size)) best = candidate;
   }
+  const union = unionOfBranches(usable, filter);
+  if (union && (!best || union.size < best.size)) best = union;
+
   // An ordered walk that serves the sort with a small limit reads only what it returns; it wins
-  // unless equality already narrowed the candidates to a few.
-  if (sort.length && limit > 0 && (!best || best.ids.size > SMALL_CANDIDATE_SET)) {
+  // unless equality already narrowed the candidates to a few (relative to the limit). The walk with the longest equality
+  // prefix wins; a prefix of $in lists becomes a merge of one walk per combination.
+  if (sort.length && limit > 0 && (!best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit))) {
+    let chosen: { index: IndexStore; p: number; reverse: boolean; lists: unknown[][]; combos: number } | undefined;
     for (const index of usable) {
-      let k = 0;
-      while (k < index.fields.length && conds.get(index.fields[k][0])?.eq?.length === 1) k++;
-      for (let p = k; p >= 0; p--) {
+      const lists: unknown[][] = [];
+      let combos = 1;
+      for (const [field] of index.fields) {
+        const eq = conds.get(field)?.eq;
+        if (!eq || combos * eq.length > MAX_MERGED_WALKS) break;
+        lists.push(eq);
+        combos *= eq.length;
+      }
+      for (let p = lists.length; p >= 0; p--) {
         const reverse = servesSort(index, p, sort);
         if (reverse === undefined) continue;
-        const prefix = index.fields.slice(0, p).map(([f]) => conds.get(f)!.eq![0]);
-        const range = conds.get(index.fields[p]?.[0] ?? '')?.range;
-        return { kind: 'walk', index, reverse, prefix, range, servesSort: true };
+        const n = lists.slice(0, p).reduce((a, l) => a * l.length, 1);
+        if (!chosen || p > chosen.p || (p === chosen.p && n < chosen.combos)) chosen = { index, p, reverse, lists: lists.slice(0, p), combos: n };
+        break;
       }
+    }
+    if (chosen) {
+      const { index, p, reverse, lists } = chosen;
+      if (chosen.combos === 1) {
+        const range = conds.get(index.fields[p]?.[0] ?? '')?.range;
+        return { kind: 'walk', index, reverse, prefix: lists.map((l) => l[0]), range, servesSort: true };
+      }
+      return { kind: 'merge', index, reverse, prefixes: combinations(lists) };
     }
   }
 
-  if (best) return best;
+  if (best) return { kind: 'ids', ids: best.ids(), index: best.index };
 
   for (const index of usable) {
     const range = conds.get(index.fields[0][0])?.range;
     if (range) return { kind: 'walk', index, reverse: false, prefix: [], range, servesSort: false };
   }
   return { kind: 'scan' };
+}
+
+interface EqCandidate {
+  index: string;
+  size: number;
+  ids(): Set<string>;
+}
+
+function equalityCandidate(index: IndexStore, conds: Map<string, FieldCondition>): EqCandidate | undefined {
+  const lists: unknown[][] = [];
+  let count = 1;
+  for (const [field] of index.fields) {
+    const eq = conds.get(field)?.eq;
+    if (!eq || count * eq.length > MAX_EQ_COMBINATIONS) break;
+    lists.push(eq);
+    count *= eq.length;
+  }
+  if (lists.length === 0) return undefined;
+  const tuples = combinations(lists);
+  return { index: index.name, size: index.count(tuples, lists.length), ids: () => index.lookup(tuples, lists.length) };
+}
+
+/** A top-level $or whose every branch narrows by equality reads the union of the branches. */
+function unionOfBranches(indexes: IndexStore[], filter: Record<string, unknown>): EqCandidate | undefined {
+  const branches = filter.$or;
+  if (!Array.isArray(branches) || branches.length === 0 || !branches.every(isPlainObject)) return undefined;
+  const parts: EqCandidate[] = [];
+  for (const branch of branches) {
+    const conds = analyzeFilter(branch as Record<string, unknown>);
+    let part: EqCandidate | undefined;
+    for (const index of indexes) {
+      const candidate = equalityCandidate(index, conds);
+      if (candidate && (!part || candidate.size < part.size)) part = candidate;
+    }
+    if (!part) return undefined;
+    parts.push(part);
+  }
+  return {
+    index: [...new Set(parts.map((p) => p.index))].join('|'),
+    size: parts.reduce((a, p) => a + p.size, 0),
+    ids: () => {
+      const ids = new Set<string>();
+      for (const p of parts) for (const id of p.ids()) ids.add(id);
+      return ids;
+    },
+  };
 }
