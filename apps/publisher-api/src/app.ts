@@ -2,12 +2,14 @@ import type Koa from 'koa';
 import { buildOpenApi, buildRouter, createServiceApp, docsRouter, mountRouter, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 import { accountRoutes } from './routes/account.routes';
+import { linkRoutes } from './routes/links.routes';
 import { noStore, productRoutes } from './routes/products.routes';
+import { programRoutes } from './routes/programs.routes';
 
 export const PREFIX = '/api/v1/publisher';
 
 export function routes(deps: AppDeps): RouteSpec[] {
-  return [...accountRoutes(deps), ...productRoutes(deps)];
+  return [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps)];
 }
 
 export function openApiDocument(deps: AppDeps): Record<string, unknown> {

@@ -7,6 +7,7 @@ import { authenticate, type Principal } from '@cw/auth';
 import type { BudgetName } from '@cw/config';
 import type { ApiKeyKind, CredentialType } from '@cw/db';
 import { enforceRateLimit } from '@cw/ratelimit';
+import { ApiError } from '@cw/errors';
 import type { AppDeps } from '@cw/runtime';
 
 export interface GuardOptions {
@@ -16,6 +17,8 @@ export interface GuardOptions {
   refuseKinds?: ApiKeyKind[];
   refuseDetail?: string;
   requireFeedAccess?: boolean;
+  /** Refuse demo accounts whatever the key kind (they never apply or create links). */
+  refuseDemoAccounts?: boolean;
   /** Default: publisher API keys (X-API-Key or Bearer). */
   allow?: CredentialType[];
 }
@@ -34,6 +37,9 @@ export function guard(deps: AppDeps, opts: GuardOptions): Middleware[] {
     }),
     async (ctx, next) => {
       const principal = ctx.state.principal as Principal;
+      if (opts.refuseDemoAccounts && principal.publisher.is_demo) {
+        throw new ApiError({ code: 'credential_not_allowed', detail: opts.refuseDetail ?? 'Demo accounts cannot use this endpoint.' });
+      }
       // Keyed by account, not credential: both headers, and rotated keys, share one budget.
       await enforceRateLimit(ctx, deps.limiter, opts.budget, principal.publisher._id, deps.config.rateLimits[opts.budget]);
       await next();

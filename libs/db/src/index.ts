@@ -14,3 +14,5 @@ export type { MembershipDoc } from './schemas/membership.schema';
 export type { MerchantDoc } from './schemas/merchant.schema';
 export type { LinkDoc } from './schemas/link.schema';
 export type { ClickDoc } from './schemas/click.schema';
+export { IDEMPOTENCY_TTL_SECONDS } from './schemas/idempotency.schema';
+export type { IdempotencyDoc } from './schemas/idempotency.schema';

@@ -2,6 +2,7 @@ import type { Connection, Model } from 'mongoose';
 import { clickSchema, type ClickDoc } from './schemas/click.schema';
 import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
 import { credentialSchema, type CredentialDoc } from './schemas/credential.schema';
+import { idempotencySchema, type IdempotencyDoc } from './schemas/idempotency.schema';
 import { linkSchema, type LinkDoc } from './schemas/link.schema';
 import { membershipSchema, type MembershipDoc } from './schemas/membership.schema';
 import { merchantSchema, type MerchantDoc } from './schemas/merchant.schema';
@@ -19,6 +20,7 @@ export interface Models {
   Link: Model<LinkDoc>;
   Click: Model<ClickDoc>;
   Conversion: Model<ConversionDoc>;
+  Idempotency: Model<IdempotencyDoc>;
 }
 
 /** Registers every model on the given connection (never on mongoose's default connection). */
@@ -33,6 +35,7 @@ export function createModels(conn: Connection): Models {
     Link: conn.model<LinkDoc>('Link', linkSchema, 'links'),
     Click: conn.model<ClickDoc>('Click', clickSchema, 'clicks'),
     Conversion: conn.model<ConversionDoc>('Conversion', conversionSchema, 'conversions'),
+    Idempotency: conn.model<IdempotencyDoc>('Idempotency', idempotencySchema, 'idempotency_keys'),
   };
 }
 

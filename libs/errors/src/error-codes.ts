@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   credential_not_allowed: 403,
   postback_write_requires_portal: 403,
   program_not_approved: 403,
+  program_not_joinable: 403,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

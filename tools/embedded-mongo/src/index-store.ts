@@ -85,7 +85,8 @@ export class IndexStore {
 
   /** Throws a duplicate-key error if adding doc (as id) would break uniqueness. */
   checkUnique(doc: Document, id: string, ns: string): void {
-    if (!this.spec.unique) return;
+    // The _id index is always unique, although listIndexes does not say so (as in MongoDB).
+    if (!this.spec.unique && this.spec.name !== '_id_') return;
     const full = this.fields.length - 1;
     for (const values of this.keysOf(doc)) {
       const holders = this.prefixMaps[full].get(IndexStore.tupleKey(values, this.fields.length));

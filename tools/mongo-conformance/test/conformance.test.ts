@@ -236,6 +236,16 @@ describe('updates and upserts', () => {
 });
 
 describe('indexes and unique constraints', () => {
+  it('rejects a second document with the same _id (11000) and keeps the first unchanged', async () => {
+    await coll.insertOne({ _id: 'k1' as never, v: 1 });
+    const e = await serverError(coll.insertOne({ _id: 'k1' as never, v: 2 }));
+    expect(e.code).toBe(11000);
+    expect(e.keyPattern).toEqual({ _id: 1 });
+    const bulk = await serverError(coll.insertMany([{ _id: 'k2' as never }, { _id: 'k1' as never }, { _id: 'k3' as never }], { ordered: false }));
+    expect(bulk.code).toBe(11000);
+    expect(await coll.find({}, { projection: { _id: 1, v: 1 } }).sort({ _id: 1 }).toArray()).toEqual([{ _id: 'k1', v: 1 }, { _id: 'k2' }, { _id: 'k3' }]);
+  });
+
   it('rejects a duplicate on a unique index with code 11000, keyPattern and keyValue', async () => {
     await coll.createIndex({ email: 1 }, { unique: true });
     await coll.insertOne({ email: 'a@x' });

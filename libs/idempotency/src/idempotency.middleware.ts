@@ -1,0 +1,117 @@
+/**
+ * Idempotency-Key (DESIGN): scope (account, method, route, key); the body is fingerprinted
+ * (SHA-256 of canonical JSON); the first completed response (status, body) is replayed for 24 h,
+ * byte for byte, with `Idempotent-Replayed: true`; another body under the key is 409
+ * `idempotency_key_reused`; a request while the first is still running is 409
+ * `idempotency_key_in_use` (with Retry-After); 5xx is not stored, so the key can be retried.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { ApiError, errorBody } from '@cw/errors';
+import type { Models } from '@cw/db';
+import { toApiError } from '@cw/http';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const MAX_KEY_LENGTH = 255;
+/** A running claim not finished within this is considered abandoned and may be taken over. */
+const LOCK_MS = 60_000;
+
+/** JSON with object keys sorted at every level: equal bodies give equal fingerprints. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value as Record<string, unknown>).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface IdempotencyOptions {
+  models: Models;
+  /** The account the key belongs to (read after authentication). */
+  account: (ctx: Context) => string;
+  /** The route's identity in the scope, e.g. 'POST /links'. */
+  route: string;
+}
+
+function readKey(ctx: Context): string | undefined {
+  const raw = ctx.get(IDEMPOTENCY_HEADER);
+  if (!raw) return undefined;
+  if (raw.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ApiError({
+      code: 'idempotency_key_invalid',
+      detail: `The Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`,
+      errors: [{ param: IDEMPOTENCY_HEADER, detail: `must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters` }],
+    });
+  }
+  return raw;
+}
+
+function replay(ctx: Context, doc: { status?: number | null; body?: string | null; content_type?: string | null }): void {
+  ctx.status = doc.status ?? 200;
+  ctx.type = doc.content_type ?? 'application/json';
+  ctx.set('Idempotent-Replayed', 'true');
+  ctx.body = doc.body ?? '';
+}
+
+/** Runs the rest of the route at most once per key; see the module comment for the rules. */
+export function idempotent(opts: IdempotencyOptions): Middleware {
+  const { Idempotency } = opts.models;
+  return async (ctx, next) => {
+    const key = readKey(ctx);
+    if (key === undefined) return next();
+    const account = opts.account(ctx);
+    const id = sha256(`${account}\u0000${ctx.method}\u0000${opts.route}\u0000${key}`);
+    const fingerprint = sha256(canonicalJson((ctx.request as { body?: unknown }).body ?? null));
+    const now = new Date();
+
+    let claimed = false;
+    try {
+      await Idempotency.collection.insertOne({ _id: id as never, publisher_id: account, method: ctx.method, route: opts.route, fingerprint, state: 'running', locked_until: new Date(now.getTime() + LOCK_MS), created_at: now });
+      claimed = true;
+    } catch (e) {
+      if ((e as { code?: number }).code !== 11000) throw e;
+    }
+    if (!claimed) {
+      const existing = await Idempotency.findById(id).lean();
+      if (!existing) {
+        // Expired and swept between our insert and this read: the client may simply retry.
+        throw new ApiError({ code: 'idempotency_key_in_use', detail: 'This Idempotency-Key is being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+      }
+      if (existing.fingerprint !== fingerprint) {
+        throw new ApiError({ code: 'idempotency_key_reused', detail: 'This Idempotency-Key was already used with a different request body.' });
+      }
+      if (existing.state === 'done') return replay(ctx, existing);
+      const expired = existing.locked_until.getTime() <= now.getTime();
+      const taken = expired && (await Idempotency.updateOne({ _id: id, state: 'running', locked_until: existing.locked_until }, { $set: { locked_until: new Date(now.getTime() + LOCK_MS) } })).modifiedCount === 1;
+      if (!taken) {
+        throw new ApiError({ code: 'idempotency_key_in_use', detail: 'A request with this Idempotency-Key is still being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+      }
+    }
+
+    try {
+      await next();
+    } catch (err) {
+      const apiError = toApiError(err, ctx);
+      if (!apiError || apiError.status >= 500) {
+        await Idempotency.deleteOne({ _id: id, state: 'running' });
+        throw err;
+      }
+      ctx.status = apiError.status;
+      for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, String(v));
+      ctx.body = errorBody(apiError, ctx.state.requestId ?? 'unknown');
+    }
+    if (ctx.status >= 500) {
+      await Idempotency.deleteOne({ _id: id, state: 'running' });
+      return;
+    }
+    // Freeze the body as the exact bytes sent, so the replay is identical.
+    const body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body ?? null);
+    const contentType = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
+    ctx.body = body;
+    ctx.type = contentType;
+    await Idempotency.updateOne({ _id: id }, { $set: { state: 'done', status: ctx.status, body, content_type: contentType } });
+  };
+}
