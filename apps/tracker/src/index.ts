@@ -1,1 +1,2 @@
 export { createApp } from './app';
+export type { TrackerApp } from './app';

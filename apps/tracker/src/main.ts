@@ -1,4 +1,4 @@
 import { runHttpService } from '@cw/runtime';
-import { createApp } from './app';
+import { createApp, type TrackerApp } from './app';
 
-await runHttpService({ name: 'tracker', defaultPort: 8087, env: process.env, createApp });
+await runHttpService({ name: 'tracker', defaultPort: 8087, env: process.env, createApp, onShutdown: (app) => (app as TrackerApp).clicks.close() });

@@ -5,6 +5,7 @@
  */
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import { ApiError } from '@cw/errors';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { HttpMetrics } from '@cw/metrics';
 import { jsonBody } from './body.middleware';
@@ -18,6 +19,12 @@ export interface ServiceAppOptions {
   limiter: RateLimiter;
   /** Requests per minute per client address. */
   ipLimit: number;
+  /**
+   * Requests for which the address limit only counts: over it, `ctx.state.overIpLimit` is set
+   * instead of a 429, and a limiter store failure lets the request through (the tracker's
+   * redirects, which must work for every reader; it flags such clicks instead).
+   */
+  softIpLimit?: (ctx: Koa.Context) => boolean;
   trustProxy?: boolean;
   metrics?: HttpMetrics;
 }
@@ -33,8 +40,17 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
   if (opts.metrics) app.use(opts.metrics.middleware(opts.name));
   app.use(errorHandler(opts.logger));
   app.use(async (ctx, next) => {
-    await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
-    await next();
+    if (!opts.softIpLimit?.(ctx)) {
+      await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
+      return next();
+    }
+    try {
+      await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.code === 'rate_limited') ctx.state.overIpLimit = true;
+    }
+    return next();
   });
   app.use(trailingSlash);
   app.use(jsonBody);

@@ -11,7 +11,7 @@ export interface RunOptions {
   env: Record<string, string | undefined>;
   createApp: (deps: ServiceDeps) => Koa | Promise<Koa>;
   /** Extra work once requests in flight are done, before the database closes (flush buffers). */
-  onShutdown?: () => Promise<void>;
+  onShutdown?: (app: Koa) => Promise<void>;
 }
 
 /** Loads config, connects, listens, and shuts down gracefully on SIGTERM/SIGINT. For main.ts. */
@@ -35,7 +35,7 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     stopping = true;
     deps.logger.info(`${opts.name} shutting down`);
     await closeServer(server);
-    await opts.onShutdown?.();
+    await opts.onShutdown?.(app);
     await deps.close();
     process.exit(0);
   };

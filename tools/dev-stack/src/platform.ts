@@ -87,6 +87,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   edge.use(deps.metrics.endpoint());
 
   const cb = (app: { callback(): http.RequestListener }) => app.callback();
+  const trackerApp = tracker(appDeps);
   const handler = routeByPrefix(
     [
       { prefixes: ['/api/v1/publisher'], handler: cb(publisherApi(appDeps)) },
@@ -94,7 +95,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       { prefixes: ['/api/v1/monetize'], handler: cb(monetizeApi(appDeps)) },
       { prefixes: ['/api/v1/affiliates/feed', '/api/v1/feeds'], handler: cb(feedService(appDeps)) },
       { prefixes: ['/api/v1/mcp'], handler: cb(mcpServer(appDeps)) },
-      { prefixes: ['/c', '/api/v1/track'], handler: cb(tracker(appDeps)) },
+      { prefixes: ['/c', '/api/v1/track'], handler: cb(trackerApp) },
     ],
     edge.callback(),
   );
@@ -119,6 +120,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     seeded,
     stop: async () => {
       await closeServer(server, 5_000);
+      await trackerApp.clicks.close();
       await worker.stop();
       await deps.close();
       if (infoPath) rmSync(infoPath, { force: true });

@@ -77,6 +77,31 @@ describe('local platform', () => {
     expect((await get('/api/v1/publisher/docs/redoc.standalone.js')).status).toBe(200);
   });
 
+  it('follows a link created through the API: 302 with the click id, and the click shows in GET /clicks/', async () => {
+    const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
+    const key = c.publishers[1].keys.live;
+    const created = await fetch(`${platform.url}/api/v1/publisher/links/`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Idempotency-Key': 'e2e-link-1' },
+      body: JSON.stringify({ program_id: c.fixtures.approved_program_id, subid: 'e2e-run' }),
+    });
+    expect(created.status).toBe(201);
+    const link = (await created.json()) as { id: string; url: string };
+    expect(link.url).toBe(`${platform.config.trackingUrl}/c/${link.id}`);
+    const followed = await fetch(`${platform.url}/c/${link.id}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' } });
+    expect(followed.status).toBe(302);
+    const clickId = new URL(followed.headers.get('location')!).searchParams.get('cw_click_id');
+    expect(clickId).toMatch(/^clk_/);
+    let clicks: Array<{ id: string; sub_id: string }> = [];
+    for (let i = 0; i < 50 && !clicks.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      clicks = ((await (await get(`/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { 'X-API-Key': key })).json()) as { data: typeof clicks }).data;
+    }
+    expect(clicks.map((k) => [k.id, k.sub_id])).toEqual([[clickId, 'e2e-run']]);
+    const other = (await (await get(`/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { 'X-API-Key': c.publishers[0].keys.live })).json()) as { data: unknown[] };
+    expect(other.data).toEqual([]);
+  });
+
   it('removes its platform info file when it stops', async () => {
     const p2 = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 200, credentialsPath: join(dir, 'second', 'credentials.json') });
     expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(true);

@@ -1,0 +1,117 @@
+/** GET /c/{code}: redirect with the click id, buffered click records, bot flags, through HTTP. */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureLinks } from '@cw/links';
+import { createTestDeps, type TestDeps } from '@cw/testing';
+import { createApp, type TrackerApp } from '../src/app';
+
+let deps: TestDeps;
+let app: TrackerApp;
+let server: ReturnType<TrackerApp['callback']>;
+let code: string;
+let customCode: string;
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+beforeAll(async () => {
+  deps = await createTestDeps({ env: { RATELIMIT_IP_PER_MIN: '100000' } });
+  app = createApp(deps);
+  server = app.callback();
+  await deps.models.Merchant.create({ _id: 900, name: 'Test Shop' });
+  await deps.models.Program.create({ _id: 9001, name: 'Test Shop DE', merchant_id: 900, default_landing_url: 'https://www.testshop.example/', allowed_domains: ['testshop.example'] });
+  await deps.models.Program.create({ _id: 9002, name: 'Test Shop GB', merchant_id: 900, default_landing_url: 'https://www.testshop.example/uk/', click_id_param: 'aff_click' });
+  [{ code }, { code: customCode }] = await ensureLinks(
+    deps.models,
+    deps.config.secretKey,
+    [
+      { publisherId: 'pub_a', programId: 9001, campaignId: 900, landingUrl: 'https://www.testshop.example/shoes?colour=red', subid: 'post-17' },
+      { publisherId: 'pub_a', programId: 9002, campaignId: 900, landingUrl: 'https://www.testshop.example/uk/', subid: '' },
+    ],
+    { source: 'api', listed: true },
+  );
+});
+afterAll(async () => {
+  await app?.clicks.close();
+  await deps?.close();
+});
+
+const click = (c: string, ua: string | null = BROWSER) => {
+  const r = request(server).get(`/c/${c}`).set('X-Forwarded-For', '203.0.113.9');
+  return ua === null ? r.unset('User-Agent') : r.set('User-Agent', ua).set('Referer', 'https://blog.example/post-17');
+};
+
+describe('GET /c/{code}', () => {
+  it("answers 302 to the landing URL with the click id under the program's parameter", async () => {
+    const res = await click(code);
+    expect(res.status).toBe(302);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const to = new URL(res.headers.location);
+    expect(`${to.origin}${to.pathname}`).toBe('https://www.testshop.example/shoes');
+    expect(to.searchParams.get('colour')).toBe('red');
+    expect(to.searchParams.get('cw_click_id')).toMatch(/^clk_[A-Za-z0-9_-]{16}$/);
+    const custom = new URL((await click(customCode)).headers.location);
+    expect(custom.searchParams.get('aff_click')).toMatch(/^clk_/);
+    expect(custom.searchParams.has('cw_click_id')).toBe(false);
+    expect(res.headers.location).not.toMatch(/pub_|live_|subid|post-17/);
+  });
+
+  it('records the click in the background: link, publisher, program, sub-ID, agent, hashed address, referrer', async () => {
+    const res = await click(code);
+    const id = new URL(res.headers.location).searchParams.get('cw_click_id')!;
+    await app.clicks.flush();
+    const stored = await deps.models.Click.findById(id).lean();
+    expect(stored).toMatchObject({ link_id: code, publisher_id: 'pub_a', program_id: 9001, campaign_id: 900, subid: 'post-17', user_agent: BROWSER, referrer: 'https://blog.example/post-17', is_bot: false });
+    expect(stored!.ip_hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(stored)).not.toContain('127.0.0.1');
+    expect(Date.now() - stored!.created_at.getTime()).toBeLessThan(60_000);
+  });
+
+  it('flags known bot agents, missing agents and rapid repeats as bots, and still redirects them', async () => {
+    const bot = await click(code, 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
+    const curl = await click(code, 'curl/8.5.0');
+    const none = await click(code, null);
+    for (const r of [bot, curl, none]) expect(r.status).toBe(302);
+    await app.clicks.flush();
+    const clickIdOf = (r: request.Response) => [...new URL(r.headers.location).searchParams.values()].find((v) => v.startsWith('clk_'));
+    const reasonOf = async (r: request.Response) => (await deps.models.Click.findById(clickIdOf(r)).lean())!;
+    expect(await reasonOf(bot)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
+    expect(await reasonOf(curl)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
+    expect(await reasonOf(none)).toMatchObject({ is_bot: true, bot_reason: 'no_user_agent' });
+
+    const burst = [];
+    for (let i = 0; i < 12; i++) burst.push(await click(customCode));
+    await app.clicks.flush();
+    const flags = await Promise.all(burst.map(reasonOf));
+    expect(flags.slice(0, 9).every((c) => !c.is_bot)).toBe(true);
+    expect(flags.at(-1)).toMatchObject({ is_bot: true, bot_reason: 'rate' });
+  });
+
+  it('answers 404 in the error shape for unknown and malformed codes, recording nothing', async () => {
+    const before = await deps.models.Click.countDocuments();
+    for (const c of ['ZZZZZZZZZZZZZZ', 'bad-code!', 'x'.repeat(65)]) {
+      const res = await click(encodeURIComponent(c));
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'not_found', request_id: res.headers['x-request-id'] });
+    }
+    await app.clicks.flush();
+    expect(await deps.models.Click.countDocuments()).toBe(before);
+  });
+
+  it('redirects HEAD requests (link previews) without recording a click', async () => {
+    await app.clicks.flush();
+    const before = await deps.models.Click.countDocuments();
+    const res = await request(server).head(`/c/${code}`).set('User-Agent', BROWSER);
+    expect(res.status).toBe(302);
+    await app.clicks.flush();
+    expect(await deps.models.Click.countDocuments()).toBe(before);
+  });
+
+  it('loses no click: everything buffered is written when the recorder closes', async () => {
+    const second = createApp(deps);
+    const before = await deps.models.Click.countDocuments();
+    const sent = 300;
+    await Promise.all(Array.from({ length: sent }, (_, i) => request(second.callback()).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Forwarded-For', `198.51.100.${i % 250}`)));
+    await second.clicks.close();
+    expect(second.clicks.pending).toBe(0);
+    expect(await deps.models.Click.countDocuments()).toBe(before + sent);
+  });
+});
