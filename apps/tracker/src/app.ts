@@ -20,6 +20,20 @@ export interface TrackerApp extends Koa {
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
 
+/** Click ids from a pooled random buffer (one getrandom call per 1024 clicks). */
+const POOL_IDS = 1024;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+function newClickId(): string {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(12 * POOL_IDS);
+    poolAt = 0;
+  }
+  const id = pool.subarray(poolAt, poolAt + 12).toString('base64url');
+  poolAt += 12;
+  return `clk_${id}`;
+}
+
 export function createApp(deps: AppDeps): TrackerApp {
   const app = createServiceApp({
     name: 'tracker',
@@ -40,7 +54,7 @@ export function createApp(deps: AppDeps): TrackerApp {
   router.get('/c/:code', async (ctx) => {
     const target = await resolver.resolve(ctx.params.code);
     if (!target) throw new ApiError({ code: 'not_found', detail: 'No such tracked link.' });
-    const clickId = `clk_${randomBytes(12).toString('base64url')}`;
+    const clickId = newClickId();
     ctx.set('Cache-Control', 'no-store');
     ctx.redirect(destination(target, clickId));
     ctx.status = 302;

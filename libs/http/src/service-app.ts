@@ -5,8 +5,7 @@
  */
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from '@cw/errors';
-import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
+import { countRequest, enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { HttpMetrics } from '@cw/metrics';
 import { jsonBody } from './body.middleware';
 import { errorHandler } from './error.middleware';
@@ -34,7 +33,9 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
   app.silent = true;
   app.use(requestId);
   app.use(async (ctx, next) => {
-    ctx.state.log = opts.logger.child({ request_id: ctx.state.requestId });
+    // The request's logger is made on first use: most requests never log.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= opts.logger.child({ request_id: ctx.state.requestId })), configurable: true, enumerable: false });
     await next();
   });
   if (opts.metrics) app.use(opts.metrics.middleware(opts.name));
@@ -44,12 +45,8 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
       await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
       return next();
     }
-    try {
-      await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      if (e.code === 'rate_limited') ctx.state.overIpLimit = true;
-    }
+    const outcome = await countRequest(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);
+    if (outcome !== 'allowed' && outcome !== 'unavailable') ctx.state.overIpLimit = true;
     return next();
   });
   app.use(trailingSlash);

@@ -1,3 +1,3 @@
 export { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, WINDOW_SECONDS } from './limiter';
 export type { RateLimiter, RateLimitResult } from './limiter';
-export { enforceRateLimit, rateLimit, setRateLimitHeaders } from './rate-limit.middleware';
+export { countRequest, enforceRateLimit, rateLimit, setRateLimitHeaders } from './rate-limit.middleware';

@@ -16,26 +16,37 @@ export function setRateLimitHeaders(ctx: Context, r: RateLimitResult): void {
  * spent, 503 when the store fails. The last limiter to run decides the headers a response shows.
  */
 export async function enforceRateLimit(ctx: Context, limiter: RateLimiter, budget: string, key: string, limit: number): Promise<void> {
+  const outcome = await countRequest(ctx, limiter, budget, key, limit);
+  if (outcome === 'unavailable') {
+    throw new ApiError({ code: 'service_unavailable', detail: 'Rate limiting is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': String(STORE_RETRY_SECONDS) } });
+  }
+  if (outcome !== 'allowed') {
+    throw new ApiError({
+      code: 'rate_limited',
+      detail: `Rate limit of ${limit} requests per ${WINDOW_SECONDS} seconds exceeded. Retry after ${outcome.resetSeconds} seconds.`,
+      headers: { 'Retry-After': String(outcome.resetSeconds) },
+    });
+  }
+}
+
+/**
+ * Spends one point and sets the four RateLimit headers, without throwing: 'allowed', the spent
+ * result when over the limit, or 'unavailable' when the store failed (logged). For callers that
+ * only count (the tracker flags instead of refusing).
+ */
+export async function countRequest(ctx: Context, limiter: RateLimiter, budget: string, key: string, limit: number): Promise<'allowed' | 'unavailable' | RateLimitResult> {
   let result: RateLimitResult;
   try {
     result = await limiter.consume(budget, key, limit);
   } catch (e) {
-    if (e instanceof RateLimitStoreError) {
-      ctx.state.log?.error({ err: e.message, budget }, 'rate limit store failure');
-      // The headers are still promised on every response: nothing may be spent until the store is back.
-      setRateLimitHeaders(ctx, { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS });
-      throw new ApiError({ code: 'service_unavailable', detail: 'Rate limiting is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': String(STORE_RETRY_SECONDS) } });
-    }
-    throw e;
+    if (!(e instanceof RateLimitStoreError)) throw e;
+    ctx.state.log?.error({ err: e.message, budget }, 'rate limit store failure');
+    // The headers are still promised on every response: nothing may be spent until the store is back.
+    setRateLimitHeaders(ctx, { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS });
+    return 'unavailable';
   }
   setRateLimitHeaders(ctx, result);
-  if (!result.allowed) {
-    throw new ApiError({
-      code: 'rate_limited',
-      detail: `Rate limit of ${limit} requests per ${WINDOW_SECONDS} seconds exceeded. Retry after ${result.resetSeconds} seconds.`,
-      headers: { 'Retry-After': String(result.resetSeconds) },
-    });
-  }
+  return result.allowed ? 'allowed' : result;
 }
 
 /** Koa middleware for a budget keyed by something in the context (address, account...). */
