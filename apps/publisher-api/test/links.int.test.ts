@@ -80,6 +80,14 @@ describe('POST /links/', () => {
     expectErrorShape(await post('/links/', { program_id: 1012 }), 403, 'program_not_approved'); // never assigned
   });
 
+  it('answers 401 without a key and 405 for other methods', async () => {
+    expectErrorShape(await request(server).post(`${B}/links/`).send({ program_id: 1001 }), 401, 'not_authenticated');
+    const res = await request(server).delete(`${B}/links/`).set('X-API-Key', keys().live);
+    expectErrorShape(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).toMatch(/GET/);
+    expect(res.headers.allow).toMatch(/POST/);
+  });
+
   it('refuses demo and read-only keys; test keys may create links', async () => {
     expectErrorShape(await post('/links/', { program_id: 1001 }, keys().demo), 403, 'credential_not_allowed');
     expectErrorShape(await post('/links/', { program_id: 1001 }, keys().read_only), 403, 'credential_not_allowed');
@@ -110,6 +118,17 @@ describe('Idempotency-Key on POST /links/', () => {
     expect(again.text).toBe(bad.text);
     expectErrorShape(await post('/links/', { program_id: 1001 }, keys().live, 'k'.repeat(256)), 400, 'idempotency_key_invalid');
     expect((await post('/links/', { program_id: 1001, subid: 'k255' }, keys().live, 'k'.repeat(255))).status).toBe(201);
+  });
+
+  it('forgets a key after 24 hours: the TTL index removes it and the key can be used again', async () => {
+    const indexes = await deps.models.Idempotency.collection.listIndexes().toArray();
+    expect(indexes.find((i) => i.key.created_at === 1)?.expireAfterSeconds).toBe(86_400);
+    expect((await post('/links/', { program_id: 1001, subid: 'ttl-1' }, keys().live, 'key-ttl')).status).toBe(201);
+    await deps.models.Idempotency.updateMany({ publisher_id: 'pub_trailhead' }, { $set: { created_at: new Date(Date.now() - 25 * 3_600_000) } });
+    for (let i = 0; i < 40 && (await deps.models.Idempotency.countDocuments({ publisher_id: 'pub_trailhead' })) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const reused = await post('/links/', { program_id: 1001, subid: 'ttl-2' }, keys().live, 'key-ttl');
+    expect(reused.status).toBe(201);
+    expect(reused.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('lets exactly one of many concurrent requests with one key have an effect', async () => {
