@@ -23,10 +23,15 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** A short, non-secret prefix to show in listings (kind and first characters). */
+const KIND_PREFIX = /^(read_only|live|demo|test|sandbox|rpt|ofr|ptl)_/;
+
+/**
+ * A short, non-secret prefix to show in listings: the kind and the first 6 random characters.
+ * (The random part is base64url and may itself contain '_', so the kind is matched, not cut.)
+ */
 export function displayPrefix(secret: string): string {
-  const cut = secret.lastIndexOf('_');
-  return `${secret.slice(0, cut + 1)}${secret.slice(cut + 1, cut + 7)}…`;
+  const head = KIND_PREFIX.exec(secret)?.[0] ?? '';
+  return `${head}${secret.slice(head.length, head.length + 6)}…`;
 }
 
 export function hashesEqual(a: string, b: string): boolean {
