@@ -10,6 +10,7 @@ import { assertDocumentSize, getPath } from './documents';
 import { MongoServerError } from './errors';
 import { IndexStore, type IndexSpec } from './index-store';
 import { mingoOptions, sortDocuments } from './mingo-context';
+import { compileFastMatch } from './fast-match';
 import { choosePlan } from './planner';
 
 export interface ReadOptions {
@@ -19,6 +20,21 @@ export interface ReadOptions {
 }
 
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+/** The filter as a test: the compiled fast path where it decides, mingo otherwise (built lazily). */
+function matcher(filter: Document): { test(doc: Document): boolean } {
+  const fast = compileFastMatch(filter);
+  // Filters the fast path does not take are validated at once (unknown operators are errors).
+  if (!fast) return new Query(filter, mingoOptions());
+  let mingo: Query | undefined;
+  const slow = (doc: Document) => (mingo ??= new Query(filter, mingoOptions())).test(doc);
+  return {
+    test: (doc) => {
+      const r = fast(doc);
+      return r === undefined ? slow(doc) : r;
+    },
+  };
+}
 
 export class Collection {
   readonly uuid = new UUID();
@@ -83,7 +99,7 @@ export class Collection {
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
   find(filter: Document = {}, opts: ReadOptions = {}): Document[] {
-    const query = new Query(filter, mingoOptions());
+    const query = matcher(filter);
     const sortFields = Object.entries(opts.sort ?? {}).map(([f, d]) => [f, Number(d) < 0 ? -1 : 1] as [string, number]);
     const skip = opts.skip ?? 0;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
@@ -117,10 +133,9 @@ export class Collection {
 
     let docs: Document[];
     if (plan.kind === 'ids') {
-      const ids = [...plan.ids];
-      if (!sortFields.length) ids.sort((a, b) => this.seq.get(a)! - this.seq.get(b)!);
+      // Index order, as an index scan returns (MongoDB promises no order without a sort).
       docs = [];
-      for (const id of ids) {
+      for (const id of plan.ids) {
         const doc = this.docs.get(id);
         if (doc && query.test(doc)) docs.push(doc);
       }

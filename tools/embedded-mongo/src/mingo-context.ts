@@ -15,7 +15,7 @@ import * as windowOps from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { averageValues, compareValues, keyString, multiplyValues, sumValues, typeRank } from './bson-values';
 
-type Pred = (value: unknown) => boolean;
+export type Pred = (value: unknown) => boolean;
 type AnyObj = Record<string, unknown>;
 
 /** The values a path selects in a document: the value itself, and the elements of arrays on the way. */
@@ -48,12 +48,12 @@ function isRegex(v: unknown): v is RegExp {
   return v instanceof RegExp;
 }
 
-const equalsTo = (operand: unknown): Pred => {
+export const equalsTo = (operand: unknown): Pred => {
   const key = keyString(operand);
   return (v) => keyString(v) === key;
 };
 
-const inList = (operand: unknown): Pred => {
+export const inList = (operand: unknown): Pred => {
   if (!Array.isArray(operand)) throw new Error('$in needs an array');
   const keys = new Set(operand.filter((x) => !isRegex(x)).map(keyString));
   const patterns = operand.filter(isRegex);
@@ -61,7 +61,7 @@ const inList = (operand: unknown): Pred => {
 };
 
 /** MongoDB type bracketing: $gt/$lt only compare values of the same canonical type. */
-const ordered =
+export const ordered =
   (accept: (c: number) => boolean) =>
   (operand: unknown): Pred => {
     const rank = typeRank(operand);
