@@ -33,9 +33,8 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
   app.silent = true;
   app.use(requestId);
   app.use(async (ctx, next) => {
-    // The request's logger is made on first use: most requests never log.
-    let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= opts.logger.child({ request_id: ctx.state.requestId })), configurable: true, enumerable: false });
+    // The service logger; callers add the request id (a child logger per request costs more than most requests log).
+    ctx.state.log = opts.logger;
     await next();
   });
   if (opts.metrics) app.use(opts.metrics.middleware(opts.name));

@@ -40,7 +40,7 @@ export async function countRequest(ctx: Context, limiter: RateLimiter, budget: s
     result = await limiter.consume(budget, key, limit);
   } catch (e) {
     if (!(e instanceof RateLimitStoreError)) throw e;
-    ctx.state.log?.error({ err: e.message, budget }, 'rate limit store failure');
+    ctx.state.log?.error({ err: e.message, budget, request_id: ctx.state.requestId }, 'rate limit store failure');
     // The headers are still promised on every response: nothing may be spent until the store is back.
     setRateLimitHeaders(ctx, { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS });
     return 'unavailable';
