@@ -97,6 +97,19 @@ describe('dependency outages', () => {
     }
   });
 
+  it('answers 503 when a catalog query runs over its time budget (CATALOG_QUERY_TIMEOUT_MS)', async () => {
+    const deps = await createTestDeps({ seedProducts: 20_000, env: { CATALOG_QUERY_TIMEOUT_MS: '1' } });
+    try {
+      const server = createApp(deps).callback();
+      const key = deps.data!.publishers[0].keys.live;
+      const res = await request(server).get(`${B}/products/?q=${encodeURIComponent('no product is called this')}&group=1`).set('X-API-Key', key);
+      expectErrorShape(res, 503, 'service_unavailable');
+      expect(res.body.products).toBeUndefined();
+    } finally {
+      await deps.close();
+    }
+  });
+
   it('answers 503 service_unavailable when the catalog database goes away, and never an untracked link', async () => {
     const deps = await createTestDeps({ seedProducts: 10, ownEngine: true, serverSelectionTimeoutMS: 300 });
     try {

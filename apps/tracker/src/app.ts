@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps): TrackerApp {
     metrics: deps.metrics,
     softIpLimit: (ctx) => ctx.path.startsWith('/c/'),
   }) as TrackerApp;
-  const recorder = new ClickRecorder(deps.models, deps.logger);
+  const recorder = new ClickRecorder(deps.models, deps.logger, deps.config.clickFlushIntervalMs);
   const resolver = new RedirectResolver(deps.models);
   const rates = new ClickRateCounter();
   const ipKey = deps.config.secretKey;

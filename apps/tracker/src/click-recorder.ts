@@ -1,6 +1,6 @@
 /**
  * Buffered click writes: the redirect never waits for the database. Clicks are written in
- * unordered batches every FLUSH_INTERVAL_MS or at BATCH_SIZE; a failed batch stays buffered and
+ * unordered batches every flush interval (CLICK_FLUSH_INTERVAL_MS) or at BATCH_SIZE; a failed batch stays buffered and
  * is retried (click ids are unique, so a partly written batch is not duplicated). close() flushes
  * everything before the process exits (SIGTERM), so no click is lost.
  */
@@ -22,7 +22,6 @@ export interface ClickRecord {
   bot_reason?: string;
 }
 
-const FLUSH_INTERVAL_MS = 200;
 const BATCH_SIZE = 1000;
 
 export class ClickRecorder {
@@ -36,8 +35,9 @@ export class ClickRecorder {
   constructor(
     private readonly models: Models,
     private readonly logger: Logger,
+    flushIntervalMs: number,
   ) {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_INTERVAL_MS);
+    this.timer = setInterval(() => void this.flush().catch(() => undefined), flushIntervalMs);
     this.timer.unref();
   }
 

@@ -41,6 +41,8 @@ export interface PlatformConfig {
   trustProxy: boolean;
   rateLimits: Record<BudgetName, number>;
   clickFlushIntervalMs: number;
+  /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
+  catalogQueryTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +135,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     trustProxy: bool('TRUST_PROXY', false),
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
+    catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

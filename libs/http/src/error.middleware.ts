@@ -24,7 +24,11 @@ function isDatabaseUnavailable(err: unknown): boolean {
 /** Maps anything thrown below (and unmatched routes) to the one error body. */
 export function toApiError(err: unknown, ctx: Context): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  if (isDatabaseUnavailable(err)) return new ApiError({ code: 'service_unavailable', detail: 'The catalog is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': '5' } });
+  if (isDatabaseUnavailable(err)) {
+    const overBudget = (err as { code?: number }).code === 50;
+    const detail = overBudget ? 'The query ran over its time budget. Narrow it (country, merchant, q) or retry with backoff.' : 'The catalog is temporarily unavailable. Retry with backoff.';
+    return new ApiError({ code: 'service_unavailable', detail, headers: { 'Retry-After': '5' } });
+  }
   const e = err as HttpLikeError;
   const status = e?.status ?? e?.statusCode;
   if (e?.type === 'entity.too.large' || status === 413) return new ApiError({ code: 'payload_too_large', detail: 'The request body is too large.' });

@@ -17,6 +17,8 @@ export interface ReadOptions {
   sort?: Record<string, number>;
   skip?: number;
   limit?: number;
+  /** maxTimeMS as an absolute time (ms): past it, the read fails with MaxTimeMSExpired (50). */
+  deadline?: number;
 }
 
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -32,6 +34,18 @@ function matcher(filter: Document): { test(doc: Document): boolean } {
     test: (doc) => {
       const r = fast(doc);
       return r === undefined ? slow(doc) : r;
+    },
+  };
+}
+
+/** Checks the clock every 256 tested documents; MongoDB's maxTimeMS. */
+function withDeadline(m: { test(doc: Document): boolean }, deadline: number | undefined): { test(doc: Document): boolean } {
+  if (deadline === undefined) return m;
+  let n = 0;
+  return {
+    test: (doc) => {
+      if ((++n & 255) === 0 && Date.now() > deadline) throw new MongoServerError('MaxTimeMSExpired', 'operation exceeded time limit');
+      return m.test(doc);
     },
   };
 }
@@ -99,7 +113,7 @@ export class Collection {
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
   find(filter: Document = {}, opts: ReadOptions = {}): Document[] {
-    const query = matcher(filter);
+    const query = withDeadline(matcher(filter), opts.deadline);
     const sortFields = Object.entries(opts.sort ?? {}).map(([f, d]) => [f, Number(d) < 0 ? -1 : 1] as [string, number]);
     const skip = opts.skip ?? 0;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;

@@ -41,6 +41,12 @@ function requireString(cmd: Document, name: string): string {
   return v;
 }
 
+/** A command's maxTimeMS as an absolute deadline (none when absent or 0). */
+function deadlineOf(cmd: Document): number | undefined {
+  const ms = cmd.maxTimeMS === undefined ? 0 : toInt(cmd.maxTimeMS);
+  return ms > 0 ? Date.now() + ms : undefined;
+}
+
 function projectDocs(docs: Document[], projection: Document | undefined): Document[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
   const fast = simpleProjection(projection);
@@ -455,7 +461,7 @@ export class Engine {
     const limit = toInt(cmd.limit);
     const single = cmd.singleBatch === true || limit < 0;
     const docs = coll
-      ? coll.find(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit) })
+      ? coll.find(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit), deadline: deadlineOf(cmd) })
       : [];
     const batchSize = cmd.batchSize !== undefined ? toInt(cmd.batchSize) : undefined;
     return this.cursorReply(`${db}.${name}`, projectDocs(docs, cmd.projection), single ? Math.abs(limit) || batchSize : batchSize, single, true);
@@ -487,7 +493,7 @@ export class Engine {
     const coll = this.collection(db, requireString(cmd, 'count'));
     if (!coll) return { n: 0, ok: 1 };
     const query = cmd.query ?? {};
-    const n = Object.keys(query).length === 0 ? coll.docs.size : coll.find(query).length;
+    const n = Object.keys(query).length === 0 ? coll.docs.size : coll.find(query, { deadline: deadlineOf(cmd) }).length;
     const skip = toInt(cmd.skip);
     const limit = toInt(cmd.limit);
     const after = Math.max(0, n - skip);
@@ -525,7 +531,7 @@ export class Engine {
       // A leading $match (and a $sort/$skip/$limit right after) uses the collection's indexes.
       const first = stages[0]?.$match;
       if (coll && first) {
-        input = coll.find(first);
+        input = coll.find(first, { deadline: deadlineOf(cmd) });
         stages = stages.slice(1);
       } else input = coll ? [...coll.docs.values()] : [];
     }

@@ -10,6 +10,7 @@ export const CODES = {
   ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
   NamespaceExists: 48,
+  MaxTimeMSExpired: 50,
   CommandNotFound: 59,
   ImmutableField: 66,
   InvalidOptions: 72,

@@ -58,6 +58,14 @@ describe('handshake and server commands', () => {
 });
 
 describe('reads', () => {
+  it('fails a read over its maxTimeMS with code 50 (MaxTimeMSExpired), and runs it without one', async () => {
+    const docs = Array.from({ length: 60_000 }, (_, i) => ({ i, title: `product number ${i} in the catalog` }));
+    for (let k = 0; k < docs.length; k += 10_000) await coll.insertMany(docs.slice(k, k + 10_000));
+    const e = await serverError(coll.find({ title: { $regex: 'no such words$' } }).maxTimeMS(1).toArray());
+    expect(e.code).toBe(50);
+    expect(await coll.countDocuments({ title: { $regex: 'number 59999 ' } })).toBe(1);
+  });
+
   it('finds with filter, sort, skip, limit and projection', async () => {
     await coll.insertMany([5, 3, 9, 1, 7].map((v) => ({ v, tag: v % 2 ? 'odd' : 'even', extra: 'x' })));
     const docs = await coll.find({ v: { $gte: 3 } }, { projection: { _id: 0, v: 1 } }).sort({ v: -1 }).skip(1).limit(2).toArray();

@@ -57,6 +57,7 @@ export async function search(models: Models, config: PlatformConfig, principal: 
     currency: q.currency as string | undefined,
     limit,
     offset,
+    maxTimeMs: config.catalogQueryTimeoutMs,
   });
   return respond(models, config, principal, page, limit, offset, q.group === 1);
 }
@@ -93,7 +94,7 @@ export async function lookup(models: Models, config: PlatformConfig, principal: 
   const scope = await catalogScope(models, principal.publisher);
   const limit = q.limit as number;
   const offset = q.offset as number;
-  const page = await lookupProducts(models, scope, { ids, gtins, countries, merchant: q.merchant as number | undefined, limit, offset });
+  const page = await lookupProducts(models, scope, { ids, gtins, countries, merchant: q.merchant as number | undefined, limit, offset, maxTimeMs: config.catalogQueryTimeoutMs });
   return respond(models, config, principal, page, limit, offset, false);
 }
 
