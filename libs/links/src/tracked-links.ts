@@ -48,6 +48,10 @@ export interface EnsuredLink {
 export async function ensureLinks(models: Models, key: Buffer, specs: LinkSpec[], opts: { source: LinkSource; listed?: boolean }): Promise<EnsuredLink[]> {
   const codes = specs.map((s) => linkCode(key, s));
   const unique = [...new Set(codes)];
+  const known = knownCodes(models);
+  // Links are never deleted: codes this process has seen stored need no read (products only;
+  // `listed` requests read, since they may have to turn listing on).
+  if (!opts.listed && unique.every((c) => known.has(c))) return codes.map((code) => ({ code, created: false }));
   const existing = new Set((await models.Link.find({ _id: { $in: unique } }, { _id: 1 }).lean()).map((l) => String(l._id)));
   const now = new Date();
   const missing = new Map<string, LinkSpec>();
@@ -84,5 +88,28 @@ export async function ensureLinks(models: Models, key: Buffer, specs: LinkSpec[]
     const toList = unique.filter((c) => existing.has(c));
     if (toList.length) await models.Link.updateMany({ _id: { $in: toList }, listed: false }, { $set: { listed: true, updated_at: now } });
   }
+  // Every code is stored now: it existed, this call created it, or a racing call did (11000).
+  for (const c of unique) known.add(c);
   return codes.map((code) => ({ code, created: created.has(code) }));
+}
+
+/** Per connection (models), a bounded set of link codes known to be stored. */
+const KNOWN_MAX = 200_000;
+const knownByModels = new WeakMap<Models['Link'], KnownCodes>();
+
+class KnownCodes {
+  private codes = new Set<string>();
+  has(code: string): boolean {
+    return this.codes.has(code);
+  }
+  add(code: string): void {
+    if (this.codes.size >= KNOWN_MAX) this.codes.clear();
+    this.codes.add(code);
+  }
+}
+
+function knownCodes(models: Models): KnownCodes {
+  let k = knownByModels.get(models.Link);
+  if (!k) knownByModels.set(models.Link, (k = new KnownCodes()));
+  return k;
 }

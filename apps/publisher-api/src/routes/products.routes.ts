@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 import { API_KEY_SECURITY, guard, principalOf } from '../guard';
+import { MerchantNames } from '../services/merchant-names';
 import { lookup, search } from '../services/products.service';
 import { LOOKUP_QUERY, PRODUCT_PAGE, SEARCH_QUERY } from './products.schemas';
 
@@ -22,6 +23,7 @@ const ERRORS = {
 
 export function productRoutes(deps: AppDeps): RouteSpec[] {
   const before = guard(deps, { budget: 'products', allowDemo: true, requireFeedAccess: true });
+  const svc = { models: deps.models, config: deps.config, merchants: new MerchantNames(deps.models) };
   return [
     {
       method: 'GET',
@@ -34,7 +36,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       before,
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await search(deps.models, deps.config, principalOf(ctx.state), query);
+        ctx.body = await search(svc, principalOf(ctx.state), query);
       },
     },
     {
@@ -48,7 +50,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       before,
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await lookup(deps.models, deps.config, principalOf(ctx.state), query);
+        ctx.body = await lookup(svc, principalOf(ctx.state), query);
       },
     },
   ];

@@ -10,8 +10,15 @@ import type { Models } from '@cw/db';
 import { ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals } from '@cw/money';
 import type { PlatformConfig } from '@cw/config';
+import type { MerchantNames } from './merchant-names';
 
 type Query = Record<string, unknown>;
+
+export interface ProductService {
+  models: Models;
+  config: PlatformConfig;
+  merchants: MerchantNames;
+}
 
 function countriesFor(principal: Principal, country: unknown): string[] {
   if (typeof country === 'string') return [country === 'UK' ? 'GB' : country];
@@ -26,7 +33,8 @@ function countriesFor(principal: Principal, country: unknown): string[] {
   return markets;
 }
 
-export async function search(models: Models, config: PlatformConfig, principal: Principal, q: Query) {
+export async function search(svc: ProductService, principal: Principal, q: Query) {
+  const { models, config } = svc;
   if (q.q === undefined && q.brand === undefined && q.category === undefined && q.country === undefined) {
     throw new ApiError({
       code: 'invalid_parameter',
@@ -59,7 +67,7 @@ export async function search(models: Models, config: PlatformConfig, principal: 
     offset,
     maxTimeMs: config.catalogQueryTimeoutMs,
   });
-  return respond(models, config, principal, page, limit, offset, q.group === 1);
+  return respond(svc, principal, page, limit, offset, q.group === 1);
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -73,7 +81,8 @@ function splitList(raw: unknown, param: string): string[] {
   return [...new Set(items)];
 }
 
-export async function lookup(models: Models, config: PlatformConfig, principal: Principal, q: Query) {
+export async function lookup(svc: ProductService, principal: Principal, q: Query) {
+  const { models, config } = svc;
   const ids = splitList(q.ids, 'ids');
   const gtins = splitList(q.gtins, 'gtins');
   const badId = ids.find((id) => !ID_PATTERN.test(id));
@@ -95,10 +104,11 @@ export async function lookup(models: Models, config: PlatformConfig, principal: 
   const limit = q.limit as number;
   const offset = q.offset as number;
   const page = await lookupProducts(models, scope, { ids, gtins, countries, merchant: q.merchant as number | undefined, limit, offset, maxTimeMs: config.catalogQueryTimeoutMs });
-  return respond(models, config, principal, page, limit, offset, false);
+  return respond(svc, principal, page, limit, offset, false);
 }
 
-async function respond(models: Models, config: PlatformConfig, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
+async function respond(svc: ProductService, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
+  const { models, config } = svc;
   const rows = page.rows;
   let codes: string[] = [];
   if (rows.length) {
@@ -115,9 +125,7 @@ async function respond(models: Models, config: PlatformConfig, principal: Princi
       throw new ApiError({ code: 'service_unavailable', detail: 'Tracked links for these products are being refreshed. Retry with backoff.' });
     }
   }
-  const merchants = new Map(
-    (await models.Merchant.find({ _id: { $in: [...new Set(rows.map((r) => r.merchant_id))] } }, { name: 1 }).lean()).map((m) => [Number(m._id), m.name]),
-  );
+  const merchants = await svc.merchants.get(rows.map((r) => r.merchant_id));
   const products = rows.map((r, i) => ({
     ...productView(r, trackedUrl(config.trackingUrl, codes[i]), merchants.get(r.merchant_id) ?? ''),
     ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),
