@@ -1,28 +1,4 @@
-import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw/testing';
+import { describeServiceBasics } from '@cw/testing';
 import { createApp } from '../src/app';
 
-let deps: TestDeps;
-let server: ReturnType<ReturnType<typeof createApp>['callback']>;
-
-beforeAll(async () => {
-  deps = await createTestDeps();
-  server = createApp(deps).callback();
-});
-afterAll(async () => deps?.close());
-
-describe('postback-worker service basics', () => {
-  it('answers an unknown path with 404 in the error shape, with X-Request-Id and RateLimit headers', async () => {
-    const res = await request(server).get('/definitely/not/here');
-    expectErrorShape(res, 404, 'not_found');
-  });
-
-  it('echoes a safe caller X-Request-Id and replaces an unsafe one', async () => {
-    const mine = await request(server).get('/nope').set('X-Request-Id', 'client-req-12345');
-    expect(mine.headers['x-request-id']).toBe('client-req-12345');
-    expect(mine.body.request_id).toBe('client-req-12345');
-    const unsafe = await request(server).get('/nope').set('X-Request-Id', 'bad id <script>');
-    expect(unsafe.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
-  });
-});
+describeServiceBasics('postback-worker', createApp);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './load-config';
+import { ConfigError, loadConfig, loadTestTargets } from './load-config';
 
 describe('loadConfig', () => {
   it('gives working defaults for development', () => {
@@ -31,5 +31,11 @@ describe('loadConfig', () => {
     expect(problems).toContain('REDIS_URL');
     expect(problems).toContain('RATELIMIT_PRODUCTS_PER_MIN');
     expect(problems).toContain('SECRET_ENCRYPTION_KEY');
+  });
+
+  it('gives tests their targets: MONGODB_URI when set, Redis at REDIS_URL or the local default', () => {
+    expect(loadTestTargets({})).toEqual({ mongodbUri: undefined, redisUrl: 'redis://127.0.0.1:6379' });
+    expect(loadTestTargets({ MONGODB_URI: 'mongodb://db:27017', REDIS_URL: 'redis://cache:6380' })).toEqual({ mongodbUri: 'mongodb://db:27017', redisUrl: 'redis://cache:6380' });
+    expect(() => loadTestTargets({ REDIS_URL: 'http://nope' })).toThrow(ConfigError);
   });
 });

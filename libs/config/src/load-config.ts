@@ -146,3 +146,14 @@ export function requireMongoUri(config: PlatformConfig): string {
   if (!config.mongodbUri) throw new ConfigError(['MONGODB_URI is required to run this service on its own (npm start provides an embedded engine)']);
   return config.mongodbUri;
 }
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * Where tests run: a real MongoDB when MONGODB_URI is set (else the embedded engine), and Redis at
+ * REDIS_URL or 127.0.0.1:6379. Validated like every other setting.
+ */
+export function loadTestTargets(env: Env = process.env): { mongodbUri?: string; redisUrl: string } {
+  const c = loadConfig({ NODE_ENV: 'test', MONGODB_URI: env.MONGODB_URI, REDIS_URL: env.REDIS_URL }, { port: 0 });
+  return { mongodbUri: c.mongodbUri, redisUrl: c.redisUrl ?? DEFAULT_REDIS_URL };
+}

@@ -2,11 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
+import { loadTestTargets } from '@cw/config';
 // Not @cw/testing: that lib builds on this one.
-const redisUrl = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 import { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, type RateLimiter } from './limiter';
 
-const redis = new Redis(redisUrl(), { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+const redis = new Redis(loadTestTargets().redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
 beforeAll(() => redis.connect());
 afterAll(() => redis.disconnect());
 

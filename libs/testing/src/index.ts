@@ -3,3 +3,4 @@ export type { TestDatabase } from './test-database';
 export { createTestDeps } from './test-deps';
 export type { TestDeps, TestDepsOptions } from './test-deps';
 export { expectErrorShape, expectStandardHeaders } from './http-assertions';
+export { describeServiceBasics } from './service-basics';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import { loadTestTargets } from '@cw/config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
 
 export interface TestDatabase {
@@ -29,7 +30,7 @@ export interface TestDatabaseOptions {
 }
 
 export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const external = opts.ownEngine ? undefined : process.env.MONGODB_URI;
+  const external = opts.ownEngine ? undefined : loadTestTargets().mongodbUri;
   const dbName = `test_${randomBytes(6).toString('hex')}`;
   const embedded = external ? undefined : await startEmbeddedMongo({ ttlMonitorIntervalMs: opts.ttlMonitorIntervalMs ?? 500 });
   const serverUri = external ?? embedded!.uri;
@@ -57,5 +58,5 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
 }
 
 export function redisUrl(): string {
-  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  return loadTestTargets().redisUrl;
 }
