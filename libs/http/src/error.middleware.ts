@@ -60,9 +60,14 @@ export function errorHandler(logger: Logger) {
         logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
         apiError = new ApiError({ code: 'internal_error', detail: 'An internal error occurred. It has been logged; retry later or contact support with the request id.' });
       }
-      ctx.status = apiError.status;
-      for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, String(v));
-      ctx.body = errorBody(apiError, ctx.state.requestId ?? 'unknown');
+      renderError(ctx, apiError);
     }
   };
+}
+
+/** Writes an error as the response: status, its headers, the one error body. */
+export function renderError(ctx: Context, apiError: ApiError): void {
+  ctx.status = apiError.status;
+  for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, String(v));
+  ctx.body = errorBody(apiError, ctx.state.requestId ?? 'unknown');
 }

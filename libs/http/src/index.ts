@@ -1,5 +1,5 @@
 export { requestId } from './request-id.middleware';
-export { errorHandler, toApiError } from './error.middleware';
+export { errorHandler, renderError, toApiError } from './error.middleware';
 export { trailingSlash } from './trailing-slash.middleware';
 export { jsonBody } from './body.middleware';
 export { bodyValidator, queryValidator } from './validation';

@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { ApiError, errorBody } from '@cw/errors';
+import { ApiError } from '@cw/errors';
 import type { Models } from '@cw/db';
-import { toApiError } from '@cw/http';
+import { renderError, toApiError } from '@cw/http';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const MAX_KEY_LENGTH = 255;
@@ -99,9 +99,7 @@ export function idempotent(opts: IdempotencyOptions): Middleware {
         await Idempotency.deleteOne({ _id: id, state: 'running' });
         throw err;
       }
-      ctx.status = apiError.status;
-      for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, String(v));
-      ctx.body = errorBody(apiError, ctx.state.requestId ?? 'unknown');
+      renderError(ctx, apiError); // stored and replayed like any other answer
     }
     if (ctx.status >= 500) {
       await Idempotency.deleteOne({ _id: id, state: 'running' });

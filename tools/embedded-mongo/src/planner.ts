@@ -107,11 +107,7 @@ export function choosePlan(
   const usable = indexes.filter((i) => i.complete);
 
   // Candidates are counted, not materialized: only the chosen plan builds its id set.
-  let best: EqCandidate | undefined;
-  for (const index of usable) {
-    const candidate = equalityCandidate(index, conds);
-    if (candidate && (!best || candidate.size < best.size)) best = candidate;
-  }
+  let best = smallestCandidate(usable, conds);
   const union = unionOfBranches(usable, filter);
   if (union && (!best || union.size < best.size)) best = union;
 
@@ -121,14 +117,7 @@ export function choosePlan(
   if (sort.length && limit > 0 && (!best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit))) {
     let chosen: { index: IndexStore; p: number; reverse: boolean; lists: unknown[][]; combos: number } | undefined;
     for (const index of usable) {
-      const lists: unknown[][] = [];
-      let combos = 1;
-      for (const [field] of index.fields) {
-        const eq = conds.get(field)?.eq;
-        if (!eq || combos * eq.length > MAX_MERGED_WALKS) break;
-        lists.push(eq);
-        combos *= eq.length;
-      }
+      const lists = equalityPrefix(index, conds, MAX_MERGED_WALKS);
       for (let p = lists.length; p >= 0; p--) {
         const reverse = servesSort(index, p, sort);
         if (reverse === undefined) continue;
@@ -162,18 +151,34 @@ interface EqCandidate {
   ids(): Set<string>;
 }
 
-function equalityCandidate(index: IndexStore, conds: Map<string, FieldCondition>): EqCandidate | undefined {
+/** The value lists of the index's leading fields held by equality/$in, while their combinations stay within max. */
+function equalityPrefix(index: IndexStore, conds: Map<string, FieldCondition>, max: number): unknown[][] {
   const lists: unknown[][] = [];
   let count = 1;
   for (const [field] of index.fields) {
     const eq = conds.get(field)?.eq;
-    if (!eq || count * eq.length > MAX_EQ_COMBINATIONS) break;
+    if (!eq || count * eq.length > max) break;
     lists.push(eq);
     count *= eq.length;
   }
+  return lists;
+}
+
+function equalityCandidate(index: IndexStore, conds: Map<string, FieldCondition>): EqCandidate | undefined {
+  const lists = equalityPrefix(index, conds, MAX_EQ_COMBINATIONS);
   if (lists.length === 0) return undefined;
   const tuples = combinations(lists);
   return { index: index.name, size: index.count(tuples, lists.length), ids: () => index.lookup(tuples, lists.length) };
+}
+
+/** The index whose equality prefix narrows to the fewest entries. */
+function smallestCandidate(indexes: IndexStore[], conds: Map<string, FieldCondition>): EqCandidate | undefined {
+  let best: EqCandidate | undefined;
+  for (const index of indexes) {
+    const candidate = equalityCandidate(index, conds);
+    if (candidate && (!best || candidate.size < best.size)) best = candidate;
+  }
+  return best;
 }
 
 /** A top-level $or whose every branch narrows by equality reads the union of the branches. */
@@ -182,12 +187,7 @@ function unionOfBranches(indexes: IndexStore[], filter: Record<string, unknown>)
   if (!Array.isArray(branches) || branches.length === 0 || !branches.every(isPlainObject)) return undefined;
   const parts: EqCandidate[] = [];
   for (const branch of branches) {
-    const conds = analyzeFilter(branch as Record<string, unknown>);
-    let part: EqCandidate | undefined;
-    for (const index of indexes) {
-      const candidate = equalityCandidate(index, conds);
-      if (candidate && (!part || candidate.size < part.size)) part = candidate;
-    }
+    const part = smallestCandidate(indexes, analyzeFilter(branch as Record<string, unknown>));
     if (!part) return undefined;
     parts.push(part);
   }

@@ -3,11 +3,10 @@ import { idempotent } from '@cw/idempotency';
 import type { AppDeps } from '@cw/runtime';
 import { API_KEY_SECURITY, guard, principalOf } from '../guard';
 import { listClicks } from '../services/clicks.service';
-import { createLink, createLinkBatch, LINK_REQUEST_SCHEMA, listLinks, SUBID_PATTERN } from '../services/links.service';
-import { PAGE_SCHEMA_PROPS } from '../services/paging';
+import { CAMPAIGN_ID_PATTERN, createLink, createLinkBatch, LINK_REQUEST_SCHEMA, listLinks, SUBID_PATTERN } from '../services/links.service';
+import { PAGE_PARAM, PAGE_SCHEMA_PROPS, pageSizeParam } from '../services/paging';
 
-const PAGE = { type: 'integer', minimum: 1, maximum: 100000, default: 1 };
-const CAMPAIGN = { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'Campaign (merchant) id.' };
+const CAMPAIGN = { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' };
 
 const LINK = {
   type: 'object',
@@ -40,7 +39,7 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Links created through the links API, newest first',
       tags: ['Links'],
       security: API_KEY_SECURITY,
-      query: { properties: { subid: { type: 'string', pattern: SUBID_PATTERN }, campaign_id: CAMPAIGN, page: PAGE, page_size: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } } },
+      query: { properties: { subid: { type: 'string', pattern: SUBID_PATTERN }, campaign_id: CAMPAIGN, page: PAGE_PARAM, page_size: pageSizeParam(1000) } },
       before: guard(deps, { budget: 'links' }),
       responses: { 200: { description: 'Page envelope of links', schema: PAGE_SCHEMA_PROPS(LINK) }, ...ERRORS },
       handler: async (ctx, { query }) => {
@@ -106,8 +105,8 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
           campaign_id: CAMPAIGN,
           deeplink_id: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$', description: 'A link id.' },
           include_bots: { type: 'boolean', default: false, description: 'Also list clicks flagged as bots.' },
-          page: PAGE,
-          page_size: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+          page: PAGE_PARAM,
+          page_size: pageSizeParam(200),
         },
       },
       before: guard(deps, { budget: 'reporting' }),

@@ -2,11 +2,10 @@ import type { RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
 import type { AppDeps } from '@cw/runtime';
 import { API_KEY_SECURITY, guard, principalOf } from '../guard';
-import { PAGE_SCHEMA_PROPS } from '../services/paging';
+import { CAMPAIGN_ID_PATTERN } from '../services/links.service';
+import { PAGE_PARAM, PAGE_SCHEMA_PROPS, pageSizeParam } from '../services/paging';
 import { applyToProgram, joinablePrograms, listPrograms } from '../services/programs.service';
 
-const PAGE = { type: 'integer', minimum: 1, maximum: 100000, default: 1 };
-const PAGE_SIZE = { type: 'integer', minimum: 1, maximum: 1000, default: 50 };
 const SEARCH = { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive text in the program name.' };
 
 const PROGRAM = {
@@ -44,7 +43,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       summary: "The caller's programs; with include_available=true also those open for application",
       tags: ['Programs'],
       security: API_KEY_SECURITY,
-      query: { properties: { search: SEARCH, include_available: { type: 'boolean', default: false }, page: PAGE, page_size: PAGE_SIZE } },
+      query: { properties: { search: SEARCH, include_available: { type: 'boolean', default: false }, page: PAGE_PARAM, page_size: pageSizeParam(1000) } },
       before: read,
       responses: { 200: { description: 'Page envelope of programs', schema: PAGE_SCHEMA_PROPS(PROGRAM) }, ...ERRORS },
       handler: async (ctx, { query }) => {
@@ -58,7 +57,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Active programs open for application that the caller is not assigned to',
       tags: ['Programs'],
       security: API_KEY_SECURITY,
-      query: { properties: { search: SEARCH, page: PAGE, page_size: PAGE_SIZE } },
+      query: { properties: { search: SEARCH, page: PAGE_PARAM, page_size: pageSizeParam(1000) } },
       before: read,
       responses: { 200: { description: 'Page envelope of programs', schema: PAGE_SCHEMA_PROPS(PROGRAM) }, ...ERRORS },
       handler: async (ctx, { query }) => {
@@ -79,7 +78,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
         required: ['program_id'],
         properties: {
           program_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
-          campaign_id: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[1-9][0-9]{0,9}$' }], description: "Optional; must be the program's campaign." },
+          campaign_id: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: CAMPAIGN_ID_PATTERN }], description: "Optional; must be the program's campaign." },
         },
       },
       before: [

@@ -16,6 +16,8 @@ import { envelope, skipFor } from './paging';
 import { campaignMismatch } from './programs.service';
 
 export const SUBID_PATTERN = '^[A-Za-z0-9._~-]{1,100}$';
+/** A campaign (merchant) id sent as a string. */
+export const CAMPAIGN_ID_PATTERN = '^[1-9][0-9]{0,9}$';
 
 export const LINK_REQUEST_SCHEMA = {
   type: 'object',
@@ -25,7 +27,7 @@ export const LINK_REQUEST_SCHEMA = {
     campaign_id: {
       oneOf: [
         { type: 'integer', minimum: 1, maximum: 2147483647 },
-        { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+        { type: 'string', pattern: CAMPAIGN_ID_PATTERN },
       ],
       description: "The program's campaign (merchant) id, as integer or string.",
     },

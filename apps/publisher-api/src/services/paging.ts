@@ -26,3 +26,7 @@ export const PAGE_SCHEMA_PROPS = (item: Record<string, unknown>) => ({
     next_page: { type: ['integer', 'null'], description: 'The next page number, or null on the last page.' },
   },
 });
+
+/** Query parameters of page-based lists. */
+export const PAGE_PARAM = { type: 'integer', minimum: 1, maximum: 100000, default: 1 };
+export const pageSizeParam = (max: number) => ({ type: 'integer', minimum: 1, maximum: max, default: 50 });
