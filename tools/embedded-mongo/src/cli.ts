@@ -1,9 +1,12 @@
-/** `npm run mongo:embedded -- --port N [--ttl-interval-ms N]`: serves until killed, prints its URI. */
+/**
+ * `npm run mongo:embedded -- --port N [--data-dir DIR] [--ttl-interval-ms N]`: serves until
+ * killed, prints its URI. With --data-dir the data survives restarts (and kill -9).
+ */
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from './server';
 
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '27017' }, host: { type: 'string', default: '127.0.0.1' }, 'ttl-interval-ms': { type: 'string' } },
+  options: { port: { type: 'string', default: '27017' }, host: { type: 'string', default: '127.0.0.1' }, 'ttl-interval-ms': { type: 'string' }, 'data-dir': { type: 'string' } },
 });
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -11,8 +14,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 const ttl = values['ttl-interval-ms'] === undefined ? undefined : Number(values['ttl-interval-ms']);
-startEmbeddedMongo({ port, host: values.host, ttlMonitorIntervalMs: ttl })
+startEmbeddedMongo({ port, host: values.host, ttlMonitorIntervalMs: ttl, dataDir: values['data-dir'] })
   .then((m) => {
+    if (m.recovery) {
+      const r = m.recovery;
+      console.error(`loaded ${values['data-dir']}: snapshot ${r.snapshot ?? 'none'}, ${r.documents} documents, ${r.changes} journaled changes in ${r.ms} ms${r.skippedBytes ? `, ${r.skippedBytes} damaged bytes skipped` : ''}`);
+    }
     console.log(m.uri);
     const stop = () => void m.stop().then(() => process.exit(0));
     process.on('SIGINT', stop);

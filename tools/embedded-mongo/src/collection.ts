@@ -23,6 +23,21 @@ export interface ReadOptions {
 
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
+/**
+ * A change to stored state, as the journal records it. Documents are whole (a put is an insert
+ * or a replacement), so replaying a change twice gives the same state.
+ */
+export type Change =
+  | { op: 'createCollection'; db: string; coll: string; options: Document }
+  | { op: 'dropCollection'; db: string; coll: string }
+  | { op: 'dropDatabase'; db: string }
+  | { op: 'createIndex'; db: string; coll: string; spec: IndexSpec }
+  | { op: 'dropIndex'; db: string; coll: string; name: string }
+  | { op: 'put'; db: string; coll: string; doc: Document }
+  | { op: 'delete'; db: string; coll: string; id: unknown };
+
+export type ChangeSink = (change: Change) => void;
+
 /** The filter as a test: the compiled fast path where it decides, mingo otherwise (built lazily). */
 function matcher(filter: Document): { test(doc: Document): boolean } {
   const fast = compileFastMatch(filter);
@@ -61,6 +76,8 @@ export class Collection {
     readonly db: string,
     readonly name: string,
     readonly options: Document = {},
+    /** Told of every change after it is applied (the journal of a durable engine). */
+    private readonly sink?: ChangeSink,
   ) {
     this.indexes.set('_id_', new IndexStore(ID_INDEX));
   }
@@ -85,6 +102,7 @@ export class Collection {
     this.docs.set(id, doc);
     this.seq.set(id, this.nextSeq++);
     for (const index of this.indexes.values()) index.add(doc, id);
+    this.sink?.({ op: 'put', db: this.db, coll: this.name, doc });
   }
 
   /** Replaces the stored document with the same _id; all constraints checked before any change. */
@@ -96,19 +114,24 @@ export class Collection {
       index.add(next, id);
     }
     this.docs.set(id, next);
+    this.sink?.({ op: 'put', db: this.db, coll: this.name, doc: next });
   }
 
   remove(id: string): boolean {
-    if (!this.docs.delete(id)) return false;
+    const doc = this.docs.get(id);
+    if (!doc) return false;
+    this.docs.delete(id);
     this.seq.delete(id);
     for (const index of this.indexes.values()) index.remove(id);
+    this.sink?.({ op: 'delete', db: this.db, coll: this.name, id: doc._id });
     return true;
   }
 
-  clear(): void {
-    this.docs.clear();
-    this.seq.clear();
-    for (const index of this.indexes.values()) index.clear();
+  /** Insert, or replace the document with the same _id (journal replay). */
+  put(doc: Document): void {
+    const id = Collection.idKey(doc);
+    if (this.docs.has(id)) this.replace(id, doc);
+    else this.insert(doc);
   }
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
@@ -221,12 +244,14 @@ export class Collection {
       index.add(doc, id);
     }
     this.indexes.set(spec.name, index);
+    this.sink?.({ op: 'createIndex', db: this.db, coll: this.name, spec });
     return true;
   }
 
   dropIndex(name: string): void {
     if (name === '_id_') throw new MongoServerError('InvalidOptions', 'cannot drop _id index');
     if (!this.indexes.delete(name)) throw new MongoServerError('IndexNotFound', `index not found with name [${name}]`);
+    this.sink?.({ op: 'dropIndex', db: this.db, coll: this.name, name });
   }
 
   indexNamed(keyOrName: string | Document): IndexStore | undefined {

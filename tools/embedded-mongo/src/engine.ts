@@ -7,7 +7,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { Query } from 'mingo/query';
 import { Long, ObjectId, type Document } from 'bson';
 import { keyString } from './bson-values';
-import { Collection } from './collection';
+import { Collection, type Change } from './collection';
 import { valuesAtPath } from './documents';
 import { MongoServerError } from './errors';
 import type { IndexSpec } from './index-store';
@@ -88,16 +88,101 @@ export interface EngineOptions {
   ttlMonitorIntervalMs?: number;
 }
 
+/** Where a durable engine sends each command's changes; resolves once they are on disk. */
+export interface Journal {
+  append(changes: Change[]): Promise<void>;
+}
+
+/** One collection's state at an instant (documents are never changed in place, so this is a consistent cut). */
+export interface CollectionState {
+  db: string;
+  coll: string;
+  options: Document;
+  indexes: IndexSpec[];
+  docs: Document[];
+}
+
 export class Engine {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private readonly cursors = new Map<bigint, Cursor>();
   private nextCursorId = 1n;
   private connectionIds = 0;
   private readonly ttlTimer: NodeJS.Timeout;
+  private journal?: Journal;
+  /** The changes of the command running now (collected only when a journal is attached). */
+  private changes?: Change[];
+  private readonly sink = (change: Change) => this.changes?.push(change);
 
   constructor(opts: EngineOptions = {}) {
-    this.ttlTimer = setInterval(() => this.sweepTtl(), opts.ttlMonitorIntervalMs ?? 60_000);
+    this.ttlTimer = setInterval(() => void this.execute(() => this.sweepTtl()).durable?.catch(() => undefined), opts.ttlMonitorIntervalMs ?? 60_000);
     this.ttlTimer.unref();
+  }
+
+  /** From now on every change is journaled, and execute() says when a command's changes are durable. */
+  attachJournal(journal: Journal): void {
+    this.journal = journal;
+  }
+
+  /**
+   * Runs a command (or any engine work) and, on a durable engine, returns the promise that its
+   * changes are on disk: the reply must not be sent before it resolves (MongoDB's `j: true`).
+   */
+  execute<T>(work: () => T): { result: T; durable?: Promise<void> } {
+    if (!this.journal) return { result: work() };
+    this.changes = [];
+    let result: T;
+    let changes: Change[];
+    try {
+      result = work();
+    } finally {
+      changes = this.changes;
+      this.changes = undefined;
+    }
+    return { result, durable: changes.length ? this.journal.append(changes) : undefined };
+  }
+
+  /** Applies one journaled change (recovery); nothing is journaled again. */
+  apply(change: Change): void {
+    switch (change.op) {
+      case 'createCollection':
+        this.collection(change.db, change.coll, true);
+        return;
+      case 'dropCollection':
+        this.dbs.get(change.db)?.delete(change.coll);
+        return;
+      case 'dropDatabase':
+        this.dbs.delete(change.db);
+        return;
+      case 'createIndex': {
+        const coll = this.collection(change.db, change.coll, true);
+        if (!coll.indexes.has(change.spec.name)) coll.createIndex(change.spec);
+        return;
+      }
+      case 'dropIndex':
+        if (this.collection(change.db, change.coll)?.indexes.has(change.name)) this.collection(change.db, change.coll)!.dropIndex(change.name);
+        return;
+      case 'put':
+        this.collection(change.db, change.coll, true).put(change.doc);
+        return;
+      case 'delete':
+        this.collection(change.db, change.coll)?.remove(keyString(change.id));
+        return;
+    }
+  }
+
+  /** Every collection's documents and index specs, captured synchronously (for a snapshot). */
+  captureState(): CollectionState[] {
+    const out: CollectionState[] = [];
+    for (const [db, colls] of this.dbs) {
+      for (const [name, c] of colls) out.push({ db, coll: name, options: c.options, indexes: [...c.indexes.values()].map((i) => ({ ...i.spec })), docs: [...c.docs.values()] });
+    }
+    return out;
+  }
+
+  /** Forgets every database (recovery falls back to an older snapshot). */
+  reset(): void {
+    this.dbs.clear();
+    this.cursors.clear();
   }
 
   close(): void {
@@ -123,7 +208,8 @@ export class Engine {
       if (name.includes('$') || name.startsWith('.') || name.length === 0) {
         throw new MongoServerError('InvalidNamespace', `Invalid collection name: ${name}`);
       }
-      d!.set(name, (c = new Collection(db, name)));
+      d!.set(name, (c = new Collection(db, name, {}, this.sink)));
+      this.sink({ op: 'createCollection', db, coll: name, options: {} });
     }
     return c;
   }
@@ -186,7 +272,7 @@ export class Engine {
       case 'listDatabases':
         return this.listDatabases(cmd);
       case 'dropDatabase':
-        this.dbs.delete(db);
+        if (this.dbs.delete(db)) this.sink({ op: 'dropDatabase', db });
         return { dropped: db, ok: 1 };
       case 'create':
         return this.create(db, cmd);
@@ -262,6 +348,7 @@ export class Engine {
     const coll = this.collection(db, name);
     if (!coll) return { ok: 1 };
     this.dbs.get(db)!.delete(name);
+    this.sink({ op: 'dropCollection', db, coll: name });
     return { ns: coll.ns, nIndexesWas: coll.indexes.size, ok: 1 };
   }
 

@@ -6,11 +6,18 @@
 import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import { CODES } from './errors';
+import { DataDir, type RecoveryReport } from './storage/data-dir';
 import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, readHeader } from './wire';
 
 export interface EmbeddedMongoOptions extends EngineOptions {
   port?: number;
   host?: string;
+  /** Keep the data in this directory (journal + snapshots); absent: in memory only. */
+  dataDir?: string;
+  /** Snapshot once the journal holds this many bytes (default 64 MiB). */
+  compactAfterBytes?: number;
+  /** Where recovery problems are reported (default: stderr). */
+  log?: (message: string) => void;
 }
 
 export interface EmbeddedMongo {
@@ -20,6 +27,10 @@ export interface EmbeddedMongo {
   engine: Engine;
   /** True once stop() was called. */
   readonly stopped: boolean;
+  /** With a data directory: what start-up loaded and any journal damage it skipped. */
+  recovery?: RecoveryReport;
+  /** With a data directory: writes a snapshot now and drops the journals it covers. */
+  compact(): Promise<void>;
   /** Closes every connection and the listener; calling it again does nothing. */
   stop(): Promise<void>;
 }
@@ -31,6 +42,23 @@ function handleSocket(socket: net.Socket, engine: Engine): void {
   socket.setNoDelay(true);
 
   const fail = () => socket.destroy();
+  // Replies leave in request order: one waiting for the journal holds back those after it.
+  let waiting = 0;
+  let queue: Promise<void> = Promise.resolve();
+  const send = (reply: Buffer, durable: Promise<void> | undefined, requestId: number) => {
+    if (!durable && waiting === 0) {
+      socket.write(reply);
+      return;
+    }
+    waiting++;
+    queue = queue
+      .then(() => durable)
+      .then(
+        () => socket.write(reply),
+        (e: Error) => socket.write(encodeMsg(requestId, { ok: 0, errmsg: `journal write failed: ${e.message}`, code: 8, codeName: 'UnknownError' })),
+      )
+      .then(() => void waiting--);
+  };
 
   socket.on('data', (chunk) => {
     chunks.push(chunk);
@@ -48,11 +76,16 @@ function handleSocket(socket: net.Socket, engine: Engine): void {
       const header = readHeader(message);
       if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) return fail();
       let reply: Buffer | undefined;
+      let durable: Promise<void> | undefined;
       try {
         const parsed = parseMessage(message);
-        const result = engine.run(parsed.command, connectionId);
-        if (parsed.moreToCome) continue;
-        reply = parsed.legacy ? encodeReply(header.requestId, result) : encodeMsg(header.requestId, result);
+        const run = engine.execute(() => engine.run(parsed.command, connectionId));
+        durable = run.durable;
+        if (parsed.moreToCome) {
+          durable?.catch(() => undefined);
+          continue;
+        }
+        reply = parsed.legacy ? encodeReply(header.requestId, run.result) : encodeMsg(header.requestId, run.result);
       } catch (e) {
         if (header.opCode !== OP_MSG) return fail();
         const errmsg = e instanceof Error ? e.message : String(e);
@@ -62,7 +95,7 @@ function handleSocket(socket: net.Socket, engine: Engine): void {
           return fail();
         }
       }
-      socket.write(reply);
+      send(reply, durable, header.requestId);
     }
   });
   socket.on('error', () => socket.destroy());
@@ -70,6 +103,33 @@ function handleSocket(socket: net.Socket, engine: Engine): void {
 
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const engine = new Engine(opts);
+  const storage = opts.dataDir ? DataDir.open(engine, { dir: opts.dataDir, compactAfterBytes: opts.compactAfterBytes, log: opts.log }) : undefined;
+  try {
+    const served = await serveEngine(engine, opts);
+    return {
+      ...served,
+      engine,
+      get stopped() {
+        return served.stopped;
+      },
+      recovery: storage?.report,
+      compact: async () => storage?.dataDir.compact(),
+      stop: async () => {
+        if (served.stopped) return;
+        engine.close();
+        await served.stop();
+        await storage?.dataDir.close();
+      },
+    };
+  } catch (e) {
+    engine.close();
+    await storage?.dataDir.close();
+    throw e;
+  }
+}
+
+/** Serves an engine over TCP (the engine and its storage are the caller's). */
+export async function serveEngine(engine: Engine, opts: { port?: number; host?: string } = {}): Promise<{ uri: string; port: number; readonly stopped: boolean; stop(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -86,14 +146,12 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   return {
     uri: `mongodb://${host}:${port}`,
     port,
-    engine,
     get stopped() {
       return stopped;
     },
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      engine.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
