@@ -24,6 +24,8 @@ import { routeByPrefix } from './router';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CREDENTIALS_PATH = resolve(REPO_ROOT, '.local/credentials.json');
+/** Where `npm start` keeps the embedded engine's data (journal and snapshots). */
+export const DATA_DIR = resolve(REPO_ROOT, '.local/data');
 /** Where the running platform tells local tools (the admin CLI) its database. */
 export const PLATFORM_INFO_PATH = resolve(REPO_ROOT, '.local/platform.json');
 
@@ -39,7 +41,11 @@ export interface PlatformOptions {
   seedProducts?: number;
   /** Where to write the credentials file (default .local/credentials.json). */
   credentialsPath?: string | null;
+  /** The embedded engine's data directory; null or absent: in memory (tests). */
+  dataDir?: string | null;
   progress?: boolean;
+  /** Messages for the person running the platform. */
+  say?: (message: string) => void;
 }
 
 export interface Platform {
@@ -53,11 +59,14 @@ export interface Platform {
 
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const config = loadConfig(opts.env, { port: 8080 });
+  const say = opts.say ?? (() => undefined);
   let embedded: EmbeddedMongo | undefined;
   let mongoUri = config.mongodbUri;
   if (!mongoUri) {
-    embedded = await startEmbeddedMongo();
+    embedded = await startEmbeddedMongo({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
     mongoUri = `${embedded.uri}/cw_platform`;
+    const r = embedded.recovery;
+    if (r && (r.documents || r.changes)) say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
   }
   const deps = await openServiceDeps(config, mongoUri, 'platform');
 
@@ -75,7 +84,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
     }
   } else if (credentialsPath && existsSync(credentialsPath)) {
-    credentials = JSON.parse(readFileSync(credentialsPath, 'utf8')) as CredentialsFile;
+    // The keys stay valid (they are in the database); only the addresses follow this start's config.
+    const kept = JSON.parse(readFileSync(credentialsPath, 'utf8')) as CredentialsFile;
+    credentials = { ...kept, portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl };
+    if (JSON.stringify(credentials) !== JSON.stringify(kept)) writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  } else if (credentialsPath) {
+    say(`the database holds data but ${credentialsPath} is missing, and keys are stored only as hashes: issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``);
   }
 
   const appDeps = { config, logger: deps.logger, models: deps.models, limiter: deps.limiter, metrics: deps.metrics };

@@ -109,3 +109,36 @@ describe('local platform', () => {
     expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(false);
   });
 });
+
+describe('local platform on a data directory', () => {
+  it('keeps keys, links and clicks across a stop and start, without reseeding', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'platform-durable-'));
+    const opts = { env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', CLICK_FLUSH_INTERVAL_MS: '20' }, seedProducts: 200, credentialsPath: join(home, 'credentials.json'), dataDir: join(home, 'data') };
+    const first = await startPlatform(opts);
+    expect(first.seeded).toBeDefined();
+    const creds = JSON.parse(readFileSync(opts.credentialsPath, 'utf8'));
+    const key = creds.publishers[0].keys.live;
+    const made = await fetch(`${first.url}/api/v1/publisher/links/`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ program_id: creds.fixtures.approved_program_id, subid: 'durable' }),
+    });
+    expect(made.status).toBe(201);
+    const link = (await made.json()) as { id: string };
+    expect((await fetch(`${first.url}/c/${link.id}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } })).status).toBe(302);
+    await first.stop();
+
+    const second = await startPlatform(opts);
+    try {
+      expect(second.seeded).toBeUndefined();
+      expect(JSON.parse(readFileSync(opts.credentialsPath, 'utf8')).publishers[0].keys.live).toBe(key);
+      const listed = await fetch(`${second.url}/api/v1/publisher/links/?subid=durable`, { headers: { 'X-API-Key': key } });
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { data: Array<{ id: string }> }).data.map((l) => l.id)).toEqual([link.id]);
+      const clicks = (await (await fetch(`${second.url}/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { headers: { 'X-API-Key': key } })).json()) as { data: unknown[] };
+      expect(clicks.data).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+});
