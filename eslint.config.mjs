@@ -50,7 +50,7 @@ export default [
   {
     // The testing lib is for tests only.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    ignores: ['**/*.test.ts', 'libs/testing/**'],
+    ignores: ['**/*.test.ts', 'tools/testing/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cw/testing', message: '@cw/testing is for tests only.' }] }] },
   },
   prettier,

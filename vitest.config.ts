@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Starts Redis and installs Chromium when missing, once per run.
+    globalSetup: ['tools/testing/src/test-environment.ts'],
     reporters: ['default'],
   },
 });

@@ -150,10 +150,12 @@ export function requireMongoUri(config: PlatformConfig): string {
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
- * Where tests run: a real MongoDB when MONGODB_URI is set (else the embedded engine), and Redis at
- * REDIS_URL or 127.0.0.1:6379. Validated like every other setting.
+ * Where tests run: a real MongoDB when MONGODB_URI is set (else the embedded engine), Redis at
+ * REDIS_URL or 127.0.0.1:6379, and the browser test's Chromium at CHROMIUM_PATH or Debian's
+ * /usr/bin/chromium. Validated like every other setting.
  */
-export function loadTestTargets(env: Env = process.env): { mongodbUri?: string; redisUrl: string } {
+export function loadTestTargets(env: Env = process.env): { mongodbUri?: string; redisUrl: string; chromiumPath: string; chromiumPathSet: boolean } {
   const c = loadConfig({ NODE_ENV: 'test', MONGODB_URI: env.MONGODB_URI, REDIS_URL: env.REDIS_URL }, { port: 0 });
-  return { mongodbUri: c.mongodbUri, redisUrl: c.redisUrl ?? DEFAULT_REDIS_URL };
+  const chromium = env.CHROMIUM_PATH?.trim();
+  return { mongodbUri: c.mongodbUri, redisUrl: c.redisUrl ?? DEFAULT_REDIS_URL, chromiumPath: chromium || '/usr/bin/chromium', chromiumPathSet: !!chromium };
 }

@@ -1,15 +1,17 @@
 /** The API reference page renders its endpoints in a real headless Chromium (Debian's package). */
-import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadTestTargets } from '@cw/config';
 import { chromium, type Browser } from 'playwright-core';
 import { startPlatform, type Platform } from '../src/platform';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = loadTestTargets().chromiumPath;
 let platform: Platform;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (the CI script does)`);
+  // The test environment (tools/testing/src/test-environment.ts) installs it when it can.
+  const problem = inject('chromiumProblem');
+  if (problem) throw new Error(problem);
   platform = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 200, credentialsPath: null });
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -1,0 +1,115 @@
+/**
+ * What `npm test` needs beyond npm, set up once per run (Vitest's globalSetup):
+ *
+ * - Redis at REDIS_URL (default redis://127.0.0.1:6379): when nothing answers there, a private
+ *   `redis-server` is started on that port for the run (Debian's package installed first when
+ *   missing and running as root), and stopped afterwards.
+ * - Chromium for the docs browser test (Debian's `chromium` at /usr/bin/chromium, or
+ *   CHROMIUM_PATH): installed with apt-get when missing and running as root.
+ *
+ * When something cannot be set up (not root, no apt-get, a remote Redis that does not answer),
+ * one clear message says what to install, and the tests that need it fail with that message.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTestTargets } from '@cw/config';
+
+
+function say(message: string): void {
+  process.stderr.write(`[test environment] ${message}\n`);
+}
+
+function onPath(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Installs Debian packages when this process may; otherwise says why it cannot. */
+function aptInstall(packages: string[], why: string): string | undefined {
+  if (process.getuid?.() !== 0) return `${why}: install ${packages.join(' ')} (apt-get install ${packages.join(' ')}); the tests are not running as root, so they cannot.`;
+  if (!onPath('apt-get')) return `${why}: install ${packages.join(' ')}; this machine has no apt-get.`;
+  say(`installing ${packages.join(' ')} with apt-get (${why}; once per machine)...`);
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env, timeout: 300_000 });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'ignore', env, timeout: 600_000 });
+    return undefined;
+  } catch (e) {
+    return `${why}: apt-get install ${packages.join(' ')} failed (${(e as Error).message.split('\n')[0]}).`;
+  }
+}
+
+/** True when a Redis server answers PING at host:port. */
+export function redisAnswers(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (d) => done(d.toString().startsWith('+PONG')));
+  });
+}
+
+async function ensureRedis(): Promise<{ problem?: string; stop?: () => Promise<void> }> {
+  const url = new URL(loadTestTargets().redisUrl);
+  const host = url.hostname || '127.0.0.1';
+  const port = Number(url.port || 6379);
+  if (await redisAnswers(host, port)) return {};
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) return { problem: `Redis at ${url.host} does not answer, and it is not on this machine, so the tests cannot start one.` };
+  if (!onPath('redis-server')) {
+    const problem = aptInstall(['redis-server'], 'Redis is needed by the rate-limit and integration tests');
+    if (problem) return { problem };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'cw-test-redis-'));
+  say(`nothing answers at ${url.host}: starting redis-server there for this run`);
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!(await redisAnswers('127.0.0.1', port))) {
+    child.kill('SIGKILL');
+    return { problem: `redis-server did not start on port ${port}.` };
+  }
+  return {
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function ensureChromium(): string | undefined {
+  const { chromiumPath, chromiumPathSet } = loadTestTargets();
+  if (existsSync(chromiumPath)) return undefined;
+  if (chromiumPathSet) return `Chromium is not at CHROMIUM_PATH=${chromiumPath}.`;
+  return aptInstall(['chromium'], 'Chromium is needed by the API reference browser test') ?? (existsSync(chromiumPath) ? undefined : `Chromium is still missing at ${chromiumPath} after apt-get.`);
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Why Chromium is unavailable, when it is (the browser test fails with this message). */
+    chromiumProblem: string;
+  }
+}
+
+/** Vitest globalSetup: runs once before every test file, tears down after the run. */
+export default async function setup(project: { provide(key: 'chromiumProblem', value: string): void }): Promise<() => Promise<void>> {
+  const redis = await ensureRedis();
+  if (redis.problem) throw new Error(`[test environment] ${redis.problem}`);
+  const chromium = ensureChromium();
+  if (chromium) say(chromium);
+  project.provide('chromiumProblem', chromium ?? '');
+  return async () => {
+    await redis.stop?.();
+  };
+}
