@@ -4,13 +4,14 @@
  * restart time (snapshot + journal replay, indexes rebuilt) at 100k and 1M documents.
  * `npm run bench:durability [-- --sizes 100000,1000000 --single 20000]`.
  */
+import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Decimal128, MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '@cw/embedded-mongo';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, single: { type: 'string', default: '20000' } } });
 const SIZES = values.sizes.split(',').map(Number);
@@ -60,6 +61,26 @@ async function concurrentSingles(n: number, writers: number, dataDir?: string): 
   return rate;
 }
 
+/** Writes `size` documents into a fresh durable engine and stops it (journal only). */
+async function fill(d: string, size: number): Promise<void> {
+  const first = await open(d);
+  await first.coll.createIndex({ gtin: 1 });
+  await first.coll.createIndex({ country: 1, program_id: 1, _id: 1 });
+  for (let i = 0; i < size; i += 1000) await first.coll.insertMany(Array.from({ length: Math.min(1000, size - i) }, (_, k) => product(i + k)));
+  await first.client.close();
+  await first.m.stop();
+}
+
+/** Start-up time from the journal alone; then a snapshot is written for the next start. */
+async function timeStart(d: string, thenCompact: boolean): Promise<number> {
+  const t = performance.now();
+  const m = await startEmbeddedMongo({ dataDir: d, compactAfterBytes: Number.MAX_SAFE_INTEGER });
+  const ms = performance.now() - t;
+  if (thenCompact) await m.compact();
+  await m.stop();
+  return ms;
+}
+
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const dirs: string[] = [];
 const dir = () => {
@@ -76,31 +97,25 @@ try {
     console.log(`insertOne, ${writers} concurrent writer(s) (${fmt(SINGLE)})`.padEnd(44), fmt(await concurrentSingles(SINGLE, writers)).padStart(9), fmt(await concurrentSingles(SINGLE, writers, dir())).padStart(12));
   }
 
-  console.log('\nrestart (load + index rebuild)     journal only     snapshot    data dir    RSS after load');
+  console.log('\nrestart (load + index rebuild)     journal only     snapshot    data dir   heap of the data');
   for (const size of SIZES) {
     const d = dir();
-    const first = await open(d);
-    await first.coll.createIndex({ gtin: 1 });
-    await first.coll.createIndex({ country: 1, program_id: 1, _id: 1 });
-    for (let i = 0; i < size; i += 1000) await first.coll.insertMany(Array.from({ length: Math.min(1000, size - i) }, (_, k) => product(i + k)));
-    await first.client.close();
-    await first.m.stop();
+    await fill(d, size);
     global.gc?.();
-    let t = performance.now();
-    const fromJournal = await startEmbeddedMongo({ dataDir: d, compactAfterBytes: Number.MAX_SAFE_INTEGER });
-    const journalMs = performance.now() - t;
-    await fromJournal.compact();
-    await fromJournal.stop();
+    const journalMs = await timeStart(d, true);
     global.gc?.();
-    const rss0 = process.memoryUsage().rss;
-    t = performance.now();
-    const fromSnapshot = await startEmbeddedMongo({ dataDir: d });
+    const heap0 = process.memoryUsage().heapUsed;
+    const t = performance.now();
+    let fromSnapshot: EmbeddedMongo | undefined = await startEmbeddedMongo({ dataDir: d });
     const snapshotMs = performance.now() - t;
-    const rss = process.memoryUsage().rss;
-    const { execSync } = await import('node:child_process');
-    const bytes = execSync(`du -sb ${d}`).toString().split('\t')[0];
+    global.gc?.();
+    const heap = process.memoryUsage().heapUsed;
     await fromSnapshot.stop();
-    console.log(`${fmt(size)} documents`.padEnd(35), `${(journalMs / 1000).toFixed(1)} s`.padStart(12), `${(snapshotMs / 1000).toFixed(1)} s`.padStart(12), `${(Number(bytes) / 1048576).toFixed(0)} MiB`.padStart(11), `+${((rss - rss0) / 1048576).toFixed(0)} MiB`.padStart(12));
+    fromSnapshot = undefined;
+    const bytes = execSync(`du -sb ${d}`).toString().split('\t')[0];
+    console.log(`${fmt(size)} documents`.padEnd(35), `${(journalMs / 1000).toFixed(1)} s`.padStart(12), `${(snapshotMs / 1000).toFixed(1)} s`.padStart(12), `${(Number(bytes) / 1048576).toFixed(0)} MiB`.padStart(11), `+${((heap - heap0) / 1048576).toFixed(0)} MiB`.padStart(12));
+    rmSync(d, { recursive: true, force: true });
+    global.gc?.();
   }
 } finally {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

@@ -1,27 +1,20 @@
 import type Koa from 'koa';
-import { buildOpenApi, createServiceApp, docsRouter, mountRouter, type RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
+import type { RouteSpec } from '@cw/http';
+import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
 
 export const PREFIX = '/api/v1/feeds';
 
-/** The Product feeds's routes (other issues add resources here). */
+/** This app's routes (other issues add resources here). */
 export function routes(_deps: AppDeps): RouteSpec[] {
   return [];
 }
 
-export function openApiDocument(deps: AppDeps): Record<string, unknown> {
-  return buildOpenApi({
-    title: 'Product feeds',
-    version: '1.1.0',
-    description: 'Product feeds in Google Shopping XML, CSV, TSV and JSON.',
-    serverUrl: deps.config.portalUrl,
-    securitySchemes: {},
-    groups: [{ prefix: PREFIX, routes: routes(deps) }],
-  });
+export function api(deps: AppDeps): ApiDescription {
+  return { title: 'Product feeds', description: 'Product feeds in Google Shopping XML, CSV, TSV and JSON.', prefix: PREFIX, routes: routes(deps) };
 }
 
+export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
+
 export function createApp(deps: AppDeps): Koa {
-  const app = createServiceApp({ name: 'feed-service', logger: deps.logger, limiter: deps.limiter, ipLimit: deps.config.rateLimits.ip, trustProxy: deps.config.trustProxy, metrics: deps.metrics });
-  mountRouter(app, docsRouter({ prefix: PREFIX, title: 'Product feeds', document: () => openApiDocument(deps) }));
-  return app;
+  return createPlatformApp(deps, { name: 'feed-service', api: api(deps) });
 }

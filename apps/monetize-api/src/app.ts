@@ -1,27 +1,20 @@
 import type Koa from 'koa';
-import { buildOpenApi, createServiceApp, docsRouter, mountRouter, type RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
+import type { RouteSpec } from '@cw/http';
+import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
 
 export const PREFIX = '/api/v1/monetize';
 
-/** The Instant monetization API's routes (other issues add resources here). */
+/** This app's routes (other issues add resources here). */
 export function routes(_deps: AppDeps): RouteSpec[] {
   return [];
 }
 
-export function openApiDocument(deps: AppDeps): Record<string, unknown> {
-  return buildOpenApi({
-    title: 'Instant monetization API',
-    version: '1.1.0',
-    description: 'Provisional tracking links issued at once; the account is claimed later for payout.',
-    serverUrl: deps.config.portalUrl,
-    securitySchemes: {},
-    groups: [{ prefix: PREFIX, routes: routes(deps) }],
-  });
+export function api(deps: AppDeps): ApiDescription {
+  return { title: 'Instant monetization API', description: 'Provisional tracking links issued at once; the account is claimed later for payout.', prefix: PREFIX, routes: routes(deps) };
 }
 
+export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
+
 export function createApp(deps: AppDeps): Koa {
-  const app = createServiceApp({ name: 'monetize-api', logger: deps.logger, limiter: deps.limiter, ipLimit: deps.config.rateLimits.ip, trustProxy: deps.config.trustProxy, metrics: deps.metrics });
-  mountRouter(app, docsRouter({ prefix: PREFIX, title: 'Instant monetization API', document: () => openApiDocument(deps) }));
-  return app;
+  return createPlatformApp(deps, { name: 'monetize-api', api: api(deps) });
 }

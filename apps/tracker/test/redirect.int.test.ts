@@ -20,7 +20,7 @@ beforeAll(async () => {
   await deps.models.Program.create({ _id: 9001, name: 'Test Shop DE', merchant_id: 900, default_landing_url: 'https://www.testshop.example/', allowed_domains: ['testshop.example'] });
   await deps.models.Program.create({ _id: 9002, name: 'Test Shop GB', merchant_id: 900, default_landing_url: 'https://www.testshop.example/uk/', click_id_param: 'aff_click' });
   [{ code }, { code: customCode }] = await ensureLinks(
-    deps.models,
+    deps.repos.links,
     deps.config.secretKey,
     [
       { publisherId: 'pub_a', programId: 9001, campaignId: 900, landingUrl: 'https://www.testshop.example/shoes?colour=red', subid: 'post-17' },

@@ -1,7 +1,9 @@
 import type { Context, Middleware, Next } from 'koa';
-import { ApiError } from '@cw/errors';
-import type { ApiKeyKind, CredentialType, Models } from '@cw/db';
-import { verifyCredential } from './credentials.service';
+import type { PlatformConfig } from '@cw/config';
+import type { Models } from '@cw/db';
+import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
+import { verifyCredential, type Principal } from './credentials.service';
+import { API_KEYS_ONLY, authorize, type Policy } from './policy';
 
 /** The secret from X-API-Key or Authorization: Bearer (never from the URL or a cookie). */
 export function presentedSecret(ctx: Context, opts: { apiKeyHeader: boolean }): string | undefined {
@@ -12,29 +14,30 @@ export function presentedSecret(ctx: Context, opts: { apiKeyHeader: boolean }): 
   return header ?? bearer;
 }
 
-export interface AuthOptions {
+export interface PolicyDeps {
   models: Models;
-  allow: readonly CredentialType[];
-  /** Accept X-API-Key as well as Authorization: Bearer. */
-  apiKeyHeader?: boolean;
-  /** API key kinds refused with 403 credential_not_allowed on this route. */
-  refuseKinds?: readonly ApiKeyKind[];
-  refuseDetail?: string;
-  /** 403 feed_access_inactive when the account has no product-feed access. */
-  requireFeedAccess?: boolean;
+  limiter: RateLimiter;
+  config: Pick<PlatformConfig, 'rateLimits'>;
 }
 
-/** Authenticates and puts the Principal on ctx.state.principal. */
-export function authenticate(opts: AuthOptions): Middleware {
+/**
+ * The Koa side of a policy: authenticates (X-API-Key only where API keys are accepted, else
+ * Bearer), authorizes, then spends the account's budget; the Principal is on ctx.state.principal.
+ */
+export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
+  const allow = policy.credentials ?? API_KEYS_ONLY;
+  const apiKeyHeader = allow.includes('api_key');
   return async (ctx: Context, next: Next) => {
-    const principal = await verifyCredential(opts.models, presentedSecret(ctx, { apiKeyHeader: opts.apiKeyHeader ?? false }), opts.allow);
-    if (principal.keyKind && opts.refuseKinds?.includes(principal.keyKind)) {
-      throw new ApiError({ code: 'credential_not_allowed', detail: opts.refuseDetail ?? `A ${principal.keyKind} key cannot use this endpoint.` });
-    }
-    if (opts.requireFeedAccess && !principal.publisher.feed_access) {
-      throw new ApiError({ code: 'feed_access_inactive', detail: 'Product feed access is not active on this account.' });
-    }
+    const principal = await verifyCredential(deps.models, presentedSecret(ctx, { apiKeyHeader }), allow);
+    authorize(principal, policy);
     ctx.state.principal = principal;
+    // Keyed by account, not credential: both headers, and rotated keys, share one budget.
+    await enforceRateLimit(ctx, deps.limiter, policy.budget, principal.publisher._id, deps.config.rateLimits[policy.budget]);
     await next();
   };
+}
+
+/** The authenticated caller of a route guarded by requirePolicy. */
+export function principalOf(ctx: Context): Principal {
+  return ctx.state.principal as Principal;
 }

@@ -6,3 +6,5 @@ export { catalogScope } from './scope';
 export type { CatalogScope } from './scope';
 export { FRESHNESS_HOURS, lookupProducts, MAX_OFFSET, searchProducts } from './search.service';
 export type { CatalogRow, LookupParams, Page, SearchParams } from './search.service';
+export { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
+export { lookupProductsPage, PRODUCTS_POLICY, searchProductsPage } from './products.service';

@@ -1,2 +1,2 @@
-export { ConfigError, DEFAULT_REDIS_URL, loadConfig, loadTestTargets, RATE_LIMIT_BUDGETS, requireMongoUri } from './load-config';
+export { ConfigError, DEFAULT_REDIS_URL, loadConfig, loadBrowserTarget, loadTestTargets, RATE_LIMIT_BUDGETS, requireMongoUri } from './load-config';
 export type { BudgetName, ConfigDefaults, PlatformConfig } from './load-config';

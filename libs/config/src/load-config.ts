@@ -43,6 +43,10 @@ export interface PlatformConfig {
   clickFlushIntervalMs: number;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
+  /** Indicative rates to USD (currency -> decimal string) for multi-currency totals. */
+  usdRates: Record<string, string>;
+  /** Products the local platform seeds into an empty database. */
+  seedProducts: number;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +63,8 @@ export interface ConfigDefaults {
 }
 
 const DEV_SECRET_KEY = Buffer.alloc(32, 7);
+/** Indicative USD rates of the multi-currency totals (payment status), overridable. */
+export const DEFAULT_USD_RATES = 'EUR:1.08,GBP:1.27';
 
 export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   const problems: string[] = [];
@@ -116,6 +122,18 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     problems.push('SECRET_ENCRYPTION_KEY is required in production (32 bytes, base64)');
   }
 
+  const usdRates: Record<string, string> = {};
+  const ratesRaw = str('INDICATIVE_USD_RATES') ?? DEFAULT_USD_RATES;
+  for (const pair of ratesRaw.split(',')) {
+    const m = /^\s*([A-Z]{3})\s*[:=]\s*([0-9]{1,6}(\.[0-9]{1,8})?)\s*$/.exec(pair);
+    if (!m || Number(m[2]) === 0) {
+      problems.push(`INDICATIVE_USD_RATES must be a list like "EUR:1.08,GBP:1.27" (positive decimals), got "${ratesRaw}"`);
+      break;
+    }
+    usdRates[m[1]] = m[2];
+  }
+  usdRates.USD = '1';
+
   const rateLimits = {} as Record<BudgetName, number>;
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) rateLimits[name as BudgetName] = int(b.env, b.default, 1, 10_000_000);
 
@@ -136,6 +154,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
+    usdRates,
+    seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
@@ -150,12 +170,16 @@ export function requireMongoUri(config: PlatformConfig): string {
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
- * Where tests run: a real MongoDB when MONGODB_URI is set (else the embedded engine), Redis at
- * REDIS_URL or 127.0.0.1:6379, and the browser test's Chromium at CHROMIUM_PATH or Debian's
- * /usr/bin/chromium. Validated like every other setting.
+ * Where tests run: a real MongoDB when MONGODB_URI is set (else the embedded engine), and Redis at
+ * REDIS_URL or 127.0.0.1:6379. Validated like every other setting.
  */
-export function loadTestTargets(env: Env = process.env): { mongodbUri?: string; redisUrl: string; chromiumPath: string; chromiumPathSet: boolean } {
+export function loadTestTargets(env: Env = process.env): { mongodbUri?: string; redisUrl: string } {
   const c = loadConfig({ NODE_ENV: 'test', MONGODB_URI: env.MONGODB_URI, REDIS_URL: env.REDIS_URL }, { port: 0 });
+  return { mongodbUri: c.mongodbUri, redisUrl: c.redisUrl ?? DEFAULT_REDIS_URL };
+}
+
+/** The browser test's Chromium: CHROMIUM_PATH, or Debian's /usr/bin/chromium. */
+export function loadBrowserTarget(env: Env = process.env): { chromiumPath: string; chromiumPathSet: boolean } {
   const chromium = env.CHROMIUM_PATH?.trim();
-  return { mongodbUri: c.mongodbUri, redisUrl: c.redisUrl ?? DEFAULT_REDIS_URL, chromiumPath: chromium || '/usr/bin/chromium', chromiumPathSet: !!chromium };
+  return { chromiumPath: chromium || '/usr/bin/chromium', chromiumPathSet: !!chromium };
 }

@@ -11,23 +11,22 @@ interface HttpLikeError {
   message?: string;
 }
 
-/** Driver errors that mean the database is unreachable or over its time budget: 503, retryable. */
-const UNAVAILABLE = /^Mongo(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared|ClientClosed)Error$/;
+/** Turns an infrastructure failure (database, cache) into an error code, or says it is not one. */
+export type ErrorClassifier = (err: unknown) => ApiError | undefined;
 
-function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { name?: string; code?: number; message?: string };
-  if (UNAVAILABLE.test(e?.name ?? '')) return true;
-  if (e?.name === 'MongoServerError' && e.code === 50) return true; // MaxTimeMSExpired
-  return e?.name === 'MongooseError' && /buffering timed out|before initial connection/.test(e.message ?? '');
-}
+/** Writes an error as the response in the service's envelope. */
+export type ErrorRenderer = (ctx: Context, apiError: ApiError) => void;
 
-/** Maps anything thrown below (and unmatched routes) to the one error body. */
-export function toApiError(err: unknown, ctx: Context): ApiError | undefined {
+/**
+ * Maps anything thrown below (and unmatched routes) to an ApiError: ApiErrors as they are,
+ * infrastructure failures through the classifiers, HTTP errors of Koa and its body parser by
+ * status. Undefined for anything else (a 500).
+ */
+export function toApiError(err: unknown, ctx: Context, classifiers: readonly ErrorClassifier[] = []): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  if (isDatabaseUnavailable(err)) {
-    const overBudget = (err as { code?: number }).code === 50;
-    const detail = overBudget ? 'The query ran over its time budget. Narrow it (country, merchant, q) or retry with backoff.' : 'The catalog is temporarily unavailable. Retry with backoff.';
-    return new ApiError({ code: 'service_unavailable', detail, headers: { 'Retry-After': '5' } });
+  for (const classify of classifiers) {
+    const classified = classify(err);
+    if (classified) return classified;
   }
   const e = err as HttpLikeError;
   const status = e?.status ?? e?.statusCode;
@@ -44,7 +43,8 @@ export function toApiError(err: unknown, ctx: Context): ApiError | undefined {
   return undefined;
 }
 
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, opts: { classifiers?: readonly ErrorClassifier[]; render?: ErrorRenderer } = {}) {
+  const render = opts.render ?? renderError;
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
@@ -55,17 +55,17 @@ export function errorHandler(logger: Logger) {
         }
       }
     } catch (err) {
-      let apiError = toApiError(err, ctx);
+      let apiError = toApiError(err, ctx, opts.classifiers);
       if (!apiError) {
         logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
         apiError = new ApiError({ code: 'internal_error', detail: 'An internal error occurred. It has been logged; retry later or contact support with the request id.' });
       }
-      renderError(ctx, apiError);
+      render(ctx, apiError);
     }
   };
 }
 
-/** Writes an error as the response: status, its headers, the one error body. */
+/** The default renderer: status, its headers, the one error body. */
 export function renderError(ctx: Context, apiError: ApiError): void {
   ctx.status = apiError.status;
   for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, String(v));

@@ -1,12 +1,12 @@
 export { requestId } from './request-id.middleware';
 export { errorHandler, renderError, toApiError } from './error.middleware';
+export type { ErrorClassifier, ErrorRenderer } from './error.middleware';
 export { trailingSlash } from './trailing-slash.middleware';
 export { jsonBody } from './body.middleware';
-export { bodyValidator, queryValidator } from './validation';
-export type { BodyValidator, JsonSchema, QueryValidator } from './validation';
-export { buildRouter, mountRouter } from './routes';
-export type { HttpMethod, ResponseSpec, RouteSpec } from './routes';
-export { buildOpenApi, ERROR_SCHEMA } from './openapi';
+export type { JsonSchema } from '@cw/validation';
+export { buildRouter, mountRouter, route } from './routes';
+export type { HttpMethod, ResponseSpec, RouteSpec, TypedRouteSpec } from './routes';
+export { buildOpenApi, ERROR_SCHEMA, pageEnvelopeSchema } from './openapi';
 export type { OpenApiGroup, OpenApiOptions } from './openapi';
 export { docsRouter } from './docs.routes';
 export { createServiceApp } from './service-app';

@@ -4,7 +4,8 @@
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { bodyValidator, queryValidator, type JsonSchema } from './validation';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { bodyValidator, queryValidator, type JsonSchema } from '@cw/validation';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,6 +32,22 @@ export interface RouteSpec {
   /** Run before validation (authentication, rate limits). */
   before?: Middleware[];
   handler: (ctx: Context, input: { query: Record<string, unknown>; body: Record<string, unknown> }) => unknown | Promise<unknown>;
+}
+
+type NoInput = { readonly type: 'object'; readonly additionalProperties: false; readonly properties: Record<string, never> };
+
+export type TypedRouteSpec<Q extends JSONSchema, B extends JSONSchema> = Omit<RouteSpec, 'query' | 'body' | 'handler'> & {
+  query?: Q;
+  body?: B;
+  handler: (ctx: Context, input: NoInfer<{ query: FromSchema<Q>; body: FromSchema<B> }>) => unknown | Promise<unknown>;
+};
+
+/**
+ * A route whose handler receives its query and body typed from their schemas (after validation,
+ * defaults applied), so handlers pass input to use cases without casts.
+ */
+export function route<Q extends JSONSchema = NoInput, B extends JSONSchema = NoInput>(spec: TypedRouteSpec<Q, B>): RouteSpec {
+  return spec as unknown as RouteSpec;
 }
 
 /** Registers routes on a router (query/body validated first) and answers 405 for other methods. */

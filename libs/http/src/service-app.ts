@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { countRequest, enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { HttpMetrics } from '@cw/metrics';
 import { jsonBody } from './body.middleware';
-import { errorHandler } from './error.middleware';
+import { errorHandler, type ErrorClassifier, type ErrorRenderer } from './error.middleware';
 import { requestId } from './request-id.middleware';
 import { trailingSlash } from './trailing-slash.middleware';
 
@@ -26,6 +26,10 @@ export interface ServiceAppOptions {
   softIpLimit?: (ctx: Koa.Context) => boolean;
   trustProxy?: boolean;
   metrics?: HttpMetrics;
+  /** Infrastructure failures mapped to error codes (the database's, from @cw/db). */
+  classifiers?: readonly ErrorClassifier[];
+  /** Another error envelope (HasOffers' for /Apiv3/json, MCP's); default: the one JSON error body. */
+  renderError?: ErrorRenderer;
 }
 
 export function createServiceApp(opts: ServiceAppOptions): Koa {
@@ -38,7 +42,7 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
     await next();
   });
   if (opts.metrics) app.use(opts.metrics.middleware(opts.name));
-  app.use(errorHandler(opts.logger));
+  app.use(errorHandler(opts.logger, { classifiers: opts.classifiers, render: opts.renderError }));
   app.use(async (ctx, next) => {
     if (!opts.softIpLimit?.(ctx)) {
       await enforceRateLimit(ctx, opts.limiter, 'ip', ctx.ip || 'unknown', opts.ipLimit);

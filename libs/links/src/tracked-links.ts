@@ -5,7 +5,7 @@
  * from another publisher's links. Creation is batched: one read, one write for a whole page.
  */
 import { createHmac } from 'node:crypto';
-import type { Models } from '@cw/db';
+import type { LinkRepository } from '@cw/db';
 
 export interface LinkSpec {
   publisherId: string;
@@ -45,22 +45,20 @@ export interface EnsuredLink {
  * are left as they are (except that `listed` can be turned on). Safe under concurrency: a
  * duplicate insert from a racing request is the same link.
  */
-export async function ensureLinks(models: Models, key: Buffer, specs: LinkSpec[], opts: { source: LinkSource; listed?: boolean }): Promise<EnsuredLink[]> {
+export async function ensureLinks(links: LinkRepository, key: Buffer, specs: LinkSpec[], opts: { source: LinkSource; listed?: boolean }): Promise<EnsuredLink[]> {
   const codes = specs.map((s) => linkCode(key, s));
   const unique = [...new Set(codes)];
-  const known = knownCodes(models);
   // Links are never deleted: codes this process has seen stored need no read (products only;
   // `listed` requests read, since they may have to turn listing on).
-  if (!opts.listed && unique.every((c) => known.has(c))) return codes.map((code) => ({ code, created: false }));
-  const existing = new Set((await models.Link.find({ _id: { $in: unique } }, { _id: 1 }).lean()).map((l) => String(l._id)));
+  if (!opts.listed && links.allKnown(unique)) return codes.map((code) => ({ code, created: false }));
+  const existing = await links.existingCodes(unique);
   const now = new Date();
   const missing = new Map<string, LinkSpec>();
   specs.forEach((s, i) => {
     if (!existing.has(codes[i])) missing.set(codes[i], s);
   });
-  const created = new Set<string>();
-  if (missing.size) {
-    const docs = [...missing].map(([code, s]) => ({
+  const created = await links.insertNew(
+    [...missing].map(([code, s]) => ({
       _id: code,
       publisher_id: s.publisherId,
       program_id: s.programId,
@@ -71,45 +69,10 @@ export async function ensureLinks(models: Models, key: Buffer, specs: LinkSpec[]
       listed: !!opts.listed,
       created_at: now,
       updated_at: now,
-    }));
-    try {
-      await models.Link.collection.insertMany(docs as never[], { ordered: false });
-      docs.forEach((d) => created.add(d._id));
-    } catch (e) {
-      const err = e as { code?: number; writeErrors?: Array<{ index: number; code: number }>; result?: { insertedIds?: Record<number, unknown> } };
-      const errors = err.writeErrors ?? [];
-      if (err.code !== 11000 && !errors.length) throw e;
-      if (errors.some((w) => w.code !== 11000)) throw e;
-      const failed = new Set(errors.map((w) => w.index));
-      docs.forEach((d, i) => !failed.has(i) && created.add(d._id));
-    }
-  }
-  if (opts.listed) {
-    const toList = unique.filter((c) => existing.has(c));
-    if (toList.length) await models.Link.updateMany({ _id: { $in: toList }, listed: false }, { $set: { listed: true, updated_at: now } });
-  }
+    })),
+  );
+  if (opts.listed) await links.markListed(unique.filter((c) => existing.has(c)), now);
   // Every code is stored now: it existed, this call created it, or a racing call did (11000).
-  for (const c of unique) known.add(c);
+  links.remember(unique);
   return codes.map((code) => ({ code, created: created.has(code) }));
-}
-
-/** Per connection (models), a bounded set of link codes known to be stored. */
-const KNOWN_MAX = 200_000;
-const knownByModels = new WeakMap<Models['Link'], KnownCodes>();
-
-class KnownCodes {
-  private codes = new Set<string>();
-  has(code: string): boolean {
-    return this.codes.has(code);
-  }
-  add(code: string): void {
-    if (this.codes.size >= KNOWN_MAX) this.codes.clear();
-    this.codes.add(code);
-  }
-}
-
-function knownCodes(models: Models): KnownCodes {
-  let k = knownByModels.get(models.Link);
-  if (!k) knownByModels.set(models.Link, (k = new KnownCodes()));
-  return k;
 }

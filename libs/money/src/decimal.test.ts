@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDecimals, compareDecimals, formatDecimal, money, multiplyDecimals, parseDecimal, roundDecimal } from './decimal';
+import { divideDecimals, addDecimals, compareDecimals, formatDecimal, money, multiplyDecimals, parseDecimal, roundDecimal } from './decimal';
 
 describe('decimal money', () => {
   it('adds without float error', () => {
@@ -19,5 +19,14 @@ describe('decimal money', () => {
     expect(compareDecimals('99999999999.9999', '100000000000')).toBe(-1);
     expect(money('7')).toBe('7.00');
     expect(money({ toString: () => '12.3' })).toBe('12.30');
+  });
+
+  it('divides exactly with half-even rounding at the asked scale', () => {
+    expect(formatDecimal(divideDecimals('10.00', '3', 6), 6)).toBe('3.333333');
+    expect(formatDecimal(divideDecimals('100', '1.08', 6), 6)).toBe('92.592593');
+    expect(formatDecimal(divideDecimals('0.125', '1', 2), 2)).toBe('0.12');
+    expect(formatDecimal(divideDecimals('0.135', '1', 2), 2)).toBe('0.14');
+    expect(formatDecimal(divideDecimals('-1', '8', 2), 2)).toBe('-0.12');
+    expect(() => divideDecimals('1', '0', 2)).toThrow(/zero/);
   });
 });

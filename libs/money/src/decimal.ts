@@ -33,6 +33,24 @@ export function multiplyDecimals(a: string | Dec, b: string | Dec): Dec {
   return { units: x.units * y.units, scale: x.scale + y.scale };
 }
 
+/** a / b to `scale` decimals, rounded half to even; exact (no float on the way). */
+export function divideDecimals(a: string | Dec, b: string | Dec, scale: number): Dec {
+  const x = typeof a === 'string' ? parseDecimal(a) : a;
+  const y = typeof b === 'string' ? parseDecimal(b) : b;
+  if (y.units === 0n) throw new Error('division by zero');
+  // x/y = (x.units / 10^x.scale) / (y.units / 10^y.scale): one integer division at the target
+  // scale, then half-even on the exact remainder.
+  const num = x.units * 10n ** BigInt(scale + y.scale);
+  const den = y.units * 10n ** BigInt(x.scale);
+  const neg = num < 0n !== den < 0n;
+  const n = num < 0n ? -num : num;
+  const d = den < 0n ? -den : den;
+  let q = n / d;
+  const twice = (n % d) * 2n;
+  if (twice > d || (twice === d && q % 2n === 1n)) q += 1n;
+  return { units: neg ? -q : q, scale };
+}
+
 /** Rounds half to even (banker's rounding) to `scale` decimals. */
 export function roundDecimal(d: Dec, scale: number): Dec {
   if (d.scale <= scale) return { units: rescale(d, scale), scale };

@@ -1,2 +1,2 @@
-export { addDecimals, compareDecimals, formatDecimal, money, multiplyDecimals, parseDecimal, roundDecimal } from './decimal';
+export { addDecimals, compareDecimals, divideDecimals, formatDecimal, money, multiplyDecimals, parseDecimal, roundDecimal } from './decimal';
 export type { Dec } from './decimal';

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import type { PlatformConfig } from '@cw/config';
-import { connectDatabase, createModels, ensureIndexes, type Database, type Models } from '@cw/db';
+import { connectDatabase, createModels, createRepositories, ensureIndexes, type Database, type Models, type Repositories } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -16,6 +16,7 @@ export interface ServiceDeps {
   logger: Logger;
   db: Database;
   models: Models;
+  repos: Repositories;
   limiter: RateLimiter;
   redis?: Redis;
   metrics: HttpMetrics;
@@ -45,6 +46,7 @@ export async function openServiceDeps(config: PlatformConfig, mongoUri: string, 
     logger,
     db,
     models,
+    repos: createRepositories(models),
     limiter,
     redis,
     metrics,
@@ -57,4 +59,4 @@ export async function openServiceDeps(config: PlatformConfig, mongoUri: string, 
 }
 
 /** What an app's createApp needs: no connections it must open itself. */
-export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'limiter' | 'metrics'>;
+export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'repos' | 'limiter' | 'metrics'>;

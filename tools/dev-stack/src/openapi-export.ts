@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '@cw/config';
+import { createRepositories } from '@cw/db';
 import { createLogger } from '@cw/logging';
 import { createHttpMetrics } from '@cw/metrics';
 import { createMemoryRateLimiter } from '@cw/ratelimit';
@@ -13,7 +14,8 @@ import { openApiDocument as feeds } from '@cw/app-feed-service';
 
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
-const deps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models: {} as AppDeps['models'], limiter: createMemoryRateLimiter(), metrics: createHttpMetrics({ defaultMetrics: false }) } as AppDeps;
+const models = {} as AppDeps['models'];
+const deps: AppDeps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models, repos: createRepositories(models), limiter: createMemoryRateLimiter(), metrics: createHttpMetrics({ defaultMetrics: false }) };
 mkdirSync(out, { recursive: true });
 for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds })) {
   writeFileSync(resolve(out, `${name}.json`), JSON.stringify(build(deps), null, 2));

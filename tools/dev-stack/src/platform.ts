@@ -92,7 +92,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     say(`the database holds data but ${credentialsPath} is missing, and keys are stored only as hashes: issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``);
   }
 
-  const appDeps = { config, logger: deps.logger, models: deps.models, limiter: deps.limiter, metrics: deps.metrics };
+  const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, metrics: deps.metrics };
   const worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger });
   await worker.start();
 

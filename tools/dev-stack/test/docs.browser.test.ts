@@ -1,10 +1,10 @@
 /** The API reference page renders its endpoints in a real headless Chromium (Debian's package). */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadTestTargets } from '@cw/config';
+import { loadBrowserTarget } from '@cw/config';
 import { chromium, type Browser } from 'playwright-core';
 import { startPlatform, type Platform } from '../src/platform';
 
-const CHROMIUM = loadTestTargets().chromiumPath;
+const CHROMIUM = loadBrowserTarget().chromiumPath;
 let platform: Platform;
 let browser: Browser;
 

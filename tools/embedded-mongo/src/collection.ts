@@ -127,11 +127,19 @@ export class Collection {
     return true;
   }
 
-  /** Insert, or replace the document with the same _id (journal replay). */
-  put(doc: Document): void {
+  /**
+   * Recovery: stores a document the engine accepted before (insert, or replace the one with the
+   * same _id), without re-checking its size or unique keys and without telling the journal.
+   */
+  load(doc: Document): void {
     const id = Collection.idKey(doc);
-    if (this.docs.has(id)) this.replace(id, doc);
-    else this.insert(doc);
+    const had = this.docs.has(id);
+    for (const index of this.indexes.values()) {
+      if (had) index.remove(id);
+      index.add(doc, id);
+    }
+    this.docs.set(id, doc);
+    if (!had) this.seq.set(id, this.nextSeq++);
   }
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */

@@ -162,7 +162,7 @@ export class Engine {
         if (this.collection(change.db, change.coll)?.indexes.has(change.name)) this.collection(change.db, change.coll)!.dropIndex(change.name);
         return;
       case 'put':
-        this.collection(change.db, change.coll, true).put(change.doc);
+        this.collection(change.db, change.coll, true).load(change.doc);
         return;
       case 'delete':
         this.collection(change.db, change.coll)?.remove(keyString(change.id));

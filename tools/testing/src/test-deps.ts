@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { connectDatabase, createModels, ensureIndexes, type Database, type Models } from '@cw/db';
+import { connectDatabase, createModels, createRepositories, ensureIndexes, type Database, type Models, type Repositories } from '@cw/db';
 import { generateDemoData, type DemoDataset } from '@cw/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -12,6 +12,7 @@ export interface TestDeps {
   config: PlatformConfig;
   logger: Logger;
   models: Models;
+  repos: Repositories;
   limiter: RateLimiter;
   metrics: HttpMetrics;
   db: Database;
@@ -57,6 +58,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     config,
     logger: createLogger({ level: 'silent' }),
     models,
+    repos: createRepositories(models),
     limiter,
     metrics: createHttpMetrics({ defaultMetrics: false }),
     db,

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTestTargets } from '@cw/config';
+import { loadBrowserTarget, loadTestTargets } from '@cw/config';
 
 
 function say(message: string): void {
@@ -89,7 +89,7 @@ async function ensureRedis(): Promise<{ problem?: string; stop?: () => Promise<v
 }
 
 function ensureChromium(): string | undefined {
-  const { chromiumPath, chromiumPathSet } = loadTestTargets();
+  const { chromiumPath, chromiumPathSet } = loadBrowserTarget();
   if (existsSync(chromiumPath)) return undefined;
   if (chromiumPathSet) return `Chromium is not at CHROMIUM_PATH=${chromiumPath}.`;
   return aptInstall(['chromium'], 'Chromium is needed by the API reference browser test') ?? (existsSync(chromiumPath) ? undefined : `Chromium is still missing at ${chromiumPath} after apt-get.`);

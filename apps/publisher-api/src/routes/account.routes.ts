@@ -1,25 +1,25 @@
-import type { RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
-import { API_KEY_SECURITY, guard, principalOf } from '../guard';
-import { accountRecord, paymentStatus } from '../services/account.service';
+import { ACCOUNT_POLICY, accountRecord, PAYMENT_STATUS_POLICY, paymentStatus } from '@cw/account';
+import { principalOf, requirePolicy } from '@cw/auth';
+import { route, type RouteSpec } from '@cw/http';
+import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 import { ACCOUNT_SCHEMA, PAYMENT_STATUS_SCHEMA } from './account.schemas';
 
 export function accountRoutes(deps: AppDeps): RouteSpec[] {
   return [
-    {
+    route({
       method: 'GET',
       path: '/me',
       operationId: 'getAccount',
       summary: 'The account, its access and the limits the key is subject to',
       tags: ['Account'],
       security: API_KEY_SECURITY,
-      before: guard(deps, { budget: 'account' }),
+      before: [requirePolicy(deps, ACCOUNT_POLICY)],
       responses: { 200: { description: 'Account record', schema: ACCOUNT_SCHEMA }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed' }, 429: { description: 'Rate limited' } },
       handler: (ctx) => {
-        ctx.body = accountRecord(principalOf(ctx.state), deps.config);
+        ctx.body = accountRecord(deps, principalOf(ctx));
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       path: '/payment-status',
       operationId: 'getPaymentStatus',
@@ -27,11 +27,11 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
       description: 'Read-only. Test, sandbox and read-only keys get 403. OAuth scope affiliate:read.',
       tags: ['Account'],
       security: API_KEY_SECURITY,
-      before: guard(deps, { budget: 'account', refuseKinds: ['test', 'sandbox', 'read_only'], refuseDetail: 'Test, sandbox and read-only keys cannot read payment status.' }),
+      before: [requirePolicy(deps, PAYMENT_STATUS_POLICY)],
       responses: { 200: { description: 'Payment status', schema: PAYMENT_STATUS_SCHEMA }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed' }, 429: { description: 'Rate limited' } },
       handler: async (ctx) => {
-        ctx.body = await paymentStatus(deps.models, principalOf(ctx.state));
+        ctx.body = await paymentStatus(deps, principalOf(ctx));
       },
-    },
+    }),
   ];
 }

@@ -1,10 +1,9 @@
 import type { Middleware } from 'koa';
-import type { RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
-import { API_KEY_SECURITY, guard, principalOf } from '../guard';
-import { MerchantNames } from '../services/merchant-names';
-import { lookup, search } from '../services/products.service';
-import { LOOKUP_QUERY, PRODUCT_PAGE, SEARCH_QUERY } from './products.schemas';
+import { principalOf, requirePolicy } from '@cw/auth';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCTS_POLICY, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import { route, type RouteSpec } from '@cw/http';
+import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { PRODUCT_PAGE } from './products.schemas';
 
 /** Product responses are private to the caller: never cached, errors included (mounted in app.ts). */
 export const noStore: Middleware = async (ctx, next) => {
@@ -22,36 +21,35 @@ const ERRORS = {
 };
 
 export function productRoutes(deps: AppDeps): RouteSpec[] {
-  const before = guard(deps, { budget: 'products', allowDemo: true, requireFeedAccess: true });
-  const svc = { models: deps.models, config: deps.config, merchants: new MerchantNames(deps.models) };
+  const before = [requirePolicy(deps, PRODUCTS_POLICY)];
   return [
-    {
+    route({
       method: 'GET',
       path: '/products',
       operationId: 'searchProducts',
       summary: 'Search fresh, in-stock products of approved programs in authorized markets',
       tags: ['Products'],
       security: API_KEY_SECURITY,
-      query: SEARCH_QUERY,
+      query: SEARCH_INPUT,
       before,
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await search(svc, principalOf(ctx.state), query);
+        ctx.body = await searchProductsPage(deps, principalOf(ctx), query);
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       path: '/products/lookup',
       operationId: 'lookupProducts',
       summary: 'Refresh price and stock by product id or GTIN',
       tags: ['Products'],
       security: API_KEY_SECURITY,
-      query: LOOKUP_QUERY,
+      query: LOOKUP_INPUT,
       before,
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await lookup(svc, principalOf(ctx.state), query);
+        ctx.body = await lookupProductsPage(deps, principalOf(ctx), query);
       },
-    },
+    }),
   ];
 }

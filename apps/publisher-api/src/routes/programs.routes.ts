@@ -1,12 +1,8 @@
-import type { RouteSpec } from '@cw/http';
+import { principalOf, requirePolicy } from '@cw/auth';
+import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
-import type { AppDeps } from '@cw/runtime';
-import { API_KEY_SECURITY, guard, principalOf } from '../guard';
-import { CAMPAIGN_ID_PATTERN } from '../services/links.service';
-import { PAGE_PARAM, PAGE_SCHEMA_PROPS, pageSizeParam } from '../services/paging';
-import { applyToProgram, joinablePrograms, listPrograms } from '../services/programs.service';
-
-const SEARCH = { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive text in the program name.' };
+import { APPLY_INPUT, APPLY_POLICY, applyToProgram, JOINABLE_PROGRAMS_INPUT, joinablePrograms, LIST_PROGRAMS_INPUT, listPrograms, READ_PROGRAMS_POLICY } from '@cw/programs';
+import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
 const PROGRAM = {
   type: 'object',
@@ -34,37 +30,37 @@ const PROGRAM = {
 const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed' }, 429: { description: 'Rate limited' }, 503: { description: 'Unavailable' } };
 
 export function programRoutes(deps: AppDeps): RouteSpec[] {
-  const read = guard(deps, { budget: 'programs' });
+  const read = [requirePolicy(deps, READ_PROGRAMS_POLICY)];
   return [
-    {
+    route({
       method: 'GET',
       path: '/programs',
       operationId: 'listPrograms',
       summary: "The caller's programs; with include_available=true also those open for application",
       tags: ['Programs'],
       security: API_KEY_SECURITY,
-      query: { properties: { search: SEARCH, include_available: { type: 'boolean', default: false }, page: PAGE_PARAM, page_size: pageSizeParam(1000) } },
+      query: LIST_PROGRAMS_INPUT,
       before: read,
-      responses: { 200: { description: 'Page envelope of programs', schema: PAGE_SCHEMA_PROPS(PROGRAM) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM) }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await listPrograms(deps.models, principalOf(ctx.state), query as never);
+        ctx.body = await listPrograms(deps, principalOf(ctx), query);
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       path: '/programs/joinable',
       operationId: 'listJoinablePrograms',
       summary: 'Active programs open for application that the caller is not assigned to',
       tags: ['Programs'],
       security: API_KEY_SECURITY,
-      query: { properties: { search: SEARCH, page: PAGE_PARAM, page_size: pageSizeParam(1000) } },
+      query: JOINABLE_PROGRAMS_INPUT,
       before: read,
-      responses: { 200: { description: 'Page envelope of programs', schema: PAGE_SCHEMA_PROPS(PROGRAM) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM) }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await joinablePrograms(deps.models, principalOf(ctx.state), query as never);
+        ctx.body = await joinablePrograms(deps, principalOf(ctx), query);
       },
-    },
-    {
+    }),
+    route({
       method: 'POST',
       path: '/programs/apply',
       operationId: 'applyToProgram',
@@ -72,19 +68,8 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       description: 'Optional Idempotency-Key (max 255). Demo accounts and read-only keys never apply.',
       tags: ['Programs'],
       security: API_KEY_SECURITY,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['program_id'],
-        properties: {
-          program_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
-          campaign_id: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: CAMPAIGN_ID_PATTERN }], description: "Optional; must be the program's campaign." },
-        },
-      },
-      before: [
-        ...guard(deps, { budget: 'programs', refuseKinds: ['read_only'], refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.', refuseDemoAccounts: true }),
-        idempotent({ models: deps.models, account: (ctx) => principalOf(ctx.state).publisher._id, route: 'POST /programs/apply' }),
-      ],
+      body: APPLY_INPUT,
+      before: [requirePolicy(deps, APPLY_POLICY), idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: 'POST /programs/apply' })],
       responses: {
         200: { description: 'Pending review, or the existing assignment' },
         201: { description: 'Approved' },
@@ -93,10 +78,10 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
         409: { description: 'Idempotency-Key reused with another body, or in use' },
       },
       handler: async (ctx, { body }) => {
-        const r = await applyToProgram(deps.models, principalOf(ctx.state), body as never);
-        ctx.status = r.status;
-        ctx.body = r.body;
+        const outcome = await applyToProgram(deps, principalOf(ctx), body);
+        ctx.status = outcome.approvedNow ? 201 : 200;
+        ctx.body = outcome.view;
       },
-    },
+    }),
   ];
 }

@@ -1,17 +1,17 @@
-/**
- * Merchant display names for product responses, cached per process for NAME_TTL_MS: names are
- * display-only (no access decision depends on them), so a rename shows within a minute.
- */
-import type { Models } from '@cw/db';
+import type { Models } from '../models';
 
 const NAME_TTL_MS = 60_000;
 
-export class MerchantNames {
-  private names = new Map<number, { name: string; expires: number }>();
+/**
+ * Merchant display names, the one place they are read: cached per process for a minute (a
+ * renamed merchant shows within 60 s), so product and program pages do not read them each time.
+ */
+export class MerchantRepository {
+  private readonly names = new Map<number, { name: string; expires: number }>();
 
   constructor(private readonly models: Models) {}
 
-  async get(ids: number[], now = Date.now()): Promise<Map<number, string>> {
+  async namesOf(ids: number[], now = Date.now()): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {

@@ -1,13 +1,20 @@
-import { addDecimals, compareDecimals, formatDecimal, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
+/**
+ * The account as its owner sees it: the account record (access and limits) and payment status
+ * (balances per currency and in USD, next payment estimate, payment method type). Money is exact
+ * throughout: sums in Decimal128, conversions in decimal with half-even rounding.
+ */
 import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
-import type { Principal } from '@cw/auth';
-import type { Models } from '@cw/db';
+import type { Policy, Principal } from '@cw/auth';
+import { addDecimals, compareDecimals, divideDecimals, formatDecimal, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
+import type { UseCaseDeps } from '@cw/usecase';
 
-/** Indicative rates for the USD totals of multi-currency balances (documented in the README). */
-export const USD_RATES: Record<string, string> = { USD: '1', EUR: '1.08', GBP: '1.27' };
+export const ACCOUNT_POLICY: Policy = { budget: 'account' };
+export const PAYMENT_STATUS_POLICY: Policy = { budget: 'account', refuseKinds: ['test', 'sandbox', 'read_only'], refuseDetail: 'Test, sandbox and read-only keys cannot read payment status.' };
+
 const PENDING_WINDOW_DAYS = 180;
 
-export function accountRecord(principal: Principal, config: PlatformConfig) {
+export function accountRecord(deps: Pick<UseCaseDeps, 'config'>, principal: Principal) {
+  const config = deps.config;
   const p = principal.publisher;
   const limits: Record<string, number> = {};
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) limits[name] = config.rateLimits[name as keyof typeof RATE_LIMIT_BUDGETS] ?? b.default;
@@ -49,8 +56,8 @@ interface Bucket {
   amount: Dec;
 }
 
-async function sumByCurrency(models: Models, match: Record<string, unknown>): Promise<Bucket[]> {
-  const rows = await models.Conversion.aggregate<{ _id: string; total: { toString(): string } }>([
+async function sumByCurrency(deps: UseCaseDeps, match: Record<string, unknown>): Promise<Bucket[]> {
+  const rows = await deps.models.Conversion.aggregate<{ _id: string; total: { toString(): string } }>([
     { $match: match },
     { $group: { _id: '$currency', total: { $sum: '$commission' } } },
     { $sort: { _id: 1 } },
@@ -58,36 +65,39 @@ async function sumByCurrency(models: Models, match: Record<string, unknown>): Pr
   return rows.map((r) => ({ currency: r._id, amount: parseDecimal(r.total.toString()) }));
 }
 
-function toUsd(buckets: Bucket[]): Dec {
-  return addDecimals(buckets.map((b) => multiplyDecimals(b.amount, USD_RATES[b.currency] ?? '0')));
+/** An amount in USD at the configured indicative rate (0 for a currency without one). */
+function inUsd(config: PlatformConfig, b: Bucket): Dec {
+  const rate = config.usdRates[b.currency];
+  return rate ? multiplyDecimals(b.amount, rate) : parseDecimal('0');
 }
 
-function convert(amount: Dec, from: string, to: string): Dec {
-  const usd = multiplyDecimals(amount, USD_RATES[from] ?? '0');
-  // Exact division is not needed for an estimate: go through USD with 6 decimals.
-  const rate = Number(USD_RATES[to] ?? '1');
-  return parseDecimal((Number(formatDecimal(usd, 6)) / rate).toFixed(6));
+/** An amount converted through USD, exact to 6 decimals, half-even. */
+function convert(config: PlatformConfig, b: Bucket, to: string): Dec {
+  const rate = config.usdRates[to];
+  return rate ? divideDecimals(inUsd(config, b), rate, 6) : parseDecimal('0');
 }
 
 const show = (buckets: Bucket[]) => buckets.map((b) => ({ currency: b.currency, amount: formatDecimal(b.amount) }));
 
 /** Balances, next payment estimate and payment method; never account numbers or addresses. */
-export async function paymentStatus(models: Models, principal: Principal, now = new Date()) {
+export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now = new Date()) {
+  const config = deps.config;
   const pub = principal.publisher;
   const since = new Date(now.getTime() - PENDING_WINDOW_DAYS * 86_400_000);
-  const approved = await sumByCurrency(models, { publisher_id: pub._id, status: 'approved', paid: { $ne: true } });
-  const pending = await sumByCurrency(models, { publisher_id: pub._id, status: 'pending', occurred_at: { $gte: since } });
+  const approved = await sumByCurrency(deps, { publisher_id: pub._id, status: 'approved', paid: { $ne: true } });
+  const pending = await sumByCurrency(deps, { publisher_id: pub._id, status: 'pending', occurred_at: { $gte: since } });
   const payoutCurrency = pub.payout?.currency ?? 'EUR';
   const threshold = pub.payout?.threshold ? parseDecimal(pub.payout.threshold.toString()) : parseDecimal('50.00');
-  const payable = addDecimals(approved.map((b) => convert(b.amount, b.currency, payoutCurrency)));
+  const payable = addDecimals(approved.map((b) => convert(config, b, payoutCurrency)));
   const reached = compareDecimals(payable, threshold) >= 0;
   const nextDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
   const method = pub.payout?.method_type ?? 'none';
+  const totalUsd = (buckets: Bucket[]) => formatDecimal(addDecimals(buckets.map((b) => inUsd(config, b))));
   return {
     account_id: pub._id,
     currency_note: 'USD totals use indicative exchange rates.',
-    approved_unpaid: { by_currency: show(approved), total_usd: formatDecimal(toUsd(approved)) },
-    pending_review: { window_days: PENDING_WINDOW_DAYS, by_currency: show(pending), total_usd: formatDecimal(toUsd(pending)) },
+    approved_unpaid: { by_currency: show(approved), total_usd: totalUsd(approved) },
+    pending_review: { window_days: PENDING_WINDOW_DAYS, by_currency: show(pending), total_usd: totalUsd(pending) },
     next_payment: {
       estimated_date: reached && method !== 'none' ? nextDate.toISOString().slice(0, 10) : null,
       estimated_amount: reached && method !== 'none' ? formatDecimal(payable) : '0.00',

@@ -3,7 +3,7 @@
  * pair is cached per process for CACHE_TTL_MS: a program's click-id parameter change applies
  * within a minute. Unknown codes are not cached (a new link works at once).
  */
-import type { Models } from '@cw/db';
+import type { Repositories } from '@cw/db';
 
 export interface RedirectTarget {
   linkId: string;
@@ -23,15 +23,15 @@ export const CODE_PATTERN = /^[A-Za-z0-9]{1,64}$/;
 export class RedirectResolver {
   private cache = new Map<string, { target: RedirectTarget; expires: number }>();
 
-  constructor(private readonly models: Models) {}
+  constructor(private readonly repos: Pick<Repositories, 'links' | 'programs'>) {}
 
   async resolve(code: string, now = Date.now()): Promise<RedirectTarget | undefined> {
     if (!CODE_PATTERN.test(code)) return undefined;
     const hit = this.cache.get(code);
     if (hit && hit.expires > now) return hit.target;
-    const link = await this.models.Link.findById(code, { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, landing_url: 1 }).lean();
+    const link = await this.repos.links.byCode(code);
     if (!link) return undefined;
-    const program = await this.models.Program.findById(link.program_id, { click_id_param: 1 }).lean();
+    const program = await this.repos.programs.byId(link.program_id, { click_id_param: 1 });
     const target: RedirectTarget = {
       linkId: String(link._id),
       publisherId: link.publisher_id,

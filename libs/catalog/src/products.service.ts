@@ -4,24 +4,20 @@
  * and the response shape (no source links, no financial terms).
  */
 import { ApiError } from '@cw/errors';
-import type { Principal } from '@cw/auth';
-import { catalogScope, FRESHNESS_HOURS, isValidGtin, lookupProducts, searchProducts, type CatalogRow, type Page } from '@cw/catalog';
-import type { Models } from '@cw/db';
+import type { Policy, Principal } from '@cw/auth';
 import { ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals } from '@cw/money';
-import type { PlatformConfig } from '@cw/config';
-import type { MerchantNames } from './merchant-names';
+import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import { isValidGtin } from './gtin';
+import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
+import { catalogScope } from './scope';
+import { FRESHNESS_HOURS, lookupProducts, searchProducts, type CatalogRow, type Page } from './search.service';
 
-type Query = Record<string, unknown>;
+/** Search and lookup share one budget; demo keys may use them; feed access is required. */
+export const PRODUCTS_POLICY: Policy = { budget: 'products', allowDemo: true, requireFeedAccess: true };
 
-export interface ProductService {
-  models: Models;
-  config: PlatformConfig;
-  merchants: MerchantNames;
-}
-
-function countriesFor(principal: Principal, country: unknown): string[] {
-  if (typeof country === 'string') return [country === 'UK' ? 'GB' : country];
+function countriesFor(principal: Principal, country: string | undefined): string[] {
+  if (country !== undefined) return [country === 'UK' ? 'GB' : country];
   const markets = principal.publisher.markets ?? [];
   if (!markets.length) {
     throw new ApiError({
@@ -33,8 +29,7 @@ function countriesFor(principal: Principal, country: unknown): string[] {
   return markets;
 }
 
-export async function search(svc: ProductService, principal: Principal, q: Query) {
-  const { models, config } = svc;
+export async function searchProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof SEARCH_INPUT>) {
   if (q.q === undefined && q.brand === undefined && q.category === undefined && q.country === undefined) {
     throw new ApiError({
       code: 'invalid_parameter',
@@ -42,7 +37,7 @@ export async function search(svc: ProductService, principal: Principal, q: Query
       errors: [{ param: 'q', detail: 'is required unless brand, category or country is given' }],
     });
   }
-  if (q.min_price !== undefined && q.max_price !== undefined && compareDecimals(String(q.max_price), String(q.min_price)) < 0) {
+  if (q.min_price !== undefined && q.max_price !== undefined && compareDecimals(q.max_price, q.min_price) < 0) {
     throw new ApiError({
       code: 'invalid_parameter',
       detail: "Invalid parameter 'max_price': must not be lower than min_price.",
@@ -50,39 +45,37 @@ export async function search(svc: ProductService, principal: Principal, q: Query
     });
   }
   const countries = countriesFor(principal, q.country);
-  const scope = await catalogScope(models, principal.publisher);
-  const limit = q.limit as number;
-  const offset = q.offset as number;
-  const page = await searchProducts(models, scope, {
-    q: q.q as string | undefined,
-    brand: q.brand as string | undefined,
-    category: q.category as string | undefined,
+  const scope = await catalogScope(deps.repos.programs, principal.publisher);
+  const { limit, offset } = q;
+  const page = await searchProducts(deps.models, scope, {
+    q: q.q,
+    brand: q.brand,
+    category: q.category,
     countries,
-    merchant: q.merchant as number | undefined,
+    merchant: q.merchant,
     group: q.group === 1,
-    minPrice: q.min_price as string | undefined,
-    maxPrice: q.max_price as string | undefined,
-    currency: q.currency as string | undefined,
+    minPrice: q.min_price,
+    maxPrice: q.max_price,
+    currency: q.currency,
     limit,
     offset,
-    maxTimeMs: config.catalogQueryTimeoutMs,
+    maxTimeMs: deps.config.catalogQueryTimeoutMs,
   });
-  return respond(svc, principal, page, limit, offset, q.group === 1);
+  return respond(deps, principal, page, limit, offset, q.group === 1);
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-function splitList(raw: unknown, param: string): string[] {
+function splitList(raw: string | undefined, param: string): string[] {
   if (raw === undefined) return [];
-  const items = String(raw).split(',').map((s) => s.trim());
+  const items = raw.split(',').map((s) => s.trim());
   if (items.some((s) => s === '')) {
     throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': contains an empty identifier.`, errors: [{ param, detail: 'contains an empty identifier' }] });
   }
   return [...new Set(items)];
 }
 
-export async function lookup(svc: ProductService, principal: Principal, q: Query) {
-  const { models, config } = svc;
+export async function lookupProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof LOOKUP_INPUT>) {
   const ids = splitList(q.ids, 'ids');
   const gtins = splitList(q.gtins, 'gtins');
   const badId = ids.find((id) => !ID_PATTERN.test(id));
@@ -100,21 +93,20 @@ export async function lookup(svc: ProductService, principal: Principal, q: Query
     });
   }
   const countries = countriesFor(principal, q.country);
-  const scope = await catalogScope(models, principal.publisher);
-  const limit = q.limit as number;
-  const offset = q.offset as number;
-  const page = await lookupProducts(models, scope, { ids, gtins, countries, merchant: q.merchant as number | undefined, limit, offset, maxTimeMs: config.catalogQueryTimeoutMs });
-  return respond(svc, principal, page, limit, offset, false);
+  const scope = await catalogScope(deps.repos.programs, principal.publisher);
+  const { limit, offset } = q;
+  const page = await lookupProducts(deps.models, scope, { ids, gtins, countries, merchant: q.merchant, limit, offset, maxTimeMs: deps.config.catalogQueryTimeoutMs });
+  return respond(deps, principal, page, limit, offset, false);
 }
 
-async function respond(svc: ProductService, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
-  const { models, config } = svc;
+async function respond(deps: UseCaseDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
+  const { config } = deps;
   const rows = page.rows;
   let codes: string[] = [];
   if (rows.length) {
     try {
       const ensured = await ensureLinks(
-        models,
+        deps.repos.links,
         config.secretKey,
         rows.map((r) => ({ publisherId: principal.publisher._id, programId: r.program_id, campaignId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
         { source: 'product' },
@@ -125,7 +117,7 @@ async function respond(svc: ProductService, principal: Principal, page: Page, li
       throw new ApiError({ code: 'service_unavailable', detail: 'Tracked links for these products are being refreshed. Retry with backoff.' });
     }
   }
-  const merchants = await svc.merchants.get(rows.map((r) => r.merchant_id));
+  const merchants = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
   const products = rows.map((r, i) => ({
     ...productView(r, trackedUrl(config.trackingUrl, codes[i]), merchants.get(r.merchant_id) ?? ''),
     ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),

@@ -4,28 +4,13 @@
  * is retried (click ids are unique, so a partly written batch is not duplicated). close() flushes
  * everything before the process exits (SIGTERM), so no click is lost.
  */
-import type { Models } from '@cw/db';
+import type { ClickRepository, ClickRow } from '@cw/db';
 import type { Logger } from '@cw/logging';
-
-export interface ClickRecord {
-  _id: string;
-  link_id: string;
-  publisher_id: string;
-  program_id: number;
-  campaign_id: number;
-  subid: string;
-  created_at: Date;
-  user_agent: string;
-  ip_hash: string;
-  referrer: string;
-  is_bot: boolean;
-  bot_reason?: string;
-}
 
 const BATCH_SIZE = 1000;
 
 export class ClickRecorder {
-  private buffer: ClickRecord[] = [];
+  private buffer: ClickRow[] = [];
   private flushing?: Promise<void>;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -33,7 +18,7 @@ export class ClickRecorder {
   written = 0;
 
   constructor(
-    private readonly models: Models,
+    private readonly clicks: ClickRepository,
     private readonly logger: Logger,
     flushIntervalMs: number,
   ) {
@@ -45,7 +30,7 @@ export class ClickRecorder {
     return this.buffer.length;
   }
 
-  record(click: ClickRecord): void {
+  record(click: ClickRow): void {
     this.buffer.push(click);
     if (this.buffer.length >= BATCH_SIZE) void this.flush().catch(() => undefined);
   }
@@ -62,15 +47,9 @@ export class ClickRecorder {
     while (this.buffer.length) {
       const batch = this.buffer.splice(0, BATCH_SIZE);
       try {
-        const r = await this.models.Click.collection.insertMany(batch as never[], { ordered: false });
-        this.written += r.insertedCount;
+        // Clicks already stored by an earlier, partly failed attempt are skipped, not doubled.
+        this.written += await this.clicks.insertBatch(batch);
       } catch (e) {
-        const err = e as { code?: number; writeErrors?: Array<{ code: number }>; insertedCount?: number; result?: { insertedCount?: number } };
-        const writeErrors = err.writeErrors ?? [];
-        if (writeErrors.length && writeErrors.every((w) => w.code === 11000)) {
-          this.written += batch.length - writeErrors.length;
-          continue; // already written by an earlier, partly failed attempt
-        }
         this.buffer.unshift(...batch);
         this.logger.error({ err: (e as Error).message, clicks: batch.length }, 'click batch not written; kept for retry');
         throw e;

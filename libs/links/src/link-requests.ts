@@ -4,22 +4,19 @@
  * given), an optional sub-ID ([A-Za-z0-9._~-], 1 to 100) and an optional landing URL (http or
  * https, on the program's allowed domains; default: the program's landing page). The program
  * must be approved for the caller. One link per (publisher, program, landing URL, sub-ID): asking
- * again returns the same link (200 instead of 201).
+ * again returns the same link.
  */
 import { ApiError } from '@cw/errors';
-import type { Principal } from '@cw/auth';
-import type { PlatformConfig } from '@cw/config';
-import type { Models } from '@cw/db';
-import { bodyValidator } from '@cw/http';
-import { ensureLinks, trackedUrl, type LinkSpec } from '@cw/links';
-import { envelope, skipFor } from './paging';
-import { campaignMismatch } from './programs.service';
+import type { Policy, Principal } from '@cw/auth';
+import type { LinkRow, ProgramRow } from '@cw/db';
+import { CAMPAIGN_ID_PATTERN, campaignMismatch } from '@cw/programs';
+import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { bodyValidator } from '@cw/validation';
+import { ensureLinks, trackedUrl, type LinkSpec } from './tracked-links';
 
 export const SUBID_PATTERN = '^[A-Za-z0-9._~-]{1,100}$';
-/** A campaign (merchant) id sent as a string. */
-export const CAMPAIGN_ID_PATTERN = '^[1-9][0-9]{0,9}$';
 
-export const LINK_REQUEST_SCHEMA = {
+export const LINK_REQUEST_INPUT = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -36,47 +33,57 @@ export const LINK_REQUEST_SCHEMA = {
   },
 } as const;
 
-export type LinkRequest = { program_id?: number; campaign_id?: number | string; subid?: string; landing_url?: string };
+/** Items are validated one by one (each reports its own error). */
+export const LINK_BATCH_INPUT = { type: 'object', additionalProperties: false, required: ['links'], properties: { links: { type: 'array', minItems: 1, maxItems: 50, items: {} } } } as const;
 
-const validateItem = bodyValidator<LinkRequest>(LINK_REQUEST_SCHEMA as unknown as Record<string, unknown>);
+export const LIST_LINKS_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    subid: { type: 'string', pattern: SUBID_PATTERN },
+    campaign_id: { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' },
+    page: PAGE_INPUT,
+    page_size: pageSizeInput(1000),
+  },
+} as const;
 
-interface ProgramInfo {
-  _id: number;
-  merchant_id: number;
-  status: string;
-  allowed_domains: string[];
-  default_landing_url: string;
-}
+export type LinkRequest = InputOf<typeof LINK_REQUEST_INPUT>;
+
+export const READ_LINKS_POLICY: Policy = { budget: 'links' };
+export const WRITE_LINKS_POLICY: Policy = { budget: 'links', refuseKinds: ['read_only'], refuseDetail: 'Demo accounts and read-only keys cannot create links.', refuseDemoAccounts: true };
+
+const validateItem = bodyValidator<LinkRequest>(LINK_REQUEST_INPUT);
+const PROGRAM_FIELDS = { merchant_id: 1, status: 1, allowed_domains: 1, default_landing_url: 1 } as const;
 
 /** Resolves programs and the caller's approvals once per request (a batch shares them). */
 class Resolver {
-  private programs = new Map<number, ProgramInfo | null>();
+  private programs = new Map<number, ProgramRow | null>();
   private approved?: Set<number>;
   constructor(
-    private readonly models: Models,
+    private readonly deps: UseCaseDeps,
     private readonly publisherId: string,
   ) {}
 
   private async approvedIds(): Promise<Set<number>> {
-    this.approved ??= new Set((await this.models.Membership.find({ publisher_id: this.publisherId, status: 'approved' }, { program_id: 1 }).lean()).map((m) => m.program_id));
+    this.approved ??= new Set(await this.deps.repos.programs.approvedIds(this.publisherId));
     return this.approved;
   }
 
-  private async program(id: number): Promise<ProgramInfo | null> {
-    if (!this.programs.has(id)) this.programs.set(id, await this.models.Program.findById(id, { merchant_id: 1, status: 1, allowed_domains: 1, default_landing_url: 1 }).lean<ProgramInfo>());
+  private async program(id: number): Promise<ProgramRow | null> {
+    if (!this.programs.has(id)) this.programs.set(id, await this.deps.repos.programs.byId(id, PROGRAM_FIELDS));
     return this.programs.get(id)!;
   }
 
   async resolve(req: LinkRequest): Promise<LinkSpec> {
     const approved = await this.approvedIds();
-    let program: ProgramInfo | null;
+    let program: ProgramRow | null;
     if (req.program_id !== undefined) {
       program = await this.program(req.program_id);
       if (!program || program.status !== 'active') throw new ApiError({ code: 'not_found', detail: `Program ${req.program_id} does not exist or is not active.` });
       if (req.campaign_id !== undefined && String(req.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
     } else if (req.campaign_id !== undefined) {
       const campaign = Number(req.campaign_id);
-      const candidates = await this.models.Program.find({ merchant_id: campaign, status: 'active' }, { merchant_id: 1, status: 1, allowed_domains: 1, default_landing_url: 1 }).lean<ProgramInfo[]>();
+      const candidates = await this.deps.repos.programs.activeOfCampaign(campaign, PROGRAM_FIELDS);
       if (!candidates.length) throw new ApiError({ code: 'not_found', detail: `Campaign ${campaign} has no active program.` });
       const mine = candidates.filter((p) => approved.has(p._id));
       if (mine.length > 1) {
@@ -88,16 +95,10 @@ class Resolver {
       }
       program = mine[0] ?? candidates[0];
     } else {
-      throw new ApiError({ code: 'invalid_parameter', detail: "Invalid request: send program_id or campaign_id.", errors: [{ param: 'program_id', detail: 'is required unless campaign_id is given' }] });
+      throw new ApiError({ code: 'invalid_parameter', detail: 'Invalid request: send program_id or campaign_id.', errors: [{ param: 'program_id', detail: 'is required unless campaign_id is given' }] });
     }
     if (!approved.has(program._id)) throw new ApiError({ code: 'program_not_approved', detail: `Program ${program._id} is not approved for this account. Apply with POST /programs/apply/.` });
-    return {
-      publisherId: this.publisherId,
-      programId: program._id,
-      campaignId: program.merchant_id,
-      landingUrl: landingUrlFor(program, req.landing_url),
-      subid: req.subid ?? '',
-    };
+    return { publisherId: this.publisherId, programId: program._id, campaignId: program.merchant_id, landingUrl: landingUrlFor(program, req.landing_url), subid: req.subid ?? '' };
   }
 }
 
@@ -109,7 +110,7 @@ function hostAllowed(host: string, domains: string[]): boolean {
   });
 }
 
-function landingUrlFor(program: ProgramInfo, raw: string | undefined): string {
+function landingUrlFor(program: ProgramRow, raw: string | undefined): string {
   if (raw === undefined) return program.default_landing_url;
   const bad = (detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'landing_url': ${detail}.`, errors: [{ param: 'landing_url', detail }] });
   let url: URL;
@@ -126,19 +127,10 @@ function landingUrlFor(program: ProgramInfo, raw: string | undefined): string {
   return url.toString();
 }
 
-interface LinkRow {
-  _id: string;
-  program_id: number;
-  campaign_id: number;
-  subid?: string | null;
-  landing_url: string;
-  created_at: Date;
-}
-
-export function linkView(config: PlatformConfig, l: LinkRow) {
+export function linkView(trackingUrl: string, l: LinkRow) {
   return {
     id: l._id,
-    url: trackedUrl(config.trackingUrl, l._id),
+    url: trackedUrl(trackingUrl, l._id),
     deeplink_id: l._id,
     program_id: l.program_id,
     campaign_id: l.campaign_id,
@@ -148,24 +140,21 @@ export function linkView(config: PlatformConfig, l: LinkRow) {
   };
 }
 
-async function loadLinks(models: Models, codes: string[]): Promise<Map<string, LinkRow>> {
-  const rows = await models.Link.find({ _id: { $in: codes } }).lean<LinkRow[]>();
-  return new Map(rows.map((r) => [r._id, r]));
+export type LinkView = ReturnType<typeof linkView>;
+
+/** Creates (or finds) one link: `created` is false when the same link existed. */
+export async function createLink(deps: UseCaseDeps, principal: Principal, input: LinkRequest): Promise<{ created: boolean; link: LinkView }> {
+  const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
+  const [ensured] = await ensureLinks(deps.repos.links, deps.config.secretKey, [spec], { source: 'api', listed: true });
+  const link = (await deps.repos.links.byCodes([ensured.code])).get(ensured.code)!;
+  return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
 }
 
-/** POST /links/: 201 with the link when created, 200 with the same link when it existed. */
-export async function createLink(models: Models, config: PlatformConfig, principal: Principal, req: LinkRequest) {
-  const spec = await new Resolver(models, principal.publisher._id).resolve(req);
-  const [ensured] = await ensureLinks(models, config.secretKey, [spec], { source: 'api', listed: true });
-  const link = (await loadLinks(models, [ensured.code])).get(ensured.code)!;
-  return { status: ensured.created ? 201 : 200, body: linkView(config, link) };
-}
-
-/** POST /links/batch/: one entry per item, in order: created, existing, or error (code, detail). */
-export async function createLinkBatch(models: Models, config: PlatformConfig, principal: Principal, items: unknown[]) {
-  const resolver = new Resolver(models, principal.publisher._id);
+/** 1 to 50 links: one entry per item, in order: created, existing, or error (code, detail). */
+export async function createLinkBatch(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
+  const resolver = new Resolver(deps, principal.publisher._id);
   const outcomes: Array<{ spec?: LinkSpec; error?: ApiError }> = [];
-  for (const item of items) {
+  for (const item of input.links) {
     try {
       outcomes.push({ spec: await resolver.resolve(validateItem(item)) });
     } catch (e) {
@@ -174,8 +163,8 @@ export async function createLinkBatch(models: Models, config: PlatformConfig, pr
     }
   }
   const specs = outcomes.filter((o) => o.spec).map((o) => o.spec!);
-  const ensured = specs.length ? await ensureLinks(models, config.secretKey, specs, { source: 'api', listed: true }) : [];
-  const links = await loadLinks(models, ensured.map((e) => e.code));
+  const ensured = specs.length ? await ensureLinks(deps.repos.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
+  const links = await deps.repos.links.byCodes(ensured.map((e) => e.code));
   // Two items asking for one link: the first reports created, the second existing.
   const reported = new Set<string>();
   let k = 0;
@@ -186,7 +175,7 @@ export async function createLinkBatch(models: Models, config: PlatformConfig, pr
     const e = ensured[k++];
     const created = e.created && !reported.has(e.code);
     reported.add(e.code);
-    return { index, status: created ? ('created' as const) : ('existing' as const), link: linkView(config, links.get(e.code)!) };
+    return { index, status: created ? ('created' as const) : ('existing' as const), link: linkView(deps.config.trackingUrl, links.get(e.code)!) };
   });
   return {
     results,
@@ -196,11 +185,12 @@ export async function createLinkBatch(models: Models, config: PlatformConfig, pr
   };
 }
 
-/** GET /links/: the caller's links created through the links API, newest first. */
-export async function listLinks(models: Models, config: PlatformConfig, principal: Principal, q: { subid?: string; campaign_id?: string; page: number; page_size: number }) {
-  const filter: Record<string, unknown> = { publisher_id: principal.publisher._id, listed: true };
-  if (q.subid !== undefined) filter.subid = q.subid;
-  if (q.campaign_id !== undefined) filter.campaign_id = Number(q.campaign_id);
-  const rows = await models.Link.find(filter).sort({ created_at: -1, _id: 1 }).skip(skipFor(q.page, q.page_size)).limit(q.page_size + 1).lean<LinkRow[]>();
-  return envelope(rows.map((r) => linkView(config, r)), q.page, q.page_size);
+/** The caller's links created through the links API, newest first. */
+export async function listLinks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
+  const rows = await deps.repos.links.listed(
+    { publisherId: principal.publisher._id, subid: input.subid, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
+    skipFor(input.page, input.page_size),
+    input.page_size + 1,
+  );
+  return pageOf(rows.map((r) => linkView(deps.config.trackingUrl, r)), input);
 }

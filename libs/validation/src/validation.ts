@@ -38,7 +38,7 @@ function describe(e: ErrorObject): string {
   }
 }
 
-function toApiError(errs: ErrorObject[], root: string, where: 'query' | 'body'): ApiError {
+function validationError(errs: ErrorObject[], root: string, where: 'query' | 'body'): ApiError {
   const seen = new Set<string>();
   const list: ParamError[] = [];
   let unknownOnly = true;
@@ -77,7 +77,7 @@ export function queryValidator<T = Record<string, unknown>>(schema: JsonSchema):
       }
       out[k] = v;
     }
-    if (!validate(out)) throw toApiError(validate.errors ?? [], '', 'query');
+    if (!validate(out)) throw validationError(validate.errors ?? [], '', 'query');
     return out as T;
   }) as QueryValidator<T>;
   fn.schema = schema;
@@ -93,7 +93,7 @@ export function bodyValidator<T = Record<string, unknown>>(schema: JsonSchema): 
   const validate: ValidateFunction = bodyAjv.compile(schema);
   const fn = ((body: unknown) => {
     const value = body ?? {};
-    if (!validate(value)) throw toApiError(validate.errors ?? [], 'body', 'body');
+    if (!validate(value)) throw validationError(validate.errors ?? [], 'body', 'body');
     return value as T;
   }) as BodyValidator<T>;
   fn.schema = schema;

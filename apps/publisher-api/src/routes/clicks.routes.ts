@@ -1,0 +1,24 @@
+import { principalOf, requirePolicy } from '@cw/auth';
+import { route, type RouteSpec } from '@cw/http';
+import { CLICKS_INPUT, CLICKS_POLICY, listClicks } from '@cw/links';
+import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { ERRORS } from './links.routes';
+
+export function clickRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/clicks',
+      operationId: 'listClicks',
+      summary: 'Recorded clicks on your links, newest first',
+      tags: ['Clicks'],
+      security: API_KEY_SECURITY,
+      query: CLICKS_INPUT,
+      before: [requirePolicy(deps, CLICKS_POLICY)],
+      responses: { 200: { description: 'Page envelope of clicks' }, ...ERRORS },
+      handler: async (ctx, { query }) => {
+        ctx.body = await listClicks(deps, principalOf(ctx), query);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,41 @@
+/**
+ * Authorization as data: which credential types and key kinds a use case accepts, the account
+ * conditions it needs, and the per-account budget it spends. `authorize` is the one check, called
+ * by the HTTP middleware and by MCP tools alike.
+ */
+import type { BudgetName } from '@cw/config';
+import type { ApiKeyKind, CredentialType } from '@cw/db';
+import { ApiError } from '@cw/errors';
+import type { Principal } from './credentials.service';
+
+export interface Policy {
+  /** The per-account rate budget the call spends (both auth headers and rotated keys share it). */
+  budget: BudgetName;
+  /** Credential types accepted; default: publisher API keys. */
+  credentials?: readonly CredentialType[];
+  /** Demo keys are refused unless this is set (the spec: search and lookup only). */
+  allowDemo?: boolean;
+  /** API key kinds refused with 403 credential_not_allowed. */
+  refuseKinds?: readonly ApiKeyKind[];
+  refuseDetail?: string;
+  /** 403 feed_access_inactive when the account's product-feed access is off. */
+  requireFeedAccess?: boolean;
+  /** Demo accounts are refused whatever the key kind (they never apply or create links). */
+  refuseDemoAccounts?: boolean;
+}
+
+export const API_KEYS_ONLY: readonly CredentialType[] = ['api_key'];
+
+/** Throws the 403 the policy gives this principal, or returns when it may proceed. */
+export function authorize(principal: Principal, policy: Policy): void {
+  const kind = principal.keyKind;
+  if (kind && ((kind === 'demo' && !policy.allowDemo) || policy.refuseKinds?.includes(kind))) {
+    throw new ApiError({ code: 'credential_not_allowed', detail: policy.refuseDetail ?? `A ${kind} key cannot use this endpoint.` });
+  }
+  if (policy.requireFeedAccess && !principal.publisher.feed_access) {
+    throw new ApiError({ code: 'feed_access_inactive', detail: 'Product feed access is not active on this account.' });
+  }
+  if (policy.refuseDemoAccounts && principal.publisher.is_demo) {
+    throw new ApiError({ code: 'credential_not_allowed', detail: policy.refuseDetail ?? 'Demo accounts cannot use this endpoint.' });
+  }
+}

@@ -1,0 +1,35 @@
+/** Input of product search and lookup (the spec's parameter tables). */
+const PRICE = { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$' } as const;
+const COUNTRY = { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO alpha-2 market; UK is accepted as an alias of GB.' } as const;
+
+export const SEARCH_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: { type: 'string', minLength: 3, maxLength: 200, description: 'Case-insensitive phrase in the title. Required unless brand, category or country is given.' },
+    brand: { type: 'string', minLength: 2, maxLength: 200, description: 'Exact brand, case-insensitive.' },
+    category: { type: 'string', minLength: 2, maxLength: 200, description: 'Text contained in the category.' },
+    country: COUNTRY,
+    merchant: { type: 'integer', minimum: 1, description: 'Merchant id (merchant.id).' },
+    group: { type: 'integer', enum: [0, 1], default: 0, description: '1: one result per variant group (cheapest in-stock variant) with sizes and total.' },
+    min_price: { ...PRICE, description: "Inclusive lower bound in each product's own currency." },
+    max_price: { ...PRICE, description: 'Inclusive upper bound; not lower than min_price.' },
+    currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217; only products priced in it.' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    offset: { type: 'integer', minimum: 0, maximum: 10000, default: 0 },
+  },
+} as const;
+
+export const LOOKUP_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ids: { type: 'string', minLength: 1, maxLength: 10000, description: 'Comma-separated product ids.' },
+    gtins: { type: 'string', minLength: 1, maxLength: 2000, description: 'Comma-separated GTINs (8, 12, 13 or 14 digits, check digit validated).' },
+    country: COUNTRY,
+    merchant: { type: 'integer', minimum: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    offset: { type: 'integer', minimum: 0, maximum: 10000, default: 0 },
+  },
+} as const;
+

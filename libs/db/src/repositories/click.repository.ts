@@ -1,0 +1,32 @@
+import type { Models } from '../models';
+import type { ClickDoc } from '../schemas/click.schema';
+import { insertManyTolerant } from './bulk';
+
+export type ClickRow = ClickDoc & { _id: string };
+
+export interface ClickFilter {
+  publisherId: string;
+  subid?: string;
+  campaignId?: number;
+  linkId?: string;
+  includeBots: boolean;
+}
+
+export class ClickRepository {
+  constructor(private readonly models: Models) {}
+
+  /** Stores a batch; clicks already stored (a retried, partly written batch) are skipped. Returns how many this call stored. */
+  async insertBatch(clicks: ClickRow[]): Promise<number> {
+    return (await insertManyTolerant(this.models.Click.collection, clicks as never[])).inserted.size;
+  }
+
+  /** Newest first; never the address hash. */
+  list(f: ClickFilter, skip: number, limit: number): Promise<ClickRow[]> {
+    const q: Record<string, unknown> = { publisher_id: f.publisherId };
+    if (f.subid !== undefined) q.subid = f.subid;
+    if (f.campaignId !== undefined) q.campaign_id = f.campaignId;
+    if (f.linkId !== undefined) q.link_id = f.linkId;
+    if (!f.includeBots) q.is_bot = false;
+    return this.models.Click.find(q, { ip_hash: 0 }).sort({ created_at: -1, _id: 1 }).skip(skip).limit(limit).lean<ClickRow[]>();
+  }
+}

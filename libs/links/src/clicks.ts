@@ -1,0 +1,115 @@
+/**
+ * Clicks: the record a followed link leaves (built here, stored by the tracker), and the
+ * publisher's view of its clicks.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Policy, Principal } from '@cw/auth';
+import type { ClickRow } from '@cw/db';
+import { CAMPAIGN_ID_PATTERN } from '@cw/programs';
+import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { userAgentReason, type BotReason } from './bot-detection';
+import { SUBID_PATTERN } from './link-requests';
+
+/** What the tracker knows about the link being followed. */
+export interface ClickTarget {
+  linkId: string;
+  publisherId: string;
+  programId: number;
+  campaignId: number;
+  subid: string;
+}
+
+/** What the request says about the reader. */
+export interface ClickRequest {
+  userAgent: string;
+  referrer: string;
+  /** The client address: only its keyed hash is stored. */
+  ip: string;
+  /** Counted over the per-link or per-address rate (a bot signal). */
+  overRate: (ipHash: string) => boolean;
+}
+
+const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
+
+/** The keyed hash of a client address (never the address itself). */
+export function addressHash(key: Buffer, ip: string): string {
+  return createHmac('sha256', key).update(`ip:${ip}`).digest('hex').slice(0, 32);
+}
+
+/** The click record of one redirect: user agent and referrer clipped, address hashed, bot flag with its reason. */
+export function clickRecord(target: ClickTarget, req: ClickRequest, clickId: string, key: Buffer, now = new Date()): ClickRow {
+  const ua = clip(req.userAgent, 512);
+  const ipHash = addressHash(key, req.ip);
+  const reason: BotReason | undefined = userAgentReason(ua) ?? (req.overRate(ipHash) ? 'rate' : undefined);
+  return {
+    _id: clickId,
+    link_id: target.linkId,
+    publisher_id: target.publisherId,
+    program_id: target.programId,
+    campaign_id: target.campaignId,
+    subid: target.subid,
+    created_at: now,
+    user_agent: ua,
+    ip_hash: ipHash,
+    referrer: clip(req.referrer, 1024),
+    is_bot: reason !== undefined,
+    ...(reason ? { bot_reason: reason } : {}),
+  } as ClickRow;
+}
+
+/** Click ids from a pooled random buffer: one getrandom call per `poolSize` clicks. */
+export class ClickIds {
+  private pool = Buffer.alloc(0);
+  private at = 0;
+
+  constructor(private readonly poolSize = 1024) {}
+
+  next(): string {
+    if (this.at >= this.pool.length) {
+      this.pool = randomBytes(12 * this.poolSize);
+      this.at = 0;
+    }
+    const id = this.pool.subarray(this.at, this.at + 12).toString('base64url');
+    this.at += 12;
+    return `clk_${id}`;
+  }
+}
+
+export const CLICKS_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    sub_id: { type: 'string', pattern: SUBID_PATTERN },
+    campaign_id: { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' },
+    deeplink_id: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$', description: 'A link id.' },
+    include_bots: { type: 'boolean', default: false, description: 'Also list clicks flagged as bots.' },
+    page: PAGE_INPUT,
+    page_size: pageSizeInput(200),
+  },
+} as const;
+
+export const CLICKS_POLICY: Policy = { budget: 'reporting' };
+
+/** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
+export async function listClicks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
+  const rows = await deps.repos.clicks.list(
+    { publisherId: principal.publisher._id, subid: input.sub_id, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id), linkId: input.deeplink_id, includeBots: input.include_bots },
+    skipFor(input.page, input.page_size),
+    input.page_size + 1,
+  );
+  return pageOf(
+    rows.map((c) => ({
+      id: c._id,
+      created_at: c.created_at,
+      deeplink_id: c.link_id,
+      program_id: c.program_id,
+      campaign_id: c.campaign_id,
+      sub_id: c.subid || null,
+      referrer: c.referrer || null,
+      user_agent: c.user_agent || null,
+      is_bot: c.is_bot,
+      bot_reason: c.bot_reason ?? null,
+    })),
+    input,
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * Programs as a publisher sees them: its assignments (approved, pending, rejected), programs open
+ * for application, and applying, where the program's settings decide auto-approval. Operators
+ * decide applications through `setAssignment`, the same rules and writes.
+ */
+import { ApiError } from '@cw/errors';
+import type { Principal, Policy } from '@cw/auth';
+import type { ProgramRow } from '@cw/db';
+import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import type { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
+
+export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
+export type AssignmentStatus = Exclude<Relationship, 'available'>;
+
+export const READ_PROGRAMS_POLICY: Policy = { budget: 'programs' };
+export const APPLY_POLICY: Policy = { budget: 'programs', refuseKinds: ['read_only'], refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.', refuseDemoAccounts: true };
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function programView(p: ProgramRow, merchantName: string | undefined, relationship: Relationship) {
+  return {
+    id: p._id,
+    name: p.name,
+    merchant: { id: p.merchant_id, name: merchantName ?? '' },
+    campaign_id: p.merchant_id,
+    relationship,
+    status: p.status,
+    description: p.description,
+    category: p.category,
+    countries: p.countries,
+    currency: p.currency,
+    commission: p.commission_description,
+    cookie_days: p.cookie_days,
+    joinable: p.joinable,
+    auto_approve: p.auto_approve,
+    default_landing_url: p.default_landing_url,
+    allowed_domains: p.allowed_domains,
+  };
+}
+
+export type ProgramView = ReturnType<typeof programView>;
+
+async function present(deps: UseCaseDeps, rows: ProgramRow[], relation: (id: number) => Relationship): Promise<ProgramView[]> {
+  const names = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
+  return rows.map((r) => programView(r, names.get(r.merchant_id), relation(r._id)));
+}
+
+function nameFilter(search: string | undefined): Record<string, unknown> {
+  return search ? { name: { $regex: escapeRegex(search), $options: 'i' } } : {};
+}
+
+/** The caller's programs; with include_available, also those open to it. */
+export async function listPrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
+  const status = await deps.repos.programs.assignments(principal.publisher._id);
+  const mine = { _id: { $in: [...status.keys()] } };
+  const filter: Record<string, unknown> = { ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine), ...nameFilter(input.search) };
+  const rows = await deps.models.Program.find(filter).sort({ _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ProgramRow[]>();
+  return pageOf(await present(deps, rows, (id) => status.get(id) ?? 'available'), input);
+}
+
+/** Active programs open for application the caller has no assignment to. */
+export async function joinablePrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
+  const assigned = [...(await deps.repos.programs.assignments(principal.publisher._id)).keys()];
+  const filter: Record<string, unknown> = { status: 'active', joinable: true, _id: { $nin: assigned }, ...nameFilter(input.search) };
+  const rows = await deps.models.Program.find(filter).sort({ _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ProgramRow[]>();
+  return pageOf(await present(deps, rows, () => 'available'), input);
+}
+
+export function campaignMismatch(): ApiError {
+  return new ApiError({
+    code: 'invalid_parameter',
+    detail: "Invalid parameter 'campaign_id': it is not the campaign of this program.",
+    errors: [{ param: 'campaign_id', detail: 'is not the campaign of this program' }],
+  });
+}
+
+export interface ApplyOutcome {
+  /** True when this request created an approved assignment (auto-approval): the API's 201. */
+  approvedNow: boolean;
+  view: { program_id: number; status: AssignmentStatus; created: boolean; applied_at: Date | null; decided_at: Date | null; program: ProgramView };
+}
+
+/**
+ * Applies to a program: approved at once when the program auto-approves, pending review
+ * otherwise; an existing assignment stands (a decision is not changed by re-applying).
+ */
+export async function applyToProgram(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof APPLY_INPUT>): Promise<ApplyOutcome> {
+  const program = await deps.repos.programs.byId(input.program_id);
+  if (!program || program.status !== 'active') throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
+  if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
+  const publisherId = principal.publisher._id;
+  const existing = await deps.models.Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
+  const names = await deps.repos.merchants.namesOf([program.merchant_id]);
+  const view = (status: AssignmentStatus) => programView(program, names.get(program.merchant_id), status);
+  if (existing) {
+    const status = existing.status as AssignmentStatus;
+    return { approvedNow: false, view: { program_id: program._id, status, created: false, applied_at: existing.applied_at ?? null, decided_at: existing.decided_at ?? null, program: view(status) } };
+  }
+  if (!program.joinable) throw new ApiError({ code: 'program_not_joinable', detail: `Program ${program._id} is by invitation only.` });
+  const now = new Date();
+  const status: AssignmentStatus = program.auto_approve ? 'approved' : 'pending';
+  try {
+    await deps.models.Membership.create({ publisher_id: publisherId, program_id: program._id, status, applied_at: now, decided_at: status === 'approved' ? now : undefined, created_at: now, updated_at: now });
+  } catch (e) {
+    if ((e as { code?: number }).code !== 11000) throw e;
+    // A concurrent application won: report what it produced.
+    return applyToProgram(deps, principal, input);
+  }
+  return { approvedNow: status === 'approved', view: { program_id: program._id, status, created: true, applied_at: now, decided_at: status === 'approved' ? now : null, program: view(status) } };
+}
+
+/**
+ * The operator's decision on an assignment (approve or reject an application, or assign
+ * directly). With `mustExist`, only an existing application may be decided.
+ */
+export async function setAssignment(deps: Pick<UseCaseDeps, 'models'>, publisherId: string, programId: number, status: AssignmentStatus, opts: { mustExist?: boolean } = {}): Promise<{ publisher: string; program: number; status: AssignmentStatus }> {
+  const [publisher, program] = await Promise.all([deps.models.Publisher.exists({ _id: publisherId }), deps.models.Program.exists({ _id: programId })]);
+  if (!publisher) throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} does not exist` });
+  if (!program) throw new ApiError({ code: 'not_found', detail: `program ${programId} does not exist` });
+  if (opts.mustExist && !(await deps.models.Membership.exists({ publisher_id: publisherId, program_id: programId }))) {
+    throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} has not applied to program ${programId}` });
+  }
+  const now = new Date();
+  await deps.models.Membership.updateOne(
+    { publisher_id: publisherId, program_id: programId },
+    { $set: { status, decided_at: status === 'pending' ? undefined : now, updated_at: now }, $setOnInsert: { applied_at: now, created_at: now } },
+    { upsert: true },
+  );
+  return { publisher: publisherId, program: programId, status };
+}

@@ -1,0 +1,67 @@
+/**
+ * The one way an app is assembled: the standard service stack (request id, errors with the
+ * database's failures classified, metrics, per-address limit, bodies), its API's docs and
+ * OpenAPI document, and its routes. Apps differ only in the description they pass.
+ */
+import type Koa from 'koa';
+import { buildOpenApi, buildRouter, createServiceApp, docsRouter, mountRouter, type ErrorRenderer, type RouteSpec } from '@cw/http';
+import { databaseError } from '@cw/db';
+import type { AppDeps } from './service-deps';
+
+export interface ApiDescription {
+  title: string;
+  description: string;
+  prefix: string;
+  routes: RouteSpec[];
+  securitySchemes?: Record<string, Record<string, unknown>>;
+}
+
+export const API_VERSION = '1.1.0';
+
+/** Security schemes of the publisher API key (X-API-Key or Bearer). */
+export const API_KEY_SCHEMES = {
+  ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+  BearerAuth: { type: 'http', scheme: 'bearer' },
+};
+export const API_KEY_SECURITY = ['ApiKeyHeader', 'BearerAuth'];
+
+export function apiDocument(deps: Pick<AppDeps, 'config'>, api: ApiDescription): Record<string, unknown> {
+  return buildOpenApi({
+    title: api.title,
+    version: API_VERSION,
+    description: api.description,
+    serverUrl: deps.config.portalUrl,
+    securitySchemes: api.securitySchemes ?? {},
+    groups: [{ prefix: api.prefix, routes: api.routes }],
+  });
+}
+
+export interface PlatformAppOptions {
+  name: string;
+  /** The public API this app serves (docs at `{prefix}/docs`, document at `{prefix}/openapi.json`). */
+  api?: ApiDescription;
+  /** See ServiceAppOptions.softIpLimit (the tracker's redirects). */
+  softIpLimit?: (ctx: Koa.Context) => boolean;
+  renderError?: ErrorRenderer;
+  /** Middleware of the app's own, mounted before its routes. */
+  use?: Koa.Middleware[];
+}
+
+export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa {
+  const app = createServiceApp({
+    name: opts.name,
+    logger: deps.logger,
+    limiter: deps.limiter,
+    ipLimit: deps.config.rateLimits.ip,
+    trustProxy: deps.config.trustProxy,
+    metrics: deps.metrics,
+    softIpLimit: opts.softIpLimit,
+    classifiers: [databaseError],
+    renderError: opts.renderError,
+  });
+  const api = opts.api;
+  if (api) mountRouter(app, docsRouter({ prefix: api.prefix, title: api.title, document: () => apiDocument(deps, api) }));
+  for (const m of opts.use ?? []) app.use(m);
+  if (api && api.routes.length) mountRouter(app, buildRouter(api.prefix, api.routes));
+  return app;
+}

@@ -1,0 +1,2 @@
+export { bodyValidator, queryValidator } from './validation';
+export type { BodyValidator, JsonSchema, QueryValidator } from './validation';
