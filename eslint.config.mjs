@@ -3,6 +3,35 @@ import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * Layers (type:*) and domains (scope:*). Apps use libs, never apps; libs never use apps or tools;
+ * tools compose everything. Domain libs are used only by the apps whose surface serves them: the
+ * tracker cannot pull in the catalog or the account lib, shared libs depend on shared libs only.
+ */
+const SHARED = 'scope:shared';
+const BOUNDARIES = {
+  enforceBuildableLibDependency: false,
+  allow: [],
+  depConstraints: [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+    { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+    { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:app', 'type:testing'] },
+    { sourceTag: SHARED, onlyDependOnLibsWithTags: [SHARED] },
+    { sourceTag: 'scope:programs', onlyDependOnLibsWithTags: [SHARED] },
+    { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED] },
+    { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
+    { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
+    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:tools'] },
+    { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:tools'] },
+    { sourceTag: 'scope:publisher', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:tools'] },
+    { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:tools'] },
+    { sourceTag: 'scope:reporting', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:tools'] },
+    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:tools'] },
+    { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:links', 'scope:tools'] },
+  ],
+};
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '.local/**', '.nx/**', '.scratch/**', 'coverage/**'] },
   js.configs.recommended,
@@ -14,36 +43,22 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            // Apps use libs (and, from tests, the testing lib); never another app.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
-            // Libs never import apps.
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
-            // Tools compose the platform (the dev stack mounts every app).
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:app', 'type:testing'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', BOUNDARIES],
     },
   },
   {
     // The dev stack and the benchmarks compose the apps into one process: the only places an
-    // app is imported (through its package name). Everything else keeps the rule above.
+    // app is imported (through its package name). The same constraints hold there too.
     files: ['tools/dev-stack/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', { ...BOUNDARIES, allow: ['@cw/app-*'] }] },
+  },
+  {
+    // A lib's own tests may use the test helpers (which compose tools); its code may not.
+    files: ['libs/*/src/**/*.test.ts', 'libs/*/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: ['@cw/app-*'],
-          depConstraints: [{ sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:app', 'type:testing'] }, { sourceTag: '*', onlyDependOnLibsWithTags: ['*'] }],
-        },
+        { ...BOUNDARIES, depConstraints: BOUNDARIES.depConstraints.map((c) => (c.sourceTag === 'type:lib' ? { ...c, onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] } : c.sourceTag.startsWith('scope:') ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:tools'] } : c)) },
       ],
     },
   },
@@ -51,7 +66,7 @@ export default [
     // The testing lib is for tests only.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'tools/testing/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cw/testing', message: '@cw/testing is for tests only.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }] }] },
   },
   prettier,
 ];

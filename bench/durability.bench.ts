@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Decimal128, MongoClient } from 'mongodb';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, single: { type: 'string', default: '20000' } } });
 const SIZES = values.sizes.split(',').map(Number);

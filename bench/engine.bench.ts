@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { Decimal128, MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '@cw/embedded-mongo';
+import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 
 const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' }, reads: { type: 'string', default: '5000' } } });
 const DOCS = Number(values.docs);

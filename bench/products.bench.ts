@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import Koa from 'koa';
-import { startPlatform } from '@cw/dev-stack';
+import { startPlatform } from '@cw-tools/dev-stack';
 import { formatResult, runLoad } from './lib/run-load';
 
 const { values } = parseArgs({

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '@cw/embedded-mongo';
-import { startPlatform } from '@cw/dev-stack';
+import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { startPlatform } from '@cw-tools/dev-stack';
 import { formatResult, runLoad } from './lib/run-load';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, rate: { type: 'string', default: '1000' } } });

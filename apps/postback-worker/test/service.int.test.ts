@@ -1,4 +1,4 @@
-import { describeServiceBasics } from '@cw/testing';
+import { describeServiceBasics } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 describeServiceBasics('postback-worker', createApp);

@@ -2,7 +2,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDecimals, formatDecimal } from '@cw/money';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw/testing';
+import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;

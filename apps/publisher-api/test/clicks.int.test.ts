@@ -1,7 +1,7 @@
 /** GET /clicks/ through HTTP, on the demo dataset's clicks (humans and bots over 90 days). */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw/testing';
+import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;

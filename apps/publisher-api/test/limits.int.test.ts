@@ -9,7 +9,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret, rotateCredential } from '@cw/auth';
 import { createRedisRateLimiter } from '@cw/ratelimit';
-import { createTestDeps, expectErrorShape, expectStandardHeaders, type TestDeps } from '@cw/testing';
+import { createTestDeps, expectErrorShape, expectStandardHeaders, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 const B = '/api/v1/publisher';

@@ -1,7 +1,7 @@
 /** Links (list, create, batch), idempotency under real concurrency, and clicks, through HTTP. */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw/testing';
+import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;

@@ -1,7 +1,7 @@
 /** Programs: list, joinable, apply (with Idempotency-Key), through HTTP against the engine. */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw/testing';
+import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;

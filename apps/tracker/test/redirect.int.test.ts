@@ -2,7 +2,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureLinks } from '@cw/links';
-import { createTestDeps, type TestDeps } from '@cw/testing';
+import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp, type TrackerApp } from '../src/app';
 
 let deps: TestDeps;

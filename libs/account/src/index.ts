@@ -1,1 +1,2 @@
 export { ACCOUNT_POLICY, accountRecord, PAYMENT_STATUS_POLICY, paymentStatus } from './account.service';
+export { CHANNELS, createPublishers, setAccountStatus } from './accounts.admin';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@cw/logging';
 import { createMemoryRateLimiter } from '@cw/ratelimit';
-import { expectErrorShape } from '@cw/testing';
+import { expectErrorShape } from '@cw-tools/testing';
 import { buildOpenApi, buildRouter, createServiceApp, mountRouter, type RouteSpec } from './index';
 
 const logLines: string[] = [];

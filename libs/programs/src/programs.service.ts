@@ -113,18 +113,13 @@ export async function applyToProgram(deps: UseCaseDeps, principal: Principal, in
  * The operator's decision on an assignment (approve or reject an application, or assign
  * directly). With `mustExist`, only an existing application may be decided.
  */
-export async function setAssignment(deps: Pick<UseCaseDeps, 'models'>, publisherId: string, programId: number, status: AssignmentStatus, opts: { mustExist?: boolean } = {}): Promise<{ publisher: string; program: number; status: AssignmentStatus }> {
+export async function setAssignment(deps: Pick<UseCaseDeps, 'models' | 'repos'>, publisherId: string, programId: number, status: AssignmentStatus, opts: { mustExist?: boolean } = {}): Promise<{ publisher: string; program: number; status: AssignmentStatus }> {
   const [publisher, program] = await Promise.all([deps.models.Publisher.exists({ _id: publisherId }), deps.models.Program.exists({ _id: programId })]);
   if (!publisher) throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} does not exist` });
   if (!program) throw new ApiError({ code: 'not_found', detail: `program ${programId} does not exist` });
   if (opts.mustExist && !(await deps.models.Membership.exists({ publisher_id: publisherId, program_id: programId }))) {
     throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} has not applied to program ${programId}` });
   }
-  const now = new Date();
-  await deps.models.Membership.updateOne(
-    { publisher_id: publisherId, program_id: programId },
-    { $set: { status, decided_at: status === 'pending' ? undefined : now, updated_at: now }, $setOnInsert: { applied_at: now, created_at: now } },
-    { upsert: true },
-  );
+  await deps.repos.programs.saveAssignments([{ publisher_id: publisherId, program_id: programId, status }]);
   return { publisher: publisherId, program: programId, status };
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { loadTestTargets } from '@cw/config';
-// Not @cw/testing: that lib builds on this one.
+// Not @cw-tools/testing: that lib builds on this one.
 import { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, type RateLimiter } from './limiter';
 
 const redis = new Redis(loadTestTargets().redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });

@@ -2,11 +2,13 @@
  * `npm run admin -- <command> [--options] [--json]`. Talks to MONGODB_URI, or to the running
  * `npm start` platform's embedded engine (its URI is in .local/platform.json).
  */
+import { loadConfig } from '@cw/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectDatabase, createModels, ensureIndexes } from '@cw/db';
-import { progressBar } from '@cw/demo-data';
+import { connectDatabase, createModels, createRepositories, ensureIndexes } from '@cw/db';
+import { ApiError } from '@cw/errors';
+import { progressBar } from '@cw-tools/demo-data';
 import { COMMANDS, UsageError } from './commands';
 
 export function usage(): string {
@@ -18,8 +20,10 @@ export function usage(): string {
   return lines.join('\n');
 }
 
+/** MONGODB_URI (through the config loader), else the running local platform's engine. */
 export function resolveMongoUri(env: Record<string, string | undefined>, root: string): string | undefined {
-  if (env.MONGODB_URI) return env.MONGODB_URI;
+  const configured = loadConfig({ MONGODB_URI: env.MONGODB_URI }, { port: 0 }).mongodbUri;
+  if (configured) return configured;
   const file = resolve(root, '.local/platform.json');
   if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { mongodb_uri?: string }).mongodb_uri;
   return undefined;
@@ -52,10 +56,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   try {
     const models = createModels(db.connection);
     await ensureIndexes(models);
-    const result = await spec.run(models, values, json ? undefined : progressBar(name));
+    const deps = { config: loadConfig({ ...env, MONGODB_URI: undefined }, { port: 0 }), models, repos: createRepositories(models) };
+    const result = await spec.run(deps, values, json ? undefined : progressBar(name));
     return { code: 0, out: json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
+    // The use cases' own refusals (unknown account, invalid value) are the operator's input errors.
+    if (e instanceof ApiError && e.status < 500) return fail(e.detail);
     return fail((e as Error).message, 1);
   } finally {
     await db.close();

@@ -4,10 +4,12 @@
  * a JSON-able result; bad input throws UsageError with a clear message.
  */
 import { readFileSync } from 'node:fs';
+import { createPublishers, setAccountStatus } from '@cw/account';
 import { issueCredential, revokeCredential, rotateCredential } from '@cw/auth';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
-import { API_KEY_KINDS, type ApiKeyKind, type Models } from '@cw/db';
-import { randomBytes } from 'node:crypto';
+import { API_KEY_KINDS, type ApiKeyKind } from '@cw/db';
+import { setAssignment, type AssignmentStatus } from '@cw/programs';
+import type { UseCaseDeps } from '@cw/usecase';
 
 export class UsageError extends Error {}
 
@@ -16,7 +18,8 @@ export type Options = Record<string, string | boolean | undefined>;
 export interface CommandSpec {
   summary: string;
   options: Record<string, { type: 'string' | 'boolean'; required?: boolean; doc: string }>;
-  run(models: Models, o: Options, progress?: (done: number, total: number) => void): Promise<unknown>;
+  /** Runs through the same use cases and repositories as the API. */
+  run(deps: UseCaseDeps, o: Options, progress?: (done: number, total: number) => void): Promise<unknown>;
 }
 
 const str = (o: Options, k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
@@ -33,14 +36,14 @@ const countries = (o: Options, k: string): string[] | undefined => {
   return xs;
 };
 
-async function mustPublisher(models: Models, id: string) {
-  const p = await models.Publisher.findById(id).lean();
+async function mustPublisher({ repos }: UseCaseDeps, id: string) {
+  const p = await repos.publishers.byId(id);
   if (!p) throw new UsageError(`publisher ${id} does not exist`);
   return p;
 }
 
-async function mustProgram(models: Models, id: number) {
-  const p = await models.Program.findById(id).lean();
+async function mustProgram({ repos }: UseCaseDeps, id: number) {
+  const p = await repos.programs.byId(id);
   if (!p) throw new UsageError(`program ${id} does not exist`);
   return p;
 }
@@ -69,86 +72,81 @@ export const COMMANDS: Record<string, CommandSpec> = {
       inactive: { type: 'boolean', doc: 'create inactive' },
       trending: { type: 'boolean', doc: 'subscribe to trending opportunities' },
     },
-    run: async (models, o) => {
-      const id = str(o, 'id') ?? `pub_${randomBytes(6).toString('hex')}`;
-      if (!/^pub_[a-z0-9_]{3,40}$/.test(id)) throw new UsageError(`--id must look like pub_<lowercase letters, digits, _>, got "${id}"`);
-      if (await models.Publisher.exists({ _id: id })) throw new UsageError(`publisher ${id} already exists`);
-      const channels = list(o, 'channels') ?? [];
-      for (const c of channels) if (!['content', 'coupon', 'social'].includes(c)) throw new UsageError(`--channels: "${c}" is not one of content, coupon, social`);
-      const data = {
-        _id: id,
-        name: str(o, 'name'),
-        website: str(o, 'website') ? url(str(o, 'website'), 'website') : undefined,
-        status: o.inactive ? 'inactive' : 'active',
-        is_demo: !!o.demo,
-        feed_access: !o['no-feed-access'],
-        markets: countries(o, 'markets') ?? [],
-        channels,
-        trending_subscribed: !!o.trending,
-      };
-      await models.Publisher.collection.insertOne({ ...data, _id: id as never, created_at: new Date(), updated_at: new Date() });
-      const doc = data;
+    run: async (deps, o) => {
+      const [id] = await createPublishers(deps, [
+        {
+          _id: str(o, 'id'),
+          name: str(o, 'name')!,
+          website: str(o, 'website') ? url(str(o, 'website'), 'website') : undefined,
+          status: o.inactive ? 'inactive' : 'active',
+          is_demo: !!o.demo,
+          feed_access: !o['no-feed-access'],
+          markets: countries(o, 'markets') ?? [],
+          channels: list(o, 'channels') ?? [],
+          trending_subscribed: !!o.trending,
+        },
+      ]);
+      const doc = (await deps.repos.publishers.byId(id))!;
       return { account_id: doc._id, status: doc.status, feed_access: doc.feed_access, markets: doc.markets, is_demo: doc.is_demo };
     },
   },
   'publisher:set-status': {
     summary: 'Activate or deactivate an account (applies to the next request)',
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, status: { type: 'string', required: true, doc: 'active or inactive' } },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       const status = str(o, 'status');
       if (status !== 'active' && status !== 'inactive') throw new UsageError('--status must be active or inactive');
-      await mustPublisher(models, str(o, 'publisher')!);
-      await models.Publisher.updateOne({ _id: str(o, 'publisher') }, { $set: { status } });
+      await setAccountStatus(deps, str(o, 'publisher')!, status);
       return { account_id: str(o, 'publisher'), status };
     },
   },
   'key:issue': {
     summary: 'Issue an API key (the secret is shown once)',
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, kind: { type: 'string', required: true, doc: API_KEY_KINDS.join('|') }, label: { type: 'string', doc: 'label' } },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       const kind = str(o, 'kind') as ApiKeyKind;
       if (!API_KEY_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${API_KEY_KINDS.join(', ')}`);
-      await mustPublisher(models, str(o, 'publisher')!);
-      const c = await issueCredential(models, str(o, 'publisher')!, 'api_key', kind, str(o, 'label'));
+      await mustPublisher(deps, str(o, 'publisher')!);
+      const c = await issueCredential(deps.models, str(o, 'publisher')!, 'api_key', kind, str(o, 'label'));
       return { id: c.id, kind, prefix: c.prefix, secret: c.secret };
     },
   },
   'credential:issue': {
     summary: 'Issue a reporting token, offers credential or portal token (shown once)',
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, type: { type: 'string', required: true, doc: 'reporting_token|offers_credential|portal_token' } },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       const type = str(o, 'type');
       if (type !== 'reporting_token' && type !== 'offers_credential' && type !== 'portal_token') throw new UsageError('--type must be reporting_token, offers_credential or portal_token');
-      await mustPublisher(models, str(o, 'publisher')!);
-      const c = await issueCredential(models, str(o, 'publisher')!, type);
+      await mustPublisher(deps, str(o, 'publisher')!);
+      const c = await issueCredential(deps.models, str(o, 'publisher')!, type);
       return { id: c.id, type, prefix: c.prefix, secret: c.secret };
     },
   },
   'credential:list': {
     summary: "List an account's credentials (prefixes only, never secrets)",
     options: { publisher: { type: 'string', required: true, doc: 'account id' } },
-    run: async (models, o) => {
-      await mustPublisher(models, str(o, 'publisher')!);
-      const creds = await models.Credential.find({ publisher_id: str(o, 'publisher') }).sort({ created_at: 1 }).lean();
+    run: async (deps, o) => {
+      await mustPublisher(deps, str(o, 'publisher')!);
+      const creds = await deps.models.Credential.find({ publisher_id: str(o, 'publisher') }).sort({ created_at: 1 }).lean();
       return creds.map((c) => ({ id: String(c._id), type: c.type, kind: c.key_kind ?? null, prefix: c.prefix, status: c.status }));
     },
   },
   'credential:revoke': {
     summary: 'Revoke a credential of any kind (applies to the next request)',
     options: { id: { type: 'string', required: true, doc: 'credential id' } },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       if (!/^[a-f0-9]{24}$/.test(str(o, 'id') ?? '')) throw new UsageError('--id must be a credential id (24 hex characters)');
-      if (!(await revokeCredential(models, str(o, 'id')!))) throw new UsageError(`no active credential ${str(o, 'id')}`);
+      if (!(await revokeCredential(deps.models, str(o, 'id')!))) throw new UsageError(`no active credential ${str(o, 'id')}`);
       return { id: str(o, 'id'), status: 'revoked' };
     },
   },
   'credential:rotate': {
     summary: 'Replace a credential with a new one of the same kind; the old one stops at once',
     options: { id: { type: 'string', required: true, doc: 'credential id' } },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       if (!/^[a-f0-9]{24}$/.test(str(o, 'id') ?? '')) throw new UsageError('--id must be a credential id (24 hex characters)');
       try {
-        const c = await rotateCredential(models, str(o, 'id')!);
+        const c = await rotateCredential(deps.models, str(o, 'id')!);
         return { revoked: str(o, 'id'), id: c.id, type: c.type, kind: c.keyKind ?? null, prefix: c.prefix, secret: c.secret };
       } catch (e) {
         throw new UsageError((e as Error).message);
@@ -158,11 +156,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
   'merchant:create': {
     summary: 'Create a merchant',
     options: { id: { type: 'string', required: true, doc: 'merchant id (integer)' }, name: { type: 'string', required: true, doc: 'name' }, domains: { type: 'string', doc: 'shop domains, comma-separated' } },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       const id = int(o, 'id')!;
-      if (await models.Merchant.exists({ _id: id })) throw new UsageError(`merchant ${id} already exists`);
-      const doc = (await new models.Merchant({ _id: id, name: str(o, 'name'), domains: list(o, 'domains') ?? [] }).save()).toObject();
-      return { id: doc._id, name: doc.name, domains: doc.domains };
+      if (await deps.repos.merchants.exists(id)) throw new UsageError(`merchant ${id} already exists`);
+      const domains = list(o, 'domains') ?? [];
+      await deps.repos.merchants.create([{ _id: id, name: str(o, 'name')!, domains }]);
+      return { id, name: str(o, 'name'), domains };
     },
   },
   'program:create': {
@@ -180,21 +179,21 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'auto-approve': { type: 'boolean', doc: 'approve applications automatically' },
       'not-joinable': { type: 'boolean', doc: 'closed for applications' },
     },
-    run: async (models, o) => {
+    run: async (deps, o) => {
       const id = int(o, 'id')!;
       const merchant = int(o, 'merchant')!;
-      if (!(await models.Merchant.exists({ _id: merchant }))) throw new UsageError(`merchant ${merchant} does not exist`);
-      if (await models.Program.exists({ _id: id })) throw new UsageError(`program ${id} already exists`);
+      if (!(await deps.repos.merchants.exists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
+      if (await deps.repos.programs.byId(id, { _id: 1 })) throw new UsageError(`program ${id} already exists`);
       const [country] = countries(o, 'country') ?? [];
       const currency = (str(o, 'currency') ?? 'EUR').toUpperCase();
       if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be an ISO 4217 code');
       const landing = url(str(o, 'landing-url'), 'landing-url');
       const param = str(o, 'click-id-param') ?? 'cw_click_id';
       if (!/^[A-Za-z0-9_]{1,40}$/.test(param)) throw new UsageError('--click-id-param must be letters, digits or _');
-      const doc = (
-        await new models.Program({
+      const [doc] = await deps.repos.programs.create([
+        {
         _id: id,
-        name: str(o, 'name'),
+        name: str(o, 'name')!,
         merchant_id: merchant,
         countries: [country],
         currency,
@@ -204,25 +203,25 @@ export const COMMANDS: Record<string, CommandSpec> = {
         commission_description: str(o, 'commission') ?? '',
         auto_approve: !!o['auto-approve'],
         joinable: !o['not-joinable'],
-      }).save()
-      ).toObject();
+      },
+      ]);
       return { id: doc._id, merchant_id: doc.merchant_id, country, auto_approve: doc.auto_approve, joinable: doc.joinable, allowed_domains: doc.allowed_domains, click_id_param: doc.click_id_param };
     },
   },
   'program:assign': {
     summary: 'Assign a publisher to a program (approved, pending or rejected)',
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' }, status: { type: 'string', doc: 'approved (default), pending, rejected' } },
-    run: async (models, o) => setMembership(models, o, str(o, 'status') ?? 'approved'),
+    run: async (deps, o) => decide(deps, o, str(o, 'status') ?? 'approved'),
   },
   'application:approve': {
     summary: "Approve a publisher's application to a program",
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' } },
-    run: async (models, o) => setMembership(models, o, 'approved', true),
+    run: async (deps, o) => decide(deps, o, 'approved', true),
   },
   'application:reject': {
     summary: "Reject a publisher's application to a program",
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' } },
-    run: async (models, o) => setMembership(models, o, 'rejected', true),
+    run: async (deps, o) => decide(deps, o, 'rejected', true),
   },
   'catalog:import': {
     summary: "Import a merchant catalog file (Google Shopping CSV/TSV or XML) as a program's offers in one market",
@@ -233,7 +232,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       format: { type: 'string', doc: 'csv, tsv or xml (default: from the file name)' },
       'fresh-hours': { type: 'string', doc: 'hours the rows stay fresh (default 72)' },
     },
-    run: async (models, o, progress) => {
+    run: async (deps, o, progress) => {
       const file = str(o, 'file')!;
       let text: string;
       try {
@@ -249,28 +248,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
         throw new UsageError(`cannot parse ${file} as ${format}: ${(e as Error).message}`);
       }
       if (!rows) throw new UsageError('--format must be csv, tsv or xml');
-      const program = await mustProgram(models, int(o, 'program')!);
+      const program = await mustProgram(deps, int(o, 'program')!);
       const [country] = countries(o, 'country') ?? [];
-      const result = await importFeedRows(models, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
+      const result = await importFeedRows(deps.models, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
       return { rows: rows.length, imported: result.imported, rejected: result.rejected.length, rejections: result.rejected.slice(0, 50) };
     },
   },
 };
 
-async function setMembership(models: Models, o: Options, status: string, mustExist = false) {
+/** An assignment decision through the programs lib (the same rule and write as everywhere). */
+async function decide(deps: UseCaseDeps, o: Options, status: string, mustExist = false) {
   if (!['approved', 'pending', 'rejected'].includes(status)) throw new UsageError('--status must be approved, pending or rejected');
-  const publisher = str(o, 'publisher')!;
-  const program = int(o, 'program')!;
-  await mustPublisher(models, publisher);
-  await mustProgram(models, program);
-  if (mustExist && !(await models.Membership.exists({ publisher_id: publisher, program_id: program }))) {
-    throw new UsageError(`publisher ${publisher} has not applied to program ${program}`);
-  }
-  await models.Membership.updateOne(
-    { publisher_id: publisher, program_id: program },
-    { $set: { status, decided_at: status === 'pending' ? undefined : new Date() }, $setOnInsert: { applied_at: new Date() } },
-    { upsert: true },
-  );
-  return { publisher, program, status };
+  return setAssignment(deps, str(o, 'publisher')!, int(o, 'program')!, status as AssignmentStatus, { mustExist });
 }
-

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, createModels, type Database, type Models } from '@cw/db';
 import { verifyCredential } from '@cw/auth';
-import { createTestDatabase, type TestDatabase } from '@cw/testing';
+import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
 import { runCli } from '../src/cli';
 
 let tdb: TestDatabase;

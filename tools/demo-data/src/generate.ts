@@ -5,10 +5,11 @@
  * bots) and conversions in every status over the last 90 days.
  */
 import { Decimal128 } from 'bson';
-import { issueCredential } from '@cw/auth';
+import { createPublishers } from '@cw/account';
+import { issueCredential, revokeCredential } from '@cw/auth';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
-import type { ApiKeyKind, Models } from '@cw/db';
+import { createRepositories, type ApiKeyKind, type AssignmentRow, type ClickRow, type ConversionRow, type LinkRow, type Models, type ProductRow } from '@cw/db';
 import { Prng } from './prng';
 import { CATEGORIES, COLORS, MARKET_CURRENCY, MERCHANTS, MODEL_WORDS, type CategorySpec } from './vocabulary';
 
@@ -88,20 +89,25 @@ const DAY = 24 * HOUR;
 
 const money = (n: number) => Decimal128.fromString(n.toFixed(2));
 
+/**
+ * Seeds through the same repositories and use cases as the API and the operator CLI (their bulk
+ * paths), so seeded documents have the shape, defaults and rules of real ones.
+ */
 export async function generateDemoData(models: Models, opts: SeedOptions): Promise<DemoDataset> {
+  const repos = createRepositories(models);
   const rng = new Prng(opts.seed ?? 20261122);
   const now = opts.now ?? new Date();
   const t = now.getTime();
   const stamps = { created_at: now, updated_at: now };
 
   // Merchants and programs.
-  await models.Merchant.collection.insertMany(MERCHANTS.map((m) => ({ _id: m.id as never, name: m.name, domains: [m.domain], ...stamps })));
+  await repos.merchants.create(MERCHANTS.map((m) => ({ _id: m.id, name: m.name, domains: [m.domain], ...stamps })));
   const merchantOf = new Map<number, (typeof MERCHANTS)[number]>(MERCHANTS.map((m) => [m.id, m]));
-  await models.Program.collection.insertMany(
+  await repos.programs.create(
     PROGRAMS.map((p) => {
       const m = merchantOf.get(p.merchant)!;
       return {
-        _id: p.id as never,
+        _id: p.id,
         name: `${m.name} ${p.country}`,
         merchant_id: p.merchant,
         description: `${m.name}'s affiliate program for the ${p.country} market.`,
@@ -109,9 +115,9 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
         countries: [p.country],
         currency: MARKET_CURRENCY[p.country],
         commission_description: `${(Number(p.rate) * 100).toFixed(0)}% per sale`,
-        commission_rate: Decimal128.fromString(p.rate),
+        commission_rate: p.rate as never,
         cookie_days: 30,
-        status: 'active',
+        status: 'active' as const,
         joinable: p.joinable,
         auto_approve: p.autoApprove,
         allowed_domains: [m.domain],
@@ -133,37 +139,35 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     { key: 'no_feed_access', id: 'pub_nofeed', name: 'Coupon Corner', status: 'active', feed: false, markets: ['DE'] },
     { key: 'no_markets', id: 'pub_nomarkets', name: 'Fresh Start Media', status: 'active', feed: true, markets: [] as string[] },
   ] as const;
-  for (const a of accounts) {
-    await models.Publisher.collection.insertOne({
-      _id: a.id as never,
+  await createPublishers({ repos }, [
+    ...accounts.map((a) => ({
+      _id: a.id,
       name: a.name,
       website: a.website,
-      status: 'active',
+      status: 'active' as const,
       is_demo: false,
       feed_access: true,
       markets: a.markets,
       channels: a.channels,
       trending_subscribed: a.trending,
-      payout: { method_type: 'bank_account', last4: a.last4, threshold: Decimal128.fromString('50.00'), currency: 'EUR' },
+      payout: { method_type: 'bank_account' as const, last4: a.last4, threshold: '50.00' as never, currency: 'EUR' },
       ...stamps,
-    });
-  }
-  for (const s of specials) {
-    await models.Publisher.collection.insertOne({ _id: s.id as never, name: s.name, status: s.status, is_demo: false, feed_access: s.feed, markets: s.markets, channels: ['content'], trending_subscribed: false, payout: { method_type: 'none', currency: 'EUR' }, ...stamps });
-  }
-  const memberships = [];
+    })),
+    ...specials.map((s) => ({ _id: s.id, name: s.name, status: s.status, is_demo: false, feed_access: s.feed, markets: [...s.markets], channels: ['content'], trending_subscribed: false, payout: { method_type: 'none' as const, currency: 'EUR' }, ...stamps })),
+  ]);
+  const memberships: AssignmentRow[] = [];
   for (const [pub, plan] of [[accounts[0].id, 'full'], [accounts[1].id, 'second'], ...specials.map((s) => [s.id, 'second'])] as const) {
     for (const [program, status] of Object.entries(MEMBERSHIPS[plan])) {
-      memberships.push({ publisher_id: pub, program_id: Number(program), status, applied_at: new Date(t - 120 * DAY), decided_at: status === 'pending' ? undefined : new Date(t - 118 * DAY), ...stamps });
+      memberships.push({ publisher_id: pub, program_id: Number(program), status, applied_at: new Date(t - 120 * DAY), decided_at: status === 'pending' ? undefined : new Date(t - 118 * DAY) });
     }
   }
-  await models.Membership.collection.insertMany(memberships);
+  await repos.programs.saveAssignments(memberships, now);
 
   for (const a of accounts) {
     const keys = {} as PublisherCredentials['keys'];
     for (const kind of ['live', 'demo', 'test', 'sandbox', 'read_only'] as const) keys[kind] = (await issueCredential(models, a.id, 'api_key', kind, `demo ${kind}`)).secret;
     const revoked = await issueCredential(models, a.id, 'api_key', 'live', 'revoked demo key');
-    await models.Credential.updateOne({ _id: revoked.id }, { $set: { status: 'revoked', revoked_at: now } });
+    await revokeCredential(models, revoked.id);
     keys.revoked = revoked.secret;
     publishers.push({
       account_id: a.id,
@@ -186,12 +190,12 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     return withCheckDigit(`40${String(gtinCounter).padStart(10, '0')}`);
   };
 
-  let batch: Record<string, unknown>[] = [];
+  let batch: ProductRow[] = [];
   let written = 0;
   const target = Math.max(opts.products, 200);
   const flush = async () => {
     if (!batch.length) return;
-    await models.Product.collection.insertMany(batch as never[], { ordered: false });
+    await repos.catalog.insertRows(batch);
     written += batch.length;
     batch = [];
     opts.onProgress?.(written, target);
@@ -236,7 +240,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
       fresh_until: offer.freshUntil,
       removed: offer.removed ?? false,
       ...stamps,
-    });
+    } as unknown as ProductRow);
     if (batch.length >= 5000) await flush();
   };
   const byId = (id: number) => PROGRAMS.find((p) => p.id === id)!;
@@ -305,7 +309,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   const counts = { products: written, links: 0, clicks: 0, conversions: 0 };
   for (const [pi, a] of accounts.entries()) {
     const approved = Object.entries(MEMBERSHIPS[a.plan]).filter(([, s]) => s === 'approved').map(([id]) => byId(Number(id)));
-    const links = [];
+    const links: LinkRow[] = [];
     for (let i = 0; i < 12; i++) {
       const program = approved[i % approved.length];
       const m = merchantOf.get(program.merchant)!;
@@ -324,10 +328,10 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
         updated_at: new Date(t - 100 * DAY),
       });
     }
-    await models.Link.collection.insertMany(links as never[]);
+    await repos.links.insertNew(links);
     counts.links += links.length;
-    const clicks = [];
-    const conversions = [];
+    const clicks: ClickRow[] = [];
+    const conversions: ConversionRow[] = [];
     for (let day = 89; day >= 0; day--) {
       const perDay = rng.int(pi === 0 ? 20 : 8, pi === 0 ? 60 : 25);
       for (let c = 0; c < perDay; c++) {
@@ -349,7 +353,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           referrer: a.website,
           is_bot: bot,
           ...(bot ? { bot_reason: 'user_agent' } : {}),
-        });
+        } as ClickRow);
         if (!bot && rng.chance(0.04)) {
           const program = byId(link.program_id);
           const sale = rng.int(20, 400) + rng.pick([0, 0.5, 0.99]);
@@ -381,12 +385,12 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
             source: rng.chance(0.8) ? 'v1' : 'ledger',
             created_at: occurred,
             updated_at: occurred,
-          });
+          } as unknown as ConversionRow);
         }
       }
     }
-    await models.Click.collection.insertMany(clicks as never[]);
-    if (conversions.length) await models.Conversion.collection.insertMany(conversions as never[]);
+    await repos.clicks.insertBatch(clicks);
+    await repos.conversions.insertRows(conversions);
     counts.clicks += clicks.length;
     counts.conversions += conversions.length;
   }

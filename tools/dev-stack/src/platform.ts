@@ -8,8 +8,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
-import { generateDemoData, progressBar, type DemoDataset } from '@cw/demo-data';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp } from '@cw/http';
 import { healthMiddleware } from '@cw/health';
 import { closeServer, openServiceDeps } from '@cw/runtime';
@@ -74,7 +74,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   let seeded: DemoDataset['counts'] | undefined;
   const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
   if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
-    const products = opts.seedProducts ?? Number(opts.env.SEED_PRODUCTS ?? 20000);
+    const products = opts.seedProducts ?? config.seedProducts;
     const data = await generateDemoData(deps.models, { products, linkKey: config.secretKey, onProgress: opts.progress ? progressBar('seeding products') : undefined });
     const { counts, ...rest } = data;
     seeded = counts;

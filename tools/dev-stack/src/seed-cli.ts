@@ -8,8 +8,8 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@cw/config';
 import { connectDatabase, createModels, ensureIndexes } from '@cw/db';
-import { generateDemoData, progressBar } from '@cw/demo-data';
-import { resolveMongoUri } from '@cw/admin-cli';
+import { generateDemoData, progressBar } from '@cw-tools/demo-data';
+import { resolveMongoUri } from '@cw-tools/admin-cli';
 import { CREDENTIALS_PATH, REPO_ROOT } from './platform';
 
 const { values } = parseArgs({ options: { products: { type: 'string', default: '20000' }, reset: { type: 'boolean' }, seed: { type: 'string' } }, strict: true });

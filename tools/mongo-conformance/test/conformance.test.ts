@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Binary, Decimal128, Long, MongoClient, MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
-import { createTestDatabase, type TestDatabase } from '@cw/testing';
+import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
 
 let tdb: TestDatabase;
 let client: MongoClient;

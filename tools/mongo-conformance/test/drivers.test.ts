@@ -4,7 +4,7 @@ import mongoose from 'mongoose';
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { MongoClient } from 'mongodb';
-import { createTestDatabase, type TestDatabase } from '@cw/testing';
+import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
 
 let tdb: TestDatabase;
 let conn: mongoose.Connection;

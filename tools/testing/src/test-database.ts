@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { loadTestTargets } from '@cw/config';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 
 export interface TestDatabase {
   /** Server URI without a database name. */

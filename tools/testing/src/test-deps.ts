@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { loadConfig, type PlatformConfig } from '@cw/config';
 import { connectDatabase, createModels, createRepositories, ensureIndexes, type Database, type Models, type Repositories } from '@cw/db';
-import { generateDemoData, type DemoDataset } from '@cw/demo-data';
+import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@cw/ratelimit';

@@ -28,10 +28,21 @@ describe('module boundaries', () => {
   });
 
   it('fails when app code imports the testing lib outside tests', async () => {
-    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { redisUrl } from '@cw/testing';\nexport const x = redisUrl;\n")).not.toEqual([]);
+    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { redisUrl } from '@cw-tools/testing';\nexport const x = redisUrl;\n")).not.toEqual([]);
   });
 
   it('passes an app that imports libs', async () => {
     expect(await boundaryErrors('apps/tracker/src/ok.ts', "import { ApiError } from '@cw/errors';\nexport const x = ApiError;\n")).toEqual([]);
+  });
+
+  it('fails when the tracker pulls in a publisher-only domain lib, or a shared lib a domain lib', async () => {
+    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { searchProductsPage } from '@cw/catalog';\nexport const x = searchProductsPage;\n")).not.toEqual([]);
+    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { paymentStatus } from '@cw/account';\nexport const x = paymentStatus;\n")).not.toEqual([]);
+    expect(await boundaryErrors('libs/http/src/bad.ts', "import { listPrograms } from '@cw/programs';\nexport const x = listPrograms;\n")).not.toEqual([]);
+    expect(await boundaryErrors('apps/tracker/src/ok.ts', "import { clickRecord } from '@cw/links';\nexport const x = clickRecord;\n")).toEqual([]);
+  });
+
+  it('fails when lib code imports a tool (the embedded engine, the demo data)', async () => {
+    expect(await boundaryErrors('libs/db/src/bad.ts', "import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';\nexport const x = startEmbeddedMongo;\n")).not.toEqual([]);
   });
 });

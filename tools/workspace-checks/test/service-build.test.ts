@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@cw/embedded-mongo';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 
 const root = resolve(import.meta.dirname, '../../..');
 let engine: EmbeddedMongo | undefined;

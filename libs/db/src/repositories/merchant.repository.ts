@@ -1,4 +1,7 @@
 import type { Models } from '../models';
+import type { MerchantDoc } from '../schemas/merchant.schema';
+
+export type MerchantInput = Pick<MerchantDoc, 'name'> & Partial<MerchantDoc> & { _id: number };
 
 const NAME_TTL_MS = 60_000;
 
@@ -10,6 +13,15 @@ export class MerchantRepository {
   private readonly names = new Map<number, { name: string; expires: number }>();
 
   constructor(private readonly models: Models) {}
+
+  /** Creates merchants through the schema, in one write. */
+  async create(merchants: MerchantInput[]): Promise<void> {
+    await this.models.Merchant.insertMany(merchants);
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return !!(await this.models.Merchant.exists({ _id: id }));
+  }
 
   async namesOf(ids: number[], now = Date.now()): Promise<Map<number, string>> {
     const out = new Map<number, string>();

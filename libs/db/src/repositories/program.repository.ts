@@ -1,7 +1,10 @@
 import type { Models } from '../models';
+import type { MembershipDoc } from '../schemas/membership.schema';
 import type { ProgramDoc } from '../schemas/program.schema';
 
 export type ProgramRow = ProgramDoc & { _id: number };
+export type ProgramInput = Partial<ProgramDoc> & Pick<ProgramDoc, 'name' | 'merchant_id' | 'default_landing_url'> & { _id: number };
+export type AssignmentRow = Pick<MembershipDoc, 'publisher_id' | 'program_id' | 'status'> & { applied_at?: Date; decided_at?: Date };
 
 /** Programs and a publisher's assignments to them: the queries several use cases ask. */
 export class ProgramRepository {
@@ -29,6 +32,25 @@ export class ProgramRepository {
 
   byId(id: number, projection?: Record<string, 1>): Promise<ProgramRow | null> {
     return this.models.Program.findById(id, projection).lean<ProgramRow>();
+  }
+
+  /** Creates programs through the schema (defaults and validation), in one write. */
+  async create(programs: ProgramInput[]): Promise<ProgramRow[]> {
+    return (await this.models.Program.insertMany(programs)).map((d) => d.toObject() as ProgramRow);
+  }
+
+  /** Writes assignments (one upsert each, in one bulk write): the operator's decisions and the seed's. */
+  async saveAssignments(rows: AssignmentRow[], now = new Date()): Promise<void> {
+    if (!rows.length) return;
+    await this.models.Membership.bulkWrite(
+      rows.map((r) => ({
+        updateOne: {
+          filter: { publisher_id: r.publisher_id, program_id: r.program_id },
+          update: { $set: { status: r.status, decided_at: r.decided_at ?? (r.status === 'pending' ? undefined : now), updated_at: now }, $setOnInsert: { applied_at: r.applied_at ?? now, created_at: now } },
+          upsert: true,
+        },
+      })),
+    );
   }
 
   activeOfCampaign(campaignId: number, projection?: Record<string, 1>): Promise<ProgramRow[]> {
