@@ -1,20 +1,10 @@
-import type Koa from 'koa';
-import type { RouteSpec } from '@cw/http';
-import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
+import { defineApp } from '@cw/runtime';
 
-export const PREFIX = '/api/v1/feeds';
-
-/** This app's routes (other issues add resources here). */
-export function routes(_deps: AppDeps): RouteSpec[] {
-  return [];
-}
-
-export function api(deps: AppDeps): ApiDescription {
-  return { title: 'Product feeds', description: 'Product feeds in Google Shopping XML, CSV, TSV and JSON.', prefix: PREFIX, routes: routes(deps) };
-}
-
-export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
-
-export function createApp(deps: AppDeps): Koa {
-  return createPlatformApp(deps, { name: 'feed-service', api: api(deps) });
-}
+/** Product feeds: routes are added by the issues that build this surface. */
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+  name: 'feed-service',
+  title: 'Product feeds',
+  description: 'Product feeds in Google Shopping XML, CSV, TSV and JSON.',
+  prefix: '/api/v1/feeds',
+  routes: () => [],
+});

@@ -1,20 +1,10 @@
-import type Koa from 'koa';
-import type { RouteSpec } from '@cw/http';
-import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
+import { defineApp } from '@cw/runtime';
 
-export const PREFIX = '/api/v1/affiliate-reporting';
-
-/** This app's routes (other issues add resources here). */
-export function routes(_deps: AppDeps): RouteSpec[] {
-  return [];
-}
-
-export function api(deps: AppDeps): ApiDescription {
-  return { title: 'Reporting API', description: 'Reporting-token API for third-party reporting tools, and the HasOffers-compatible endpoint at /Apiv3/json.', prefix: PREFIX, routes: routes(deps) };
-}
-
-export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
-
-export function createApp(deps: AppDeps): Koa {
-  return createPlatformApp(deps, { name: 'reporting-api', api: api(deps) });
-}
+/** Reporting API: routes are added by the issues that build this surface. */
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+  name: 'reporting-api',
+  title: 'Reporting API',
+  description: 'Reporting-token API for third-party reporting tools, and the HasOffers-compatible endpoint at /Apiv3/json.',
+  prefix: '/api/v1/affiliate-reporting',
+  routes: () => [],
+});

@@ -4,7 +4,7 @@
  * exact: filters are Decimal128, responses decimal strings.
  */
 import mongoose from 'mongoose';
-import type { Models } from '@cw/db';
+import { literalPattern, type Models } from '@cw/db';
 import { compareDecimals } from '@cw/money';
 import type { CatalogScope } from './scope';
 
@@ -65,9 +65,6 @@ export interface Page {
   total?: number;
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function freshness(now: Date) {
   return { removed: false, last_seen_at: { $gte: new Date(now.getTime() - FRESHNESS_HOURS * 3_600_000) }, fresh_until: { $gt: now } };
@@ -93,10 +90,10 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
   const base = baseFilter(scope, p.countries, p.merchant, now);
   if (!base) return { rows: [], nextOffset: null, ...(p.group ? { total: 0, sizes: new Map() } : {}) };
   // The most selective test first: the engine evaluates conditions in order and stops at the first miss.
-  const filter: Record<string, unknown> = p.q ? { title_lc: { $regex: escapeRegex(p.q.toLowerCase()) } } : {};
+  const filter: Record<string, unknown> = p.q ? { title_lc: { $regex: literalPattern(p.q.toLowerCase()) } } : {};
   Object.assign(filter, base, { availability: 'in_stock' });
   if (p.brand) filter.brand_lc = p.brand.toLowerCase();
-  if (p.category) filter.category_lc = { $regex: escapeRegex(p.category.toLowerCase()) };
+  if (p.category) filter.category_lc = { $regex: literalPattern(p.category.toLowerCase()) };
   if (p.currency) filter.currency = p.currency.toUpperCase();
   if (p.minPrice !== undefined || p.maxPrice !== undefined) {
     filter.price = {

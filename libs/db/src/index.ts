@@ -35,3 +35,4 @@ export { ClickRepository } from './repositories/click.repository';
 export type { ClickFilter, ClickRow } from './repositories/click.repository';
 export { ConversionRepository } from './repositories/conversion.repository';
 export type { ConversionRow } from './repositories/conversion.repository';
+export { literalPattern } from './query-text';

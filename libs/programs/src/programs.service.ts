@@ -5,7 +5,7 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Principal, Policy } from '@cw/auth';
-import type { ProgramRow } from '@cw/db';
+import { literalPattern, type ProgramRow } from '@cw/db';
 import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import type { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
 
@@ -14,8 +14,6 @@ export type AssignmentStatus = Exclude<Relationship, 'available'>;
 
 export const READ_PROGRAMS_POLICY: Policy = { budget: 'programs' };
 export const APPLY_POLICY: Policy = { budget: 'programs', refuseKinds: ['read_only'], refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.', refuseDemoAccounts: true };
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function programView(p: ProgramRow, merchantName: string | undefined, relationship: Relationship) {
   return {
@@ -46,7 +44,7 @@ async function present(deps: UseCaseDeps, rows: ProgramRow[], relation: (id: num
 }
 
 function nameFilter(search: string | undefined): Record<string, unknown> {
-  return search ? { name: { $regex: escapeRegex(search), $options: 'i' } } : {};
+  return search ? { name: { $regex: literalPattern(search), $options: 'i' } } : {};
 }
 
 /** The caller's programs; with include_available, also those open to it. */

@@ -3,5 +3,5 @@ export type { AppDeps, ServiceDeps } from './service-deps';
 export { runHttpService } from './run-http-service';
 export type { RunOptions } from './run-http-service';
 export { closeServer } from './close-server';
-export { API_KEY_SCHEMES, API_KEY_SECURITY, API_VERSION, apiDocument, createPlatformApp } from './platform-app';
-export type { ApiDescription, PlatformAppOptions } from './platform-app';
+export { API_KEY_SCHEMES, API_KEY_SECURITY, API_VERSION, apiDocument, createPlatformApp, defineApp } from './platform-app';
+export type { ApiDescription, AppDefinition, PlatformAppOptions } from './platform-app';

@@ -65,3 +65,29 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
   if (api && api.routes.length) mountRouter(app, buildRouter(api.prefix, api.routes));
   return app;
 }
+
+export interface AppDefinition {
+  name: string;
+  title: string;
+  description: string;
+  prefix: string;
+  securitySchemes?: Record<string, Record<string, unknown>>;
+  routes: (deps: AppDeps) => RouteSpec[];
+  /** Middleware of the app's own, mounted before its routes. */
+  use?: (deps: AppDeps) => Koa.Middleware[];
+}
+
+/**
+ * An app from its definition: what an app module exports (its route list, API description,
+ * OpenAPI document and createApp), so apps differ only in their definitions.
+ */
+export function defineApp(def: AppDefinition) {
+  const api = (deps: AppDeps): ApiDescription => ({ title: def.title, description: def.description, prefix: def.prefix, securitySchemes: def.securitySchemes, routes: def.routes(deps) });
+  return {
+    PREFIX: def.prefix,
+    routes: def.routes,
+    api,
+    openApiDocument: (deps: AppDeps) => apiDocument(deps, api(deps)),
+    createApp: (deps: AppDeps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps) }),
+  };
+}
