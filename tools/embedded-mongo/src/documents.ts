@@ -21,28 +21,35 @@ export function cloneDoc<T>(v: T): T {
 
 /** All values at a dotted path, descending through arrays (MongoDB's multikey semantics). */
 export function valuesAtPath(doc: unknown, path: string): unknown[] {
-  const parts = path.split('.');
+  // The common case (a top-level field of a document) without splitting or recursion: it runs
+  // for every index of every stored document.
+  if (path.indexOf('.') < 0 && isPlainObject(doc)) {
+    const v = doc[path];
+    if (!Array.isArray(v)) return [v];
+    return v.length ? v.slice() : [undefined];
+  }
   const out: unknown[] = [];
-  const walk = (v: unknown, i: number) => {
-    if (i === parts.length) {
-      if (Array.isArray(v)) {
-        if (v.length === 0) out.push(undefined);
-        else out.push(...v);
-      } else out.push(v);
-      return;
-    }
-    if (Array.isArray(v)) {
-      const idx = /^\d+$/.test(parts[i]) ? Number(parts[i]) : -1;
-      if (idx >= 0) walk(v[idx], i + 1);
-      else if (v.length === 0) out.push(undefined);
-      else for (const x of v) walk(x, i);
-      return;
-    }
-    if (isPlainObject(v)) walk(v[parts[i]], i + 1);
-    else out.push(undefined);
-  };
-  walk(doc, 0);
+  walkPath(doc, path.split('.'), 0, out);
   return out;
+}
+
+function walkPath(v: unknown, parts: string[], i: number, out: unknown[]): void {
+  if (i === parts.length) {
+    if (Array.isArray(v)) {
+      if (v.length === 0) out.push(undefined);
+      else out.push(...v);
+    } else out.push(v);
+    return;
+  }
+  if (Array.isArray(v)) {
+    const idx = /^\d+$/.test(parts[i]) ? Number(parts[i]) : -1;
+    if (idx >= 0) walkPath(v[idx], parts, i + 1, out);
+    else if (v.length === 0) out.push(undefined);
+    else for (const x of v) walkPath(x, parts, i, out);
+    return;
+  }
+  if (isPlainObject(v)) walkPath(v[parts[i]], parts, i + 1, out);
+  else out.push(undefined);
 }
 
 export function getPath(doc: Record<string, unknown>, path: string): unknown {

@@ -107,11 +107,15 @@ export class IndexStore {
 
   add(doc: Document, id: string): void {
     const mine: Entry[] = [];
-    const seen = new Set<string>();
-    for (const values of this.keysOf(doc)) {
+    const tuples = this.keysOf(doc);
+    // Only multikey documents (arrays) can yield one key twice.
+    const seen = tuples.length > 1 ? new Set<string>() : undefined;
+    for (const values of tuples) {
       const full = IndexStore.tupleKey(values, this.fields.length);
-      if (seen.has(full)) continue;
-      seen.add(full);
+      if (seen) {
+        if (seen.has(full)) continue;
+        seen.add(full);
+      }
       for (let n = 1; n <= this.fields.length; n++) {
         const k = n === this.fields.length ? full : IndexStore.tupleKey(values, n);
         let set = this.prefixMaps[n - 1].get(k);
