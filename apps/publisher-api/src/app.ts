@@ -5,6 +5,7 @@ import { clickRoutes } from './routes/clicks.routes';
 import { linkRoutes } from './routes/links.routes';
 import { noStore, productRoutes } from './routes/products.routes';
 import { programRoutes } from './routes/programs.routes';
+import { reportingRoutes } from './routes/reporting.routes';
 
 const PUBLISHER_PREFIX = '/api/v1/publisher';
 
@@ -17,6 +18,6 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks and payment status for affiliate publishers.',
   prefix: PUBLISHER_PREFIX,
   securitySchemes: API_KEY_SCHEMES,
-  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...clickRoutes(deps)],
+  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps)],
   use: () => [privateProducts],
 });

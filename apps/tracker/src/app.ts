@@ -1,18 +1,35 @@
-/** Where every tracked link points: the click redirect (and, with conversions, merchant intake). */
+/** Where every tracked link points: the click redirect, and merchant conversion intake. */
 import type Koa from 'koa';
-import { mountRouter } from '@cw/http';
-import { createPlatformApp, type AppDeps } from '@cw/runtime';
+import { mountRouter, type RouteSpec } from '@cw/http';
+import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
+import { conversionRoutes } from './routes/conversions.routes';
 import { redirectRouter } from './routes/redirect.routes';
 import { ClickRecorder } from './services/click-recorder';
+
+export const PREFIX = '/api/v1/track';
 
 export interface TrackerApp extends Koa {
   /** The click buffer: flush or close it before the process exits. */
   clicks: ClickRecorder;
 }
 
+export const routes = (deps: AppDeps): RouteSpec[] => conversionRoutes(deps);
+
+export function api(deps: AppDeps): ApiDescription {
+  return {
+    title: 'Tracking API',
+    description: 'Merchant conversion intake (server to server, merchant token). Tracked links themselves are {tracking_url}/c/{code}.',
+    prefix: PREFIX,
+    securitySchemes: { MerchantToken: { type: 'http', scheme: 'bearer', description: 'A merchant token (mrc_…), issued with the operator CLI.' } },
+    routes: routes(deps),
+  };
+}
+
+export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
+
 export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
-  const app = createPlatformApp(deps, { name: 'tracker', softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
+  const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
   app.clicks = new ClickRecorder(deps.repos.clicks, deps.logger, deps.config.clickFlushIntervalMs);
   mountRouter(app, redirectRouter(deps, app.clicks));
   return app;

@@ -1,2 +1,2 @@
-export { createApp } from './app';
+export { createApp, openApiDocument } from './app';
 export type { TrackerApp } from './app';

@@ -2,7 +2,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { PlatformConfig } from '@cw/config';
 import type { Models } from '@cw/db';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
-import { verifyCredential, type Principal } from './credentials.service';
+import { verifyCredential, verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
 import { API_KEYS_ONLY, authorize, type Policy } from './policy';
 
 /** The secret from X-API-Key or Authorization: Bearer (never from the URL or a cookie). */
@@ -40,4 +40,18 @@ export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
 /** The authenticated caller of a route guarded by requirePolicy. */
 export function principalOf(ctx: Context): Principal {
   return ctx.state.principal as Principal;
+}
+
+/** Merchant endpoints: `Authorization: Bearer <merchant token>` only, then the merchant's own budget. */
+export function requireMerchant(deps: PolicyDeps): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const merchant = await verifyMerchantToken(deps.models, presentedSecret(ctx, { apiKeyHeader: false }));
+    ctx.state.merchant = merchant;
+    await enforceRateLimit(ctx, deps.limiter, 'merchant', `m${merchant.merchantId}`, deps.config.rateLimits.merchant);
+    await next();
+  };
+}
+
+export function merchantOf(ctx: Context): MerchantPrincipal {
+  return ctx.state.merchant as MerchantPrincipal;
 }

@@ -24,7 +24,7 @@ export async function verifyCredential(models: Models, secret: string | undefine
   if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
   const hash = hashSecret(secret);
   const cred = await models.Credential.findOne({ hash }).lean();
-  if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || !allowed.includes(cred.type)) throw notAuthenticated();
+  if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || !allowed.includes(cred.type) || !cred.publisher_id) throw notAuthenticated();
   const publisher = await models.Publisher.findById(cred.publisher_id).lean();
   if (!publisher || publisher.status !== 'active') throw notAuthenticated();
   return {
@@ -34,6 +34,29 @@ export async function verifyCredential(models: Models, secret: string | undefine
     type: cred.type,
     keyKind: cred.key_kind ?? undefined,
   };
+}
+
+/** A merchant reporting and changing its conversions (merchant tokens, `mrc_…`). */
+export interface MerchantPrincipal {
+  merchantId: number;
+  credentialId: string;
+  prefix: string;
+}
+
+/** Resolves a merchant token; the same indistinguishable 401 for anything else. */
+export async function verifyMerchantToken(models: Models, secret: string | undefined): Promise<MerchantPrincipal> {
+  if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
+  const hash = hashSecret(secret);
+  const cred = await models.Credential.findOne({ hash }).lean();
+  if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || cred.type !== 'merchant_token' || typeof cred.merchant_id !== 'number') throw notAuthenticated();
+  return { merchantId: cred.merchant_id, credentialId: String(cred._id), prefix: cred.prefix };
+}
+
+/** Issues a merchant token (shown once; only its hash is stored). */
+export async function issueMerchantToken(models: Models, merchantId: number, label?: string): Promise<IssuedCredential> {
+  const secret = generateSecret(secretPrefix('merchant_token'));
+  const doc = await models.Credential.create({ type: 'merchant_token', merchant_id: merchantId, hash: hashSecret(secret), prefix: displayPrefix(secret), label });
+  return { id: String(doc._id), secret, prefix: doc.prefix, type: 'merchant_token' };
 }
 
 export interface IssuedCredential {
@@ -64,7 +87,10 @@ export async function revokeCredential(models: Models, credentialId: string): Pr
 export async function rotateCredential(models: Models, credentialId: string): Promise<IssuedCredential> {
   const old = await models.Credential.findById(credentialId).lean();
   if (!old || old.status !== 'active') throw new Error(`no active credential ${credentialId}`);
-  const issued = await issueCredential(models, old.publisher_id, old.type, old.key_kind ?? undefined, old.label ?? undefined);
+  const issued =
+    old.type === 'merchant_token'
+      ? await issueMerchantToken(models, old.merchant_id!, old.label ?? undefined)
+      : await issueCredential(models, old.publisher_id!, old.type, old.key_kind ?? undefined, old.label ?? undefined);
   await revokeCredential(models, credentialId);
   return issued;
 }

@@ -9,6 +9,7 @@ export const TOKEN_PREFIX: Record<Exclude<CredentialType, 'api_key'>, string> = 
   reporting_token: 'rpt',
   offers_credential: 'ofr',
   portal_token: 'ptl',
+  merchant_token: 'mrc',
 };
 
 export function generateSecret(prefix: string): string {
@@ -23,7 +24,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-const KIND_PREFIX = /^(read_only|live|demo|test|sandbox|rpt|ofr|ptl)_/;
+const KIND_PREFIX = /^(read_only|live|demo|test|sandbox|rpt|ofr|ptl|mrc)_/;
 
 /**
  * A short, non-secret prefix to show in listings: the kind and the first 6 random characters.

@@ -16,6 +16,7 @@ export const RATE_LIMIT_BUDGETS = {
   monetize: { env: 'RATELIMIT_MONETIZE_PER_MIN', default: 30, doc: 'instant monetization, per client address' },
   feeds: { env: 'RATELIMIT_FEEDS_PER_MIN', default: 30, doc: 'product feeds, per account' },
   mcp: { env: 'RATELIMIT_MCP_PER_MIN', default: 120, doc: 'MCP requests, per account (or address when anonymous)' },
+  merchant: { env: 'RATELIMIT_MERCHANT_PER_MIN', default: 600, doc: 'merchant conversion intake and status changes, per merchant' },
 } as const;
 
 export type BudgetName = keyof typeof RATE_LIMIT_BUDGETS;

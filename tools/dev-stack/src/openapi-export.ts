@@ -11,13 +11,14 @@ import { openApiDocument as publisher } from '@cw/app-publisher-api';
 import { openApiDocument as reporting } from '@cw/app-reporting-api';
 import { openApiDocument as monetize } from '@cw/app-monetize-api';
 import { openApiDocument as feeds } from '@cw/app-feed-service';
+import { openApiDocument as tracking } from '@cw/app-tracker';
 
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
 const models = {} as AppDeps['models'];
 const deps: AppDeps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models, repos: createRepositories(models), limiter: createMemoryRateLimiter(), metrics: createHttpMetrics({ defaultMetrics: false }) };
 mkdirSync(out, { recursive: true });
-for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds })) {
+for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds, tracking })) {
   writeFileSync(resolve(out, `${name}.json`), JSON.stringify(build(deps), null, 2));
   console.log(`wrote ${resolve(out, `${name}.json`)}`);
 }

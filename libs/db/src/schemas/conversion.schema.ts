@@ -2,17 +2,39 @@ import { Schema, type InferSchemaType } from 'mongoose';
 
 export const CONVERSION_STATUSES = ['pending', 'approved', 'declined'] as const;
 
-/** A sale attributed to a publisher; money in Decimal128, exact. */
+export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] as const;
+export type SaleEventType = (typeof SALE_EVENT_TYPES)[number];
+
+/**
+ * The outbox: each status change pushes its event in the same single-document update that
+ * changes the status, so a change and its event are never apart. The postback worker publishes
+ * pending events and stamps `published_at`.
+ */
+const saleEventSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    type: { type: String, enum: SALE_EVENT_TYPES, required: true },
+    created_at: { type: Date, required: true },
+    published_at: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+
+/** A sale attributed to a publisher (or a ledger entry the network books); money in Decimal128, exact. */
 export const conversionSchema = new Schema(
   {
     _id: { type: String, required: true },
     publisher_id: { type: String, required: true },
-    program_id: { type: Number, required: true },
-    campaign_id: { type: Number, required: true },
+    /** Absent on ledger entries not tied to a program. */
+    program_id: { type: Number },
+    campaign_id: { type: Number },
     click_id: { type: String },
     link_id: { type: String },
     subid: { type: String, default: '' },
+    /** The merchant's order id: never shown to publishers; unique per merchant (campaign). */
     order_ref: { type: String },
+    /** Ledger entries: why the network booked it. */
+    reason: { type: String },
     status: { type: String, enum: CONVERSION_STATUSES, required: true },
     sale_amount: { type: Schema.Types.Decimal128, required: true },
     commission: { type: Schema.Types.Decimal128, required: true },
@@ -23,6 +45,7 @@ export const conversionSchema = new Schema(
     paid: { type: Boolean, default: false },
     paid_at: { type: Date },
     source: { type: String, enum: ['v1', 'ledger'], default: 'v1' },
+    events: { type: [saleEventSchema], default: [] },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
   },
@@ -30,6 +53,8 @@ export const conversionSchema = new Schema(
 );
 conversionSchema.index({ publisher_id: 1, occurred_at: -1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
-conversionSchema.index({ program_id: 1, order_ref: 1 }, { unique: true, partialFilterExpression: { order_ref: { $type: 'string' } } });
+conversionSchema.index({ publisher_id: 1, updated_at: 1 });
+conversionSchema.index({ campaign_id: 1, order_ref: 1 }, { unique: true, partialFilterExpression: { order_ref: { $type: 'string' } } });
+conversionSchema.index({ 'events.published_at': 1 }, { sparse: true });
 
 export type ConversionDoc = InferSchemaType<typeof conversionSchema>;

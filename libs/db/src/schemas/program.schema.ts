@@ -12,7 +12,9 @@ export const programSchema = new Schema(
     currency: { type: String, default: 'EUR' },
     /** Publisher commission as shown to publishers, e.g. "8%" or "EUR 5.00 per sale". */
     commission_description: { type: String, default: '' },
+    /** Commission terms: a fraction of the sale (0.08 = 8%), or a fixed amount per sale in the program's currency. */
     commission_rate: { type: Schema.Types.Decimal128 },
+    commission_fixed: { type: Schema.Types.Decimal128 },
     cookie_days: { type: Number, default: 30 },
     status: { type: String, enum: ['active', 'paused', 'closed'], default: 'active' },
     /** Open for applications by publishers not yet assigned. */

@@ -1,0 +1,52 @@
+import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
+
+const SUBID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,100}$' } as const;
+const DAY = { type: 'string', format: 'date', description: 'UTC day, YYYY-MM-DD (inclusive).' } as const;
+
+/** A merchant's sale report (server to server). */
+export const INTAKE_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['click_id', 'order_id', 'amount', 'currency'],
+  properties: {
+    click_id: { type: 'string', pattern: '^clk_[A-Za-z0-9_-]{1,64}$', description: 'The click id the tracked link appended to your landing URL.' },
+    order_id: { type: 'string', minLength: 1, maxLength: 128, description: 'Your order id; the same order id again answers the existing conversion.' },
+    amount: { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'Sale amount, a non-negative decimal string.' },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217.' },
+    occurred_at: { type: 'string', format: 'date-time', description: 'When the sale happened (default: now).' },
+  },
+} as const;
+
+export const STATUS_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['approved', 'declined'] } },
+} as const;
+
+export const LIST_CONVERSIONS_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    date_from: DAY,
+    date_to: DAY,
+    subid: SUBID,
+    status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
+    source: { type: 'string', enum: ['all', 'v1', 'ledger'], default: 'all' },
+    updated_since: { type: 'string', format: 'date-time', description: 'Only conversions changed at or after this instant (incremental sync).' },
+    page: PAGE_INPUT,
+    page_size: pageSizeInput(500),
+  },
+} as const;
+
+export const REPORT_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    group_by: { type: 'string', enum: ['day', 'week', 'month', 'subid', 'campaign', 'status'], default: 'day' },
+    date_from: DAY,
+    date_to: DAY,
+    subid: SUBID,
+    status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
+  },
+} as const;

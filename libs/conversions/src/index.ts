@@ -1,0 +1,5 @@
+export { INTAKE_INPUT, LIST_CONVERSIONS_INPUT, REPORT_INPUT, STATUS_INPUT } from './conversion.schemas';
+export { bookLedgerEntry, changeStatus, commissionFor, conversionId, recordSale, saleEvent } from './lifecycle';
+export type { ConversionRecord, ConversionStatus, RecordedSale } from './lifecycle';
+export { isCurrency, minorUnits, moneyIn } from './money';
+export { conversionReport, conversionView, CONVERSIONS_POLICY, listConversions, REPORTS_POLICY } from './reporting.service';

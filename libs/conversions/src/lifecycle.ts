@@ -1,0 +1,185 @@
+/**
+ * The conversion lifecycle, the one place statuses change. A merchant reports a sale on a click
+ * (created `pending`); the merchant or an operator approves or declines it; an approved sale can
+ * be reversed (declined). Each change and its event are one atomic single-document update (the
+ * event is pushed into the conversion's outbox with the new status, guarded by the old status),
+ * so no event is lost or doubled, even under concurrent changes. Ledger entries (bonuses,
+ * corrections) are booked approved and emit no sale event.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError } from '@cw/errors';
+import type { MerchantPrincipal } from '@cw/auth';
+import type { SaleEventType } from '@cw/db';
+import { addDecimals, compareDecimals, formatDecimal, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
+import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import { isCurrency, minorUnits } from './money';
+import type { INTAKE_INPUT } from './conversion.schemas';
+
+export type ConversionStatus = 'pending' | 'approved' | 'declined';
+
+const DAY = 86_400_000;
+
+/** The stored conversion (as read with lean()). */
+export interface ConversionRecord {
+  _id: string;
+  publisher_id: string;
+  program_id?: number;
+  campaign_id?: number;
+  click_id?: string;
+  link_id?: string;
+  subid: string;
+  order_ref?: string;
+  reason?: string;
+  status: ConversionStatus;
+  sale_amount: { toString(): string };
+  commission: { toString(): string };
+  currency: string;
+  occurred_at: Date;
+  reversed: boolean;
+  paid: boolean;
+  source: 'v1' | 'ledger';
+  events: Array<{ _id: string; type: SaleEventType; created_at: Date; published_at: Date | null }>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const saleEvent = (type: SaleEventType, at: Date) => ({ _id: `evt_${randomBytes(12).toString('base64url')}`, type, created_at: at, published_at: null });
+
+/** The conversion id of a merchant's order: the same order always maps to one id (dedupe). */
+export function conversionId(merchantId: number, orderId: string): string {
+  return `cnv_${createHash('sha256').update(`${merchantId}\u0000${orderId}`).digest('base64url').slice(0, 22)}`;
+}
+
+const invalid = (param: string, detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
+
+/**
+ * Commission from the program's terms: a rate of the sale, or a fixed amount per sale (in the
+ * program's currency), exact and rounded half-even to the currency's minor unit.
+ */
+export function commissionFor(terms: { commission_rate?: { toString(): string } | null; commission_fixed?: { toString(): string } | null; currency?: string | null }, amount: string, currency: string): string {
+  const units = minorUnits(currency);
+  if (terms.commission_fixed !== undefined && terms.commission_fixed !== null) {
+    if (terms.currency && terms.currency !== currency) throw invalid('currency', `must be the program's currency (${terms.currency}): its commission is a fixed amount per sale`);
+    return formatDecimal(roundDecimal(parseDecimal(terms.commission_fixed.toString()), units), units);
+  }
+  const rate = terms.commission_rate ? terms.commission_rate.toString() : '0';
+  return formatDecimal(roundDecimal(multiplyDecimals(amount, rate), units), units);
+}
+
+export interface RecordedSale {
+  /** False when the same (merchant, order) was reported before: nothing changed. */
+  created: boolean;
+  conversion: ConversionRecord;
+}
+
+/** A merchant reports a sale on one of its clicks: 201 once per (merchant, order id), then the same conversion. */
+export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal, input: InputOf<typeof INTAKE_INPUT>, now = new Date()): Promise<RecordedSale> {
+  if (!isCurrency(input.currency)) throw invalid('currency', `"${input.currency}" is not an ISO 4217 currency`);
+  const units = minorUnits(input.currency);
+  const amount = parseDecimal(input.amount);
+  if (amount.scale > units) throw invalid('amount', `has more decimals than ${input.currency} allows (${units})`);
+  const occurredAt = input.occurred_at ? new Date(input.occurred_at) : now;
+  if (occurredAt.getTime() > now.getTime() + 5 * 60_000) throw invalid('occurred_at', 'must not be in the future');
+  const id = conversionId(merchant.merchantId, input.order_id);
+  const existing = await deps.models.Conversion.findById(id).lean<ConversionRecord>();
+  if (existing) return { created: false, conversion: existing };
+
+  const click = await deps.models.Click.findById(input.click_id).lean();
+  // Another merchant's click is indistinguishable from an unknown one.
+  if (!click || click.campaign_id !== merchant.merchantId) throw new ApiError({ code: 'click_not_found', detail: `No click ${input.click_id} on your programs.` });
+  if (click.is_bot) throw new ApiError({ code: 'click_is_bot', detail: 'The click was flagged as automated traffic and does not convert.' });
+  const program = await deps.repos.programs.byId(click.program_id, { cookie_days: 1, commission_rate: 1, commission_fixed: 1, currency: 1 });
+  const windowDays = program?.cookie_days ?? 30;
+  if (occurredAt.getTime() - click.created_at.getTime() > windowDays * DAY) {
+    throw new ApiError({ code: 'click_expired', detail: `The click is older than the program's ${windowDays}-day cookie window at the time of the sale.` });
+  }
+  if (occurredAt.getTime() < click.created_at.getTime()) throw invalid('occurred_at', 'is before the click');
+  const commission = commissionFor(program ?? {}, input.amount, input.currency);
+  const doc = {
+    _id: id,
+    publisher_id: click.publisher_id,
+    program_id: click.program_id,
+    campaign_id: click.campaign_id,
+    click_id: click._id,
+    link_id: click.link_id,
+    subid: click.subid ?? '',
+    order_ref: input.order_id,
+    status: 'pending' as const,
+    sale_amount: formatDecimal(amount, units),
+    commission,
+    currency: input.currency,
+    occurred_at: occurredAt,
+    reversed: false,
+    paid: false,
+    source: 'v1' as const,
+    events: [saleEvent('sale.created', now)],
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await deps.models.Conversion.create(doc);
+  } catch (e) {
+    // A concurrent report of the same order won the unique _id: answer with its conversion.
+    if ((e as { code?: number }).code !== 11000) throw e;
+    return { created: false, conversion: (await deps.models.Conversion.findById(id).lean<ConversionRecord>())! };
+  }
+  return { created: true, conversion: (await deps.models.Conversion.findById(id).lean<ConversionRecord>())! };
+}
+
+const TRANSITIONS: Record<ConversionStatus, Partial<Record<ConversionStatus, SaleEventType>>> = {
+  pending: { approved: 'sale.approved', declined: 'sale.declined' },
+  approved: { declined: 'sale.reversed' },
+  declined: {},
+};
+
+/**
+ * Changes a conversion's status (pending to approved or declined; approved to declined is a
+ * reversal) and records its event, atomically. `merchantId` limits it to that merchant's
+ * conversions (another merchant's are not found); `onlyFrom` narrows the allowed origin
+ * (the operator's `reverse` is only from approved).
+ */
+export async function changeStatus(deps: Pick<UseCaseDeps, 'models'>, id: string, to: 'approved' | 'declined', opts: { merchantId?: number; onlyFrom?: ConversionStatus; now?: Date } = {}): Promise<ConversionRecord> {
+  const now = opts.now ?? new Date();
+  const scope: Record<string, unknown> = { _id: id, source: 'v1', ...(opts.merchantId !== undefined ? { campaign_id: opts.merchantId } : {}) };
+  const current = await deps.models.Conversion.findOne(scope).lean<ConversionRecord>();
+  if (!current) throw new ApiError({ code: 'not_found', detail: `No conversion ${id}.` });
+  const event = TRANSITIONS[current.status][to];
+  if (!event || (opts.onlyFrom && current.status !== opts.onlyFrom)) {
+    throw new ApiError({ code: 'invalid_transition', detail: `A ${current.reversed ? 'reversed' : current.status} conversion cannot become ${to}${opts.onlyFrom ? ` (only ${opts.onlyFrom} ones)` : ''}.` });
+  }
+  const updated = await deps.models.Conversion.findOneAndUpdate(
+    { ...scope, status: current.status },
+    { $set: { status: to, updated_at: now, ...(event === 'sale.reversed' ? { reversed: true } : {}) }, $push: { events: saleEvent(event, now) } },
+    { new: true },
+  ).lean<ConversionRecord>();
+  // Someone else changed it between the read and the write: judge again against the new status.
+  return updated ?? changeStatus(deps, id, to, opts);
+}
+
+/** A bonus or correction the network books for a publisher (approved at once, positive or negative). */
+export async function bookLedgerEntry(deps: Pick<UseCaseDeps, 'models'>, entry: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; campaignId?: number; now?: Date }): Promise<ConversionRecord> {
+  if (!isCurrency(entry.currency)) throw invalid('currency', `"${entry.currency}" is not an ISO 4217 currency`);
+  if (!/^-?[0-9]{1,12}(\.[0-9]{1,4})?$/.test(entry.amount) || compareDecimals(entry.amount, '0') === 0) throw invalid('amount', 'must be a non-zero decimal amount');
+  if (!entry.reason.trim()) throw invalid('reason', 'is required');
+  if (!(await deps.models.Publisher.exists({ _id: entry.publisherId }))) throw new ApiError({ code: 'not_found', detail: `publisher ${entry.publisherId} does not exist` });
+  const now = entry.now ?? new Date();
+  const units = minorUnits(entry.currency);
+  const id = `cnv_L${randomBytes(12).toString('base64url')}`;
+  await deps.models.Conversion.create({
+    _id: id,
+    publisher_id: entry.publisherId,
+    program_id: entry.programId,
+    campaign_id: entry.campaignId,
+    subid: '',
+    reason: entry.reason.trim(),
+    status: 'approved',
+    sale_amount: '0',
+    commission: formatDecimal(roundDecimal(addDecimals([entry.amount]), units), units),
+    currency: entry.currency,
+    occurred_at: now,
+    source: 'ledger',
+    created_at: now,
+    updated_at: now,
+  });
+  return (await deps.models.Conversion.findById(id).lean<ConversionRecord>())!;
+}

@@ -1,0 +1,19 @@
+/** Currencies and their minor units, from the runtime's ICU data (ISO 4217). */
+import { formatDecimal, parseDecimal, type Dec } from '@cw/money';
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+export function isCurrency(code: string): boolean {
+  return CURRENCIES.has(code);
+}
+
+/** Decimals of the currency's minor unit (EUR 2, JPY 0, BHD 3). */
+export function minorUnits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** A stored amount as the wire shows it: a decimal string at the currency's minor unit. */
+export function moneyIn(value: { toString(): string } | Dec, currency: string): string {
+  const d = typeof value === 'object' && 'units' in value ? value : parseDecimal(value.toString());
+  return formatDecimal(d, minorUnits(currency));
+}
