@@ -5,11 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { createPublishers, setAccountStatus } from '@cw/account';
-import { issueCredential, revokeCredential, rotateCredential } from '@cw/auth';
+import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential } from '@cw/auth';
+import { bookLedgerEntry, changeStatus, conversionView, type ConversionRecord } from '@cw/conversions';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
 import { API_KEY_KINDS, type ApiKeyKind } from '@cw/db';
 import { setAssignment, type AssignmentStatus } from '@cw/programs';
 import type { UseCaseDeps } from '@cw/usecase';
+import { ApiError } from '@cw/errors';
 
 export class UsageError extends Error {}
 
@@ -223,6 +226,55 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' } },
     run: async (deps, o) => decide(deps, o, 'rejected', true),
   },
+  'merchant-token:issue': {
+    summary: "Issue a merchant token (shown once) for a merchant's conversion intake and status changes; revoke or rotate it with credential:revoke / credential:rotate",
+    options: { merchant: { type: 'string', required: true, doc: 'merchant id' }, label: { type: 'string', doc: 'label' } },
+    run: async (deps, o) => {
+      const merchant = int(o, 'merchant')!;
+      if (!(await deps.repos.merchants.exists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
+      const c = await issueMerchantToken(deps.models, merchant, str(o, 'label'));
+      return { id: c.id, type: c.type, merchant, prefix: c.prefix, secret: c.secret };
+    },
+  },
+  'conversion:approve': conversionChange('approved', 'Approve pending conversions'),
+  'conversion:decline': conversionChange('declined', 'Decline pending conversions (an approved one is reversed)'),
+  'conversion:reverse': conversionChange('declined', 'Reverse approved conversions (they become declined)', 'approved'),
+  'conversion:list': {
+    summary: "List a publisher's or a merchant's conversions, newest first",
+    options: {
+      publisher: { type: 'string', doc: 'account id' },
+      merchant: { type: 'string', doc: 'merchant id' },
+      status: { type: 'string', doc: 'pending, approved or declined' },
+      limit: { type: 'string', doc: 'at most this many (default 50)' },
+    },
+    run: async (deps, o) => {
+      const filter: Record<string, unknown> = {};
+      if (str(o, 'publisher')) filter.publisher_id = str(o, 'publisher');
+      if (str(o, 'merchant')) filter.campaign_id = int(o, 'merchant');
+      if (!filter.publisher_id && filter.campaign_id === undefined) throw new UsageError('give --publisher or --merchant');
+      const status = str(o, 'status');
+      if (status !== undefined && !['pending', 'approved', 'declined'].includes(status)) throw new UsageError('--status must be pending, approved or declined');
+      if (status) filter.status = status;
+      const rows = await deps.models.Conversion.find(filter, { events: 0 }).sort({ occurred_at: -1, _id: 1 }).limit(int(o, 'limit') ?? 50).lean<ConversionRecord[]>();
+      return rows.map((r) => ({ ...conversionView(r, undefined), publisher_id: r.publisher_id, order_id: r.order_ref ?? null }));
+    },
+  },
+  'ledger:add': {
+    summary: 'Book a bonus or correction for a publisher (source ledger, approved; counts in conversions, reports and payment status)',
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      amount: { type: 'string', required: true, doc: 'decimal amount, negative for a correction' },
+      currency: { type: 'string', required: true, doc: 'ISO 4217' },
+      reason: { type: 'string', required: true, doc: 'shown to the publisher' },
+      program: { type: 'string', doc: 'program id the entry belongs to' },
+    },
+    run: async (deps, o) => {
+      const programId = int(o, 'program');
+      const program = programId === undefined ? undefined : await mustProgram(deps, programId);
+      const c = await bookLedgerEntry(deps, { publisherId: str(o, 'publisher')!, amount: str(o, 'amount')!, currency: str(o, 'currency')!.toUpperCase(), reason: str(o, 'reason')!, programId: program?._id, campaignId: program?.merchant_id });
+      return { ...conversionView(c, undefined), publisher_id: c.publisher_id };
+    },
+  },
   'catalog:import': {
     summary: "Import a merchant catalog file (Google Shopping CSV/TSV or XML) as a program's offers in one market",
     options: {
@@ -255,6 +307,51 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
   },
 };
+
+/** Conversion ids from --id, or from the first column of a CSV file (--file; a header line is skipped). */
+function conversionIds(o: Options): string[] {
+  const id = str(o, 'id');
+  const file = str(o, 'file');
+  if (!id === !file) throw new UsageError('give --id or --file');
+  if (id) return [id];
+  let text: string;
+  try {
+    text = readFileSync(file!, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  const rows = parseCsv(text, { skip_empty_lines: true, relax_column_count: true, trim: true }) as string[][];
+  return rows.map((r) => r[0]).filter((v) => v && /^cnv_/.test(v));
+}
+
+/**
+ * A status change through the lifecycle (the same rules and one event per change), for one id or
+ * for every id of a CSV file with a progress bar (networks approve thousands at month end).
+ */
+function conversionChange(to: 'approved' | 'declined', summary: string, onlyFrom?: 'approved'): CommandSpec {
+  return {
+    summary,
+    options: { id: { type: 'string', doc: 'conversion id' }, file: { type: 'string', doc: 'CSV file whose first column holds conversion ids' } },
+    run: async (deps, o, progress) => {
+      const ids = conversionIds(o);
+      const results: Array<{ id: string; status?: string; error?: string }> = [];
+      for (const [i, id] of ids.entries()) {
+        try {
+          results.push({ id, status: (await changeStatus(deps, id, to, { onlyFrom })).status });
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.status >= 500) throw e;
+          results.push({ id, error: e.detail });
+        }
+        progress?.(i + 1, ids.length);
+      }
+      if (str(o, 'id')) {
+        if (results[0].error) throw new UsageError(results[0].error);
+        return results[0];
+      }
+      return { changed: results.filter((r) => !r.error).length, failed: results.filter((r) => r.error).length, errors: results.filter((r) => r.error) };
+    },
+  };
+}
 
 /** An assignment decision through the programs lib (the same rule and write as everywhere). */
 async function decide(deps: UseCaseDeps, o: Options, status: string, mustExist = false) {

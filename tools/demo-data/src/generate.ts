@@ -6,7 +6,8 @@
  */
 import { Decimal128 } from 'bson';
 import { createPublishers } from '@cw/account';
-import { issueCredential, revokeCredential } from '@cw/auth';
+import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth';
+import { bookLedgerEntry, commissionFor, conversionId, saleEvent } from '@cw/conversions';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
 import { createRepositories, type ApiKeyKind, type AssignmentRow, type ClickRow, type ConversionRow, type LinkRow, type Models, type ProductRow } from '@cw/db';
@@ -45,6 +46,8 @@ export interface DemoDataset {
     joinable_program_id: number;
     unapproved_merchant_id: number;
     group_query: string;
+    /** A merchant token of the merchant of approved_program_id (conversion intake). */
+    merchant_token: string;
   };
   counts: Record<string, number>;
 }
@@ -355,9 +358,11 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           ...(bot ? { bot_reason: 'user_agent' } : {}),
         } as ClickRow);
         if (!bot && rng.chance(0.04)) {
+          // The lifecycle's own rules: id per (merchant, order), commission from the terms,
+          // one event per status change in the outbox.
           const program = byId(link.program_id);
-          const sale = rng.int(20, 400) + rng.pick([0, 0.5, 0.99]);
-          const commission = Math.round(sale * Number(program.rate) * 100) / 100;
+          const currency = MARKET_CURRENCY[program.country];
+          const sale = (rng.int(20, 400) + rng.pick([0, 0.5, 0.99])).toFixed(2);
           const occurred = new Date(at.getTime() + rng.int(60_000, 2 * HOUR));
           const age = (t - occurred.getTime()) / DAY;
           const r = rng.next();
@@ -365,35 +370,46 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           if (age > 30) status = r < 0.72 ? 'approved' : r < 0.88 ? 'declined' : 'pending';
           else status = r < 0.7 ? 'pending' : r < 0.9 ? 'approved' : 'declined';
           const reversed = status === 'declined' && age > 30 && rng.chance(0.3);
+          const decidedAt = new Date(occurred.getTime() + Math.min(age - 0.5, 20) * DAY);
+          const events = [saleEvent('sale.created', occurred)];
+          if (status === 'approved' || reversed) events.push(saleEvent('sale.approved', decidedAt));
+          if (status === 'declined') events.push(saleEvent(reversed ? 'sale.reversed' : 'sale.declined', new Date(decidedAt.getTime() + (reversed ? 5 * DAY : 0))));
+          for (const e of events) e.published_at = e.created_at as never;
+          const orderId = `ORD-${program.id}-${rng.digits(8)}`;
           conversions.push({
-            _id: `cnv_${clickId.slice(4)}`,
+            _id: conversionId(program.merchant, orderId),
             publisher_id: a.id,
             program_id: program.id,
             campaign_id: program.merchant,
             click_id: clickId,
             link_id: link._id,
             subid: link.subid,
-            order_ref: `ORD-${program.id}-${rng.digits(8)}`,
+            order_ref: orderId,
             status,
-            sale_amount: money(sale),
-            commission: money(commission),
-            currency: MARKET_CURRENCY[program.country],
+            sale_amount: Decimal128.fromString(sale),
+            commission: Decimal128.fromString(commissionFor({ commission_rate: program.rate }, sale, currency)),
+            currency,
             occurred_at: occurred,
             reversed,
             paid: status === 'approved' && age > 45,
             ...(status === 'approved' && age > 45 ? { paid_at: new Date(occurred.getTime() + 40 * DAY) } : {}),
-            source: rng.chance(0.8) ? 'v1' : 'ledger',
+            source: 'v1',
+            events,
             created_at: occurred,
-            updated_at: occurred,
+            updated_at: events[events.length - 1].created_at,
           } as unknown as ConversionRow);
         }
       }
     }
     await repos.clicks.insertBatch(clicks);
     await repos.conversions.insertRows(conversions);
+    // Bookings by the network, through the lifecycle (approved, no sale event).
+    await bookLedgerEntry({ models }, { publisherId: a.id, amount: '25.00', currency: 'EUR', reason: 'Welcome bonus', now: new Date(t - 60 * DAY) });
+    await bookLedgerEntry({ models }, { publisherId: a.id, amount: '-4.50', currency: 'EUR', reason: 'Correction: duplicate order', programId: 1001, campaignId: 501, now: new Date(t - 12 * DAY) });
     counts.clicks += clicks.length;
-    counts.conversions += conversions.length;
+    counts.conversions += conversions.length + 2;
   }
+  const merchantToken = (await issueMerchantToken(models, 501, 'demo merchant token')).secret;
 
   const landing = merchantOf.get(501)!;
   return {
@@ -411,6 +427,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
       joinable_program_id: 1008,
       unapproved_merchant_id: 511,
       group_query: 'summit trail',
+      merchant_token: merchantToken,
     },
     counts,
   };
