@@ -147,7 +147,8 @@ export async function conversionReport(deps: UseCaseDeps, principal: Principal, 
     date_from: dateFrom,
     date_to: dateTo,
     timezone: 'UTC',
-    rows: keys.map((k) => ({ key: input.group_by === 'subid' && k === '' ? null : k, ...show(cells.get(k)!) })),
+    // Conversions without a sub-ID, and ledger entries without a campaign, are keyed null.
+    rows: keys.map((k) => ({ key: k === '' ? null : k, ...show(cells.get(k)!) })),
     totals: show(total),
   };
 }

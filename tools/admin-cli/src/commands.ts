@@ -263,7 +263,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'Book a bonus or correction for a publisher (source ledger, approved; counts in conversions, reports and payment status)',
     options: {
       publisher: { type: 'string', required: true, doc: 'account id' },
-      amount: { type: 'string', required: true, doc: 'decimal amount, negative for a correction' },
+      amount: { type: 'string', required: true, doc: 'decimal amount; a correction is negative: --amount=-4.50' },
       currency: { type: 'string', required: true, doc: 'ISO 4217' },
       reason: { type: 'string', required: true, doc: 'shown to the publisher' },
       program: { type: 'string', doc: 'program id the entry belongs to' },

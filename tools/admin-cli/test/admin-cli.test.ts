@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, createModels, type Database, type Models } from '@cw/db';
-import { verifyCredential } from '@cw/auth';
+import { verifyCredential, verifyMerchantToken } from '@cw/auth';
+import { generateDemoData } from '@cw-tools/demo-data';
 import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
 import { runCli } from '../src/cli';
 
@@ -75,5 +76,38 @@ describe('operator CLI', () => {
     expect((await admin('program:assign', '--publisher', 'pub_none', '--program', '9001')).body.error).toContain('does not exist');
     expect((await admin('publisher:create', '--name', 'X', '--markets', 'Germany')).code).toBe(2);
     expect((await runCli(['merchant:create', '--id', 'x', '--name', 'y'], env(), dir)).out).toMatch(/^error: --id must be a positive integer/);
+  });
+
+  it('issues merchant tokens and changes conversion statuses through the lifecycle, one id or a CSV of ids', async () => {
+    await generateDemoData(models, { products: 200, linkKey: Buffer.alloc(32, 1) });
+    const issued = await admin('merchant-token:issue', '--merchant', '501');
+    expect(issued.body.secret).toMatch(/^mrc_[A-Za-z0-9_-]{43}$/);
+    expect((await verifyMerchantToken(models, issued.body.secret)).merchantId).toBe(501);
+    expect((await admin('merchant-token:issue', '--merchant', '999999')).code).toBe(2);
+
+    const pending = (await admin('conversion:list', '--publisher', 'pub_trailhead', '--status', 'pending', '--limit', '5')).body as Array<{ id: string; status: string; order_id: string }>;
+    expect(pending.length).toBe(5);
+    expect(pending.every((c) => c.status === 'pending' && c.order_id.startsWith('ORD-'))).toBe(true);
+    const [first, second, third] = pending;
+    expect((await admin('conversion:approve', '--id', first.id)).body).toEqual({ id: first.id, status: 'approved' });
+    expect((await models.Conversion.findById(first.id).lean())!.events.map((e) => e.type)).toEqual(['sale.created', 'sale.approved']);
+    expect(await admin('conversion:reverse', '--id', second.id)).toMatchObject({ code: 2 });
+    expect((await admin('conversion:reverse', '--id', first.id)).body).toEqual({ id: first.id, status: 'declined' });
+    expect((await models.Conversion.findById(first.id).lean())!.events.map((e) => e.type)).toEqual(['sale.created', 'sale.approved', 'sale.reversed']);
+
+    const ids = join(dir, 'ids.csv');
+    writeFileSync(ids, `conversion_id\n${second.id}\n${third.id}\ncnv_missing\n${first.id}\n`);
+    const bulk = await admin('conversion:decline', '--file', ids);
+    expect(bulk.body).toMatchObject({ changed: 2, failed: 2 });
+    expect(bulk.body.errors.map((e: { id: string }) => e.id).sort()).toEqual([first.id, 'cnv_missing'].sort());
+    expect(await models.Conversion.countDocuments({ _id: { $in: [second.id, third.id] }, status: 'declined' })).toBe(2);
+  });
+
+  it('books ledger entries that count as approved commission, and refuses bad amounts', async () => {
+    const entry = await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount=-12.50', '--currency', 'eur', '--reason', 'Chargeback');
+    expect(entry.body).toMatchObject({ source: 'ledger', status: 'approved', commission: '-12.50', currency: 'EUR', reason: 'Chargeback', publisher_id: 'pub_trailhead' });
+    expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', 'ten', '--currency', 'EUR', '--reason', 'x')).toMatchObject({ code: 2 });
+    expect(await admin('ledger:add', '--publisher', 'pub_nobody', '--amount', '1', '--currency', 'EUR', '--reason', 'x')).toMatchObject({ code: 2 });
+    expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', '1', '--currency', 'XYZ', '--reason', 'x')).toMatchObject({ code: 2 });
   });
 });
