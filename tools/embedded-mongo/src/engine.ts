@@ -9,6 +9,7 @@ import { Long, ObjectId, type Document } from 'bson';
 import { keyString } from './bson-values';
 import { Collection, type Change } from './collection';
 import { valuesAtPath } from './documents';
+import { nativeGroup } from './group';
 import { MongoServerError } from './errors';
 import type { IndexSpec } from './index-store';
 import { mingoOptions } from './mingo-context';
@@ -625,7 +626,13 @@ export class Engine {
     const resolver = (name: string) => [...(this.collection(db, name)?.docs.values() ?? [])];
     let out: Document[];
     try {
-      out = new Aggregator(stages, mingoOptions({ collectionResolver: resolver })).run(input) as Document[];
+      // The common report shape ($group by fields and UTC days, $sum) natively; the rest through mingo.
+      const grouped = stages[0]?.$group ? nativeGroup(stages[0].$group, input) : undefined;
+      if (grouped) {
+        input = grouped;
+        stages = stages.slice(1);
+      }
+      out = stages.length ? (new Aggregator(stages, mingoOptions({ collectionResolver: resolver })).run(input) as Document[]) : input;
     } catch (e) {
       throw new MongoServerError('BadValue', e instanceof Error ? e.message : String(e));
     }

@@ -338,6 +338,27 @@ describe('aggregation', () => {
     expect(trunc.map((r) => [r._id.toISOString(), r.n])).toEqual([['2026-01-01T00:00:00.000Z', 2], ['2026-01-02T00:00:00.000Z', 1]]);
   });
 
+  it('groups by a compound key of fields and days (missing fields as null) with exact Decimal128 sums and counts', async () => {
+    await coll.insertMany([
+      { at: new Date('2026-03-01T10:00:00Z'), s: 'approved', cur: 'EUR', c: Decimal128.fromString('0.10') },
+      { at: new Date('2026-03-01T11:00:00Z'), s: 'approved', cur: 'EUR', c: Decimal128.fromString('0.20') },
+      { at: new Date('2026-03-01T12:00:00Z'), cur: 'EUR', c: Decimal128.fromString('1.05') },
+      { at: new Date('2026-03-02T00:00:00Z'), s: 'approved', cur: 'GBP', c: Decimal128.fromString('-2.5') },
+    ]);
+    const rows = await coll
+      .aggregate([
+        { $match: { cur: { $in: ['EUR', 'GBP'] } } },
+        { $group: { _id: { d: { $dateToString: { format: '%Y-%m-%d', date: '$at' } }, s: '$s', cur: '$cur' }, n: { $sum: 1 }, c: { $sum: '$c' } } },
+        { $sort: { '_id.d': 1, '_id.cur': 1, n: -1 } },
+      ])
+      .toArray();
+    expect(rows.map((r) => [r._id.d, r._id.s, r._id.cur, r.n, r.c.toString()])).toEqual([
+      ['2026-03-01', 'approved', 'EUR', 2, '0.30'],
+      ['2026-03-01', null, 'EUR', 1, '1.05'],
+      ['2026-03-02', 'approved', 'GBP', 1, '-2.5'],
+    ]);
+  });
+
   it('runs $facet, $lookup, $match, $project and $count', async () => {
     const other = db.collection(`${coll.collectionName}_programs`);
     await other.insertMany([{ _id: 1 as never, name: 'Shoes' }, { _id: 2 as never, name: 'Books' }]);
