@@ -84,6 +84,12 @@ describe('operator CLI', () => {
     expect(issued.body.secret).toMatch(/^mrc_[A-Za-z0-9_-]{43}$/);
     expect((await verifyMerchantToken(models, issued.body.secret)).merchantId).toBe(501);
     expect((await admin('merchant-token:issue', '--merchant', '999999')).code).toBe(2);
+    const rotated = await admin('credential:rotate', '--id', issued.body.id);
+    expect(rotated.body.secret).toMatch(/^mrc_/);
+    expect((await verifyMerchantToken(models, rotated.body.secret)).merchantId).toBe(501);
+    await expect(verifyMerchantToken(models, issued.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
+    expect((await admin('credential:revoke', '--id', rotated.body.id)).body.status).toBe('revoked');
+    await expect(verifyMerchantToken(models, rotated.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
 
     const pending = (await admin('conversion:list', '--publisher', 'pub_trailhead', '--status', 'pending', '--limit', '5')).body as Array<{ id: string; status: string; order_id: string }>;
     expect(pending.length).toBe(5);

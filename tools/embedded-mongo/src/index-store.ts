@@ -192,7 +192,8 @@ export class IndexStore {
    * Ids in index order (or reverse), without duplicates, restricted to entries whose first
    * prefix.length fields equal prefix and, optionally, whose next field lies in range.
    */
-  *walk(reverse: boolean, prefix: unknown[] = [], range?: KeyRange): Generator<string> {
+  /** Positions [start, end) of the sorted entries under an equality prefix and a range of the next field (binary search). */
+  private bounds(prefix: unknown[], range?: KeyRange): { start: number; end: number; k: number } {
     this.ensureSorted();
     const k = prefix.length;
     const dirs = this.fields.map(([, d]) => d);
@@ -219,8 +220,17 @@ export class IndexStore {
     const dir = dirs[k] ?? 1;
     const lo = range ? (dir > 0 ? range.lower : range.upper) : undefined;
     const hi = range ? (dir > 0 ? range.upper : range.lower) : undefined;
-    const start = firstAtLeast(lo, lo !== undefined, false);
-    const end = firstAtLeast(hi, hi !== undefined, true);
+    return { start: firstAtLeast(lo, lo !== undefined, false), end: firstAtLeast(hi, hi !== undefined, true), k };
+  }
+
+  /** Entries a walk with this prefix and range reads (an upper bound of the documents it yields). */
+  rangeCount(prefix: unknown[], range?: KeyRange): number {
+    const { start, end } = this.bounds(prefix, range);
+    return end - start;
+  }
+
+  *walk(reverse: boolean, prefix: unknown[] = [], range?: KeyRange): Generator<string> {
+    const { start, end, k } = this.bounds(prefix, range);
     const seen = new Set<string>();
     for (let i = 0; i < end - start; i++) {
       const e = this.entries[reverse ? end - 1 - i : start + i];

@@ -21,6 +21,21 @@ describe('query planner', () => {
     expect(plan.kind === 'ids' && plan.ids.size).toBe(10);
   });
 
+  it('reads only the entries in range after an equality prefix (account + date), when that is the smaller set', () => {
+    const k = new Collection('db', 'events');
+    k.createIndex({ v: 2, key: { account: 1, at: -1 }, name: 'account_at' });
+    for (let i = 0; i < 3000; i++) k.insert({ _id: i, account: i % 3 ? 'a' : 'b', at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000) });
+    const from = new Date(Date.UTC(2026, 0, 10));
+    const to = new Date(Date.UTC(2026, 0, 12));
+    const filter = { account: 'a', at: { $gte: from, $lt: to } };
+    const plan = choosePlan([...k.indexes.values()], filter, [], 0);
+    expect(plan.kind).toBe('walk');
+    expect(plan.kind === 'walk' && plan.prefix).toEqual(['a']);
+    const got = k.find(filter).map((d) => d._id as number);
+    const expected = [...Array(3000).keys()].filter((i) => i % 3 !== 0 && i >= 216 && i < 264);
+    expect(got.sort((x, y) => x - y)).toEqual(expected);
+  });
+
   it('uses $in lists as several equality keys', () => {
     const plan = choosePlan(indexes(), { country: { $in: ['DE', 'GB'] }, gtin: { $in: ['g1', 'g2'] } }, [], 0);
     expect(plan.kind === 'ids' && plan.ids.size).toBe(20);

@@ -136,12 +136,18 @@ export function choosePlan(
     }
   }
 
-  if (best) return { kind: 'ids', ids: best.ids(), index: best.index };
-
+  // An equality prefix followed by a range on the next field (publisher + date) reads only the
+  // entries in range: counted by binary search, it wins when it is the smaller candidate set.
+  let ranged: { index: IndexStore; prefix: unknown[]; range: KeyRange; size: number } | undefined;
   for (const index of usable) {
-    const range = conds.get(index.fields[0][0])?.range;
-    if (range) return { kind: 'walk', index, reverse: false, prefix: [], range, servesSort: false };
+    const prefix = equalityPrefix(index, conds, 1).map((l) => l[0]);
+    const range = conds.get(index.fields[prefix.length]?.[0] ?? '')?.range;
+    if (!range) continue;
+    const size = index.rangeCount(prefix, range);
+    if (!ranged || size < ranged.size) ranged = { index, prefix, range, size };
   }
+  if (ranged && (!best || ranged.size < best.size)) return { kind: 'walk', index: ranged.index, reverse: false, prefix: ranged.prefix, range: ranged.range, servesSort: false };
+  if (best) return { kind: 'ids', ids: best.ids(), index: best.index };
   return { kind: 'scan' };
 }
 
