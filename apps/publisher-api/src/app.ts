@@ -3,6 +3,7 @@ import { API_KEY_SCHEMES, defineApp } from '@cw/runtime';
 import { accountRoutes } from './routes/account.routes';
 import { clickRoutes } from './routes/clicks.routes';
 import { linkRoutes } from './routes/links.routes';
+import { postbackRoutes } from './routes/postbacks.routes';
 import { noStore, productRoutes } from './routes/products.routes';
 import { programRoutes } from './routes/programs.routes';
 import { reportingRoutes } from './routes/reporting.routes';
@@ -18,6 +19,6 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks and payment status for affiliate publishers.',
   prefix: PUBLISHER_PREFIX,
   securitySchemes: API_KEY_SCHEMES,
-  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps)],
+  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps)],
   use: () => [privateProducts],
 });

@@ -37,3 +37,4 @@ export type { ClickFilter, ClickRow } from './repositories/click.repository';
 export { ConversionRepository } from './repositories/conversion.repository';
 export type { ConversionRow } from './repositories/conversion.repository';
 export { literalPattern } from './query-text';
+export type { PostbackConfigDoc } from './schemas/postback-config.schema';

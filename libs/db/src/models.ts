@@ -6,6 +6,7 @@ import { idempotencySchema, type IdempotencyDoc } from './schemas/idempotency.sc
 import { linkSchema, type LinkDoc } from './schemas/link.schema';
 import { membershipSchema, type MembershipDoc } from './schemas/membership.schema';
 import { merchantSchema, type MerchantDoc } from './schemas/merchant.schema';
+import { postbackConfigSchema, type PostbackConfigDoc } from './schemas/postback-config.schema';
 import { productSchema, type ProductDoc } from './schemas/product.schema';
 import { programSchema, type ProgramDoc } from './schemas/program.schema';
 import { publisherSchema, type PublisherDoc } from './schemas/publisher.schema';
@@ -21,6 +22,7 @@ export interface Models {
   Click: Model<ClickDoc>;
   Conversion: Model<ConversionDoc>;
   Idempotency: Model<IdempotencyDoc>;
+  PostbackConfig: Model<PostbackConfigDoc>;
 }
 
 /** Registers every model on the given connection (never on mongoose's default connection). */
@@ -36,6 +38,7 @@ export function createModels(conn: Connection): Models {
     Click: conn.model<ClickDoc>('Click', clickSchema, 'clicks'),
     Conversion: conn.model<ConversionDoc>('Conversion', conversionSchema, 'conversions'),
     Idempotency: conn.model<IdempotencyDoc>('Idempotency', idempotencySchema, 'idempotency_keys'),
+    PostbackConfig: conn.model<PostbackConfigDoc>('PostbackConfig', postbackConfigSchema, 'postback_configs'),
   };
 }
 

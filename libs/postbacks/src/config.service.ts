@@ -1,0 +1,94 @@
+/**
+ * The postback configuration as publishers read it and as the portal (portal API token) writes
+ * it. A publisher API key reads, never writes (403 postback_write_requires_portal), so a leaked
+ * key cannot redirect conversions. The signing secret is shown once, when created or rotated.
+ */
+import { ApiError } from '@cw/errors';
+import type { Policy, Principal } from '@cw/auth';
+import { SALE_EVENT_TYPES, type PostbackConfigDoc } from '@cw/db';
+import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import { newSigningSecret, seal } from './secret-box';
+import { validateTarget, type Resolver } from './target';
+
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+export const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks' };
+/** Writes accept the portal token; API keys get through only to be told they cannot write. */
+export const WRITE_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], allowDemo: true };
+
+export const POSTBACK_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}.' },
+    http_method: { type: 'string', enum: ['GET', 'POST'], default: 'POST' },
+    event_types: { type: 'array', minItems: 1, maxItems: 4, uniqueItems: true, items: { type: 'string', enum: [...SALE_EVENT_TYPES] }, default: [...SALE_EVENT_TYPES] },
+    active: { type: 'boolean', default: true },
+  },
+} as const;
+
+type ConfigRow = PostbackConfigDoc & { _id: string };
+
+const secretPrefix = (secret: string) => `${secret.slice(0, 'whsec_'.length + 4)}…`;
+
+export function postbackView(c: ConfigRow | null) {
+  return {
+    configured: !!c,
+    url: c?.url ?? null,
+    http_method: c?.http_method ?? null,
+    event_types: c?.event_types ?? [],
+    active: c?.active ?? false,
+    has_secret: !!c,
+    secret_prefix: c?.secret_prefix ?? null,
+    previous_secret_valid_until: c?.previous_valid_until && c.previous_valid_until > new Date() ? c.previous_valid_until : null,
+    created_at: c?.created_at ?? null,
+    updated_at: c?.updated_at ?? null,
+  };
+}
+
+function requirePortal(principal: Principal): void {
+  if (principal.type !== 'portal_token') {
+    throw new ApiError({ code: 'postback_write_requires_portal', detail: 'Postback changes need the portal (Settings, Postback) or a portal API token; publisher API keys cannot change them.' });
+  }
+}
+
+export async function getPostbackConfig(deps: UseCaseDeps, principal: Principal) {
+  return postbackView(await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>());
+}
+
+/** Creates (with a new secret, shown once) or updates (secret unchanged, not shown) the configuration. */
+export async function putPostbackConfig(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof POSTBACK_INPUT>, opts: { resolve?: Resolver } = {}) {
+  requirePortal(principal);
+  const url = await validateTarget(input.url, { allowInsecure: deps.config.postbackAllowInsecure, resolve: opts.resolve });
+  const id = principal.publisher._id;
+  const now = new Date();
+  const fields = { url, http_method: input.http_method, event_types: input.event_types, active: input.active, updated_at: now };
+  const updated = await deps.models.PostbackConfig.findOneAndUpdate({ _id: id }, { $set: fields }, { new: true }).lean<ConfigRow>();
+  if (updated) return { created: false, view: postbackView(updated) };
+  const secret = newSigningSecret();
+  try {
+    await deps.models.PostbackConfig.create({ _id: id, ...fields, secret: seal(deps.config.secretKey, secret), secret_prefix: secretPrefix(secret), created_at: now });
+  } catch (e) {
+    // A concurrent first write won: this one is an update of it.
+    if ((e as { code?: number }).code !== 11000) throw e;
+    return putPostbackConfig(deps, principal, input, opts);
+  }
+  return { created: true, view: { ...postbackView(await deps.models.PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
+}
+
+/** A new signing secret (shown once); the previous one keeps verifying for 24 hours. */
+export async function rotatePostbackSecret(deps: UseCaseDeps, principal: Principal) {
+  requirePortal(principal);
+  const id = principal.publisher._id;
+  const current = await deps.models.PostbackConfig.findById(id).lean<ConfigRow>();
+  if (!current) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one with PUT /postback/ first.' });
+  const secret = newSigningSecret();
+  const now = new Date();
+  const rotated = await deps.models.PostbackConfig.findOneAndUpdate(
+    { _id: id },
+    { $set: { secret: seal(deps.config.secretKey, secret), secret_prefix: secretPrefix(secret), previous_secret: current.secret, previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS), updated_at: now } },
+    { new: true },
+  ).lean<ConfigRow>();
+  return { ...postbackView(rotated), secret };
+}
