@@ -4,3 +4,6 @@ export { newSigningSecret, open, seal } from './secret-box';
 export type { SealedSecret } from './secret-box';
 export { MACROS, validateTarget } from './target';
 export type { Macro, Resolver } from './target';
+export { signature, signatures } from './signing';
+export { attemptDelivery, createDeliveryAgent, DELIVERY_TIMEOUT_MS, expandMacros, USER_AGENT } from './delivery';
+export type { Attempt, SaleEventBody } from './delivery';
