@@ -1,16 +1,19 @@
 /**
  * The job worker: Agenda on the MongoDB backend. Job definitions live in jobs/<name>.job.ts and
- * are registered here; postback delivery and feed regeneration are added by their issues.
+ * are registered here: postback delivery (the outbox pump and due attempts, every interval).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import type { Logger } from '@cw/logging';
+import { createDeliveryAgent } from '@cw/postbacks';
+import type { UseCaseDeps } from '@cw/usecase';
+import { postbacksJob } from './jobs/postbacks.job';
 
-export interface WorkerDeps {
+export interface WorkerDeps extends UseCaseDeps {
   db: Db;
   logger: Logger;
-  /** Poll interval in milliseconds (a number: Agenda reads '200 milliseconds' as seconds). */
+  /** Poll and dispatch interval in milliseconds (a number: Agenda reads '200 milliseconds' as seconds). */
   processEveryMs?: number;
 }
 
@@ -25,13 +28,22 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export function createWorker(deps: WorkerDeps, jobs: JobDefinition[] = []): Worker {
-  const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs' }), processEvery: deps.processEveryMs ?? 1000 });
+export function createWorker(deps: WorkerDeps): Worker {
+  const every = deps.processEveryMs ?? 1000;
+  const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs' }), processEvery: every });
+  const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure });
+  const jobs = [postbacksJob(deps, http)];
   for (const job of jobs) agenda.define(job.name, async (j) => job.run(j.attrs.data));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));
   return {
     agenda,
-    start: () => agenda.start(),
-    stop: () => agenda.stop(),
+    start: async () => {
+      await agenda.start();
+      await agenda.every(every, 'postbacks:dispatch');
+    },
+    stop: async () => {
+      await agenda.stop();
+      await http.close();
+    },
   };
 }

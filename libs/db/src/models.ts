@@ -7,6 +7,7 @@ import { linkSchema, type LinkDoc } from './schemas/link.schema';
 import { membershipSchema, type MembershipDoc } from './schemas/membership.schema';
 import { merchantSchema, type MerchantDoc } from './schemas/merchant.schema';
 import { postbackConfigSchema, type PostbackConfigDoc } from './schemas/postback-config.schema';
+import { postbackDeliverySchema, type PostbackDeliveryDoc } from './schemas/postback-delivery.schema';
 import { productSchema, type ProductDoc } from './schemas/product.schema';
 import { programSchema, type ProgramDoc } from './schemas/program.schema';
 import { publisherSchema, type PublisherDoc } from './schemas/publisher.schema';
@@ -23,6 +24,7 @@ export interface Models {
   Conversion: Model<ConversionDoc>;
   Idempotency: Model<IdempotencyDoc>;
   PostbackConfig: Model<PostbackConfigDoc>;
+  PostbackDelivery: Model<PostbackDeliveryDoc>;
 }
 
 /** Registers every model on the given connection (never on mongoose's default connection). */
@@ -39,6 +41,7 @@ export function createModels(conn: Connection): Models {
     Conversion: conn.model<ConversionDoc>('Conversion', conversionSchema, 'conversions'),
     Idempotency: conn.model<IdempotencyDoc>('Idempotency', idempotencySchema, 'idempotency_keys'),
     PostbackConfig: conn.model<PostbackConfigDoc>('PostbackConfig', postbackConfigSchema, 'postback_configs'),
+    PostbackDelivery: conn.model<PostbackDeliveryDoc>('PostbackDelivery', postbackDeliverySchema, 'postback_deliveries'),
   };
 }
 

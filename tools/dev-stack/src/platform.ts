@@ -44,6 +44,8 @@ export interface PlatformOptions {
   /** The embedded engine's data directory; null or absent: in memory (tests). */
   dataDir?: string | null;
   progress?: boolean;
+  /** How often the worker dispatches postbacks (default 1000 ms; tests go faster). */
+  workerIntervalMs?: number;
   /** Messages for the person running the platform. */
   say?: (message: string) => void;
 }
@@ -93,7 +95,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   }
 
   const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, metrics: deps.metrics };
-  const worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger });
+  const worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config, models: deps.models, repos: deps.repos, processEveryMs: opts.workerIntervalMs });
   await worker.start();
 
   const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxy: config.trustProxy });

@@ -1,6 +1,7 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
-import { getPostbackConfig, POSTBACK_INPUT, putPostbackConfig, READ_POSTBACK_POLICY, rotatePostbackSecret, WRITE_POSTBACK_POLICY } from '@cw/postbacks';
+import { createDeliveryAgent, DELIVERIES_INPUT, DELIVERIES_POLICY, getPostbackConfig, listDeliveries, POSTBACK_INPUT, putPostbackConfig, READ_POSTBACK_POLICY, redeliver, REDELIVER_POLICY, rotatePostbackSecret, sendTestEvent, TEST_POSTBACK_POLICY, WRITE_POSTBACK_POLICY } from '@cw/postbacks';
+import { pageEnvelopeSchema } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
 const CONFIG = {
@@ -23,8 +24,26 @@ const CONFIG = {
 const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not authenticated' }, 429: { description: 'Rate limited' }, 503: { description: 'Unavailable' } };
 const WRITE_403 = { 403: { description: 'postback_write_requires_portal: publisher API keys cannot change the postback; use the portal or a portal API token' } };
 
+const DELIVERY = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'X-CW-Delivery: the same on every retry.' },
+    event: { type: 'string' },
+    conversion_id: { type: ['string', 'null'] },
+    test: { type: 'boolean' },
+    status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'dead'] },
+    attempts: { type: 'integer' },
+    last_response_status: { type: ['integer', 'null'] },
+    last_error: { type: ['string', 'null'] },
+    last_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+    next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+};
+
 export function postbackRoutes(deps: AppDeps): RouteSpec[] {
   const write = [requirePolicy(deps, WRITE_POSTBACK_POLICY)];
+  const agent = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure });
   return [
     route({
       method: 'GET',
@@ -67,6 +86,47 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (ctx) => {
         ctx.status = 201;
         ctx.body = await rotatePostbackSecret(deps, principalOf(ctx));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/postback/test',
+      operationId: 'testPostback',
+      summary: 'Send a signed test event (sale.created-shaped, marked test) now; answers its delivery and outcome',
+      tags: ['Postbacks'],
+      security: API_KEY_SECURITY,
+      before: [requirePolicy(deps, TEST_POSTBACK_POLICY)],
+      responses: { 200: { description: 'The test delivery', schema: { ...DELIVERY, properties: { delivery_id: { type: 'string' }, ...DELIVERY.properties } } }, ...ERRORS, 403: { description: 'Credential not allowed' }, 404: { description: 'No postback is configured' } },
+      handler: async (ctx) => {
+        ctx.body = await sendTestEvent(deps, principalOf(ctx), agent);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/postback/deliveries',
+      operationId: 'listPostbackDeliveries',
+      summary: 'Delivery attempts, newest first (kept 30 days)',
+      tags: ['Postbacks'],
+      security: API_KEY_SECURITY,
+      query: DELIVERIES_INPUT,
+      before: [requirePolicy(deps, DELIVERIES_POLICY)],
+      responses: { 200: { description: 'Page envelope of deliveries', schema: pageEnvelopeSchema(DELIVERY) }, ...ERRORS, 403: { description: 'Credential not allowed' } },
+      handler: async (ctx, { query }) => {
+        ctx.body = await listDeliveries(deps, principalOf(ctx), query);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/postback/deliveries/:id/redeliver',
+      operationId: 'redeliverPostback',
+      summary: 'Send a failed or dead delivery again under the same delivery id (live keys)',
+      tags: ['Postbacks'],
+      security: API_KEY_SECURITY,
+      pathParams: { id: { type: 'string' } },
+      before: [requirePolicy(deps, REDELIVER_POLICY)],
+      responses: { 200: { description: 'The delivery, pending again', schema: DELIVERY }, ...ERRORS, 403: { description: 'Credential not allowed' }, 404: { description: 'No such delivery' }, 409: { description: 'The delivery is not failed or dead' } },
+      handler: async (ctx) => {
+        ctx.body = await redeliver(deps, principalOf(ctx), String(ctx.params.id));
       },
     }),
   ];

@@ -1,0 +1,176 @@
+/**
+ * Deliveries: the outbox pump turns each pending sale event into one delivery per (event,
+ * configuration) with a stable id, then marks the event published (a crash in between only
+ * repeats an upsert of the same id: nothing lost, nothing doubled). Due deliveries are claimed
+ * one attempt at a time (a lease on `next_attempt_at`, so two workers never make the same
+ * attempt), sent, and rescheduled on the retry schedule until they succeed or are dead.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Agent } from 'undici';
+import { ApiError } from '@cw/errors';
+import type { Policy, Principal } from '@cw/auth';
+import type { PostbackConfigDoc, PostbackDeliveryDoc } from '@cw/db';
+import { conversionView, type ConversionRecord } from '@cw/conversions';
+import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { attemptDelivery, type SaleEventBody } from './delivery';
+import { MAX_ATTEMPTS, retryDelayMs } from './retry';
+import { open } from './secret-box';
+
+const LEASE_MS = 30_000;
+
+type ConfigRow = PostbackConfigDoc & { _id: string };
+type DeliveryRow = PostbackDeliveryDoc & { _id: string };
+
+export const DELIVERIES_POLICY: Policy = { budget: 'postbacks' };
+export const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks' };
+/** Redelivery sends real events again: live keys only. */
+export const REDELIVER_POLICY: Policy = { budget: 'postbacks', refuseKinds: ['test', 'sandbox', 'read_only'], refuseDetail: 'Only live keys redeliver postbacks.' };
+
+export const DELIVERIES_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'dead'] },
+    event: { type: 'string', enum: ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] },
+    page: PAGE_INPUT,
+    page_size: pageSizeInput(200),
+  },
+} as const;
+
+export const deliveryIdOf = (eventId: string, configId: string) => `dlv_${createHash('sha256').update(`${eventId}\u0000${configId}`).digest('base64url').slice(0, 22)}`;
+
+/** The SaleEvent a publisher receives (the publisher view of the conversion). */
+export function saleEventBody(c: ConversionRecord, ev: { _id: string; type: string; created_at: Date }, merchantName: string | undefined, test = false): SaleEventBody {
+  const v = conversionView(c, merchantName);
+  return {
+    id: ev._id,
+    type: ev.type,
+    event: ev.type.replace('sale.', ''),
+    created_at: ev.created_at.toISOString(),
+    publisher_id: c.publisher_id,
+    ...(test ? { test: true } : {}),
+    conversion: { id: v.id, status: v.status, subid: v.subid, commission: v.commission, sale_amount: v.sale_amount, currency: v.currency, program_id: v.program_id, campaign_id: v.campaign_id, merchant: v.merchant, click_id: v.click_id, occurred_at: new Date(v.occurred_at).toISOString() },
+  };
+}
+
+/** One pass of the outbox pump; returns the ids of the deliveries it created. */
+export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: number; now?: Date } = {}): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const rows = await deps.models.Conversion.find({ 'events.published_at': null, events: { $elemMatch: { published_at: null } } }).limit(opts.limit ?? 500).lean<ConversionRecord[]>();
+  const created: string[] = [];
+  const configs = new Map<string, ConfigRow | null>();
+  for (const c of rows) {
+    if (!configs.has(c.publisher_id)) configs.set(c.publisher_id, await deps.models.PostbackConfig.findById(c.publisher_id).lean<ConfigRow>());
+    const config = configs.get(c.publisher_id);
+    const names = c.campaign_id !== undefined ? await deps.repos.merchants.namesOf([c.campaign_id]) : new Map<number, string>();
+    for (const ev of c.events.filter((e) => e.published_at === null)) {
+      if (config && config.active && config.event_types.includes(ev.type)) {
+        const id = deliveryIdOf(ev._id, config._id);
+        const r = await deps.models.PostbackDelivery.updateOne(
+          { _id: id },
+          { $setOnInsert: { publisher_id: c.publisher_id, event_id: ev._id, event: ev.type, conversion_id: c._id, body: JSON.stringify(saleEventBody(c, ev, names.get(c.campaign_id!))), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now } },
+          { upsert: true },
+        );
+        if (r.upsertedCount) created.push(id);
+      }
+      await deps.models.Conversion.updateOne({ _id: c._id, 'events._id': ev._id }, { $set: { 'events.$.published_at': now } });
+    }
+  }
+  return created;
+}
+
+function secretsOf(deps: UseCaseDeps, config: ConfigRow, now: Date): string[] {
+  const secrets = [open(deps.config.secretKey, config.secret as never)];
+  if (config.previous_secret && config.previous_valid_until && config.previous_valid_until > now) secrets.push(open(deps.config.secretKey, config.previous_secret as never));
+  return secrets;
+}
+
+/**
+ * Claims and makes the next attempt of a due delivery. Returns undefined when it is not due or
+ * another worker holds it.
+ */
+export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, opts: { now?: Date; timeoutMs?: number } = {}): Promise<DeliveryRow | undefined> {
+  const now = opts.now ?? new Date();
+  const claimed = await deps.models.PostbackDelivery.findOneAndUpdate(
+    { _id: id, status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } },
+    { $set: { next_attempt_at: new Date(now.getTime() + LEASE_MS), last_attempt_at: now, updated_at: now }, $inc: { attempts: 1 } },
+    { new: true },
+  ).lean<DeliveryRow>();
+  if (!claimed) return undefined;
+  const config = await deps.models.PostbackConfig.findById(claimed.publisher_id).lean<ConfigRow>();
+  const result = config
+    ? await attemptDelivery({ url: config.url, method: config.http_method as 'GET' | 'POST', secrets: secretsOf(deps, config, now) }, JSON.parse(claimed.body) as SaleEventBody, claimed._id, agent, { allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: opts.timeoutMs })
+    : { ok: false, error: 'the postback is no longer configured' };
+  const done = new Date();
+  const dead = !result.ok && (claimed.attempts >= MAX_ATTEMPTS || !config);
+  const status = result.ok ? 'succeeded' : dead ? 'dead' : 'failed';
+  return (await deps.models.PostbackDelivery.findOneAndUpdate(
+    { _id: id },
+    {
+      $set: {
+        status,
+        last_response_status: 'status' in result ? (result.status ?? null) : null,
+        last_error: result.ok ? null : (result.error ?? null),
+        next_attempt_at: status === 'failed' ? new Date(done.getTime() + retryDelayMs(claimed.attempts + 1)) : null,
+        updated_at: done,
+      },
+    },
+    { new: true },
+  ).lean<DeliveryRow>())!;
+}
+
+/** Deliveries due now (pending, or failed and waiting for their next attempt). */
+export async function dueDeliveries(deps: UseCaseDeps, limit = 200, now = new Date()): Promise<string[]> {
+  return (await deps.models.PostbackDelivery.find({ status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } }, { _id: 1 }).sort({ next_attempt_at: 1 }).limit(limit).lean()).map((d) => String(d._id));
+}
+
+export function deliveryView(d: DeliveryRow) {
+  return {
+    id: d._id,
+    event: d.event,
+    conversion_id: d.conversion_id ?? null,
+    test: d.test ?? false,
+    status: d.status,
+    attempts: d.attempts,
+    last_response_status: d.last_response_status ?? null,
+    last_error: d.last_error ?? null,
+    last_attempt_at: d.last_attempt_at ?? null,
+    next_attempt_at: d.next_attempt_at ?? null,
+    created_at: d.created_at,
+  };
+}
+
+export async function listDeliveries(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof DELIVERIES_INPUT>) {
+  const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
+  if (input.status) filter.status = input.status;
+  if (input.event) filter.event = input.event;
+  const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 }).sort({ created_at: -1, _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<DeliveryRow[]>();
+  return pageOf(rows.map(deliveryView), input);
+}
+
+/** Sends a failed or dead delivery again, under the same delivery id, as soon as a worker picks it up. */
+export async function redeliver(deps: UseCaseDeps, principal: Principal, id: string) {
+  const now = new Date();
+  const d = await deps.models.PostbackDelivery.findOneAndUpdate(
+    { _id: id, publisher_id: principal.publisher._id, status: { $in: ['failed', 'dead'] } },
+    { $set: { status: 'pending', next_attempt_at: now, updated_at: now } },
+    { new: true },
+  ).lean<DeliveryRow>();
+  if (d) return deliveryView(d);
+  const exists = await deps.models.PostbackDelivery.findOne({ _id: id, publisher_id: principal.publisher._id }, { status: 1 }).lean();
+  if (!exists) throw new ApiError({ code: 'not_found', detail: `No delivery ${id}.` });
+  throw new ApiError({ code: 'invalid_transition', detail: `Only failed or dead deliveries are redelivered; this one is ${exists.status}.` });
+}
+
+/** A signed test event (shaped like sale.created, marked test) sent now through the same path; answers its outcome. */
+export async function sendTestEvent(deps: UseCaseDeps, principal: Principal, agent: Agent, opts: { timeoutMs?: number } = {}) {
+  const config = await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>();
+  if (!config) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one in the portal first.' });
+  const now = new Date();
+  const eventId = `evt_test_${randomBytes(9).toString('base64url')}`;
+  const sample = { _id: 'cnv_test', publisher_id: principal.publisher._id, program_id: 0, campaign_id: 0, click_id: 'clk_test', subid: 'test', status: 'pending', sale_amount: '100.00', commission: '8.00', currency: 'EUR', occurred_at: now, reversed: false, paid: false, source: 'v1', events: [], created_at: now, updated_at: now } as unknown as ConversionRecord;
+  const id = deliveryIdOf(eventId, config._id);
+  await deps.models.PostbackDelivery.create({ _id: id, publisher_id: principal.publisher._id, event_id: eventId, event: 'sale.created', test: true, body: JSON.stringify(saleEventBody(sample, { _id: eventId, type: 'sale.created', created_at: now }, 'Test merchant', true)), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
+  const after = await attemptDue(deps, agent, id, { now, timeoutMs: opts.timeoutMs });
+  return { delivery_id: id, ...(after ? deliveryView(after) : {}) };
+}
