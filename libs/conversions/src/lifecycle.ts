@@ -150,7 +150,7 @@ export async function changeStatus(deps: Pick<UseCaseDeps, 'models'>, id: string
   const updated = await deps.models.Conversion.findOneAndUpdate(
     { ...scope, status: current.status },
     { $set: { status: to, updated_at: now, ...(event === 'sale.reversed' ? { reversed: true } : {}) }, $push: { events: saleEvent(event, now) } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<ConversionRecord>();
   // Someone else changed it between the read and the write: judge again against the new status.
   return updated ?? changeStatus(deps, id, to, opts);

@@ -64,7 +64,7 @@ export async function putPostbackConfig(deps: UseCaseDeps, principal: Principal,
   const id = principal.publisher._id;
   const now = new Date();
   const fields = { url, http_method: input.http_method, event_types: input.event_types, active: input.active, updated_at: now };
-  const updated = await deps.models.PostbackConfig.findOneAndUpdate({ _id: id }, { $set: fields }, { new: true }).lean<ConfigRow>();
+  const updated = await deps.models.PostbackConfig.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: 'after' }).lean<ConfigRow>();
   if (updated) return { created: false, view: postbackView(updated) };
   const secret = newSigningSecret();
   try {
@@ -88,7 +88,7 @@ export async function rotatePostbackSecret(deps: UseCaseDeps, principal: Princip
   const rotated = await deps.models.PostbackConfig.findOneAndUpdate(
     { _id: id },
     { $set: { secret: seal(deps.config.secretKey, secret), secret_prefix: secretPrefix(secret), previous_secret: current.secret, previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS), updated_at: now } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<ConfigRow>();
   return { ...postbackView(rotated), secret };
 }

@@ -94,7 +94,7 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
   const claimed = await deps.models.PostbackDelivery.findOneAndUpdate(
     { _id: id, status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } },
     { $set: { next_attempt_at: new Date(now.getTime() + LEASE_MS), last_attempt_at: now, updated_at: now }, $inc: { attempts: 1 } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<DeliveryRow>();
   if (!claimed) return undefined;
   const config = await deps.models.PostbackConfig.findById(claimed.publisher_id).lean<ConfigRow>();
@@ -115,7 +115,7 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
         updated_at: done,
       },
     },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<DeliveryRow>())!;
 }
 
@@ -154,7 +154,7 @@ export async function redeliver(deps: UseCaseDeps, principal: Principal, id: str
   const d = await deps.models.PostbackDelivery.findOneAndUpdate(
     { _id: id, publisher_id: principal.publisher._id, status: { $in: ['failed', 'dead'] } },
     { $set: { status: 'pending', next_attempt_at: now, updated_at: now } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<DeliveryRow>();
   if (d) return deliveryView(d);
   const exists = await deps.models.PostbackDelivery.findOne({ _id: id, publisher_id: principal.publisher._id }, { status: 1 }).lean();

@@ -10,6 +10,7 @@ import { bookLedgerEntry, changeStatus, conversionView, type ConversionRecord } 
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
 import { API_KEY_KINDS, type ApiKeyKind } from '@cw/db';
+import { deliveryView, redeliver } from '@cw/postbacks';
 import { setAssignment, type AssignmentStatus } from '@cw/programs';
 import type { UseCaseDeps } from '@cw/usecase';
 import { ApiError } from '@cw/errors';
@@ -273,6 +274,33 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const program = programId === undefined ? undefined : await mustProgram(deps, programId);
       const c = await bookLedgerEntry(deps, { publisherId: str(o, 'publisher')!, amount: str(o, 'amount')!, currency: str(o, 'currency')!.toUpperCase(), reason: str(o, 'reason')!, programId: program?._id, campaignId: program?.merchant_id });
       return { ...conversionView(c, undefined), publisher_id: c.publisher_id };
+    },
+  },
+  'postback:deliveries': {
+    summary: "List an account's postback deliveries, newest first",
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, status: { type: 'string', doc: 'pending, succeeded, failed or dead' }, limit: { type: 'string', doc: 'at most this many (default 50)' } },
+    run: async (deps, o) => {
+      const status = str(o, 'status');
+      if (status !== undefined && !['pending', 'succeeded', 'failed', 'dead'].includes(status)) throw new UsageError('--status must be pending, succeeded, failed or dead');
+      const filter: Record<string, unknown> = { publisher_id: str(o, 'publisher'), ...(status ? { status } : {}) };
+      const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 }).sort({ created_at: -1, _id: 1 }).limit(int(o, 'limit') ?? 50).lean();
+      return rows.map((d) => deliveryView(d as never));
+    },
+  },
+  'postback:redeliver': {
+    summary: 'Send failed or dead deliveries again under their delivery ids: one (--id) or every dead one of an account (--all-dead, progress bar)',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, id: { type: 'string', doc: 'delivery id' }, 'all-dead': { type: 'boolean', doc: "every dead delivery of the account" } },
+    run: async (deps, o, progress) => {
+      const publisher = await mustPublisher(deps, str(o, 'publisher')!);
+      const principal = { publisher, credentialId: 'operator', prefix: 'operator', type: 'portal_token' as const };
+      if (!str(o, 'id') === !o['all-dead']) throw new UsageError('give --id or --all-dead');
+      const ids = str(o, 'id') ? [str(o, 'id')!] : (await deps.models.PostbackDelivery.find({ publisher_id: publisher._id, status: 'dead' }, { _id: 1 }).lean()).map((d) => String(d._id));
+      const done: string[] = [];
+      for (const [i, id] of ids.entries()) {
+        done.push((await redeliver(deps, principal as never, id)).id);
+        progress?.(i + 1, ids.length);
+      }
+      return { redelivered: done.length, ids: done };
     },
   },
   'catalog:import': {

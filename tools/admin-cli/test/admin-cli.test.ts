@@ -116,4 +116,20 @@ describe('operator CLI', () => {
     expect(await admin('ledger:add', '--publisher', 'pub_nobody', '--amount', '1', '--currency', 'EUR', '--reason', 'x')).toMatchObject({ code: 2 });
     expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', '1', '--currency', 'XYZ', '--reason', 'x')).toMatchObject({ code: 2 });
   });
+
+  it('lists deliveries and redelivers one, or every dead one of an account', async () => {
+    const now = new Date();
+    const base = { publisher_id: 'pub_trailhead', event: 'sale.created', body: '{}', attempts: 8, created_at: now, updated_at: now };
+    await models.PostbackDelivery.create([
+      { ...base, _id: 'dlv_dead1', event_id: 'e1', status: 'dead' },
+      { ...base, _id: 'dlv_dead2', event_id: 'e2', status: 'dead' },
+      { ...base, _id: 'dlv_ok', event_id: 'e3', status: 'succeeded', attempts: 1 },
+    ]);
+    const dead = await admin('postback:deliveries', '--publisher', 'pub_trailhead', '--status', 'dead');
+    expect(dead.body.map((d: { id: string }) => d.id).sort()).toEqual(['dlv_dead1', 'dlv_dead2']);
+    expect((await admin('postback:redeliver', '--publisher', 'pub_trailhead', '--id', 'dlv_dead1')).body).toEqual({ redelivered: 1, ids: ['dlv_dead1'] });
+    expect((await admin('postback:redeliver', '--publisher', 'pub_trailhead', '--all-dead')).body).toEqual({ redelivered: 1, ids: ['dlv_dead2'] });
+    expect(await models.PostbackDelivery.countDocuments({ status: 'pending' })).toBe(2);
+    expect(await admin('postback:redeliver', '--publisher', 'pub_trailhead', '--id', 'dlv_ok')).toMatchObject({ code: 2 });
+  });
 });
