@@ -73,8 +73,8 @@ async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 1
   }
 }
 
-async function sale(): Promise<string> {
-  const r = await request(tracker.callback()).get(`/c/${code}`).set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0');
+async function sale(link = code): Promise<string> {
+  const r = await request(tracker.callback()).get(`/c/${link}`).set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0');
   await tracker.clicks.flush();
   const clickId = new URL(r.headers.location).searchParams.get('cw_click_id');
   const res = await request(tracker.callback()).post('/api/v1/track/conversions/').set('Authorization', `Bearer ${merchantToken}`).send({ click_id: clickId, order_id: `H-${Date.now()}-${Math.random()}`, amount: '50.00', currency: 'EUR' });
@@ -133,5 +133,26 @@ describe('postback delivery through the worker', () => {
     const got = received.find((r) => r.headers['x-cw-delivery'] === res.body.delivery_id)!;
     expect(verify(got)).toMatchObject({ type: 'sale.created', test: true });
     expectErrorShape(await request(api()).post('/api/v1/publisher/postback/test/').set('X-API-Key', deps.data!.publishers[1].keys.live), 404, 'not_found');
+  });
+
+  it('shares the work between two workers without delivering any attempt twice', async () => {
+    const second = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, models: deps.models, repos: deps.repos, processEveryMs: 100 });
+    await second.start();
+    try {
+      // One link each: more than 10 clicks a minute on one link from one address would be flagged as a bot.
+      const links = await ensureLinks(deps.repos.links, deps.config.secretKey, Array.from({ length: 25 }, (_, i) => ({ publisherId: pub().account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: `w${i}` })), { source: 'api', listed: true });
+      const ids = await Promise.all(links.map((l) => sale(l.code)));
+      await until(() => {
+        const got = new Set(received.map(verify).filter((b) => ids.includes(b.conversion.id)).map((b) => b.conversion.id));
+        return got.size === ids.length ? got : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      const deliveryIds = received.filter((r) => ids.includes(verify(r).conversion.id)).map((r) => String(r.headers['x-cw-delivery']));
+      expect(deliveryIds).toHaveLength(25);
+      expect(new Set(deliveryIds).size).toBe(25);
+      expect(await deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'succeeded', attempts: 1 })).toBe(25);
+    } finally {
+      await second.stop();
+    }
   });
 });
