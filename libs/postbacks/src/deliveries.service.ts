@@ -53,29 +53,38 @@ export function saleEventBody(c: ConversionRecord, ev: { _id: string; type: stri
   };
 }
 
-/** One pass of the outbox pump; returns the ids of the deliveries it created. */
+/**
+ * One pass of the outbox pump, in two bulk writes: upsert one delivery per pending event and
+ * subscribed configuration, then mark those events published. Returns the ids it created.
+ */
 export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: number; now?: Date } = {}): Promise<string[]> {
   const now = opts.now ?? new Date();
-  const rows = await deps.models.Conversion.find({ 'events.published_at': null, events: { $elemMatch: { published_at: null } } }).limit(opts.limit ?? 500).lean<ConversionRecord[]>();
-  const created: string[] = [];
-  const configs = new Map<string, ConfigRow | null>();
+  const rows = await deps.models.Conversion.find({ 'events.published_at': null, events: { $elemMatch: { published_at: null } } }).limit(opts.limit ?? 1000).lean<ConversionRecord[]>();
+  if (!rows.length) return [];
+  const publishers = [...new Set(rows.map((c) => c.publisher_id))];
+  const configs = new Map((await deps.models.PostbackConfig.find({ _id: { $in: publishers } }).lean<ConfigRow[]>()).map((c) => [c._id, c]));
+  const names = await deps.repos.merchants.namesOf(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
+  const upserts: Array<{ id: string; doc: Record<string, unknown> }> = [];
+  const published: Array<{ conversion: string; event: string }> = [];
   for (const c of rows) {
-    if (!configs.has(c.publisher_id)) configs.set(c.publisher_id, await deps.models.PostbackConfig.findById(c.publisher_id).lean<ConfigRow>());
     const config = configs.get(c.publisher_id);
-    const names = c.campaign_id !== undefined ? await deps.repos.merchants.namesOf([c.campaign_id]) : new Map<number, string>();
     for (const ev of c.events.filter((e) => e.published_at === null)) {
       if (config && config.active && config.event_types.includes(ev.type)) {
-        const id = deliveryIdOf(ev._id, config._id);
-        const r = await deps.models.PostbackDelivery.updateOne(
-          { _id: id },
-          { $setOnInsert: { publisher_id: c.publisher_id, event_id: ev._id, event: ev.type, conversion_id: c._id, body: JSON.stringify(saleEventBody(c, ev, names.get(c.campaign_id!))), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now } },
-          { upsert: true },
-        );
-        if (r.upsertedCount) created.push(id);
+        upserts.push({
+          id: deliveryIdOf(ev._id, config._id),
+          doc: { publisher_id: c.publisher_id, event_id: ev._id, event: ev.type, conversion_id: c._id, body: JSON.stringify(saleEventBody(c, ev, names.get(c.campaign_id!))), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now },
+        });
       }
-      await deps.models.Conversion.updateOne({ _id: c._id, 'events._id': ev._id }, { $set: { 'events.$.published_at': now } });
+      published.push({ conversion: c._id, event: ev._id });
     }
   }
+  const created: string[] = [];
+  if (upserts.length) {
+    const r = await deps.models.PostbackDelivery.bulkWrite(upserts.map((u) => ({ updateOne: { filter: { _id: u.id }, update: { $setOnInsert: u.doc }, upsert: true } })), { ordered: false });
+    for (const i of Object.keys(r.upsertedIds ?? {})) created.push(upserts[Number(i)].id);
+  }
+  // Only after the deliveries exist: a crash in between repeats the upserts above, which are no-ops.
+  await deps.models.Conversion.bulkWrite(published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })), { ordered: false });
   return created;
 }
 
@@ -89,7 +98,7 @@ function secretsOf(deps: UseCaseDeps, config: ConfigRow, now: Date): string[] {
  * Claims and makes the next attempt of a due delivery. Returns undefined when it is not due or
  * another worker holds it.
  */
-export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, opts: { now?: Date; timeoutMs?: number } = {}): Promise<DeliveryRow | undefined> {
+export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, opts: { now?: Date; timeoutMs?: number; configs?: Map<string, Promise<ConfigRow | null>> } = {}): Promise<DeliveryRow | undefined> {
   const now = opts.now ?? new Date();
   const claimed = await deps.models.PostbackDelivery.findOneAndUpdate(
     { _id: id, status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } },
@@ -97,7 +106,13 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
     { returnDocument: 'after' },
   ).lean<DeliveryRow>();
   if (!claimed) return undefined;
-  const config = await deps.models.PostbackConfig.findById(claimed.publisher_id).lean<ConfigRow>();
+  // One read of each configuration per dispatch pass (the caller's cache), else one per attempt.
+  let pending = opts.configs?.get(claimed.publisher_id);
+  if (!pending) {
+    pending = deps.models.PostbackConfig.findById(claimed.publisher_id).lean<ConfigRow>().exec();
+    opts.configs?.set(claimed.publisher_id, pending);
+  }
+  const config = await pending;
   const result = config
     ? await attemptDelivery({ url: config.url, method: config.http_method as 'GET' | 'POST', secrets: secretsOf(deps, config, now) }, JSON.parse(claimed.body) as SaleEventBody, claimed._id, agent, { allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: opts.timeoutMs })
     : { ok: false, error: 'the postback is no longer configured' };

@@ -8,20 +8,22 @@ import { attemptDue, dueDeliveries, publishPendingEvents } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from '../worker';
 
-const CONCURRENCY = 16;
+const CONCURRENCY = 64;
 
 export function postbacksJob(deps: UseCaseDeps, agent: Agent): JobDefinition {
   return {
     name: 'postbacks:dispatch',
     run: async () => {
-      await publishPendingEvents(deps);
+      while ((await publishPendingEvents(deps)).length >= 1000);
+      // Configurations are read once per pass (a change applies from the next pass, within a second).
+      const configs = new Map();
       for (;;) {
         const due = await dueDeliveries(deps, 500);
         if (!due.length) return;
         let next = 0;
         await Promise.all(
           Array.from({ length: Math.min(CONCURRENCY, due.length) }, async () => {
-            for (let i = next++; i < due.length; i = next++) await attemptDue(deps, agent, due[i]);
+            for (let i = next++; i < due.length; i = next++) await attemptDue(deps, agent, due[i], { configs });
           }),
         );
         if (due.length < 500) return;
