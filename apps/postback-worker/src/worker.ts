@@ -1,6 +1,6 @@
 /**
  * The job worker: Agenda on the MongoDB backend. Job definitions live in jobs/<name>.job.ts and
- * are registered here: postback delivery (the outbox pump and due attempts, every interval).
+ * are registered here: postback delivery (the dispatch pass every interval, and one job per retry).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
@@ -8,7 +8,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '@cw/logging';
 import { createDeliveryAgent } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
-import { postbacksJob } from './jobs/postbacks.job';
+import { postbackJobs } from './jobs/postbacks.job';
 
 export interface WorkerDeps extends UseCaseDeps {
   db: Db;
@@ -20,6 +20,7 @@ export interface WorkerDeps extends UseCaseDeps {
 export interface JobDefinition {
   name: string;
   run: (data: unknown) => Promise<void>;
+  options?: { concurrency?: number; removeOnComplete?: boolean; lockLifetime?: number };
 }
 
 export interface Worker {
@@ -31,9 +32,11 @@ export interface Worker {
 export function createWorker(deps: WorkerDeps): Worker {
   const every = deps.processEveryMs ?? 1000;
   const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs' }), processEvery: every });
-  const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure });
-  const jobs = [postbacksJob(deps, http)];
-  for (const job of jobs) agenda.define(job.name, async (j) => job.run(j.attrs.data));
+  const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: deps.config.postbackTimeoutMs });
+  const postbacks = postbackJobs(deps, agenda, http, (err) => deps.logger.error({ err: err.message }, 'postback attempt failed'));
+  for (const job of postbacks.definitions) agenda.define(job.name, async (j) => job.run(j.attrs.data), job.options);
+  // Agenda reports a lost database connection as 'error': log it and keep polling (it recovers).
+  agenda.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'job store error'));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));
   return {
     agenda,
@@ -43,6 +46,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     },
     stop: async () => {
       await agenda.stop();
+      await postbacks.drain();
       await http.close();
     },
   };

@@ -37,6 +37,10 @@ export interface PlatformConfig {
   secretKey: Buffer;
   /** Allow http:// and loopback postback targets (development and tests only). */
   postbackAllowInsecure: boolean;
+  /** Budget of one postback attempt (connect, send, answer). */
+  postbackTimeoutMs: number;
+  /** The retry schedule's minute: 60,000 ms; tests shorten it to run the schedule quickly. */
+  postbackRetryUnitMs: number;
   trendingEnabled: boolean;
   /** Trust X-Forwarded-For for the client address (behind the reverse proxy). */
   trustProxy: boolean;
@@ -150,6 +154,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     logLevel,
     secretKey,
     postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', nodeEnv !== 'production'),
+    postbackTimeoutMs: int('POSTBACK_TIMEOUT_MS', 10_000, 100, 60_000),
+    postbackRetryUnitMs: int('POSTBACK_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
     trendingEnabled: bool('FEATURE_TRENDING', true),
     trustProxy: bool('TRUST_PROXY', false),
     rateLimits,

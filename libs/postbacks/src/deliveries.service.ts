@@ -2,8 +2,9 @@
  * Deliveries: the outbox pump turns each pending sale event into one delivery per (event,
  * configuration) with a stable id, then marks the event published (a crash in between only
  * repeats an upsert of the same id: nothing lost, nothing doubled). Due deliveries are claimed
- * one attempt at a time (a lease on `next_attempt_at`, so two workers never make the same
- * attempt), sent, and rescheduled on the retry schedule until they succeed or are dead.
+ * one attempt at a time (a lease, `leased_until`, so two workers never make the same
+ * attempt), sent, and rescheduled on the retry schedule until they succeed or are dead: the first
+ * attempt goes out from the dispatch pass, every retry from its own scheduled job.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Agent } from 'undici';
@@ -16,7 +17,11 @@ import { attemptDelivery, type SaleEventBody } from './delivery';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry';
 import { open } from './secret-box';
 
-const LEASE_MS = 30_000;
+/**
+ * How long a claimed attempt holds its delivery: three attempt budgets (30 s by default), so a
+ * live attempt always finishes inside it and a dead worker's attempt is taken over after it.
+ */
+export const leaseMs = (deps: Pick<UseCaseDeps, 'config'>) => 3 * deps.config.postbackTimeoutMs;
 
 type ConfigRow = PostbackConfigDoc & { _id: string };
 type DeliveryRow = PostbackDeliveryDoc & { _id: string };
@@ -94,19 +99,36 @@ function secretsOf(deps: UseCaseDeps, config: ConfigRow, now: Date): string[] {
   return secrets;
 }
 
+export interface AttemptOptions {
+  now?: Date;
+  timeoutMs?: number;
+  /** One read of each configuration per dispatch pass (the caller's cache), else one per attempt. */
+  configs?: Map<string, Promise<ConfigRow | null>>;
+  /**
+   * Make attempt number `attempt` exactly (a scheduled retry): claimed only while the delivery has
+   * made attempt - 1, whatever its due time, so a late or early job and a sweep never both send it.
+   */
+  attempt?: number;
+  /**
+   * Schedules the next attempt (the worker's Agenda job). Called before the outcome is written, so a
+   * crash in between leaves a scheduled retry, never a delivery nobody will retry.
+   */
+  scheduleRetry?: (deliveryId: string, attempt: number, at: Date) => Promise<void>;
+}
+
 /**
- * Claims and makes the next attempt of a due delivery. Returns undefined when it is not due or
- * another worker holds it.
+ * Claims and makes the next attempt of a delivery. Returns undefined when it is not due (or not at
+ * the expected attempt) or another worker holds it. Test deliveries get one attempt.
  */
-export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, opts: { now?: Date; timeoutMs?: number; configs?: Map<string, Promise<ConfigRow | null>> } = {}): Promise<DeliveryRow | undefined> {
+export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, opts: AttemptOptions = {}): Promise<DeliveryRow | undefined> {
   const now = opts.now ?? new Date();
+  const claimable: Record<string, unknown> = opts.attempt !== undefined ? { attempts: opts.attempt - 1, status: 'failed' } : { status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } };
   const claimed = await deps.models.PostbackDelivery.findOneAndUpdate(
-    { _id: id, status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } },
-    { $set: { next_attempt_at: new Date(now.getTime() + LEASE_MS), last_attempt_at: now, updated_at: now }, $inc: { attempts: 1 } },
+    { _id: id, ...claimable, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
+    { $set: { leased_until: new Date(now.getTime() + leaseMs(deps)), last_attempt_at: now, updated_at: now }, $inc: { attempts: 1 } },
     { returnDocument: 'after' },
   ).lean<DeliveryRow>();
   if (!claimed) return undefined;
-  // One read of each configuration per dispatch pass (the caller's cache), else one per attempt.
   let pending = opts.configs?.get(claimed.publisher_id);
   if (!pending) {
     pending = deps.models.PostbackConfig.findById(claimed.publisher_id).lean<ConfigRow>().exec();
@@ -114,11 +136,13 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
   }
   const config = await pending;
   const result = config
-    ? await attemptDelivery({ url: config.url, method: config.http_method as 'GET' | 'POST', secrets: secretsOf(deps, config, now) }, JSON.parse(claimed.body) as SaleEventBody, claimed._id, agent, { allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: opts.timeoutMs })
+    ? await attemptDelivery({ url: config.url, method: config.http_method as 'GET' | 'POST', secrets: secretsOf(deps, config, now) }, JSON.parse(claimed.body) as SaleEventBody, claimed._id, agent, { allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: opts.timeoutMs ?? deps.config.postbackTimeoutMs })
     : { ok: false, error: 'the postback is no longer configured' };
   const done = new Date();
   const dead = !result.ok && (claimed.attempts >= MAX_ATTEMPTS || !config);
   const status = result.ok ? 'succeeded' : dead ? 'dead' : 'failed';
+  const retryAt = status === 'failed' && !claimed.test ? new Date(done.getTime() + retryDelayMs(claimed.attempts + 1, deps.config.postbackRetryUnitMs)) : null;
+  if (retryAt) await opts.scheduleRetry?.(id, claimed.attempts + 1, retryAt);
   return (await deps.models.PostbackDelivery.findOneAndUpdate(
     { _id: id },
     {
@@ -126,7 +150,8 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
         status,
         last_response_status: 'status' in result ? (result.status ?? null) : null,
         last_error: result.ok ? null : (result.error ?? null),
-        next_attempt_at: status === 'failed' ? new Date(done.getTime() + retryDelayMs(claimed.attempts + 1)) : null,
+        next_attempt_at: retryAt,
+        leased_until: null,
         updated_at: done,
       },
     },
@@ -134,9 +159,26 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
   ).lean<DeliveryRow>())!;
 }
 
-/** Deliveries due now (pending, or failed and waiting for their next attempt). */
+
+/**
+ * Deliveries to attempt now without a scheduled job: first attempts (pending and due, including a
+ * redelivery and an attempt whose worker died after its lease), and retries whose job is lost
+ * (failed and overdue by more than two leases).
+ */
 export async function dueDeliveries(deps: UseCaseDeps, limit = 200, now = new Date()): Promise<string[]> {
-  return (await deps.models.PostbackDelivery.find({ status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } }, { _id: 1 }).sort({ next_attempt_at: 1 }).limit(limit).lean()).map((d) => String(d._id));
+  const rows = await deps.models.PostbackDelivery.find(
+    {
+      $or: [
+        { status: 'pending', next_attempt_at: { $lte: now }, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
+        { status: 'failed', next_attempt_at: { $lte: new Date(now.getTime() - 2 * leaseMs(deps)) }, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
+      ],
+    },
+    { _id: 1 },
+  )
+    .sort({ next_attempt_at: 1 })
+    .limit(limit)
+    .lean();
+  return rows.map((d) => String(d._id));
 }
 
 export function deliveryView(d: DeliveryRow) {
@@ -186,6 +228,7 @@ export async function sendTestEvent(deps: UseCaseDeps, principal: Principal, age
   const sample = { _id: 'cnv_test', publisher_id: principal.publisher._id, program_id: 0, campaign_id: 0, click_id: 'clk_test', subid: 'test', status: 'pending', sale_amount: '100.00', commission: '8.00', currency: 'EUR', occurred_at: now, reversed: false, paid: false, source: 'v1', events: [], created_at: now, updated_at: now } as unknown as ConversionRecord;
   const id = deliveryIdOf(eventId, config._id);
   await deps.models.PostbackDelivery.create({ _id: id, publisher_id: principal.publisher._id, event_id: eventId, event: 'sale.created', test: true, body: JSON.stringify(saleEventBody(sample, { _id: eventId, type: 'sale.created', created_at: now }, 'Test merchant', true)), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
-  const after = await attemptDue(deps, agent, id, { now, timeoutMs: opts.timeoutMs });
+  // The answer waits for the outcome a few seconds at most.
+  const after = await attemptDue(deps, agent, id, { now, timeoutMs: opts.timeoutMs ?? Math.min(5_000, deps.config.postbackTimeoutMs) });
   return { delivery_id: id, ...(after ? deliveryView(after) : {}) };
 }

@@ -8,4 +8,4 @@ export { signature, signatures } from './signing';
 export { attemptDelivery, createDeliveryAgent, DELIVERY_TIMEOUT_MS, expandMacros, USER_AGENT } from './delivery';
 export type { Attempt, SaleEventBody } from './delivery';
 export { MAX_ATTEMPTS, retryDelayMs } from './retry';
-export { attemptDue, DELIVERIES_INPUT, DELIVERIES_POLICY, deliveryIdOf, deliveryView, dueDeliveries, listDeliveries, publishPendingEvents, redeliver, REDELIVER_POLICY, saleEventBody, sendTestEvent, TEST_POSTBACK_POLICY } from './deliveries.service';
+export { attemptDue, type AttemptOptions, leaseMs, DELIVERIES_INPUT, DELIVERIES_POLICY, deliveryIdOf, deliveryView, dueDeliveries, listDeliveries, publishPendingEvents, redeliver, REDELIVER_POLICY, saleEventBody, sendTestEvent, TEST_POSTBACK_POLICY } from './deliveries.service';

@@ -35,7 +35,10 @@ export interface EmbeddedMongo {
   stop(): Promise<void>;
 }
 
-function handleSocket(socket: net.Socket, engine: Engine): void {
+/** Sockets that have only ever said hello: the drivers' server monitors. */
+const MONITOR_COMMANDS = new Set(['hello', 'ismaster', 'isMaster']);
+
+function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Socket>): void {
   const connectionId = engine.newConnectionId();
   let chunks: Buffer[] = [];
   let buffered = 0;
@@ -79,6 +82,7 @@ function handleSocket(socket: net.Socket, engine: Engine): void {
       let durable: Promise<void> | undefined;
       try {
         const parsed = parseMessage(message);
+        if (!MONITOR_COMMANDS.has(Object.keys(parsed.command)[0])) monitors.delete(socket);
         const run = engine.execute(() => engine.run(parsed.command, connectionId));
         durable = run.durable;
         if (parsed.moreToCome) {
@@ -116,8 +120,10 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       compact: async () => storage?.dataDir.compact(),
       stop: async () => {
         if (served.stopped) return;
+        // Connections first: no request may reach a closed engine (its reply would never come).
+        const closing = served.stop();
         engine.close();
-        await served.stop();
+        await closing;
         await storage?.dataDir.close();
       },
     };
@@ -131,10 +137,17 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
 /** Serves an engine over TCP (the engine and its storage are the caller's). */
 export async function serveEngine(engine: Engine, opts: { port?: number; host?: string } = {}): Promise<{ uri: string; port: number; readonly stopped: boolean; stop(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
+  const monitors = new Set<net.Socket>();
+  let stopped = false;
   const server = net.createServer((socket) => {
+    if (stopped) return void socket.destroy();
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    handleSocket(socket, engine);
+    monitors.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      monitors.delete(socket);
+    });
+    handleSocket(socket, engine, monitors);
   });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -142,7 +155,6 @@ export async function serveEngine(engine: Engine, opts: { port?: number; host?: 
     server.listen(opts.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
-  let stopped = false;
   return {
     uri: `mongodb://${host}:${port}`,
     port,
@@ -152,8 +164,15 @@ export async function serveEngine(engine: Engine, opts: { port?: number; host?: 
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Monitors first, the rest a moment later. The Node driver (7.8) can hang a server check for
+      // good when a failed operation requests it on a monitor connection whose close it has not
+      // processed yet (the write waits for a 'drain' that never comes): closing the monitors
+      // first lets it see them gone and reconnect. docs/decisions.md, "Embedded engine".
+      for (const s of monitors) s.destroy();
+      if (sockets.size > monitors.size) await new Promise((r) => setTimeout(r, 20));
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
     },
   };
 }

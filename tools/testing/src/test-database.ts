@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { loadTestTargets } from '@cw/config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
@@ -15,6 +18,11 @@ export interface TestDatabase {
   embedded?: EmbeddedMongo;
   drop(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Outage tests: stops the own embedded engine, waits `downMs`, and starts it again on the same
+   * port with the same data (needs `durable`). Clients see their connections dropped, then back.
+   */
+  restart(downMs?: number): Promise<void>;
 }
 
 function withDatabase(serverUri: string, dbName: string): string {
@@ -27,12 +35,16 @@ export interface TestDatabaseOptions {
   ttlMonitorIntervalMs?: number;
   /** Always start an own embedded engine, even when MONGODB_URI is set (outage tests stop it). */
   ownEngine?: boolean;
+  /** An own engine keeping its data in a temporary directory, so `restart()` keeps the data. */
+  durable?: boolean;
 }
 
 export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const external = opts.ownEngine ? undefined : loadTestTargets().mongodbUri;
+  const external = opts.ownEngine || opts.durable ? undefined : loadTestTargets().mongodbUri;
   const dbName = `test_${randomBytes(6).toString('hex')}`;
-  const embedded = external ? undefined : await startEmbeddedMongo({ ttlMonitorIntervalMs: opts.ttlMonitorIntervalMs ?? 500 });
+  const dataDir = opts.durable ? await mkdtemp(join(tmpdir(), 'cw-test-engine-')) : undefined;
+  const engineOptions = { ttlMonitorIntervalMs: opts.ttlMonitorIntervalMs ?? 500, dataDir };
+  let embedded = external ? undefined : await startEmbeddedMongo(engineOptions);
   const serverUri = external ?? embedded!.uri;
   const drop = async () => {
     const client = await MongoClient.connect(serverUri);
@@ -47,12 +59,23 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
     uri: withDatabase(serverUri, dbName),
     dbName,
     external: !!external,
-    embedded,
+    get embedded() {
+      return embedded;
+    },
     drop,
     stop: async () => {
-      if (embedded?.stopped) return;
-      await drop();
-      await embedded?.stop();
+      if (!embedded?.stopped) {
+        await drop();
+        await embedded?.stop();
+      }
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+    restart: async (downMs = 0) => {
+      if (!embedded || !dataDir) throw new Error('restart() needs createTestDatabase({ durable: true })');
+      const port = Number(new URL(embedded.uri).port);
+      await embedded.stop();
+      await new Promise((r) => setTimeout(r, downMs));
+      embedded = await startEmbeddedMongo({ ...engineOptions, port });
     },
   };
 }

@@ -32,6 +32,8 @@ export interface TestDepsOptions {
   seedProducts?: number;
   /** An own embedded engine even when MONGODB_URI is set, for tests that stop it. */
   ownEngine?: boolean;
+  /** An own engine with its data on disk, so `tdb.restart()` drops every connection and keeps the data. */
+  durable?: boolean;
   /** How long a query waits for an unreachable server before the 503 (default 5000 ms). */
   serverSelectionTimeoutMS?: number;
 }
@@ -39,7 +41,7 @@ export interface TestDepsOptions {
 /** Everything an app's createApp needs, on a fresh database, for tests through HTTP. */
 export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDeps> {
   const config = loadConfig({ NODE_ENV: 'test', ...opts.env }, { port: 0 });
-  const tdb = await createTestDatabase({ ownEngine: opts.ownEngine });
+  const tdb = await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable });
   const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   const models = createModels(db.connection);
   await ensureIndexes(models);

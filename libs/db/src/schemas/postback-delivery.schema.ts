@@ -24,12 +24,16 @@ export const postbackDeliverySchema = new Schema(
     last_error: { type: String, default: null },
     last_attempt_at: { type: Date, default: null },
     next_attempt_at: { type: Date, default: null },
+    /** While an attempt is being made: until when it holds the delivery (a dead worker's lease runs out). */
+    leased_until: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false },
 );
 postbackDeliverySchema.index({ publisher_id: 1, created_at: -1 });
+// The dispatch pass's scan: first attempts due, and retries whose job was lost.
+postbackDeliverySchema.index({ status: 1, next_attempt_at: 1 });
 postbackDeliverySchema.index({ created_at: 1 }, { expireAfterSeconds: DELIVERY_TTL_SECONDS });
 
 export type PostbackDeliveryDoc = InferSchemaType<typeof postbackDeliverySchema>;

@@ -1,0 +1,141 @@
+/**
+ * Postback delivery under faults, with real processes where it matters: a receiver that is down,
+ * fails, or never answers; a worker process killed in the middle of an attempt; the database
+ * (the database dropping every connection is in postbacks-outage.int.test.ts). The retry schedule runs on a short minute
+ * (POSTBACK_RETRY_UNIT_MS) so the whole schedule plays out in seconds.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { conversionOf, faultBed, until, type FaultBed } from './support/postback-harness';
+
+const UNIT = 50; // the schedule's "minute", in ms
+const TIMEOUT = 1000; // one attempt's budget; the lease on a claimed attempt is three of these
+const WORKER_MAIN = fileURLToPath(new URL('../../../apps/postback-worker/src/main.ts', import.meta.url));
+
+let bed: FaultBed;
+beforeAll(async () => {
+  bed = await faultBed({ unitMs: UNIT, timeoutMs: TIMEOUT });
+});
+afterEach(() => bed.reset());
+afterAll(() => bed?.close());
+
+const delivery = (conversionId: string) => bed.deps.models.PostbackDelivery.findOne({ conversion_id: conversionId }).lean();
+const arrivals = (conversionId: string) => bed.receiver.received.filter((r) => conversionOf(r.body) === conversionId);
+
+describe('postback delivery under faults', () => {
+  it('retries a receiver that is down on the schedule, each retry an Agenda job, and delivers once it is back', async () => {
+    await bed.receiver.down();
+    await bed.startWorker();
+    const id = await bed.fx.sale();
+    const seen = new Map<number, { last: number; done: number; next: number }>();
+    const observe = async () => {
+      const d = await delivery(id);
+      if (d?.status === 'failed' && !d.leased_until) seen.set(d.attempts, { last: d.last_attempt_at!.getTime(), done: d.updated_at.getTime(), next: d.next_attempt_at!.getTime() });
+      return d;
+    };
+    const third = await until(async () => {
+      const d = await observe();
+      return d?.status === 'failed' && !d.leased_until && d.attempts === 3 ? d : undefined;
+    }, 10_000, 5);
+    expect(third.last_error).toMatch(/ECONNREFUSED|connect/);
+    // The next attempt waits in Agenda: one job for (delivery, attempt 4), due when the delivery says.
+    const job = await bed.deps.db.connection.db!.collection('jobs').findOne({ name: 'postbacks:retry', 'data.delivery_id': third._id, 'data.attempt': 4 });
+    expect(job?.nextRunAt).toEqual(third.next_attempt_at);
+
+    await bed.receiver.up();
+    const done = await until(async () => {
+      const d = await observe();
+      return d?.status === 'succeeded' ? d : undefined;
+    }, 10_000, 5);
+    expect(done.attempts).toBe(4);
+    for (let n = 1; n <= 3; n++) {
+      const { done: failedAt, next } = seen.get(n)!;
+      const wait = UNIT * 4 ** (n - 1); // before attempt n + 1: min(6 h, 1 min x 4^(n-1)) in the test's minute
+      expect(next - failedAt).toBeGreaterThanOrEqual(Math.floor(wait * 0.9));
+      expect(next - failedAt).toBeLessThanOrEqual(Math.ceil(wait * 1.1));
+      // Made at its time (timers may fire a millisecond early), not long after.
+      const made = n < 3 ? seen.get(n + 1)!.last : done.last_attempt_at!.getTime();
+      expect(made).toBeGreaterThanOrEqual(next - 2);
+      expect(made).toBeLessThanOrEqual(next + 1000);
+    }
+    const got = arrivals(id);
+    expect(got).toHaveLength(1);
+    expect(got[0].headers['x-cw-delivery']).toBe(done._id);
+    expect(bed.fx.verify(got[0])).toMatchObject({ type: 'sale.created', conversion: { id } });
+  });
+
+  it('gives up after 8 attempts: the delivery is dead, every attempt under one delivery id', async () => {
+    await bed.startWorker({ postbackRetryUnitMs: 1 });
+    const id = await bed.fx.sale();
+    bed.receiver.behave = (r) => (conversionOf(r.body) === id ? 500 : 'ok');
+    const dead = await until(async () => {
+      const d = await delivery(id);
+      return d?.status === 'dead' ? d : undefined;
+    }, 15_000);
+    expect(dead).toMatchObject({ attempts: 8, last_response_status: 500, next_attempt_at: null });
+    await new Promise((r) => setTimeout(r, 300)); // nothing more
+    const got = arrivals(id);
+    expect(got).toHaveLength(8);
+    expect(new Set(got.map((r) => r.headers['x-cw-delivery']))).toEqual(new Set([dead._id]));
+    expect(await bed.deps.db.connection.db!.collection('jobs').countDocuments({ name: 'postbacks:retry', 'data.delivery_id': dead._id })).toBe(0);
+  });
+
+  it('times out a receiver that never answers without holding up other deliveries, then retries it', async () => {
+    await bed.startWorker();
+    const slow = await bed.fx.sale();
+    let hung = 0;
+    bed.receiver.behave = (r) => (conversionOf(r.body) === slow && hung++ === 0 ? 'hang' : 'ok');
+    await until(() => arrivals(slow).length === 1);
+    const fast = await bed.fx.sale();
+    await until(() => arrivals(fast).length === 1);
+    const failed = await until(async () => {
+      const d = await delivery(slow);
+      return d?.status === 'failed' && !d.leased_until ? d : undefined;
+    });
+    expect(failed.last_error).toBe(`timed out after ${TIMEOUT / 1000} s`);
+    // The other sale arrived while the first attempt was still waiting for its answer.
+    expect(arrivals(fast)[0].at).toBeLessThan(failed.updated_at.getTime());
+    const done = await until(async () => {
+      const d = await delivery(slow);
+      return d?.status === 'succeeded' ? d : undefined;
+    });
+    expect(done.attempts).toBe(2);
+    expect(new Set(arrivals(slow).map((r) => r.headers['x-cw-delivery']))).toEqual(new Set([done._id]));
+  });
+
+  it('retries under the same delivery id when the worker process is killed mid-attempt', { timeout: 60_000 }, async () => {
+    let child: ChildProcess | undefined;
+    try {
+      const reached = new Promise<void>((ok) => (bed.receiver.onRequest = () => ok()));
+      let first = true;
+      bed.receiver.behave = () => (first ? ((first = false), 'hang') : 'ok');
+      child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
+        env: { ...process.env, NODE_ENV: 'test', MONGODB_URI: bed.deps.tdb.uri, PORT: '0', LOG_LEVEL: 'silent', POSTBACK_RETRY_UNIT_MS: String(UNIT), POSTBACK_TIMEOUT_MS: String(TIMEOUT), REDIS_URL: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (c) => (stderr += c));
+      const id = await bed.fx.sale();
+      await Promise.race([reached, new Promise((_, no) => child!.once('exit', () => no(new Error(`worker exited: ${stderr}`))))]);
+      child.kill('SIGKILL');
+      await new Promise((ok) => child!.once('exit', ok));
+      const held = await delivery(id);
+      expect(held).toMatchObject({ status: 'pending', attempts: 1 });
+
+      // Another worker takes the attempt over once its lease has passed.
+      await bed.startWorker();
+      const done = await until(async () => {
+        const d = await delivery(id);
+        return d?.status === 'succeeded' ? d : undefined;
+      }, 30_000);
+      expect(done.attempts).toBe(2);
+      const got = arrivals(id);
+      expect(got).toHaveLength(2);
+      expect(got.map((r) => r.headers['x-cw-delivery'])).toEqual([done._id, done._id]);
+      expect(got.map((r) => bed.fx.verify(r).conversion.id)).toEqual([id, id]);
+    } finally {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * What the postback integration tests share: a real local receiver whose behaviour a test sets per
+ * request (answer, fail, hang, or be down), a publisher with a postback configured through the
+ * publisher API, and sales reported through the tracker with a merchant token.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { Webhook } from 'standardwebhooks';
+import { expect } from 'vitest';
+import { issueMerchantToken } from '@cw/auth';
+import { ensureLinks } from '@cw/links';
+import { createTestDeps, type TestDeps } from '@cw-tools/testing';
+import type { PlatformConfig } from '@cw/config';
+import { createWorker, type Worker } from '@cw/app-postback-worker';
+import { createApp as publisherApi } from '@cw/app-publisher-api';
+import { createApp as trackerApi, type TrackerApp } from '@cw/app-tracker';
+
+export interface Received {
+  at: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** 'ok' answers 204, a number answers that status, 'hang' never answers. */
+export type Behaviour = 'ok' | 'hang' | number;
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Decides the answer to each request (default: 'ok'). */
+  behave: (r: Received) => Behaviour;
+  /** Called when a request arrives, before it is answered. */
+  onRequest?: (r: Received) => void;
+  /** Stops listening and drops every connection: the receiver is down (connection refused). */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const r: Received = { at: Date.now(), headers: req.headers, body };
+      receiver.received.push(r);
+      receiver.onRequest?.(r);
+      const b = receiver.behave(r);
+      if (b === 'hang') return;
+      res.writeHead(b === 'ok' ? 204 : b).end();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as AddressInfo).port;
+  const receiver: Receiver = {
+    url: `http://127.0.0.1:${port}/hook?e={event}`,
+    received: [],
+    behave: () => 'ok',
+    down: async () => {
+      const closed = new Promise((ok) => server.close(ok));
+      server.closeAllConnections();
+      await closed;
+    },
+    up: () => new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok)),
+    close: async () => {
+      if (!server.listening) return;
+      await receiver.down();
+    },
+  };
+  return receiver;
+}
+
+export async function until<T>(fn: () => Promise<T | undefined | null> | T | undefined | null, ms = 10_000, every = 20): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+export interface PostbackFixture {
+  tracker: TrackerApp;
+  /** The signing secret of the configured postback. */
+  secret: string;
+  /** Merchant 501's token, for status changes on the tracker. */
+  merchantToken: string;
+  /**
+   * Reports a sale on a link of the publisher, one link per sub-ID (new by default: more than 10
+   * clicks a minute on one link from one address would be flagged as a bot); answers the conversion id.
+   */
+  sale(subid?: string): Promise<string>;
+  /** The verified SaleEvent of a received request. */
+  verify(r: Received): { type: string; event: string; test?: boolean; conversion: { id: string; commission: string; subid: string } };
+  close(): Promise<void>;
+}
+
+let linkSeq = 0;
+
+/** Configures the first demo publisher's postback to `url` and readies sales on program 1001. */
+export async function postbackFixture(deps: TestDeps, url: string): Promise<PostbackFixture> {
+  const pub = deps.data!.publishers[0];
+  const put = await request(publisherApi(deps).callback()).put('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub.portal_token}`).send({ url });
+  expect(put.status).toBe(201);
+  const secret: string = put.body.secret;
+  const tracker = trackerApi(deps);
+  const merchantToken = (await issueMerchantToken(deps.models, 501)).secret;
+  return {
+    tracker,
+    secret,
+    merchantToken,
+    sale: async (subid = `h${linkSeq++}`) => {
+      const [{ code }] = await ensureLinks(deps.repos.links, deps.config.secretKey, [{ publisherId: pub.account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid }], { source: 'api', listed: true });
+      const r = await request(tracker.callback()).get(`/c/${code}`).set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0');
+      await tracker.clicks.flush();
+      const clickId = new URL(r.headers.location).searchParams.get('cw_click_id');
+      const res = await request(tracker.callback()).post('/api/v1/track/conversions/').set('Authorization', `Bearer ${merchantToken}`).send({ click_id: clickId, order_id: `H-${Date.now()}-${Math.random()}`, amount: '50.00', currency: 'EUR' });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    },
+    verify: (r) =>
+      new Webhook(secret).verify(r.body, { 'webhook-id': String(r.headers['x-cw-delivery']), 'webhook-timestamp': String(r.headers['x-cw-timestamp']), 'webhook-signature': String(r.headers['x-cw-signature']) }) as ReturnType<PostbackFixture['verify']>,
+    close: () => tracker.clicks.close(),
+  };
+}
+
+export interface FaultBed {
+  deps: TestDeps;
+  receiver: Receiver;
+  fx: PostbackFixture;
+  /** An in-process worker polling every 25 ms (config overrides for this worker only); stopped by `reset()`. */
+  startWorker(config?: Partial<PlatformConfig>): Promise<Worker>;
+  /** Stops the workers and makes the receiver answer 204 again. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The fault tests' bed: an own embedded engine keeping its data on disk (so it can be restarted),
+ * the schedule's minute shortened to `unitMs` and an attempt's budget to `timeoutMs`.
+ */
+export async function faultBed(opts: { unitMs: number; timeoutMs: number }): Promise<FaultBed> {
+  const deps = await createTestDeps({
+    seedProducts: 20,
+    durable: true,
+    serverSelectionTimeoutMS: 10_000,
+    env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000', POSTBACK_RETRY_UNIT_MS: String(opts.unitMs), POSTBACK_TIMEOUT_MS: String(opts.timeoutMs) },
+  });
+  const receiver = await startReceiver();
+  const fx = await postbackFixture(deps, receiver.url);
+  const workers: Worker[] = [];
+  return {
+    deps,
+    receiver,
+    fx,
+    startWorker: async (config = {}) => {
+      const w = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: { ...deps.config, ...config }, models: deps.models, repos: deps.repos, processEveryMs: 25 });
+      await w.start();
+      workers.push(w);
+      return w;
+    },
+    reset: async () => {
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+      receiver.behave = () => 'ok';
+      receiver.onRequest = undefined;
+    },
+    close: async () => {
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+      await fx.close();
+      await receiver.close();
+      await deps.close();
+    },
+  };
+}
+
+/** The conversion a received SaleEvent is about. */
+export const conversionOf = (body: string) => (JSON.parse(body) as { conversion: { id: string } }).conversion.id;
