@@ -75,7 +75,7 @@ describe('a postback delivery', () => {
     expect(new Webhook(secret).verify(`${base}${got.url}`, headersFor(got), { jsonParse: false })).toBeUndefined();
   });
 
-  it('does not follow redirects, reports error statuses, gives up on a receiver that does not answer, and survives huge bodies', async () => {
+  it('does not follow redirects, reports error statuses, gives up on a receiver that does not answer, and survives huge and endless bodies', async () => {
     const secret = newSigningSecret();
     answer = (_req, res) => res.writeHead(302, { Location: `${base}/elsewhere` }).end();
     received.length = 0;
@@ -91,6 +91,15 @@ describe('a postback delivery', () => {
     expect(slow).toMatchObject({ ok: false });
     expect(slow.error).toMatch(/timed out|aborted/i);
     expect(Date.now() - t).toBeLessThan(5000);
+    // Slow-loris: a status at once, then a byte every 100 ms for ever. The attempt ends by its budget.
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 100);
+    };
+    const t2 = Date.now();
+    const loris = await attemptDelivery({ url: `${base}/loris`, method: 'POST', secrets: [secret] }, event(), 'dlv_6b', insecure, { allowInsecure: true, timeoutMs: 1500 });
+    expect(loris).toMatchObject({ ok: true, status: 200 });
+    expect(Date.now() - t2).toBeLessThan(3000);
     answer = (_req, res) => res.writeHead(204).end();
   });
 
