@@ -1,0 +1,139 @@
+/**
+ * The reporting-token API: sales, the per-sale sub-ID list, the summary, and the CSV export
+ * streamed from a cursor (backpressure through the pipe; a client that goes away closes it).
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { principalOf, requirePolicy } from '@cw/auth';
+import { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/conversions';
+import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
+import type { AppDeps } from '@cw/runtime';
+
+export const SECURITY = ['ReportingToken'];
+const BY_CURRENCY = { type: 'object', additionalProperties: { type: 'string' }, description: 'Decimal strings per ISO 4217 currency.' };
+
+const SALE = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    sub_id: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
+    sale_amount: { type: 'string', description: 'Decimal string.' },
+    commission: { type: 'string', description: 'Decimal string.' },
+    currency: { type: 'string' },
+    merchant: { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+    program_id: { type: ['integer', 'null'] },
+    click_id: { type: ['string', 'null'] },
+    occurred_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const SUBID_SALE = {
+  type: 'object',
+  properties: { sale_id: { type: 'string' }, sub_id: { type: ['string', 'null'] }, status: { type: 'string' }, commission: { type: 'string' }, currency: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' } },
+};
+
+const SUMMARY_ROW = {
+  type: 'object',
+  properties: {
+    sub_id: { type: ['string', 'null'], description: 'group_by=subid' },
+    day: { type: 'string', description: 'group_by=day' },
+    merchant: { type: ['object', 'null'], description: 'group_by=merchant', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+    clicks: { type: 'integer', description: 'Clicks, bots excluded.' },
+    sales: { type: 'integer' },
+    conversion_rate: { type: 'string', description: 'sales / clicks, 4 decimals.' },
+    earnings: BY_CURRENCY,
+    epc: { ...BY_CURRENCY, description: 'Earnings per click per currency, 4 decimals.' },
+  },
+};
+
+const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not a valid reporting token' }, 429: { description: 'Rate limited (per account)' }, 503: { description: 'Unavailable' } };
+
+/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
+export const neutralizeFormula = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+export function salesRoutes(deps: AppDeps): RouteSpec[] {
+  const auth = [requirePolicy(deps, SALES_POLICY)];
+  return [
+    route({
+      method: 'GET',
+      path: '/sales',
+      operationId: 'listSales',
+      summary: 'Your sales, newest first',
+      description: 'date_from/date_to are inclusive UTC days of occurred_at. Sales are merchant-reported conversions (ledger corrections are not sales).',
+      tags: ['Sales'],
+      security: SECURITY,
+      query: SALES_INPUT,
+      before: auth,
+      responses: { 200: { description: 'Page envelope of sales', schema: pageEnvelopeSchema(SALE) }, ...ERRORS },
+      handler: async (ctx, { query }) => {
+        ctx.body = await listSales(deps, principalOf(ctx), query);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/sales/export',
+      operationId: 'exportSales',
+      summary: 'Every sale of the filter as CSV (RFC 4180, header line, streamed)',
+      description: `Columns: ${SALE_COLUMNS.join(', ')}. No paging: every row of the filter. Cells that start with =, +, -, @ are prefixed with an apostrophe so spreadsheets do not run them.`,
+      tags: ['Sales'],
+      security: SECURITY,
+      query: SALES_EXPORT_INPUT,
+      before: auth,
+      responses: { 200: { description: 'CSV', contentType: 'text/csv', schema: { type: 'string' } }, ...ERRORS },
+      handler: async (ctx, { query }) => {
+        const { cursor, rows } = exportSales(deps, principalOf(ctx), query);
+        const csv = stringify({ header: true, columns: [...SALE_COLUMNS], cast: { string: neutralizeFormula }, record_delimiter: '\r\n' });
+        const body = new PassThrough();
+        const source = Readable.from(rows);
+        source.on('error', (e) => {
+          deps.logger.error({ err: e.message }, 'sales export failed');
+          body.destroy(e);
+        });
+        source.pipe(csv).pipe(body);
+        ctx.res.once('close', () => {
+          if (!ctx.res.writableFinished) {
+            source.destroy();
+            void cursor.close().catch(() => undefined);
+          }
+        });
+        ctx.set('Content-Disposition', `attachment; filename="sales-${new Date().toISOString().slice(0, 10)}.csv"`);
+        ctx.type = 'text/csv; charset=utf-8';
+        ctx.body = body;
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/subid-sales',
+      operationId: 'listSubidSales',
+      summary: 'One row per sale with its sub-ID (for sub-ID trackers)',
+      tags: ['Sales'],
+      security: SECURITY,
+      query: SALES_INPUT,
+      before: auth,
+      responses: { 200: { description: 'Page envelope of sales by sub-ID', schema: pageEnvelopeSchema(SUBID_SALE) }, ...ERRORS },
+      handler: async (ctx, { query }) => {
+        ctx.body = await subidSales(deps, principalOf(ctx), query);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/summary',
+      operationId: 'salesSummary',
+      summary: 'Clicks, sales, conversion rate, earnings and EPC per sub-ID, day or merchant',
+      description: 'Clicks exclude bots; a status filter applies to sales only. Earnings and EPC per currency.',
+      tags: ['Sales'],
+      security: SECURITY,
+      query: SUMMARY_INPUT,
+      before: auth,
+      responses: {
+        200: { description: 'Summary', schema: { type: 'object', properties: { group_by: { type: 'string' }, date_from: { type: ['string', 'null'] }, date_to: { type: ['string', 'null'] }, data: { type: 'array', items: SUMMARY_ROW } } } },
+        ...ERRORS,
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await salesSummary(deps, principalOf(ctx), query);
+      },
+    }),
+  ];
+}
