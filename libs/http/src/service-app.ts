@@ -30,6 +30,8 @@ export interface ServiceAppOptions {
   classifiers?: readonly ErrorClassifier[];
   /** Another error envelope (HasOffers' for /Apiv3/json, MCP's); default: the one JSON error body. */
   renderError?: ErrorRenderer;
+  /** Requests whose body the app reads itself (not JSON), e.g. /Apiv3/json's form bodies. */
+  readsOwnBody?: (ctx: Koa.Context) => boolean;
 }
 
 export function createServiceApp(opts: ServiceAppOptions): Koa {
@@ -53,6 +55,7 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
     return next();
   });
   app.use(trailingSlash);
-  app.use(jsonBody);
+  const own = opts.readsOwnBody;
+  app.use(own ? (ctx, next) => (own(ctx) ? next() : jsonBody(ctx, next)) : jsonBody);
   return app;
 }

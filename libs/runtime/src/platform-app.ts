@@ -43,6 +43,8 @@ export interface PlatformAppOptions {
   /** See ServiceAppOptions.softIpLimit (the tracker's redirects). */
   softIpLimit?: (ctx: Koa.Context) => boolean;
   renderError?: ErrorRenderer;
+  /** See ServiceAppOptions.readsOwnBody. */
+  readsOwnBody?: (ctx: Koa.Context) => boolean;
   /** Middleware of the app's own, mounted before its routes. */
   use?: Koa.Middleware[];
 }
@@ -58,6 +60,7 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
     softIpLimit: opts.softIpLimit,
     classifiers: [databaseError],
     renderError: opts.renderError,
+    readsOwnBody: opts.readsOwnBody,
   });
   const api = opts.api;
   if (api) mountRouter(app, docsRouter({ prefix: api.prefix, title: api.title, document: () => apiDocument(deps, api) }));
@@ -75,6 +78,8 @@ export interface AppDefinition {
   routes: (deps: AppDeps) => RouteSpec[];
   /** Middleware of the app's own, mounted before its routes. */
   use?: (deps: AppDeps) => Koa.Middleware[];
+  renderError?: ErrorRenderer;
+  readsOwnBody?: (ctx: Koa.Context) => boolean;
 }
 
 /**
@@ -88,6 +93,6 @@ export function defineApp(def: AppDefinition) {
     routes: def.routes,
     api,
     openApiDocument: (deps: AppDeps) => apiDocument(deps, api(deps)),
-    createApp: (deps: AppDeps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps) }),
+    createApp: (deps: AppDeps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError, readsOwnBody: def.readsOwnBody }),
   };
 }

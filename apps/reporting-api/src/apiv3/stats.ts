@@ -1,0 +1,336 @@
+/**
+ * HasOffers' Affiliate_Report.getStats and getConversions over the platform's conversions and
+ * clicks: rows are built per sale (getConversions) or per group (getStats), then filtered, sorted,
+ * paged and projected to the asked fields, as HasOffers does. Money stays exact (decimal strings);
+ * rows never mix currencies (Stat.currency is always part of a getStats group).
+ */
+import type { Principal } from '@cw/auth';
+import type { ConversionRecord } from '@cw/conversions';
+import { moneyIn } from '@cw/conversions';
+import { addDecimals, divideDecimals, formatDecimal, parseDecimal } from '@cw/money';
+import type { UseCaseDeps } from '@cw/usecase';
+import { Apiv3Error, type Params } from './params';
+
+type Value = string | number | null;
+type Row = Record<string, Value>;
+
+/** Fields a tool may ask for; those the platform does not track answer 0 or ''. */
+const STAT_FIELDS = [
+  'Stat.clicks', 'Stat.unique_clicks', 'Stat.conversions', 'Stat.payout', 'Stat.sale_amount', 'Stat.impressions', 'Stat.ctr', 'Stat.ltr', 'Stat.cpc', 'Stat.cpm', 'Stat.epc',
+  'Stat.date', 'Stat.month', 'Stat.year', 'Stat.hour', 'Stat.offer_id', 'Stat.affiliate_info1', 'Stat.affiliate_info2', 'Stat.affiliate_info3', 'Stat.affiliate_info4', 'Stat.affiliate_info5',
+  'Stat.currency', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Offer.name', 'Stat.source', 'Stat.goal_id',
+] as const;
+const STAT_GROUPS = new Set(['Stat.date', 'Stat.month', 'Stat.year', 'Stat.offer_id', 'Stat.affiliate_info1', 'Offer.name', 'Stat.currency']);
+const CONVERSION_FIELDS = [
+  'Stat.id', 'Stat.datetime', 'Stat.date', 'Stat.offer_id', 'Stat.affiliate_info1', 'Stat.affiliate_info2', 'Stat.affiliate_info3', 'Stat.affiliate_info4', 'Stat.affiliate_info5',
+  'Stat.conversion_status', 'Stat.payout', 'Stat.sale_amount', 'Stat.currency', 'Stat.ad_id', 'Stat.ip', 'Stat.source', 'Stat.goal_id', 'Offer.name', 'Stat.approved_payout',
+] as const;
+const DEFAULT_STAT_FIELDS = ['Stat.clicks', 'Stat.conversions', 'Stat.payout', 'Stat.offer_id', 'Offer.name', 'Stat.currency'];
+const DEFAULT_CONVERSION_FIELDS = ['Stat.id', 'Stat.datetime', 'Stat.offer_id', 'Stat.affiliate_info1', 'Stat.conversion_status', 'Stat.payout', 'Stat.sale_amount', 'Stat.currency', 'Offer.name'];
+const MAX_RANGE_DAYS = 366;
+const DAY = 86_400_000;
+
+const STATUS_NAMES: Record<string, string> = { approved: 'approved', pending: 'pending', declined: 'rejected' };
+
+function dateRange(p: Params): { from: Date; to: Date } {
+  const day = (name: string, v: unknown) => {
+    if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw new Apiv3Error(400, `${name} must be a date YYYY-MM-DD`);
+    return new Date(`${v}T00:00:00.000Z`);
+  };
+  const to = p.data_end !== undefined ? new Date(day('data_end', p.data_end).getTime() + DAY) : new Date(Math.ceil(Date.now() / DAY) * DAY);
+  const from = p.data_start !== undefined ? day('data_start', p.data_start) : new Date(to.getTime() - 30 * DAY);
+  if (from >= to) throw new Apiv3Error(400, 'data_start must not be after data_end');
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY) throw new Apiv3Error(400, `the date range is at most ${MAX_RANGE_DAYS} days`);
+  return { from, to };
+}
+
+function listOf(p: Params, name: string, known: readonly string[], fallback: string[]): string[] {
+  const raw = p[name];
+  if (raw === undefined) return fallback;
+  const list = (Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null ? Object.values(raw) : [raw]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const unknown = list.filter((f) => !known.includes(f));
+  if (unknown.length) throw new Apiv3Error(400, `Unknown ${name.replace(/s$/, '')}: ${unknown.slice(0, 10).join(', ')}`);
+  return [...new Set(list)];
+}
+
+type Condition = (v: Value) => boolean;
+
+const asNumber = (v: Value) => (typeof v === 'number' ? v : v === null ? NaN : Number(v));
+const compare = (a: Value, b: string) => (Number.isFinite(asNumber(a)) && Number.isFinite(Number(b)) ? asNumber(a) - Number(b) : String(a ?? '').localeCompare(b));
+const likePattern = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'i');
+
+/** `filters[Field][conditional]=…&filters[Field][values][]=…` (or `filters[Field]=value`). */
+function filtersOf(p: Params, known: readonly string[]): Array<{ field: string; test: Condition }> {
+  const raw = p.filters;
+  if (raw === undefined) return [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Apiv3Error(400, 'filters must be filters[Field][conditional] and filters[Field][values]');
+  const out: Array<{ field: string; test: Condition }> = [];
+  for (const [field, spec] of Object.entries(raw as Record<string, unknown>)) {
+    if (field === 'OR' || field === 'AND') throw new Apiv3Error(400, `filters[${field}] is not supported`);
+    if (!known.includes(field)) throw new Apiv3Error(400, `Unknown filter field: ${field}`);
+    const s = typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? (spec as Record<string, unknown>) : { conditional: 'EQUAL_TO', values: spec };
+    const conditional = typeof s.conditional === 'string' ? s.conditional.toUpperCase() : 'EQUAL_TO';
+    const valuesRaw = s.values;
+    const values = (Array.isArray(valuesRaw) ? valuesRaw : valuesRaw === undefined ? [] : typeof valuesRaw === 'object' && valuesRaw !== null ? Object.values(valuesRaw) : [valuesRaw]).map((v) => {
+      if (typeof v !== 'string') throw new Apiv3Error(400, `filters[${field}][values] must be single values`);
+      return v;
+    }).slice(0, 1000);
+    const need = (n: number) => {
+      if (values.length < n) throw new Apiv3Error(400, `filters[${field}] ${conditional} needs ${n === 1 ? 'a value' : `${n} values`}`);
+    };
+    let test: Condition;
+    switch (conditional) {
+      case 'EQUAL_TO':
+        need(1);
+        test = (v) => values.some((x) => compare(v, x) === 0);
+        break;
+      case 'NOT_EQUAL_TO':
+        need(1);
+        test = (v) => values.every((x) => compare(v, x) !== 0);
+        break;
+      case 'LESS_THAN':
+        need(1);
+        test = (v) => compare(v, values[0]) < 0;
+        break;
+      case 'LESS_THAN_OR_EQUAL_TO':
+        need(1);
+        test = (v) => compare(v, values[0]) <= 0;
+        break;
+      case 'GREATER_THAN':
+        need(1);
+        test = (v) => compare(v, values[0]) > 0;
+        break;
+      case 'GREATER_THAN_OR_EQUAL_TO':
+        need(1);
+        test = (v) => compare(v, values[0]) >= 0;
+        break;
+      case 'BETWEEN':
+        need(2);
+        test = (v) => compare(v, values[0]) >= 0 && compare(v, values[1]) <= 0;
+        break;
+      case 'LIKE':
+        need(1);
+        test = (v) => values.some((x) => likePattern(x).test(String(v ?? '')));
+        break;
+      case 'NOT_LIKE':
+        need(1);
+        test = (v) => values.every((x) => !likePattern(x).test(String(v ?? '')));
+        break;
+      case 'NULL':
+        test = (v) => v === null || v === '';
+        break;
+      case 'NOT_NULL':
+        test = (v) => v !== null && v !== '';
+        break;
+      default:
+        throw new Apiv3Error(400, `Unknown conditional for filters[${field}]: ${conditional}`);
+    }
+    out.push({ field, test });
+  }
+  return out;
+}
+
+function sortOf(p: Params, known: readonly string[]): Array<[string, 1 | -1]> {
+  const raw = p.sort;
+  if (raw === undefined) return [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Apiv3Error(400, 'sort must be sort[Field]=asc|desc');
+  return Object.entries(raw as Record<string, unknown>).map(([field, dir]) => {
+    if (!known.includes(field)) throw new Apiv3Error(400, `Unknown sort field: ${field}`);
+    const d = typeof dir === 'string' ? dir.toLowerCase() : '';
+    if (d !== 'asc' && d !== 'desc') throw new Apiv3Error(400, `sort[${field}] must be asc or desc`);
+    return [field, d === 'asc' ? 1 : -1];
+  });
+}
+
+function pagingOf(p: Params): { limit: number; page: number } {
+  const int = (name: string, def: number, max: number) => {
+    const v = p[name];
+    if (v === undefined || v === '') return def;
+    const n = typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new Apiv3Error(400, `${name} must be an integer from 1 to ${max}`);
+    return n;
+  };
+  return { limit: int('limit', 50, 10_000), page: int('page', 1, 1_000_000) };
+}
+
+/** Filters, sorts, pages and projects rows; the HasOffers report envelope. */
+function report(rows: Row[], p: Params, fields: string[], known: readonly string[], totals: (rows: Row[]) => Row) {
+  const filters = filtersOf(p, known);
+  const sort = sortOf(p, known);
+  const { limit, page } = pagingOf(p);
+  const kept = rows.filter((r) => filters.every((f) => f.test(r[f.field] ?? null)));
+  if (sort.length) kept.sort((a, b) => sort.reduce((acc, [f, d]) => acc || d * compare(a[f] ?? null, String(b[f] ?? '')), 0));
+  const shape = (r: Row) => {
+    const out: Record<string, Record<string, Value>> = {};
+    for (const f of fields) {
+      const [model, name] = f.split('.');
+      (out[model] ??= {})[name] = r[f] ?? null;
+    }
+    return out;
+  };
+  const slice = kept.slice((page - 1) * limit, page * limit);
+  const body: Record<string, unknown> = { page, current: slice.length, count: kept.length, pageCount: Math.ceil(kept.length / limit), data: slice.map(shape) };
+  if (p.totals === '1' || p.totals === 'true') body.totals = shape(totals(kept));
+  return body;
+}
+
+async function offerNames(deps: UseCaseDeps, ids: number[]): Promise<Map<number, string>> {
+  const rows = await deps.models.Program.find({ _id: { $in: [...new Set(ids)] } }, { name: 1 }).lean<Array<{ _id: number; name: string }>>();
+  return new Map(rows.map((r) => [r._id, r.name]));
+}
+
+export async function getConversions(deps: UseCaseDeps, principal: Principal, p: Params) {
+  const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
+  const { from, to } = dateRange(p);
+  report([], p, [], CONVERSION_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
+  const sales = await deps.models.Conversion.find({ publisher_id: principal.publisher._id, source: 'v1', occurred_at: { $gte: from, $lt: to } }, { events: 0, order_ref: 0 }).sort({ occurred_at: -1, _id: 1 }).lean<ConversionRecord[]>();
+  const names = await offerNames(deps, sales.flatMap((s) => (s.program_id ? [s.program_id] : [])));
+  const rows: Row[] = sales.map((c) => {
+    const payout = moneyIn(c.commission, c.currency);
+    return {
+      'Stat.id': c._id,
+      'Stat.datetime': c.occurred_at.toISOString().replace('T', ' ').slice(0, 19),
+      'Stat.date': c.occurred_at.toISOString().slice(0, 10),
+      'Stat.offer_id': c.program_id ?? null,
+      'Stat.affiliate_info1': c.subid || '',
+      'Stat.affiliate_info2': '',
+      'Stat.affiliate_info3': '',
+      'Stat.affiliate_info4': '',
+      'Stat.affiliate_info5': '',
+      'Stat.conversion_status': STATUS_NAMES[c.status] ?? c.status,
+      'Stat.payout': payout,
+      'Stat.approved_payout': c.status === 'approved' ? payout : moneyIn('0', c.currency),
+      'Stat.sale_amount': moneyIn(c.sale_amount, c.currency),
+      'Stat.currency': c.currency,
+      'Stat.ad_id': c.click_id ?? '',
+      'Stat.ip': '',
+      'Stat.source': '',
+      'Stat.goal_id': 0,
+      'Offer.name': c.program_id ? (names.get(c.program_id) ?? '') : '',
+    };
+  });
+  return report(rows, p, fields, CONVERSION_FIELDS, (kept) => ({ 'Stat.payout': sumMoney(kept, 'Stat.payout'), 'Stat.sale_amount': sumMoney(kept, 'Stat.sale_amount') }));
+}
+
+/** A total across rows of one currency; across currencies HasOffers has no answer, so null. */
+function sumMoney(rows: Row[], field: string): Value {
+  const currencies = new Set(rows.map((r) => r['Stat.currency']));
+  if (currencies.size > 1) return null;
+  return formatDecimal(addDecimals(rows.map((r) => parseDecimal(String(r[field] ?? '0')))), 2);
+}
+
+export async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
+  const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
+  const groups = listOf(p, 'groups', [...STAT_GROUPS], fields.filter((f) => STAT_GROUPS.has(f)));
+  const { from, to } = dateRange(p);
+  const keyFields = [...new Set([...groups, 'Stat.currency'])];
+  const byDay = groups.some((g) => ['Stat.date', 'Stat.month', 'Stat.year'].includes(g));
+  const byOffer = groups.includes('Stat.offer_id') || groups.includes('Offer.name');
+  const bySubid = groups.includes('Stat.affiliate_info1');
+  report([], p, [], STAT_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
+  const groupId = (dateField: string) => ({
+    all: { $literal: 1 },
+    ...(byDay ? { day: { $dateToString: { format: '%Y-%m-%d', date: `$${dateField}` } } } : {}),
+    ...(byOffer ? { offer: '$program_id' } : {}),
+    ...(bySubid ? { subid: '$subid' } : {}),
+  });
+  const match = { publisher_id: principal.publisher._id };
+  const [sales, clicks] = await Promise.all([
+    deps.models.Conversion.aggregate<{ _id: { day?: string; offer?: number; subid?: string; currency: string; status: string }; n: number; payout: { toString(): string }; sale: { toString(): string } }>([
+      { $match: { ...match, source: 'v1', occurred_at: { $gte: from, $lt: to } } },
+      { $group: { _id: { ...groupId('occurred_at'), currency: '$currency', status: '$status' }, n: { $sum: 1 }, payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
+    ]),
+    deps.models.Click.aggregate<{ _id: { day?: string; offer?: number; subid?: string }; n: number }>([
+      { $match: { ...match, is_bot: { $ne: true }, created_at: { $gte: from, $lt: to } } },
+      { $group: { _id: groupId('created_at'), n: { $sum: 1 } } },
+    ]),
+  ]);
+  const names = await offerNames(deps, [...sales.map((s) => s._id.offer), ...clicks.map((c) => c._id.offer)].filter((x): x is number => typeof x === 'number'));
+  const baseKey = (k: { day?: string; offer?: number; subid?: string }) => JSON.stringify([k.day ?? null, k.offer ?? null, k.subid ?? null]);
+  interface Acc { key: { day?: string; offer?: number; subid?: string }; currency: string; clicks: number; conversions: number; payout: string[]; sale: string[]; approved: string[]; pending: string[]; rejected: string[] }
+  const acc = new Map<string, Acc>();
+  const accOf = (k: Acc['key'], currency: string) => {
+    const id = `${baseKey(k)}|${currency}`;
+    let a = acc.get(id);
+    if (!a) acc.set(id, (a = { key: k, currency, clicks: 0, conversions: 0, payout: [], sale: [], approved: [], pending: [], rejected: [] }));
+    return a;
+  };
+  const currenciesOf = new Map<string, Set<string>>();
+  for (const s of sales) {
+    const a = accOf(s._id, s._id.currency);
+    a.conversions += s.n;
+    a.payout.push(s.payout.toString());
+    a.sale.push(s.sale.toString());
+    (s._id.status === 'approved' ? a.approved : s._id.status === 'pending' ? a.pending : a.rejected).push(s.payout.toString());
+    currenciesOf.set(baseKey(s._id), (currenciesOf.get(baseKey(s._id)) ?? new Set()).add(s._id.currency));
+  }
+  // Clicks have no currency: they go with the group's currency (the program's, for clicks without sales).
+  for (const c of clicks) {
+    const curs = currenciesOf.get(baseKey(c._id));
+    const currency = curs?.size ? [...curs].sort()[0] : '';
+    accOf(c._id, currency).clicks += c.n;
+  }
+  const money = (vs: string[]) => formatDecimal(addDecimals(vs.map((v) => parseDecimal(v))), 2);
+  const rows: Row[] = [...acc.values()].map((a) => {
+    const payout = money(a.payout);
+    return {
+      'Stat.date': a.key.day ?? null,
+      'Stat.month': a.key.day ? a.key.day.slice(0, 7) : null,
+      'Stat.year': a.key.day ? a.key.day.slice(0, 4) : null,
+      'Stat.hour': 0,
+      'Stat.offer_id': a.key.offer ?? null,
+      'Offer.name': a.key.offer !== undefined ? (names.get(a.key.offer) ?? '') : null,
+      'Stat.affiliate_info1': a.key.subid ?? (bySubid ? '' : null),
+      'Stat.affiliate_info2': '',
+      'Stat.affiliate_info3': '',
+      'Stat.affiliate_info4': '',
+      'Stat.affiliate_info5': '',
+      'Stat.currency': a.currency || null,
+      'Stat.clicks': a.clicks,
+      'Stat.unique_clicks': a.clicks,
+      'Stat.conversions': a.conversions,
+      'Stat.payout': payout,
+      'Stat.approved_payout': money(a.approved),
+      'Stat.pending_payout': money(a.pending),
+      'Stat.rejected_payout': money(a.rejected),
+      'Stat.sale_amount': money(a.sale),
+      'Stat.impressions': 0,
+      'Stat.ctr': 0,
+      'Stat.cpm': 0,
+      'Stat.ltr': a.clicks ? formatDecimal(divideDecimals(String(a.conversions * 100), String(a.clicks), 2), 2) : '0.00',
+      'Stat.cpc': a.clicks ? formatDecimal(divideDecimals(payout, String(a.clicks), 4), 4) : '0.0000',
+      'Stat.epc': a.clicks ? formatDecimal(divideDecimals(payout, String(a.clicks), 4), 4) : '0.0000',
+      'Stat.source': '',
+      'Stat.goal_id': 0,
+    };
+  });
+  // Month and year groups fold the days.
+  const folded = foldRows(rows, keyFields);
+  const shownFields = [...new Set([...groups, ...fields])];
+  return report(folded, p, shownFields, STAT_FIELDS, (kept) => ({
+    'Stat.clicks': kept.reduce((n, r) => n + Number(r['Stat.clicks']), 0),
+    'Stat.conversions': kept.reduce((n, r) => n + Number(r['Stat.conversions']), 0),
+    'Stat.payout': sumMoney(kept, 'Stat.payout'),
+    'Stat.sale_amount': sumMoney(kept, 'Stat.sale_amount'),
+  }));
+}
+
+/** Rows with the same values of the group fields merged (days into months or years, currencies apart). */
+function foldRows(rows: Row[], keyFields: string[]): Row[] {
+  const keep = keyFields.filter((f) => f !== 'Stat.date' || keyFields.includes('Stat.date'));
+  const out = new Map<string, Row>();
+  for (const r of rows) {
+    const id = JSON.stringify(keep.map((f) => r[f]));
+    const prev = out.get(id);
+    if (!prev) {
+      out.set(id, { ...r, ...(keyFields.includes('Stat.date') ? {} : { 'Stat.date': null }) });
+      continue;
+    }
+    for (const f of ['Stat.clicks', 'Stat.unique_clicks', 'Stat.conversions']) prev[f] = Number(prev[f]) + Number(r[f]);
+    for (const f of ['Stat.payout', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Stat.sale_amount']) prev[f] = formatDecimal(addDecimals([parseDecimal(String(prev[f])), parseDecimal(String(r[f]))]), 2);
+    const clicks = Number(prev['Stat.clicks']);
+    prev['Stat.ltr'] = clicks ? formatDecimal(divideDecimals(String(Number(prev['Stat.conversions']) * 100), String(clicks), 2), 2) : '0.00';
+    prev['Stat.cpc'] = prev['Stat.epc'] = clicks ? formatDecimal(divideDecimals(String(prev['Stat.payout']), String(clicks), 4), 4) : '0.0000';
+  }
+  return [...out.values()];
+}

@@ -1,0 +1,141 @@
+/**
+ * /Apiv3/json through HTTP as HasOffers tools call it: GET and form POST, the reporting token as
+ * api_key, HasOffers' envelope for answers and errors (HTTP 200, real status in the body).
+ */
+import request from 'supertest';
+import { Types } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDeps, type TestDeps } from '@cw-tools/testing';
+import { createApp } from '../src/app';
+
+let deps: TestDeps;
+const pub = () => deps.data!.publishers[0];
+const app = () => createApp(deps).callback();
+const call = (q: string) => request(app()).get(`/Apiv3/json?api_key=${encodeURIComponent(pub().reporting_token)}&${q}`);
+const at = (d: string, h = 12) => new Date(`${d}T${String(h).padStart(2, '0')}:00:00.000Z`);
+let approvedProgram: number;
+
+beforeAll(async () => {
+  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_REPORTING_TOKEN_PER_MIN: '100000' } });
+  const p = pub().account_id;
+  approvedProgram = [...(await deps.repos.programs.assignments(p))].find(([, s]) => s === 'approved')![0];
+  const sale = (id: string, subid: string, status: string, commission: string, at: Date) => ({
+    _id: id, publisher_id: p, program_id: approvedProgram, campaign_id: 501, click_id: `clk_${id}`, subid, status, sale_amount: Types.Decimal128.fromString('100.00'),
+    commission: Types.Decimal128.fromString(commission), currency: 'EUR', occurred_at: at, source: 'v1', created_at: at, updated_at: at,
+  });
+  await deps.models.Conversion.insertMany([
+    sale('cnv_h1', 'fb', 'approved', '8.00', at('2032-05-01')),
+    sale('cnv_h2', 'fb', 'pending', '4.00', at('2032-05-02')),
+    sale('cnv_h3', 'ig', 'declined', '2.50', at('2032-05-02', 15)),
+  ]);
+  await deps.models.Click.insertMany(Array.from({ length: 8 }, (_, i) => ({ _id: `clk_h_${i}`, link_id: 'lnk_h', publisher_id: p, program_id: approvedProgram, campaign_id: 501, subid: i < 6 ? 'fb' : 'ig', created_at: at(i < 4 ? '2032-05-01' : '2032-05-02'), is_bot: i === 7 })));
+});
+afterAll(() => deps?.close());
+
+const range = 'data_start=2032-05-01&data_end=2032-05-31';
+
+function ok(res: request.Response) {
+  expect(res.status).toBe(200);
+  expect(res.body.response).toMatchObject({ status: 1, httpStatus: 200, errors: [], errorMessage: null });
+  return res.body.response.data;
+}
+function failed(res: request.Response, httpStatus: number, message: RegExp) {
+  expect(res.status).toBe(200);
+  expect(res.body.response).toMatchObject({ status: -1, httpStatus });
+  expect(res.body.response.errors[0].publicMessage).toMatch(message);
+  expect(JSON.stringify(res.body)).not.toContain(pub().reporting_token);
+}
+
+describe('/Apiv3/json', () => {
+  it('takes the reporting token as api_key; anything else is 401 in the envelope', async () => {
+    failed(await request(app()).get('/Apiv3/json?Target=Affiliate_Offer&Method=findAll'), 401, /API key/);
+    failed(await request(app()).get(`/Apiv3/json?Target=Affiliate_Offer&Method=findAll&api_key=${pub().keys.live}`), 401, /API key/);
+    const res = await call('Target=Affiliate_AffiliateUser&Method=findAll&NetworkId=demo');
+    expect(ok(res)).toEqual({ [pub().account_id]: { AffiliateUser: expect.objectContaining({ id: pub().account_id }) } });
+    expect(res.headers['ratelimit-limit']).toBeDefined();
+    expect(res.body.request).toMatchObject({ Target: 'Affiliate_AffiliateUser', Method: 'findAll', NetworkId: 'demo' });
+    expect(res.body.request.api_key).toBeUndefined();
+  });
+
+  it('names unknown targets, methods, fields and conditionals', async () => {
+    failed(await call('Target=Affiliate_Nope&Method=findAll'), 404, /Unknown Target: Affiliate_Nope/);
+    failed(await call('Target=Affiliate_Offer&Method=delete'), 404, /Unknown Method of Affiliate_Offer: delete/);
+    failed(await call(`Target=Affiliate_Report&Method=getStats&${range}&fields[]=Stat.clicks&fields[]=Stat.bogus`), 400, /Unknown field: Stat.bogus/);
+    failed(await call(`Target=Affiliate_Report&Method=getConversions&${range}&filters[Stat.payout][conditional]=ROUGHLY&filters[Stat.payout][values]=1`), 400, /Unknown conditional/);
+    failed(await call('Target=Affiliate_Report&Method=getStats&data_start=2032-13-01'), 400, /data_start/);
+    failed(await request(app()).put('/Apiv3/json'), 405, /GET or POST/);
+  });
+
+  it('getConversions: fields, filters, sort, paging and totals as HasOffers answers them', async () => {
+    const all = ok(await call(`Target=Affiliate_Report&Method=getConversions&${range}&fields[]=Stat.id&fields[]=Stat.payout&fields[]=Stat.affiliate_info1&fields[]=Stat.conversion_status&sort[Stat.payout]=asc&totals=1`));
+    expect(all).toMatchObject({ page: 1, current: 3, count: 3, pageCount: 1 });
+    expect(all.data).toEqual([
+      { Stat: { id: 'cnv_h3', payout: '2.50', affiliate_info1: 'ig', conversion_status: 'rejected' } },
+      { Stat: { id: 'cnv_h2', payout: '4.00', affiliate_info1: 'fb', conversion_status: 'pending' } },
+      { Stat: { id: 'cnv_h1', payout: '8.00', affiliate_info1: 'fb', conversion_status: 'approved' } },
+    ]);
+    expect(all.totals).toEqual({ Stat: { id: null, payout: '14.50', affiliate_info1: null, conversion_status: null } });
+    const filtered = ok(await call(`Target=Affiliate_Report&Method=getConversions&${range}&fields[]=Stat.id&filters[Stat.affiliate_info1][conditional]=EQUAL_TO&filters[Stat.affiliate_info1][values][]=fb&filters[Stat.payout][conditional]=BETWEEN&filters[Stat.payout][values][]=3&filters[Stat.payout][values][]=5`));
+    expect(filtered.data).toEqual([{ Stat: { id: 'cnv_h2' } }]);
+    const paged = ok(await call(`Target=Affiliate_Report&Method=getConversions&${range}&fields[]=Stat.id&limit=2&page=2&filters[Offer.name][conditional]=NOT_NULL`));
+    expect(paged).toMatchObject({ page: 2, current: 1, count: 3, pageCount: 2 });
+  });
+
+  it('getStats grouped by date and sub-ID: clicks without bots, conversions, payout; untracked fields answer 0', async () => {
+    const data = ok(await call(`Target=Affiliate_Report&Method=getStats&${range}&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.payout&fields[]=Stat.impressions&groups[]=Stat.date&groups[]=Stat.affiliate_info1&sort[Stat.date]=asc&sort[Stat.affiliate_info1]=asc`));
+    expect(data.data.map((r: { Stat: Record<string, unknown> }) => r.Stat)).toEqual([
+      { date: '2032-05-01', affiliate_info1: 'fb', clicks: 4, conversions: 1, payout: '8.00', impressions: 0 },
+      { date: '2032-05-02', affiliate_info1: 'fb', clicks: 2, conversions: 1, payout: '4.00', impressions: 0 },
+      { date: '2032-05-02', affiliate_info1: 'ig', clicks: 1, conversions: 1, payout: '2.50', impressions: 0 },
+    ]);
+    const byOffer = ok(await call(`Target=Affiliate_Report&Method=getStats&${range}&fields[]=Stat.offer_id&fields[]=Offer.name&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.approved_payout&totals=1`));
+    expect(byOffer.data).toHaveLength(1);
+    expect(byOffer.data[0]).toMatchObject({ Stat: { offer_id: approvedProgram, clicks: 7, conversions: 3, approved_payout: '8.00' }, Offer: { name: expect.any(String) } });
+    expect(byOffer.totals.Stat).toMatchObject({ clicks: 7, conversions: 3 });
+  });
+
+  it('offers are programs; generateTrackingLink answers the caller\'s own tracked link; POST form bodies work', async () => {
+    const mine = ok(await call('Target=Affiliate_Offer&Method=findMyApprovedOffers'));
+    expect(mine[String(approvedProgram)].Offer).toMatchObject({ id: String(approvedProgram), status: 'active' });
+    expect(ok(await call(`Target=Affiliate_Offer&Method=findById&id=${approvedProgram}`)).Offer.id).toBe(String(approvedProgram));
+    failed(await call('Target=Affiliate_Offer&Method=findById&id=999999'), 404, /Offer 999999 not found/);
+    const link = await request(app())
+      .post('/Apiv3/json')
+      .type('form')
+      .send(`api_key=${encodeURIComponent(pub().reporting_token)}&Target=Affiliate_Offer&Method=generateTrackingLink&offer_id=${approvedProgram}&params[aff_sub]=yt-42`);
+    expect(ok(link).click_url).toMatch(new RegExp(`^${deps.config.trackingUrl}/c/[A-Za-z0-9_-]+$`));
+    const again = ok(await call(`Target=Affiliate_Offer&Method=generateTrackingLink&offer_id=${approvedProgram}&params[aff_sub]=yt-42`));
+    expect(again.click_url).toBe(ok(link).click_url);
+    failed(await call(`Target=Affiliate_Offer&Method=generateTrackingLink&offer_id=${approvedProgram}&params[aff_sub]=has spaces`), 400, /aff_sub/);
+    failed(await request(app()).post('/Apiv3/json').set('Content-Type', 'application/json').send('{}'), 415, /form-urlencoded/);
+  });
+
+  it('never answers 500 to odd nesting, repeated keys, huge arrays or wrong types', async () => {
+    const huge = Array.from({ length: 2000 }, (_, i) => `fields[]=S.c${i}`).join('&');
+    for (const q of [
+      'Target[]=a&Method=b',
+      'Target=Affiliate_Report&Target=Affiliate_Offer&Method=findAll',
+      `Target=Affiliate_Report&Method=getStats&${range}&filters[a][b][c][d][e][f]=1`,
+      `Target=Affiliate_Report&Method=getStats&${range}&filters=1`,
+      `Target=Affiliate_Report&Method=getStats&${range}&sort=1`,
+      `Target=Affiliate_Report&Method=getStats&${range}&fields=Stat.clicks&limit=-1`,
+      `Target=Affiliate_Report&Method=getConversions&${range}&filters[Stat.id][values][x][y]=1`,
+      'Target=__proto__&Method=constructor',
+      'Target=Affiliate_Offer&Method=hasOwnProperty',
+      `Target=Affiliate_Offer&Method=generateTrackingLink&offer_id[]=1`,
+      `Target=Affiliate_Report&Method=getStats&data_start=2020-01-01&data_end=2032-01-01`,
+    ]) {
+      const res = await call(q);
+      expect(res.status, q.slice(0, 200)).toBe(200);
+      expect(res.body.response.status, q).toBe(-1);
+      expect(res.body.response.httpStatus, q).toBeGreaterThanOrEqual(400);
+      expect(res.body.response.httpStatus, q).toBeLessThan(500);
+    }
+    // Huge arrays come in bodies (a URL that long is refused by Node itself, 431).
+    const big = await request(app()).post('/Apiv3/json').type('form').send(`api_key=${encodeURIComponent(pub().reporting_token)}&Target=Affiliate_Report&Method=getStats&${range}&${huge}`);
+    expect(big.status).toBe(200);
+    expect(big.body.response).toMatchObject({ status: -1, httpStatus: 400 });
+    const tooBig = await request(app()).post('/Apiv3/json').type('form').send(`api_key=x&pad=${'a'.repeat(70_000)}`);
+    expect(tooBig.body.response).toMatchObject({ status: -1, httpStatus: 413 });
+  });
+});
