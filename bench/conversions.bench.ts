@@ -7,10 +7,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Decimal128 } from 'bson';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { startPlatform } from '@cw-tools/dev-stack';
-import { connectDatabase, createModels, createRepositories, type ConversionRow } from '@cw/db';
+import { seedConversions } from './support/seed-conversions';
 
 const { values } = parseArgs({ options: { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '30' } } });
 const N = Number(values.conversions);
@@ -23,26 +22,8 @@ const platform = await startPlatform({ env: { PORT: '0', LOG_LEVEL: 'warn', MONG
 const key = platform.credentials!.publishers[0].keys.live;
 const publisherId = platform.credentials!.publishers[0].account_id;
 
-const db = await connectDatabase(uri);
-const repos = createRepositories(createModels(db.connection));
 const now = Date.now();
-const t0 = performance.now();
-const SUBIDS = ['blog-header', 'newsletter', 'sidebar', 'footer', ''];
-for (let i = 0; i < N; i += 5000) {
-  const rows: ConversionRow[] = [];
-  for (let j = i; j < Math.min(N, i + 5000); j++) {
-    const at = new Date(now - (j % 365) * DAY - (j % 86_000) * 1000);
-    const status = j % 10 < 6 ? 'approved' : j % 10 < 9 ? 'pending' : 'declined';
-    rows.push({
-      _id: `cnv_b${j}`, publisher_id: publisherId, program_id: 1001, campaign_id: 501, click_id: `clk_b${j}`, link_id: 'bench', subid: SUBIDS[j % 5],
-      order_ref: `B-${j}`, status, sale_amount: Decimal128.fromString(`${(j % 500) + 10}.99`), commission: Decimal128.fromString(`${((j % 500) + 10) * 0.08}`.slice(0, 8)),
-      currency: j % 7 === 0 ? 'GBP' : 'EUR', occurred_at: at, reversed: false, paid: false, source: 'v1', events: [], created_at: at, updated_at: at,
-    } as unknown as ConversionRow);
-  }
-  await repos.conversions.insertRows(rows);
-}
-console.log(`seeded ${N.toLocaleString('en-US')} conversions for ${publisherId} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-await db.close();
+await seedConversions(uri, publisherId, N, now);
 
 async function measure(label: string, path: string): Promise<void> {
   const times: number[] = [];
