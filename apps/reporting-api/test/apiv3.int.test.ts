@@ -94,6 +94,21 @@ describe('/Apiv3/json', () => {
     expect(byOffer.totals.Stat).toMatchObject({ clicks: 7, conversions: 3 });
   });
 
+  it('reads days in the caller\'s zone with hour_offset', async () => {
+    const conv = ok(await call(`Target=Affiliate_Report&Method=getConversions&${range}&hour_offset=10&fields[]=Stat.id&fields[]=Stat.date&fields[]=Stat.datetime&filters[Stat.id]=cnv_h3`));
+    expect(conv.data).toEqual([{ Stat: { id: 'cnv_h3', date: '2032-05-03', datetime: '2032-05-03 01:00:00' } }]);
+    const stats = ok(await call(`Target=Affiliate_Report&Method=getStats&${range}&hour_offset=10&fields[]=Stat.conversions&groups[]=Stat.date&filters[Stat.conversions][conditional]=GREATER_THAN&filters[Stat.conversions][values]=0&sort[Stat.date]=asc`));
+    expect(stats.data.map((r: { Stat: { date: string; conversions: number } }) => [r.Stat.date, r.Stat.conversions])).toEqual([
+      ['2032-05-01', 1],
+      ['2032-05-02', 1],
+      ['2032-05-03', 1],
+    ]);
+    // The last hours of data_end in UTC+10 are outside 2032-05-02's local day.
+    const narrow = ok(await call(`Target=Affiliate_Report&Method=getConversions&data_start=2032-05-02&data_end=2032-05-02&hour_offset=10&fields[]=Stat.id`));
+    expect(narrow.data).toEqual([{ Stat: { id: 'cnv_h2' } }]);
+    failed(await call('Target=Affiliate_Report&Method=getStats&hour_offset=-13'), 400, /hour_offset/);
+  });
+
   it('offers are programs; generateTrackingLink answers the caller\'s own tracked link; POST form bodies work', async () => {
     const mine = ok(await call('Target=Affiliate_Offer&Method=findMyApprovedOffers'));
     expect(mine[String(approvedProgram)].Offer).toMatchObject({ id: String(approvedProgram), status: 'active' });

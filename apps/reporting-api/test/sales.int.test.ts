@@ -47,7 +47,7 @@ const range = 'date_from=2031-03-01&date_to=2031-03-31';
 
 describe('reporting-token API', () => {
   it('accepts only the reporting token: API keys, portal token and offers credential get 401; so does a rotated token at once', async () => {
-    for (const secret of [pub().keys.live, pub().portal_token, pub().keys.read_only]) {
+    for (const secret of [pub().keys.live, pub().portal_token, pub().keys.read_only, pub().offers_credential]) {
       expectErrorShape(await request(app()).get(`${BASE}/sales/`).set('Authorization', `Bearer ${secret}`), 401, 'not_authenticated');
     }
     expectErrorShape(await request(app()).get(`${BASE}/sales/`).set('X-API-Key', pub().reporting_token), 401, 'not_authenticated');

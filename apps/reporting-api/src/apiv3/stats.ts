@@ -32,16 +32,27 @@ const DAY = 86_400_000;
 
 const STATUS_NAMES: Record<string, string> = { approved: 'approved', pending: 'pending', declined: 'rejected' };
 
-function dateRange(p: Params): { from: Date; to: Date } {
+/** `hour_offset`: the caller's time zone in hours (-12 to +14, quarters allowed); days and dates are read in it. */
+function hourOffsetMs(p: Params): number {
+  const raw = p.hour_offset;
+  if (raw === undefined || raw === '') return 0;
+  const n = typeof raw === 'string' && /^[+-]?\d{1,2}(\.\d{1,2})?$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= -12 && n <= 14) || !Number.isInteger(n * 4)) throw new Apiv3Error(400, 'hour_offset must be a number of hours from -12 to 14 (in quarters)');
+  return n * 3_600_000;
+}
+
+function dateRange(p: Params): { from: Date; to: Date; offsetMs: number } {
+  const offsetMs = hourOffsetMs(p);
   const day = (name: string, v: unknown) => {
     if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw new Apiv3Error(400, `${name} must be a date YYYY-MM-DD`);
     return new Date(`${v}T00:00:00.000Z`);
   };
-  const to = p.data_end !== undefined ? new Date(day('data_end', p.data_end).getTime() + DAY) : new Date(Math.ceil(Date.now() / DAY) * DAY);
-  const from = p.data_start !== undefined ? day('data_start', p.data_start) : new Date(to.getTime() - 30 * DAY);
+  // Days in the caller's zone: local midnight is UTC midnight minus the offset.
+  const to = p.data_end !== undefined ? new Date(day('data_end', p.data_end).getTime() + DAY - offsetMs) : new Date(Math.ceil(Date.now() / DAY) * DAY - offsetMs);
+  const from = p.data_start !== undefined ? new Date(day('data_start', p.data_start).getTime() - offsetMs) : new Date(to.getTime() - 30 * DAY);
   if (from >= to) throw new Apiv3Error(400, 'data_start must not be after data_end');
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY) throw new Apiv3Error(400, `the date range is at most ${MAX_RANGE_DAYS} days`);
-  return { from, to };
+  return { from, to, offsetMs };
 }
 
 function listOf(p: Params, name: string, known: readonly string[], fallback: string[]): string[] {
@@ -181,7 +192,7 @@ async function offerNames(deps: UseCaseDeps, ids: number[]): Promise<Map<number,
 
 export async function getConversions(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
-  const { from, to } = dateRange(p);
+  const { from, to, offsetMs } = dateRange(p);
   report([], p, [], CONVERSION_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
   const sales = await deps.models.Conversion.find({ publisher_id: principal.publisher._id, source: 'v1', occurred_at: { $gte: from, $lt: to } }, { events: 0, order_ref: 0 }).sort({ occurred_at: -1, _id: 1 }).lean<ConversionRecord[]>();
   const names = await offerNames(deps, sales.flatMap((s) => (s.program_id ? [s.program_id] : [])));
@@ -189,8 +200,8 @@ export async function getConversions(deps: UseCaseDeps, principal: Principal, p:
     const payout = moneyIn(c.commission, c.currency);
     return {
       'Stat.id': c._id,
-      'Stat.datetime': c.occurred_at.toISOString().replace('T', ' ').slice(0, 19),
-      'Stat.date': c.occurred_at.toISOString().slice(0, 10),
+      'Stat.datetime': new Date(c.occurred_at.getTime() + offsetMs).toISOString().replace('T', ' ').slice(0, 19),
+      'Stat.date': new Date(c.occurred_at.getTime() + offsetMs).toISOString().slice(0, 10),
       'Stat.offer_id': c.program_id ?? null,
       'Stat.affiliate_info1': c.subid || '',
       'Stat.affiliate_info2': '',
@@ -222,7 +233,7 @@ function sumMoney(rows: Row[], field: string): Value {
 export async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
   const groups = listOf(p, 'groups', [...STAT_GROUPS], fields.filter((f) => STAT_GROUPS.has(f)));
-  const { from, to } = dateRange(p);
+  const { from, to, offsetMs } = dateRange(p);
   const keyFields = [...new Set([...groups, 'Stat.currency'])];
   const byDay = groups.some((g) => ['Stat.date', 'Stat.month', 'Stat.year'].includes(g));
   const byOffer = groups.includes('Stat.offer_id') || groups.includes('Offer.name');
@@ -230,7 +241,7 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
   report([], p, [], STAT_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
   const groupId = (dateField: string) => ({
     all: { $literal: 1 },
-    ...(byDay ? { day: { $dateToString: { format: '%Y-%m-%d', date: `$${dateField}` } } } : {}),
+    ...(byDay ? { day: { $dateToString: { format: '%Y-%m-%d', date: offsetMs ? { $add: [`$${dateField}`, offsetMs] } : `$${dateField}` } } } : {}),
     ...(byOffer ? { offer: '$program_id' } : {}),
     ...(bySubid ? { subid: '$subid' } : {}),
   });
