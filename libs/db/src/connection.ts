@@ -6,14 +6,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/**
- * Opens a dedicated mongoose connection (no module-level default connection). connectTimeoutMS
- * also bounds the driver's heartbeat: a server check that hangs (seen when the server restarts
- * under a check) fails after 5 s and the next check reconnects, instead of after the default 30 s.
- */
+/** Opens a dedicated mongoose connection (no module-level default connection). */
 export async function connectDatabase(uri: string, opts: { serverSelectionTimeoutMS?: number } = {}): Promise<Database> {
   const connection = await mongoose
-    .createConnection(uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000, connectTimeoutMS: 5000, autoIndex: false, autoCreate: true, bufferCommands: false })
+    .createConnection(uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000, autoIndex: false, autoCreate: true, bufferCommands: false })
     .asPromise();
   return {
     connection,
