@@ -109,12 +109,19 @@ describe('reporting-token API', () => {
     expect((res.body as string).split('\r\n')[0]).toBe('id,sub_id,status,sale_amount,commission,currency,merchant_id,merchant_name,program_id,click_id,occurred_at,updated_at');
   });
 
-  it('keeps serving after a client goes away in the middle of an export', async () => {
+  it('closes its database cursor when the client goes away in the middle of an export', async () => {
+    // Enough sales for several batches, so the export's cursor stays open while it streams.
+    const at = day('2031-06-01');
+    await deps.models.Conversion.insertMany(
+      Array.from({ length: 5000 }, (_, i) => ({ _id: `cnv_bulk${i}`, publisher_id: pub().account_id, program_id: 1001, campaign_id: 501, subid: 'bulk', status: 'pending', sale_amount: Types.Decimal128.fromString('1.00'), commission: Types.Decimal128.fromString('0.10'), currency: 'EUR', occurred_at: at, source: 'v1', created_at: at, updated_at: at })),
+    );
+    const openCursors = async () => Number((await deps.db.connection.db!.admin().command({ serverStatus: 1 })).metrics.cursor.open.total);
+    const before = await openCursors();
     const server = http.createServer(app());
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
       await new Promise<void>((ok, no) => {
-        const req = http.get({ port: (server.address() as AddressInfo).port, path: `${BASE}/sales/export/`, headers: { Authorization: token() } }, (res) => {
+        const req = http.get({ port: (server.address() as AddressInfo).port, path: `${BASE}/sales/export/?sub_id=bulk`, headers: { Authorization: token() } }, (res) => {
           res.once('data', () => {
             req.destroy();
             ok();
@@ -122,7 +129,13 @@ describe('reporting-token API', () => {
         });
         req.on('error', (e) => (e.message.includes('socket hang up') ? ok() : no(e)));
       });
-      // The server stays healthy for the next request.
+      let open = await openCursors();
+      for (let i = 0; i < 50 && open > before; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        open = await openCursors();
+      }
+      expect(open).toBe(before);
+      // And the server stays healthy for the next request.
       expect((await request(server).get(`${BASE}/sales/?${range}`).set('Authorization', token())).status).toBe(200);
     } finally {
       server.closeAllConnections();

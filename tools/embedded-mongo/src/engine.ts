@@ -302,6 +302,9 @@ export class Engine {
         return this.getMore(db, cmd);
       case 'killCursors':
         return this.killCursors(cmd);
+      case 'serverStatus':
+        // The one section tools and tests read here: cursors left open (MongoDB's field path).
+        return { metrics: { cursor: { open: { total: Long.fromNumber(this.cursors.size) } } }, ok: 1 };
       case 'count':
         return this.count(db, cmd);
       case 'distinct':

@@ -76,10 +76,14 @@ describe('reads', () => {
     await coll.insertMany(Array.from({ length: 250 }, (_, i) => ({ i })));
     const all = await coll.find({}, { batchSize: 40 }).sort({ i: 1 }).toArray();
     expect(all.map((d) => d.i)).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    const openCursors = async () => Number((await db.admin().command({ serverStatus: 1 })).metrics.cursor.open.total);
+    const before = await openCursors();
     const opened = await db.command({ find: coll.collectionName, batchSize: 10 });
     const id = opened.cursor.id;
     expect(String(id)).not.toBe('0');
+    expect(await openCursors()).toBe(before + 1); // serverStatus counts it (metrics.cursor.open.total)
     const killed = await db.command({ killCursors: coll.collectionName, cursors: [id] });
+    expect(await openCursors()).toBe(before);
     expect(killed.cursorsKilled.map(String)).toEqual([String(id)]);
     const e = await serverError(db.command({ getMore: id, collection: coll.collectionName }));
     expect(e.code).toBe(43);
