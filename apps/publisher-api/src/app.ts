@@ -3,6 +3,7 @@ import { API_KEY_SCHEMES, defineApp } from '@cw/runtime';
 import { accountRoutes } from './routes/account.routes';
 import { clickRoutes } from './routes/clicks.routes';
 import { linkRoutes } from './routes/links.routes';
+import { offersRoutes } from './routes/offers.routes';
 import { postbackRoutes } from './routes/postbacks.routes';
 import { noStore, productRoutes } from './routes/products.routes';
 import { programRoutes } from './routes/programs.routes';
@@ -16,9 +17,9 @@ const privateProducts: Koa.Middleware = (ctx, next) => (ctx.path.startsWith(`${P
 export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   name: 'publisher-api',
   title: 'Publisher Affiliate API',
-  description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks and payment status for affiliate publishers.',
+  description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks, payment status and offers for affiliate publishers.',
   prefix: PUBLISHER_PREFIX,
-  securitySchemes: API_KEY_SCHEMES,
-  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps)],
+  securitySchemes: { ...API_KEY_SCHEMES, OffersCredential: { type: 'http', scheme: 'bearer', description: 'The dedicated offers credential (pilot), issued per publisher.' } },
+  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps), ...offersRoutes(deps)],
   use: () => [privateProducts],
 });

@@ -6,6 +6,7 @@ import { idempotencySchema, type IdempotencyDoc } from './schemas/idempotency.sc
 import { linkSchema, type LinkDoc } from './schemas/link.schema';
 import { membershipSchema, type MembershipDoc } from './schemas/membership.schema';
 import { merchantSchema, type MerchantDoc } from './schemas/merchant.schema';
+import { offerSchema, type OfferDoc } from './schemas/offer.schema';
 import { postbackConfigSchema, type PostbackConfigDoc } from './schemas/postback-config.schema';
 import { postbackDeliverySchema, type PostbackDeliveryDoc } from './schemas/postback-delivery.schema';
 import { productSchema, type ProductDoc } from './schemas/product.schema';
@@ -25,6 +26,7 @@ export interface Models {
   Idempotency: Model<IdempotencyDoc>;
   PostbackConfig: Model<PostbackConfigDoc>;
   PostbackDelivery: Model<PostbackDeliveryDoc>;
+  Offer: Model<OfferDoc>;
 }
 
 /** Registers every model on the given connection (never on mongoose's default connection). */
@@ -42,6 +44,7 @@ export function createModels(conn: Connection): Models {
     Idempotency: conn.model<IdempotencyDoc>('Idempotency', idempotencySchema, 'idempotency_keys'),
     PostbackConfig: conn.model<PostbackConfigDoc>('PostbackConfig', postbackConfigSchema, 'postback_configs'),
     PostbackDelivery: conn.model<PostbackDeliveryDoc>('PostbackDelivery', postbackDeliverySchema, 'postback_deliveries'),
+    Offer: conn.model<OfferDoc>('Offer', offerSchema, 'offers'),
   };
 }
 

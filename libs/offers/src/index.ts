@@ -1,0 +1,1 @@
+export { listOffers, OFFERS_INPUT, OFFERS_POLICY } from './offers.service';
