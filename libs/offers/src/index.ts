@@ -1,1 +1,2 @@
-export { listOffers, OFFERS_INPUT, OFFERS_POLICY } from './offers.service';
+export { createOffer, endOffer, listOffers, OFFERS_INPUT, OFFERS_POLICY } from './offers.service';
+export type { NewOffer } from './offers.service';

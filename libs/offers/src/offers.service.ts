@@ -2,6 +2,7 @@
  * Offers as the offers credential reads them: running now, of the account's approved programs, in
  * one country of the account's markets; each url the caller's own tracked link to the offer's page.
  */
+import { randomBytes } from 'node:crypto';
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import type { OfferDoc, ProgramRow } from '@cw/db';
@@ -66,4 +67,34 @@ export async function listOffers(deps: UseCaseDeps, principal: Principal, input:
     limit: input.limit,
     has_more: rows.length > input.limit,
   };
+}
+
+export interface NewOffer {
+  programId: number;
+  type: 'voucher' | 'deal';
+  title: string;
+  description?: string;
+  code?: string;
+  landingUrl: string;
+  country: string;
+  startsAt: Date;
+  endsAt: Date;
+  terms?: string;
+}
+
+/** Operators: a new offer (a voucher needs a code; a deal has none). */
+export async function createOffer(deps: Pick<UseCaseDeps, 'models'>, o: NewOffer) {
+  if (o.type === 'voucher' && !o.code) throw new ApiError({ code: 'invalid_parameter', detail: 'A voucher needs a code.', errors: [{ param: 'code', detail: 'is required for a voucher' }] });
+  if (!(o.endsAt > o.startsAt)) throw new ApiError({ code: 'invalid_parameter', detail: 'ends_at must be after starts_at.', errors: [{ param: 'ends_at', detail: 'must be after starts_at' }] });
+  const doc = await deps.models.Offer.create({
+    _id: `ofr_${randomBytes(9).toString('base64url')}`, program_id: o.programId, type: o.type, title: o.title, description: o.description ?? '', code: o.type === 'deal' ? null : o.code,
+    landing_url: o.landingUrl, country: o.country, starts_at: o.startsAt, ends_at: o.endsAt, terms: o.terms ?? '',
+  });
+  return doc.toObject();
+}
+
+/** Operators: ends a running or future offer now; false when there is no such offer or it has ended. */
+export async function endOffer(deps: Pick<UseCaseDeps, 'models'>, id: string, now = new Date()): Promise<boolean> {
+  const r = await deps.models.Offer.updateOne({ _id: id, ended_at: null, ends_at: { $gt: now } }, { $set: { ended_at: now } });
+  return r.modifiedCount === 1;
 }

@@ -117,6 +117,24 @@ describe('operator CLI', () => {
     expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', '1', '--currency', 'XYZ', '--reason', 'x')).toMatchObject({ code: 2 });
   });
 
+  it('creates, lists and ends offers; refuses bad types, dates and a voucher without a code', async () => {
+    const created = await admin('offer:create', '--program', '1001', '--type', 'voucher', '--title', 'Ten off', '--code', 'TEN', '--country', 'de', '--ends', '2099-01-01');
+    expect(created.body).toMatchObject({ program_id: 1001, type: 'voucher', code: 'TEN', country: 'DE', ended_at: null });
+    const id = created.body._id as string;
+    const future = await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'Later', '--country', 'DE', '--starts', '2098-01-01', '--ends', '2099-01-01');
+    const listed = await admin('offer:list', '--program', '1001');
+    const states = Object.fromEntries(listed.body.map((o: { _id: string; state: string }) => [o._id, o.state]));
+    expect(states).toMatchObject({ [id]: 'running', [future.body._id]: 'future' });
+    expect((await admin('offer:end', '--id', id)).body).toEqual({ id, ended: true });
+    expect((await admin('offer:list', '--program', '1001')).body.find((o: { _id: string }) => o._id === id).state).toBe('ended');
+    expect(await admin('offer:end', '--id', id)).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '1001', '--type', 'coupon', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '1001', '--type', 'voucher', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'x', '--country', 'DE', '--ends', 'soon')).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'x', '--country', 'DE', '--starts', '2099-01-02', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '999999', '--type', 'deal', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
+  });
+
   it('lists deliveries and redelivers one, or every dead one of an account', async () => {
     const now = new Date();
     const base = { publisher_id: 'pub_trailhead', event: 'sale.created', body: '{}', attempts: 8, created_at: now, updated_at: now };
