@@ -411,6 +411,21 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   }
   const merchantToken = (await issueMerchantToken(models, 501, 'demo merchant token')).secret;
 
+  // Offers (pilot) in every state: running (a voucher and a deal), future, expired, ended early, and
+  // running on a program publishers[0] is not approved for (1012). Only the running ones of approved programs list.
+  const offer = (id: string, programId: number, over: Record<string, unknown>) => ({
+    _id: id, program_id: programId, type: 'voucher', title: '10% off running shoes', description: 'On full-price items.', code: 'TRAIL10', landing_url: `https://www.${merchantOf.get(byId(programId).merchant)!.domain}/`,
+    country: 'DE', starts_at: new Date(t - 7 * DAY), ends_at: new Date(t + 30 * DAY), terms: 'Minimum order EUR 50; one use per customer.', ...over,
+  });
+  await models.Offer.insertMany([
+    offer('ofr_demo_running', 1001, {}),
+    offer('ofr_demo_deal', 1001, { type: 'deal', code: null, title: 'Free shipping weekend' }),
+    offer('ofr_demo_future', 1001, { title: 'Winter sale', starts_at: new Date(t + 10 * DAY), ends_at: new Date(t + 40 * DAY) }),
+    offer('ofr_demo_expired', 1001, { title: 'Summer sale', starts_at: new Date(t - 60 * DAY), ends_at: new Date(t - 30 * DAY) }),
+    offer('ofr_demo_ended', 1001, { title: 'Flash sale', ended_at: new Date(t - DAY) }),
+    offer('ofr_demo_unapproved', 1012, { title: 'Laptop deal', code: 'NOVA50' }),
+  ]);
+
   const landing = merchantOf.get(501)!;
   return {
     publishers,
