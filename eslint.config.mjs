@@ -26,11 +26,13 @@ const BOUNDARIES = {
     { sourceTag: 'scope:offers', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:conversions', 'scope:tools'] },
     { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:tools'] },
-    { sourceTag: 'scope:publisher', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:offers', 'scope:tools'] },
+    { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:tools'] },
+    { sourceTag: 'scope:trending', onlyDependOnLibsWithTags: [SHARED, 'scope:links'] },
+    { sourceTag: 'scope:publisher', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:offers', 'scope:trending', 'scope:tools'] },
     { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:tools'] },
     { sourceTag: 'scope:reporting', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:tools'] },
-    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:tools'] },
-    { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:links', 'scope:tools'] },
+    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:monetize', 'scope:tools'] },
+    { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:links', 'scope:feeds', 'scope:tools'] },
   ],
 };
 

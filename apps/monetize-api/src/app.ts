@@ -1,10 +1,12 @@
 import { defineApp } from '@cw/runtime';
+import { monetizeRoutes } from './routes/monetize.routes';
 
-/** Instant monetization API: routes are added by the issues that build this surface. */
+/** Instant monetization API: provisional links for creators without an account. */
 export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   name: 'monetize-api',
   title: 'Instant monetization API',
-  description: 'Provisional tracking links issued at once; the account is claimed later for payout.',
+  description:
+    'Provisional tracking links issued at once; the account is claimed later for payout. No account and no e-mail needed: an application is read and edited with its access_secret.',
   prefix: '/api/v1/monetize',
-  routes: () => [],
+  routes: (deps) => monetizeRoutes(deps),
 });

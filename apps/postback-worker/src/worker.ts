@@ -1,6 +1,7 @@
 /**
  * The job worker: Agenda on the MongoDB backend. Job definitions live in jobs/<name>.job.ts and
- * are registered here: postback delivery (the dispatch pass every interval, and one job per retry).
+ * are registered here: postback delivery (the dispatch pass every interval, and one job per retry)
+ * and the refresh of prepared feed files (every FEEDS_REFRESH_MS).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
@@ -8,6 +9,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '@cw/logging';
 import { createDeliveryAgent } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
+import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
 import { postbackJobs } from './jobs/postbacks.job';
 
 export interface WorkerDeps extends UseCaseDeps {
@@ -15,6 +17,8 @@ export interface WorkerDeps extends UseCaseDeps {
   logger: Logger;
   /** Poll and dispatch interval in milliseconds (a number: Agenda reads '200 milliseconds' as seconds). */
   processEveryMs?: number;
+  /** How often stale feed markets are looked for (default 5 minutes). */
+  feedsRefreshMs?: number;
 }
 
 export interface JobDefinition {
@@ -34,7 +38,8 @@ export function createWorker(deps: WorkerDeps): Worker {
   const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs' }), processEvery: every });
   const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: deps.config.postbackTimeoutMs });
   const postbacks = postbackJobs(deps, agenda, http, (err) => deps.logger.error({ err: err.message }, 'postback attempt failed'));
-  for (const job of postbacks.definitions) agenda.define(job.name, async (j) => job.run(j.attrs.data), job.options);
+  const feeds = feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated'));
+  for (const job of [...postbacks.definitions, ...feeds]) agenda.define(job.name, async (j) => job.run(j.attrs.data), job.options);
   // Agenda reports a lost database connection as 'error': log it and keep polling (it recovers).
   agenda.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'job store error'));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));
@@ -43,6 +48,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     start: async () => {
       await agenda.start();
       await agenda.every(every, 'postbacks:dispatch');
+      await agenda.every(deps.feedsRefreshMs ?? 5 * 60_000, FEEDS_REFRESH_JOB);
     },
     stop: async () => {
       await agenda.stop();

@@ -8,6 +8,7 @@ import { postbackRoutes } from './routes/postbacks.routes';
 import { noStore, productRoutes } from './routes/products.routes';
 import { programRoutes } from './routes/programs.routes';
 import { reportingRoutes } from './routes/reporting.routes';
+import { trendingRoutes } from './routes/trending.routes';
 
 const PUBLISHER_PREFIX = '/api/v1/publisher';
 
@@ -17,9 +18,9 @@ const privateProducts: Koa.Middleware = (ctx, next) => (ctx.path.startsWith(`${P
 export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   name: 'publisher-api',
   title: 'Publisher Affiliate API',
-  description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks, payment status and offers for affiliate publishers.',
+  description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks, payment status, offers and trending opportunities for affiliate publishers.',
   prefix: PUBLISHER_PREFIX,
   securitySchemes: { ...API_KEY_SCHEMES, OffersCredential: { type: 'http', scheme: 'bearer', description: 'The dedicated offers credential (pilot), issued per publisher.' } },
-  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps), ...offersRoutes(deps)],
+  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps), ...offersRoutes(deps), ...trendingRoutes(deps)],
   use: () => [privateProducts],
 });

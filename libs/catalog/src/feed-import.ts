@@ -131,6 +131,8 @@ export async function importFeedRows(models: Models, rows: FeedRow[], opts: Impo
     if (ops.length >= 1000) await flush();
   }
   await flush();
+  // The market's prepared feed files are now behind the catalog: the next refresh pass rebuilds them.
+  if (imported) await models.FeedState.updateOne({ _id: opts.country }, { $set: { catalog_changed_at: now } }, { upsert: true });
   opts.onProgress?.(rows.length, rows.length);
   return { imported, rejected };
 }

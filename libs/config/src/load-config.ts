@@ -42,6 +42,10 @@ export interface PlatformConfig {
   /** The retry schedule's minute: 60,000 ms; tests shorten it to run the schedule quickly. */
   postbackRetryUnitMs: number;
   trendingEnabled: boolean;
+  /** Instant-monetization applications one client address may open per 24 hours. */
+  monetizeApplicationsPerDay: number;
+  /** Days a creator has to claim an instant-monetization application. */
+  monetizeClaimDays: number;
   /** Trust X-Forwarded-For for the client address (behind the reverse proxy). */
   trustProxy: boolean;
   rateLimits: Record<BudgetName, number>;
@@ -157,6 +161,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     postbackTimeoutMs: int('POSTBACK_TIMEOUT_MS', 10_000, 100, 60_000),
     postbackRetryUnitMs: int('POSTBACK_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
     trendingEnabled: bool('FEATURE_TRENDING', true),
+    monetizeApplicationsPerDay: int('MONETIZE_APPLICATIONS_PER_DAY', 10, 1, 1_000_000),
+    monetizeClaimDays: int('MONETIZE_CLAIM_DAYS', 30, 1, 3650),
     trustProxy: bool('TRUST_PROXY', false),
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),

@@ -42,3 +42,7 @@ export { DELIVERY_STATUSES, DELIVERY_TTL_SECONDS } from './schemas/postback-deli
 export type { PostbackDeliveryDoc } from './schemas/postback-delivery.schema';
 export { OFFER_TYPES } from './schemas/offer.schema';
 export type { OfferDoc } from './schemas/offer.schema';
+export { APPLICATION_STATUSES } from './schemas/monetize-application.schema';
+export type { ApplicationStatus, MonetizeApplicationDoc } from './schemas/monetize-application.schema';
+export { TRENDING_CHANNELS } from './schemas/trending-plan.schema';
+export type { TrendingPlanDoc } from './schemas/trending-plan.schema';

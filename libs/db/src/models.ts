@@ -2,8 +2,10 @@ import type { Connection, Model } from 'mongoose';
 import { clickSchema, type ClickDoc } from './schemas/click.schema';
 import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
 import { credentialSchema, type CredentialDoc } from './schemas/credential.schema';
+import { feedStateSchema, type FeedStateDoc } from './schemas/feed-state.schema';
 import { idempotencySchema, type IdempotencyDoc } from './schemas/idempotency.schema';
 import { linkSchema, type LinkDoc } from './schemas/link.schema';
+import { monetizeApplicationSchema, type MonetizeApplicationDoc } from './schemas/monetize-application.schema';
 import { membershipSchema, type MembershipDoc } from './schemas/membership.schema';
 import { merchantSchema, type MerchantDoc } from './schemas/merchant.schema';
 import { offerSchema, type OfferDoc } from './schemas/offer.schema';
@@ -12,6 +14,7 @@ import { postbackDeliverySchema, type PostbackDeliveryDoc } from './schemas/post
 import { productSchema, type ProductDoc } from './schemas/product.schema';
 import { programSchema, type ProgramDoc } from './schemas/program.schema';
 import { publisherSchema, type PublisherDoc } from './schemas/publisher.schema';
+import { trendingPlanSchema, type TrendingPlanDoc } from './schemas/trending-plan.schema';
 
 export interface Models {
   Publisher: Model<PublisherDoc>;
@@ -27,6 +30,9 @@ export interface Models {
   PostbackConfig: Model<PostbackConfigDoc>;
   PostbackDelivery: Model<PostbackDeliveryDoc>;
   Offer: Model<OfferDoc>;
+  MonetizeApplication: Model<MonetizeApplicationDoc>;
+  TrendingPlan: Model<TrendingPlanDoc>;
+  FeedState: Model<FeedStateDoc>;
 }
 
 /** Registers every model on the given connection (never on mongoose's default connection). */
@@ -45,6 +51,9 @@ export function createModels(conn: Connection): Models {
     PostbackConfig: conn.model<PostbackConfigDoc>('PostbackConfig', postbackConfigSchema, 'postback_configs'),
     PostbackDelivery: conn.model<PostbackDeliveryDoc>('PostbackDelivery', postbackDeliverySchema, 'postback_deliveries'),
     Offer: conn.model<OfferDoc>('Offer', offerSchema, 'offers'),
+    MonetizeApplication: conn.model<MonetizeApplicationDoc>('MonetizeApplication', monetizeApplicationSchema, 'monetize_applications'),
+    TrendingPlan: conn.model<TrendingPlanDoc>('TrendingPlan', trendingPlanSchema, 'trending_plans'),
+    FeedState: conn.model<FeedStateDoc>('FeedState', feedStateSchema, 'feed_states'),
   };
 }
 

@@ -11,3 +11,5 @@ export type { OpenApiGroup, OpenApiOptions } from './openapi';
 export { docsRouter } from './docs.routes';
 export { createServiceApp } from './service-app';
 export type { ServiceAppOptions } from './service-app';
+export { neutralizeFormula, sendDelimited } from './delimited-response';
+export type { DelimitedOptions } from './delimited-response';

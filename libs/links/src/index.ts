@@ -1,6 +1,6 @@
 export { ensureLinks, linkCode, trackedUrl } from './tracked-links';
 export type { EnsuredLink, LinkSource, LinkSpec } from './tracked-links';
-export { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, linkView, LIST_LINKS_INPUT, listLinks, READ_LINKS_POLICY, SUBID_PATTERN, WRITE_LINKS_POLICY } from './link-requests';
+export { createLink, createLinkBatch, hostAllowed, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, linkView, LIST_LINKS_INPUT, listLinks, READ_LINKS_POLICY, SUBID_PATTERN, WRITE_LINKS_POLICY } from './link-requests';
 export type { LinkRequest, LinkView } from './link-requests';
 export { addressHash, clickRecord, ClickIds, CLICKS_INPUT, CLICKS_POLICY, listClicks } from './clicks';
 export type { ClickRequest, ClickTarget } from './clicks';

@@ -102,7 +102,7 @@ class Resolver {
   }
 }
 
-function hostAllowed(host: string, domains: string[]): boolean {
+export function hostAllowed(host: string, domains: string[]): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   return domains.some((d) => {
     const dom = d.toLowerCase().replace(/^\*\./, '');

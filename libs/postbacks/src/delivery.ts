@@ -7,7 +7,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import { isForbiddenAddress } from './addresses';
+import { isForbiddenAddress } from '@cw/validation';
 import { signatures } from './signing';
 import type { Macro } from './target';
 

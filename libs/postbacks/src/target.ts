@@ -6,7 +6,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ApiError } from '@cw/errors';
-import { isForbiddenAddress } from './addresses';
+import { isForbiddenAddress } from '@cw/validation';
 
 export const MACROS = ['subid', 'commission', 'currency', 'status', 'event', 'conversion_id', 'program_id', 'campaign_id', 'click_id'] as const;
 export type Macro = (typeof MACROS)[number];

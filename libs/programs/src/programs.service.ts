@@ -98,7 +98,7 @@ export async function applyToProgram(deps: UseCaseDeps, principal: Principal, in
   const now = new Date();
   const status: AssignmentStatus = program.auto_approve ? 'approved' : 'pending';
   try {
-    await deps.models.Membership.create({ publisher_id: publisherId, program_id: program._id, status, applied_at: now, decided_at: status === 'approved' ? now : undefined, created_at: now, updated_at: now });
+    await deps.models.Membership.create({ publisher_id: publisherId, program_id: program._id, status, applied_at: now, decided_at: status === 'approved' ? now : undefined, eligibility_checked_at: status === 'approved' ? now : undefined, created_at: now, updated_at: now });
   } catch (e) {
     if ((e as { code?: number }).code !== 11000) throw e;
     // A concurrent application won: report what it produced.

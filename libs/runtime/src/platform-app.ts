@@ -13,6 +13,8 @@ export interface ApiDescription {
   description: string;
   prefix: string;
   routes: RouteSpec[];
+  /** Routes under other prefixes served by the same app (the feed-service's `/api/v1/affiliates`). */
+  moreRoutes?: Array<{ prefix: string; routes: RouteSpec[] }>;
   securitySchemes?: Record<string, Record<string, unknown>>;
 }
 
@@ -32,7 +34,7 @@ export function apiDocument(deps: Pick<AppDeps, 'config'>, api: ApiDescription):
     description: api.description,
     serverUrl: deps.config.portalUrl,
     securitySchemes: api.securitySchemes ?? {},
-    groups: [{ prefix: api.prefix, routes: api.routes }],
+    groups: [{ prefix: api.prefix, routes: api.routes }, ...(api.moreRoutes ?? [])],
   });
 }
 
@@ -66,6 +68,7 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
   if (api) mountRouter(app, docsRouter({ prefix: api.prefix, title: api.title, document: () => apiDocument(deps, api) }));
   for (const m of opts.use ?? []) app.use(m);
   if (api && api.routes.length) mountRouter(app, buildRouter(api.prefix, api.routes));
+  for (const group of api?.moreRoutes ?? []) mountRouter(app, buildRouter(group.prefix, group.routes));
   return app;
 }
 
@@ -76,6 +79,7 @@ export interface AppDefinition {
   prefix: string;
   securitySchemes?: Record<string, Record<string, unknown>>;
   routes: (deps: AppDeps) => RouteSpec[];
+  moreRoutes?: (deps: AppDeps) => Array<{ prefix: string; routes: RouteSpec[] }>;
   /** Middleware of the app's own, mounted before its routes. */
   use?: (deps: AppDeps) => Koa.Middleware[];
   renderError?: ErrorRenderer;
@@ -87,12 +91,20 @@ export interface AppDefinition {
  * OpenAPI document and createApp), so apps differ only in their definitions.
  */
 export function defineApp(def: AppDefinition) {
-  const api = (deps: AppDeps): ApiDescription => ({ title: def.title, description: def.description, prefix: def.prefix, securitySchemes: def.securitySchemes, routes: def.routes(deps) });
+  const api = (deps: AppDeps): ApiDescription => ({
+    title: def.title,
+    description: def.description,
+    prefix: def.prefix,
+    securitySchemes: def.securitySchemes,
+    routes: def.routes(deps),
+    moreRoutes: def.moreRoutes?.(deps),
+  });
   return {
     PREFIX: def.prefix,
     routes: def.routes,
     api,
     openApiDocument: (deps: AppDeps) => apiDocument(deps, api(deps)),
-    createApp: (deps: AppDeps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError, readsOwnBody: def.readsOwnBody }),
+    createApp: (deps: AppDeps): Koa =>
+      createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError, readsOwnBody: def.readsOwnBody }),
   };
 }

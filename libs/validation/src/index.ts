@@ -1,2 +1,4 @@
 export { bodyValidator, queryValidator } from './validation';
 export type { BodyValidator, JsonSchema, QueryValidator } from './validation';
+export { isForbiddenAddress } from './addresses';
+export { publicUrlProblem } from './public-url';

@@ -73,7 +73,11 @@ export function queryValidator<T = Record<string, unknown>>(schema: JsonSchema):
         throw new ApiError({ code: 'repeated_parameter', detail: `Parameter '${k}' may be given only once.`, errors: [{ param: k, detail: 'is repeated' }] });
       }
       if (v === '' && k in props) {
-        throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${k}': must not be empty.`, errors: [{ param: k, detail: 'must not be empty' }] });
+        throw new ApiError({
+          code: 'invalid_parameter',
+          detail: `Invalid parameter '${k}': must not be empty.`,
+          errors: [{ param: k, detail: 'must not be empty' }],
+        });
       }
       out[k] = v;
     }

@@ -15,7 +15,8 @@ export function usage(): string {
   const lines = ['usage: npm run admin -- <command> [--option value ...] [--json]', '', 'commands:'];
   for (const [name, c] of Object.entries(COMMANDS)) {
     lines.push(`  ${name.padEnd(22)} ${c.summary}`);
-    for (const [opt, spec] of Object.entries(c.options)) lines.push(`      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`);
+    for (const [opt, spec] of Object.entries(c.options))
+      lines.push(`      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`);
   }
   return lines.join('\n');
 }
@@ -43,7 +44,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   } catch (e) {
     return fail((e as Error).message);
   }
-  const missing = Object.entries(spec.options).filter(([k, v]) => v.required && (values[k] === undefined || values[k] === '')).map(([k]) => `--${k}`);
+  const missing = Object.entries(spec.options)
+    .filter(([k, v]) => v.required && (values[k] === undefined || values[k] === ''))
+    .map(([k]) => `--${k}`);
   if (missing.length) return fail(`${name} needs ${missing.join(', ')}`);
   const uri = resolveMongoUri(env, root);
   if (!uri) return fail('no database: set MONGODB_URI, or start the local platform with npm start');
@@ -71,6 +74,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
 
 function formatHuman(result: unknown): string {
   if (Array.isArray(result)) return result.map((r) => formatHuman(r)).join('\n');
-  if (result && typeof result === 'object') return Object.entries(result).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n');
+  if (result && typeof result === 'object')
+    return Object.entries(result)
+      .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+      .join('\n');
   return String(result);
 }

@@ -9,10 +9,13 @@ import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential
 import { bookLedgerEntry, changeStatus, conversionView, type ConversionRecord } from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
-import { API_KEY_KINDS, type ApiKeyKind } from '@cw/db';
+import { API_KEY_KINDS, APPLICATION_STATUSES, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
+import { regenerateMarket } from '@cw/feeds';
+import { approveApplication, listApplications, rejectApplication } from '@cw/monetize';
 import { createOffer, endOffer } from '@cw/offers';
 import { deliveryView, redeliver } from '@cw/postbacks';
 import { setAssignment, type AssignmentStatus } from '@cw/programs';
+import { createPlan, releasePlan, subscribeTrending, type NewPlanItem } from '@cw/trending';
 import type { UseCaseDeps } from '@cw/usecase';
 import { ApiError } from '@cw/errors';
 
@@ -34,7 +37,11 @@ const int = (o: Options, k: string): number | undefined => {
   if (!/^\d+$/.test(v)) throw new UsageError(`--${k} must be a positive integer, got "${v}"`);
   return Number(v);
 };
-const list = (o: Options, k: string): string[] | undefined => str(o, k)?.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (o: Options, k: string): string[] | undefined =>
+  str(o, k)
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const countries = (o: Options, k: string): string[] | undefined => {
   const xs = list(o, k)?.map((c) => c.toUpperCase());
   for (const c of xs ?? []) if (!/^[A-Z]{2}$/.test(c)) throw new UsageError(`--${k}: "${c}" is not an ISO alpha-2 country`);
@@ -75,7 +82,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'no-feed-access': { type: 'boolean', doc: 'product feed access inactive' },
       demo: { type: 'boolean', doc: 'demo account (test, nonpayable)' },
       inactive: { type: 'boolean', doc: 'create inactive' },
-      trending: { type: 'boolean', doc: 'subscribe to trending opportunities' },
+      trending: { type: 'boolean', doc: 'subscribe to trending opportunities (in its channels)' },
     },
     run: async (deps, o) => {
       const [id] = await createPublishers(deps, [
@@ -89,6 +96,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
           markets: countries(o, 'markets') ?? [],
           channels: list(o, 'channels') ?? [],
           trending_subscribed: !!o.trending,
+          trending_channels: o.trending ? (list(o, 'channels') ?? []) : [],
         },
       ]);
       const doc = (await deps.repos.publishers.byId(id))!;
@@ -107,7 +115,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   'key:issue': {
     summary: 'Issue an API key (the secret is shown once)',
-    options: { publisher: { type: 'string', required: true, doc: 'account id' }, kind: { type: 'string', required: true, doc: API_KEY_KINDS.join('|') }, label: { type: 'string', doc: 'label' } },
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      kind: { type: 'string', required: true, doc: API_KEY_KINDS.join('|') },
+      label: { type: 'string', doc: 'label' },
+    },
     run: async (deps, o) => {
       const kind = str(o, 'kind') as ApiKeyKind;
       if (!API_KEY_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${API_KEY_KINDS.join(', ')}`);
@@ -118,10 +130,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   'credential:issue': {
     summary: 'Issue a reporting token, offers credential or portal token (shown once)',
-    options: { publisher: { type: 'string', required: true, doc: 'account id' }, type: { type: 'string', required: true, doc: 'reporting_token|offers_credential|portal_token' } },
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      type: { type: 'string', required: true, doc: 'reporting_token|offers_credential|portal_token' },
+    },
     run: async (deps, o) => {
       const type = str(o, 'type');
-      if (type !== 'reporting_token' && type !== 'offers_credential' && type !== 'portal_token') throw new UsageError('--type must be reporting_token, offers_credential or portal_token');
+      if (type !== 'reporting_token' && type !== 'offers_credential' && type !== 'portal_token')
+        throw new UsageError('--type must be reporting_token, offers_credential or portal_token');
       await mustPublisher(deps, str(o, 'publisher')!);
       const c = await issueCredential(deps.models, str(o, 'publisher')!, type);
       return { id: c.id, type, prefix: c.prefix, secret: c.secret };
@@ -132,7 +148,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { publisher: { type: 'string', required: true, doc: 'account id' } },
     run: async (deps, o) => {
       await mustPublisher(deps, str(o, 'publisher')!);
-      const creds = await deps.models.Credential.find({ publisher_id: str(o, 'publisher') }).sort({ created_at: 1 }).lean();
+      const creds = await deps.models.Credential.find({ publisher_id: str(o, 'publisher') })
+        .sort({ created_at: 1 })
+        .lean();
       return creds.map((c) => ({ id: String(c._id), type: c.type, kind: c.key_kind ?? null, prefix: c.prefix, status: c.status }));
     },
   },
@@ -160,7 +178,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   'merchant:create': {
     summary: 'Create a merchant',
-    options: { id: { type: 'string', required: true, doc: 'merchant id (integer)' }, name: { type: 'string', required: true, doc: 'name' }, domains: { type: 'string', doc: 'shop domains, comma-separated' } },
+    options: {
+      id: { type: 'string', required: true, doc: 'merchant id (integer)' },
+      name: { type: 'string', required: true, doc: 'name' },
+      domains: { type: 'string', doc: 'shop domains, comma-separated' },
+    },
     run: async (deps, o) => {
       const id = int(o, 'id')!;
       if (await deps.repos.merchants.exists(id)) throw new UsageError(`merchant ${id} already exists`);
@@ -197,25 +219,37 @@ export const COMMANDS: Record<string, CommandSpec> = {
       if (!/^[A-Za-z0-9_]{1,40}$/.test(param)) throw new UsageError('--click-id-param must be letters, digits or _');
       const [doc] = await deps.repos.programs.create([
         {
-        _id: id,
-        name: str(o, 'name')!,
-        merchant_id: merchant,
-        countries: [country],
-        currency,
-        default_landing_url: landing,
-        allowed_domains: list(o, 'allowed-domains') ?? [new URL(landing).hostname.replace(/^www\./, '')],
-        click_id_param: param,
-        commission_description: str(o, 'commission') ?? '',
-        auto_approve: !!o['auto-approve'],
-        joinable: !o['not-joinable'],
-      },
+          _id: id,
+          name: str(o, 'name')!,
+          merchant_id: merchant,
+          countries: [country],
+          currency,
+          default_landing_url: landing,
+          allowed_domains: list(o, 'allowed-domains') ?? [new URL(landing).hostname.replace(/^www\./, '')],
+          click_id_param: param,
+          commission_description: str(o, 'commission') ?? '',
+          auto_approve: !!o['auto-approve'],
+          joinable: !o['not-joinable'],
+        },
       ]);
-      return { id: doc._id, merchant_id: doc.merchant_id, country, auto_approve: doc.auto_approve, joinable: doc.joinable, allowed_domains: doc.allowed_domains, click_id_param: doc.click_id_param };
+      return {
+        id: doc._id,
+        merchant_id: doc.merchant_id,
+        country,
+        auto_approve: doc.auto_approve,
+        joinable: doc.joinable,
+        allowed_domains: doc.allowed_domains,
+        click_id_param: doc.click_id_param,
+      };
     },
   },
   'program:assign': {
     summary: 'Assign a publisher to a program (approved, pending or rejected)',
-    options: { publisher: { type: 'string', required: true, doc: 'account id' }, program: { type: 'string', required: true, doc: 'program id' }, status: { type: 'string', doc: 'approved (default), pending, rejected' } },
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      program: { type: 'string', required: true, doc: 'program id' },
+      status: { type: 'string', doc: 'approved (default), pending, rejected' },
+    },
     run: async (deps, o) => decide(deps, o, str(o, 'status') ?? 'approved'),
   },
   'application:approve': {
@@ -229,7 +263,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => decide(deps, o, 'rejected', true),
   },
   'merchant-token:issue': {
-    summary: "Issue a merchant token (shown once) for a merchant's conversion intake and status changes; revoke or rotate it with credential:revoke / credential:rotate",
+    summary:
+      "Issue a merchant token (shown once) for a merchant's conversion intake and status changes; revoke or rotate it with credential:revoke / credential:rotate",
     options: { merchant: { type: 'string', required: true, doc: 'merchant id' }, label: { type: 'string', doc: 'label' } },
     run: async (deps, o) => {
       const merchant = int(o, 'merchant')!;
@@ -257,7 +292,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const status = str(o, 'status');
       if (status !== undefined && !['pending', 'approved', 'declined'].includes(status)) throw new UsageError('--status must be pending, approved or declined');
       if (status) filter.status = status;
-      const rows = await deps.models.Conversion.find(filter, { events: 0 }).sort({ occurred_at: -1, _id: 1 }).limit(int(o, 'limit') ?? 50).lean<ConversionRecord[]>();
+      const rows = await deps.models.Conversion.find(filter, { events: 0 })
+        .sort({ occurred_at: -1, _id: 1 })
+        .limit(int(o, 'limit') ?? 50)
+        .lean<ConversionRecord[]>();
       return rows.map((r) => ({ ...conversionView(r, undefined), publisher_id: r.publisher_id, order_id: r.order_ref ?? null }));
     },
   },
@@ -273,7 +311,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => {
       const programId = int(o, 'program');
       const program = programId === undefined ? undefined : await mustProgram(deps, programId);
-      const c = await bookLedgerEntry(deps, { publisherId: str(o, 'publisher')!, amount: str(o, 'amount')!, currency: str(o, 'currency')!.toUpperCase(), reason: str(o, 'reason')!, programId: program?._id, campaignId: program?.merchant_id });
+      const c = await bookLedgerEntry(deps, {
+        publisherId: str(o, 'publisher')!,
+        amount: str(o, 'amount')!,
+        currency: str(o, 'currency')!.toUpperCase(),
+        reason: str(o, 'reason')!,
+        programId: program?._id,
+        campaignId: program?.merchant_id,
+      });
       return { ...conversionView(c, undefined), publisher_id: c.publisher_id };
     },
   },
@@ -305,18 +350,33 @@ export const COMMANDS: Record<string, CommandSpec> = {
         return d;
       };
       return createOffer(deps, {
-        programId: program._id, type, title: str(o, 'title')!, code: str(o, 'code'), country, landingUrl: url(str(o, 'url') ?? program.default_landing_url, 'url'),
-        startsAt: when('starts', new Date()), endsAt: when('ends'), description: str(o, 'description'), terms: str(o, 'terms'),
+        programId: program._id,
+        type,
+        title: str(o, 'title')!,
+        code: str(o, 'code'),
+        country,
+        landingUrl: url(str(o, 'url') ?? program.default_landing_url, 'url'),
+        startsAt: when('starts', new Date()),
+        endsAt: when('ends'),
+        description: str(o, 'description'),
+        terms: str(o, 'terms'),
       });
     },
   },
   'offer:list': {
     summary: 'List offers, newest first, with their state (running, future, expired, ended)',
-    options: { program: { type: 'string', doc: 'only this program' }, country: { type: 'string', doc: 'only this country' }, limit: { type: 'string', doc: 'at most this many (default 100)' } },
+    options: {
+      program: { type: 'string', doc: 'only this program' },
+      country: { type: 'string', doc: 'only this country' },
+      limit: { type: 'string', doc: 'at most this many (default 100)' },
+    },
     run: async (deps, o) => {
       const program = int(o, 'program');
       const country = str(o, 'country')?.toUpperCase();
-      const rows = await deps.models.Offer.find({ ...(program !== undefined ? { program_id: program } : {}), ...(country ? { country } : {}) }).sort({ created_at: -1, _id: 1 }).limit(int(o, 'limit') ?? 100).lean();
+      const rows = await deps.models.Offer.find({ ...(program !== undefined ? { program_id: program } : {}), ...(country ? { country } : {}) })
+        .sort({ created_at: -1, _id: 1 })
+        .limit(int(o, 'limit') ?? 100)
+        .lean();
       const now = new Date();
       return rows.map((r) => ({ ...r, state: r.ended_at ? 'ended' : r.starts_at > now ? 'future' : r.ends_at <= now ? 'expired' : 'running' }));
     },
@@ -329,25 +389,130 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return { id: str(o, 'id'), ended: true };
     },
   },
-  'postback:deliveries': {
-    summary: "List an account's postback deliveries, newest first",
-    options: { publisher: { type: 'string', required: true, doc: 'account id' }, status: { type: 'string', doc: 'pending, succeeded, failed or dead' }, limit: { type: 'string', doc: 'at most this many (default 50)' } },
+  'monetize:list': {
+    summary: 'List instant-monetization applications, newest first (claims to review: --status under_review)',
+    options: { status: { type: 'string', doc: APPLICATION_STATUSES.join('|') }, limit: { type: 'string', doc: 'at most this many (default 100)' } },
     run: async (deps, o) => {
       const status = str(o, 'status');
-      if (status !== undefined && !['pending', 'succeeded', 'failed', 'dead'].includes(status)) throw new UsageError('--status must be pending, succeeded, failed or dead');
+      if (status !== undefined && !(APPLICATION_STATUSES as readonly string[]).includes(status))
+        throw new UsageError(`--status must be one of ${APPLICATION_STATUSES.join(', ')}`);
+      return listApplications(deps, { status: status as ApplicationStatus | undefined, limit: int(o, 'limit') });
+    },
+  },
+  'monetize:approve': {
+    summary: 'Approve a claimed application: it becomes a publisher account keeping its links, clicks and conversions (its API key is shown once)',
+    options: { id: { type: 'string', required: true, doc: 'application id (app_…)' } },
+    run: (deps, o) => approveApplication(deps, str(o, 'id')!),
+  },
+  'monetize:reject': {
+    summary: 'Reject an application: its provisional publisher is deactivated',
+    options: { id: { type: 'string', required: true, doc: 'application id (app_…)' }, note: { type: 'string', doc: 'why (kept on the application)' } },
+    run: (deps, o) => rejectApplication(deps, str(o, 'id')!, str(o, 'note')),
+  },
+  'publisher:subscribe-trending': {
+    summary: 'Subscribe an account to trending opportunities in some channels (--channels none unsubscribes)',
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      channels: { type: 'string', required: true, doc: 'coupon,content,social or none' },
+    },
+    run: async (deps, o) => {
+      const channels = str(o, 'channels') === 'none' ? [] : (list(o, 'channels') ?? []);
+      if (!channels.length && str(o, 'channels') !== 'none') throw new UsageError('--channels must list coupon, content or social, or be none');
+      return subscribeTrending(deps, str(o, 'publisher')!, channels);
+    },
+  },
+  'trending:plan-create': {
+    summary: 'Create a trending plan for one audience country and channel (unreleased until trending:plan-release)',
+    options: {
+      title: { type: 'string', required: true, doc: 'shown to operators' },
+      country: { type: 'string', required: true, doc: 'ISO alpha-2 audience country' },
+      channel: { type: 'string', required: true, doc: 'coupon, content or social' },
+      items: { type: 'string', required: true, doc: 'JSON array of {program_id, title, score 0-1, landing_url?}' },
+    },
+    run: async (deps, o) => {
+      let items: NewPlanItem[];
+      try {
+        items = JSON.parse(str(o, 'items')!);
+      } catch {
+        throw new UsageError('--items must be a JSON array of {program_id, title, score, landing_url?}');
+      }
+      if (
+        !Array.isArray(items) ||
+        items.some(
+          (i) =>
+            typeof i !== 'object' ||
+            i === null ||
+            !Number.isInteger(i.program_id) ||
+            typeof i.title !== 'string' ||
+            typeof i.score !== 'number' ||
+            (i.landing_url !== undefined && typeof i.landing_url !== 'string'),
+        )
+      ) {
+        throw new UsageError('--items must be a JSON array of {program_id (integer), title (string), score (number), landing_url? (string)}');
+      }
+      for (const i of items) if (i.landing_url !== undefined) i.landing_url = url(i.landing_url, 'items landing_url');
+      return createPlan(deps, { title: str(o, 'title')!, country: str(o, 'country')!.toUpperCase(), channel: str(o, 'channel')!, items });
+    },
+  },
+  'trending:plan-release': {
+    summary: 'Release a trending plan now (subscribed publishers see it)',
+    options: { id: { type: 'string', required: true, doc: 'plan id (tpl_…)' } },
+    run: async (deps, o) => {
+      if (!(await releasePlan(deps, str(o, 'id')!))) throw new UsageError(`plan ${str(o, 'id')} does not exist or is already released`);
+      return { id: str(o, 'id'), released: true };
+    },
+  },
+  'publisher:set-comparison-site': {
+    summary: 'Authorize an account as a comparison site (feeds may filter by merchant) or withdraw it (--off)',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' }, off: { type: 'boolean', doc: 'withdraw the authorization' } },
+    run: async (deps, o) => {
+      await mustPublisher(deps, str(o, 'publisher')!);
+      await deps.models.Publisher.updateOne({ _id: str(o, 'publisher') }, { $set: { comparison_site: !o.off, updated_at: new Date() } });
+      return { account_id: str(o, 'publisher'), comparison_site: !o.off };
+    },
+  },
+  'feed:regenerate': {
+    summary: "Rewrite a market's prepared feed files now (the worker also does it after imports and every 6 hours)",
+    options: { country: { type: 'string', required: true, doc: 'ISO alpha-2 market' } },
+    run: async (deps, o) => {
+      const country = str(o, 'country')!.toUpperCase();
+      if (!/^[A-Z]{2}$/.test(country)) throw new UsageError(`--country: "${country}" is not an ISO alpha-2 country`);
+      return regenerateMarket(deps.models, country);
+    },
+  },
+  'postback:deliveries': {
+    summary: "List an account's postback deliveries, newest first",
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      status: { type: 'string', doc: 'pending, succeeded, failed or dead' },
+      limit: { type: 'string', doc: 'at most this many (default 50)' },
+    },
+    run: async (deps, o) => {
+      const status = str(o, 'status');
+      if (status !== undefined && !['pending', 'succeeded', 'failed', 'dead'].includes(status))
+        throw new UsageError('--status must be pending, succeeded, failed or dead');
       const filter: Record<string, unknown> = { publisher_id: str(o, 'publisher'), ...(status ? { status } : {}) };
-      const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 }).sort({ created_at: -1, _id: 1 }).limit(int(o, 'limit') ?? 50).lean();
+      const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 })
+        .sort({ created_at: -1, _id: 1 })
+        .limit(int(o, 'limit') ?? 50)
+        .lean();
       return rows.map((d) => deliveryView(d as never));
     },
   },
   'postback:redeliver': {
     summary: 'Send failed or dead deliveries again under their delivery ids: one (--id) or every dead one of an account (--all-dead, progress bar)',
-    options: { publisher: { type: 'string', required: true, doc: 'account id' }, id: { type: 'string', doc: 'delivery id' }, 'all-dead': { type: 'boolean', doc: "every dead delivery of the account" } },
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      id: { type: 'string', doc: 'delivery id' },
+      'all-dead': { type: 'boolean', doc: 'every dead delivery of the account' },
+    },
     run: async (deps, o, progress) => {
       const publisher = await mustPublisher(deps, str(o, 'publisher')!);
       const principal = { publisher, credentialId: 'operator', prefix: 'operator', type: 'portal_token' as const };
       if (!str(o, 'id') === !o['all-dead']) throw new UsageError('give --id or --all-dead');
-      const ids = str(o, 'id') ? [str(o, 'id')!] : (await deps.models.PostbackDelivery.find({ publisher_id: publisher._id, status: 'dead' }, { _id: 1 }).lean()).map((d) => String(d._id));
+      const ids = str(o, 'id')
+        ? [str(o, 'id')!]
+        : (await deps.models.PostbackDelivery.find({ publisher_id: publisher._id, status: 'dead' }, { _id: 1 }).lean()).map((d) => String(d._id));
       const done: string[] = [];
       for (const [i, id] of ids.entries()) {
         done.push((await redeliver(deps, principal as never, id)).id);

@@ -31,7 +31,22 @@ afterAll(async () => {
 describe('operator CLI', () => {
   it('sets up a merchant, a program and a publisher with an approved assignment', async () => {
     expect((await admin('merchant:create', '--id', '900', '--name', 'Shop', '--domains', 'shop.example')).code).toBe(0);
-    const prog = await admin('program:create', '--id', '9001', '--merchant', '900', '--name', 'Shop DE', '--country', 'de', '--landing-url', 'https://www.shop.example/', '--auto-approve', '--click-id-param', 'sub');
+    const prog = await admin(
+      'program:create',
+      '--id',
+      '9001',
+      '--merchant',
+      '900',
+      '--name',
+      'Shop DE',
+      '--country',
+      'de',
+      '--landing-url',
+      'https://www.shop.example/',
+      '--auto-approve',
+      '--click-id-param',
+      'sub',
+    );
     expect(prog).toMatchObject({ code: 0, body: { id: 9001, auto_approve: true, allowed_domains: ['shop.example'], click_id_param: 'sub' } });
     const pub = await admin('publisher:create', '--id', 'pub_cli', '--name', 'CLI Blog', '--markets', 'DE,GB');
     expect(pub.body).toMatchObject({ account_id: 'pub_cli', markets: ['DE', 'GB'], feed_access: true });
@@ -57,12 +72,18 @@ describe('operator CLI', () => {
 
   it('imports a CSV and a Google Shopping XML catalog, rejecting bad rows with reasons', async () => {
     const csv = join(dir, 'feed.csv');
-    writeFileSync(csv, 'id,title,link,price,availability,gtin,brand\n1,Trail Shoe,https://www.shop.example/p/1,129.95 EUR,in stock,4006381333931,Kestrel\n2,Bad,https://www.shop.example/p/2,12.00 EUR,in stock,4006381333932,X\n');
+    writeFileSync(
+      csv,
+      'id,title,link,price,availability,gtin,brand\n1,Trail Shoe,https://www.shop.example/p/1,129.95 EUR,in stock,4006381333931,Kestrel\n2,Bad,https://www.shop.example/p/2,12.00 EUR,in stock,4006381333932,X\n',
+    );
     const r = await admin('catalog:import', '--file', csv, '--program', '9001', '--country', 'DE');
     expect(r.body).toMatchObject({ rows: 2, imported: 1, rejected: 1 });
     expect(r.body.rejections[0].reason).toContain('invalid gtin');
     const xml = join(dir, 'feed.xml');
-    writeFileSync(xml, `<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><item><g:id>9</g:id><title>Espresso Machine</title><link>https://www.shop.example/p/9</link><g:price>649.00 EUR</g:price><g:availability>preorder</g:availability><g:gtin>0012345678905</g:gtin></item></channel></rss>`);
+    writeFileSync(
+      xml,
+      `<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><item><g:id>9</g:id><title>Espresso Machine</title><link>https://www.shop.example/p/9</link><g:price>649.00 EUR</g:price><g:availability>preorder</g:availability><g:gtin>0012345678905</g:gtin></item></channel></rss>`,
+    );
     expect((await admin('catalog:import', '--file', xml, '--program', '9001', '--country', 'DE')).body).toMatchObject({ imported: 1, rejected: 0 });
     const row = await models.Product.findOne({ gtin: '0012345678905' }).lean();
     expect(row).toMatchObject({ availability: 'preorder', currency: 'EUR', program_id: 9001, country: 'DE' });
@@ -91,7 +112,11 @@ describe('operator CLI', () => {
     expect((await admin('credential:revoke', '--id', rotated.body.id)).body.status).toBe('revoked');
     await expect(verifyMerchantToken(models, rotated.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
 
-    const pending = (await admin('conversion:list', '--publisher', 'pub_trailhead', '--status', 'pending', '--limit', '5')).body as Array<{ id: string; status: string; order_id: string }>;
+    const pending = (await admin('conversion:list', '--publisher', 'pub_trailhead', '--status', 'pending', '--limit', '5')).body as Array<{
+      id: string;
+      status: string;
+      order_id: string;
+    }>;
     expect(pending.length).toBe(5);
     expect(pending.every((c) => c.status === 'pending' && c.order_id.startsWith('ORD-'))).toBe(true);
     const [first, second, third] = pending;
@@ -111,28 +136,150 @@ describe('operator CLI', () => {
 
   it('books ledger entries that count as approved commission, and refuses bad amounts', async () => {
     const entry = await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount=-12.50', '--currency', 'eur', '--reason', 'Chargeback');
-    expect(entry.body).toMatchObject({ source: 'ledger', status: 'approved', commission: '-12.50', currency: 'EUR', reason: 'Chargeback', publisher_id: 'pub_trailhead' });
+    expect(entry.body).toMatchObject({
+      source: 'ledger',
+      status: 'approved',
+      commission: '-12.50',
+      currency: 'EUR',
+      reason: 'Chargeback',
+      publisher_id: 'pub_trailhead',
+    });
     expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', 'ten', '--currency', 'EUR', '--reason', 'x')).toMatchObject({ code: 2 });
     expect(await admin('ledger:add', '--publisher', 'pub_nobody', '--amount', '1', '--currency', 'EUR', '--reason', 'x')).toMatchObject({ code: 2 });
     expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', '1', '--currency', 'XYZ', '--reason', 'x')).toMatchObject({ code: 2 });
   });
 
   it('creates, lists and ends offers; refuses bad types, dates and a voucher without a code', async () => {
-    const created = await admin('offer:create', '--program', '1001', '--type', 'voucher', '--title', 'Ten off', '--code', 'TEN', '--country', 'de', '--ends', '2099-01-01');
+    const created = await admin(
+      'offer:create',
+      '--program',
+      '1001',
+      '--type',
+      'voucher',
+      '--title',
+      'Ten off',
+      '--code',
+      'TEN',
+      '--country',
+      'de',
+      '--ends',
+      '2099-01-01',
+    );
     expect(created.body).toMatchObject({ program_id: 1001, type: 'voucher', code: 'TEN', country: 'DE', ended_at: null });
     const id = created.body._id as string;
-    const future = await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'Later', '--country', 'DE', '--starts', '2098-01-01', '--ends', '2099-01-01');
+    const future = await admin(
+      'offer:create',
+      '--program',
+      '1001',
+      '--type',
+      'deal',
+      '--title',
+      'Later',
+      '--country',
+      'DE',
+      '--starts',
+      '2098-01-01',
+      '--ends',
+      '2099-01-01',
+    );
     const listed = await admin('offer:list', '--program', '1001');
     const states = Object.fromEntries(listed.body.map((o: { _id: string; state: string }) => [o._id, o.state]));
     expect(states).toMatchObject({ [id]: 'running', [future.body._id]: 'future' });
     expect((await admin('offer:end', '--id', id)).body).toEqual({ id, ended: true });
     expect((await admin('offer:list', '--program', '1001')).body.find((o: { _id: string }) => o._id === id).state).toBe('ended');
     expect(await admin('offer:end', '--id', id)).toMatchObject({ code: 2 });
-    expect(await admin('offer:create', '--program', '1001', '--type', 'coupon', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
-    expect(await admin('offer:create', '--program', '1001', '--type', 'voucher', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '1001', '--type', 'coupon', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({
+      code: 2,
+    });
+    expect(await admin('offer:create', '--program', '1001', '--type', 'voucher', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({
+      code: 2,
+    });
     expect(await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'x', '--country', 'DE', '--ends', 'soon')).toMatchObject({ code: 2 });
-    expect(await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'x', '--country', 'DE', '--starts', '2099-01-02', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
-    expect(await admin('offer:create', '--program', '999999', '--type', 'deal', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({ code: 2 });
+    expect(
+      await admin('offer:create', '--program', '1001', '--type', 'deal', '--title', 'x', '--country', 'DE', '--starts', '2099-01-02', '--ends', '2099-01-01'),
+    ).toMatchObject({ code: 2 });
+    expect(await admin('offer:create', '--program', '999999', '--type', 'deal', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({
+      code: 2,
+    });
+  });
+
+  it('lists, approves and rejects instant-monetization applications; approval issues a working API key', async () => {
+    const now = new Date();
+    const app = (id: string, status: 'under_review' | 'provisional') => ({
+      _id: id,
+      secret_hash: 'x'.repeat(64),
+      publisher_id: `pub_mon_${id.slice(4)}`,
+      status,
+      source: 'links' as const,
+      address_hash: 'a'.repeat(32),
+      claim_deadline: new Date(now.getTime() - 1000),
+      profile: { display_name: 'Claimed Blog', country: 'DE', claim_email: 'me@claimed.example', channels: ['content'] },
+      created_at: now,
+      updated_at: now,
+    });
+    await models.Publisher.create([
+      { _id: 'pub_mon_review1', name: 'x', status: 'provisional' as const },
+      { _id: 'pub_mon_spam1', name: 'y', status: 'provisional' as const },
+    ]);
+    await models.MonetizeApplication.create([app('app_review1', 'under_review'), app('app_spam1', 'provisional')]);
+    const listed = await admin('monetize:list', '--status', 'under_review');
+    expect(listed.body.map((a: { application_id: string }) => a.application_id)).toEqual(['app_review1']);
+    expect(listed.body[0]).toMatchObject({ overdue: true, profile: { claim_email: 'me@claimed.example' } });
+    expect(JSON.stringify(listed.body)).not.toContain('secret_hash');
+    const approved = await admin('monetize:approve', '--id', 'app_review1');
+    expect(approved.body).toMatchObject({ status: 'approved', account_id: 'pub_mon_review1' });
+    const principal = await verifyCredential(models, approved.body.api_key.secret, ['api_key']);
+    expect(principal.publisher).toMatchObject({ _id: 'pub_mon_review1', status: 'active', name: 'Claimed Blog', markets: ['DE'] });
+    expect(await admin('monetize:approve', '--id', 'app_spam1')).toMatchObject({ code: 2 });
+    expect((await admin('monetize:reject', '--id', 'app_spam1', '--note', 'spam')).body).toMatchObject({ status: 'rejected' });
+    expect(await admin('monetize:reject', '--id', 'app_spam1')).toMatchObject({ code: 2 });
+    expect(await admin('monetize:list', '--status', 'pending')).toMatchObject({ code: 2 });
+  });
+
+  it('creates and releases trending plans and subscribes accounts; refuses bad items, channels and programs', async () => {
+    const items = JSON.stringify([
+      { program_id: 1001, title: 'Shoes', score: 0.9 },
+      { program_id: 1003, title: 'Audio', score: 0.5, landing_url: 'https://www.klangwerk.example/sale' },
+    ]);
+    const plan = await admin('trending:plan-create', '--title', 'Week 48', '--country', 'de', '--channel', 'content', '--items', items);
+    expect(plan.body).toMatchObject({ country: 'DE', channel: 'content', released_at: null });
+    expect(plan.body.items.map((i: { program_id: number }) => i.program_id)).toEqual([1001, 1003]);
+    expect((await admin('trending:plan-release', '--id', plan.body._id)).body).toEqual({ id: plan.body._id, released: true });
+    expect((await models.TrendingPlan.findById(plan.body._id).lean())!.released_at).toBeInstanceOf(Date);
+    expect(await admin('trending:plan-release', '--id', plan.body._id)).toMatchObject({ code: 2 });
+    for (const bad of [
+      'not json',
+      '[{"program_id":999999,"title":"x","score":0.5}]',
+      '[{"program_id":1001,"title":"x","score":7}]',
+      '[{"program_id":"1001","title":"x","score":0.5}]',
+      '[]',
+    ]) {
+      expect(await admin('trending:plan-create', '--title', 'x', '--country', 'DE', '--channel', 'content', '--items', bad), bad).toMatchObject({ code: 2 });
+    }
+    expect(await admin('trending:plan-create', '--title', 'x', '--country', 'DE', '--channel', 'radio', '--items', items)).toMatchObject({ code: 2 });
+    expect((await admin('publisher:subscribe-trending', '--publisher', 'pub_dealradar', '--channels', 'coupon,social')).body).toEqual({
+      account_id: 'pub_dealradar',
+      trending_subscribed: true,
+      trending_channels: ['coupon', 'social'],
+    });
+    expect((await admin('publisher:subscribe-trending', '--publisher', 'pub_dealradar', '--channels', 'none')).body).toMatchObject({
+      trending_subscribed: false,
+      trending_channels: [],
+    });
+    expect(await admin('publisher:subscribe-trending', '--publisher', 'pub_dealradar', '--channels', 'tv')).toMatchObject({ code: 2 });
+    expect(await admin('publisher:subscribe-trending', '--publisher', 'pub_nobody', '--channels', 'coupon')).toMatchObject({ code: 2 });
+  });
+
+  it("regenerates a market's feed files and flags comparison sites", async () => {
+    const r = await admin('feed:regenerate', '--country', 'de');
+    expect(r.body).toMatchObject({ country: 'DE', files: expect.any(Number), products: expect.any(Number) });
+    expect(r.body.files).toBeGreaterThan(0);
+    expect((await models.FeedState.findById('DE').lean())!.generated_at).toBeInstanceOf(Date);
+    expect(await admin('feed:regenerate', '--country', 'Germany')).toMatchObject({ code: 2 });
+    expect((await admin('publisher:set-comparison-site', '--publisher', 'pub_dealradar')).body).toEqual({ account_id: 'pub_dealradar', comparison_site: true });
+    expect((await models.Publisher.findById('pub_dealradar').lean())!.comparison_site).toBe(true);
+    expect((await admin('publisher:set-comparison-site', '--publisher', 'pub_dealradar', '--off')).body.comparison_site).toBe(false);
+    expect(await admin('publisher:set-comparison-site', '--publisher', 'pub_nobody')).toMatchObject({ code: 2 });
   });
 
   it('lists deliveries and redelivers one, or every dead one of an account', async () => {

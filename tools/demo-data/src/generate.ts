@@ -59,16 +59,29 @@ interface ProgramPlan {
   joinable: boolean;
   autoApprove: boolean;
   rate: string;
+  /** Publisher channels the merchant accepts; absent: all. */
+  channels?: string[];
+  status?: 'active' | 'paused';
 }
 
 const MERCHANT_CATEGORIES: Record<number, number[]> = {
-  501: [0, 1, 6], 502: [2], 503: [4, 9], 504: [6, 1, 0], 505: [3, 2], 506: [7], 507: [8], 508: [5, 9], 509: [9], 510: [1], 511: [2, 3],
+  501: [0, 1, 6],
+  502: [2],
+  503: [4, 9],
+  504: [6, 1, 0],
+  505: [3, 2],
+  506: [7],
+  507: [8],
+  508: [5, 9],
+  509: [9],
+  510: [1],
+  511: [2, 3],
 };
 
 const PROGRAMS: ProgramPlan[] = [
   { id: 1001, merchant: 501, country: 'DE', joinable: true, autoApprove: false, rate: '0.08' },
   { id: 1002, merchant: 501, country: 'GB', joinable: true, autoApprove: false, rate: '0.08' },
-  { id: 1003, merchant: 502, country: 'DE', joinable: true, autoApprove: false, rate: '0.06' },
+  { id: 1003, merchant: 502, country: 'DE', joinable: true, autoApprove: false, rate: '0.06', channels: ['content', 'social'] },
   { id: 1004, merchant: 503, country: 'DE', joinable: true, autoApprove: true, rate: '0.10' },
   { id: 1005, merchant: 504, country: 'GB', joinable: true, autoApprove: false, rate: '0.07' },
   { id: 1006, merchant: 505, country: 'DE', joinable: true, autoApprove: false, rate: '0.04' },
@@ -78,12 +91,26 @@ const PROGRAMS: ProgramPlan[] = [
   { id: 1010, merchant: 509, country: 'NL', joinable: true, autoApprove: false, rate: '0.10' },
   { id: 1011, merchant: 510, country: 'GB', joinable: true, autoApprove: false, rate: '0.09' },
   { id: 1012, merchant: 511, country: 'DE', joinable: false, autoApprove: false, rate: '0.05' },
-  { id: 1013, merchant: 502, country: 'GB', joinable: true, autoApprove: false, rate: '0.06' },
+  { id: 1013, merchant: 502, country: 'GB', joinable: true, autoApprove: false, rate: '0.06', channels: ['content', 'social'] },
   { id: 1014, merchant: 505, country: 'US', joinable: true, autoApprove: false, rate: '0.04' },
+  { id: 1015, merchant: 504, country: 'DE', joinable: false, autoApprove: false, rate: '0.07', status: 'paused' },
 ];
 
 const MEMBERSHIPS: Record<string, Record<number, 'approved' | 'pending' | 'rejected'>> = {
-  full: { 1001: 'approved', 1002: 'approved', 1003: 'approved', 1004: 'approved', 1005: 'approved', 1006: 'pending', 1007: 'rejected', 1010: 'approved', 1011: 'approved', 1013: 'approved', 1014: 'approved' },
+  full: {
+    1001: 'approved',
+    1002: 'approved',
+    1003: 'approved',
+    1004: 'approved',
+    1005: 'approved',
+    1006: 'pending',
+    1007: 'rejected',
+    1010: 'approved',
+    1011: 'approved',
+    1013: 'approved',
+    1014: 'approved',
+    1015: 'approved',
+  },
   second: { 1001: 'approved', 1003: 'approved', 1005: 'approved', 1006: 'approved', 1011: 'approved', 1013: 'approved', 1004: 'pending' },
 };
 
@@ -120,9 +147,10 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
         commission_description: `${(Number(p.rate) * 100).toFixed(0)}% per sale`,
         commission_rate: p.rate as never,
         cookie_days: 30,
-        status: 'active' as const,
+        status: p.status ?? ('active' as const),
         joinable: p.joinable,
         auto_approve: p.autoApprove,
+        allowed_channels: p.channels ?? [],
         allowed_domains: [m.domain],
         default_landing_url: `https://www.${m.domain}/`,
         click_id_param: 'cw_click_id',
@@ -134,8 +162,26 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   // Publishers, memberships and credentials.
   const publishers: PublisherCredentials[] = [];
   const accounts = [
-    { id: 'pub_trailhead', name: 'Trailhead Reviews', website: 'https://trailhead-reviews.example', markets: ['DE', 'GB', 'FR', 'NL'], plan: 'full', channels: ['content', 'coupon'], trending: true, last4: '4417' },
-    { id: 'pub_dealradar', name: 'Deal Radar', website: 'https://dealradar.example', markets: ['GB', 'DE'], plan: 'second', channels: ['coupon', 'social'], trending: false, last4: '9021' },
+    {
+      id: 'pub_trailhead',
+      name: 'Trailhead Reviews',
+      website: 'https://trailhead-reviews.example',
+      markets: ['DE', 'GB', 'FR', 'NL'],
+      plan: 'full',
+      channels: ['content', 'coupon'],
+      trending: true,
+      last4: '4417',
+    },
+    {
+      id: 'pub_dealradar',
+      name: 'Deal Radar',
+      website: 'https://dealradar.example',
+      markets: ['GB', 'DE'],
+      plan: 'second',
+      channels: ['coupon', 'social'],
+      trending: false,
+      last4: '9021',
+    },
   ];
   const specials = [
     { key: 'inactive_account', id: 'pub_inactive', name: 'Dormant Blog', status: 'inactive', feed: true, markets: ['DE'] },
@@ -153,22 +199,41 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
       markets: a.markets,
       channels: a.channels,
       trending_subscribed: a.trending,
+      trending_channels: a.trending ? a.channels : [],
       payout: { method_type: 'bank_account' as const, last4: a.last4, threshold: '50.00' as never, currency: 'EUR' },
       ...stamps,
     })),
-    ...specials.map((s) => ({ _id: s.id, name: s.name, status: s.status, is_demo: false, feed_access: s.feed, markets: [...s.markets], channels: ['content'], trending_subscribed: false, payout: { method_type: 'none' as const, currency: 'EUR' }, ...stamps })),
+    ...specials.map((s) => ({
+      _id: s.id,
+      name: s.name,
+      status: s.status,
+      is_demo: false,
+      feed_access: s.feed,
+      markets: [...s.markets],
+      channels: ['content'],
+      trending_subscribed: false,
+      payout: { method_type: 'none' as const, currency: 'EUR' },
+      ...stamps,
+    })),
   ]);
   const memberships: AssignmentRow[] = [];
   for (const [pub, plan] of [[accounts[0].id, 'full'], [accounts[1].id, 'second'], ...specials.map((s) => [s.id, 'second'])] as const) {
     for (const [program, status] of Object.entries(MEMBERSHIPS[plan])) {
-      memberships.push({ publisher_id: pub, program_id: Number(program), status, applied_at: new Date(t - 120 * DAY), decided_at: status === 'pending' ? undefined : new Date(t - 118 * DAY) });
+      memberships.push({
+        publisher_id: pub,
+        program_id: Number(program),
+        status,
+        applied_at: new Date(t - 120 * DAY),
+        decided_at: status === 'pending' ? undefined : new Date(t - 118 * DAY),
+      });
     }
   }
   await repos.programs.saveAssignments(memberships, now);
 
   for (const a of accounts) {
     const keys = {} as PublisherCredentials['keys'];
-    for (const kind of ['live', 'demo', 'test', 'sandbox', 'read_only'] as const) keys[kind] = (await issueCredential(models, a.id, 'api_key', kind, `demo ${kind}`)).secret;
+    for (const kind of ['live', 'demo', 'test', 'sandbox', 'read_only'] as const)
+      keys[kind] = (await issueCredential(models, a.id, 'api_key', kind, `demo ${kind}`)).secret;
     const revoked = await issueCredential(models, a.id, 'api_key', 'live', 'revoked demo key');
     await revokeCredential(models, revoked.id);
     keys.revoked = revoked.secret;
@@ -185,7 +250,9 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
 
   // Catalog.
   const programsByCategory = new Map<number, ProgramPlan[]>();
-  for (const p of PROGRAMS) for (const c of MERCHANT_CATEGORIES[p.merchant]) programsByCategory.set(c, [...(programsByCategory.get(c) ?? []), p]);
+  // A paused program has no catalog (and the catalog does not change with it).
+  const CATALOG_PROGRAMS = PROGRAMS.filter((p) => p.status !== 'paused');
+  for (const p of CATALOG_PROGRAMS) for (const c of MERCHANT_CATEGORIES[p.merchant]) programsByCategory.set(c, [...(programsByCategory.get(c) ?? []), p]);
   let gtinCounter = 0;
   const newGtin = (leadingZero = false): string => {
     gtinCounter++;
@@ -211,11 +278,17 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     lastSeen: new Date(t - rng.int(1, 30) * HOUR),
     freshUntil: new Date(t + rng.int(3, 7) * DAY),
   });
-  const addProduct = async (item: { gtin: string; title: string; brand: string; category: string; groupId?: string; size?: string; color: string }, offer: Offer) => {
+  const addProduct = async (
+    item: { gtin: string; title: string; brand: string; category: string; groupId?: string; size?: string; color: string },
+    offer: Offer,
+  ) => {
     const p = offer.program;
     const m = merchantOf.get(p.merchant)!;
     const id = productId(item.gtin, p.id, p.country);
-    const slug = item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+    const slug = item.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/(^-|-$)/g, '');
     batch.push({
       _id: id,
       gtin: item.gtin,
@@ -257,17 +330,43 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     unapproved: newGtin(),
   };
   const shoe = CATEGORIES[0];
-  await addProduct({ gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' }, freshOffer(byId(1001), 129.95));
-  await addProduct({ gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' }, freshOffer(byId(1002), 114.0));
-  await addProduct({ gtin: fx.outOfStock, title: 'Klangwerk KW-700 Noise Cancelling Headphones, Black', brand: 'Klangwerk', category: CATEGORIES[2].path, color: 'Black' }, freshOffer(byId(1003), 279.0, 'out_of_stock'));
-  await addProduct({ gtin: fx.preorder, title: 'Crema Duo Espresso Machine, Slate Grey', brand: 'Crema', category: CATEGORIES[4].path, color: 'Slate Grey' }, freshOffer(byId(1004), 649.0, 'preorder'));
-  await addProduct({ gtin: fx.stale, title: 'Altura Storm Trail Running Shoe, Red', brand: 'Altura', category: shoe.path, color: 'Red' }, { ...freshOffer(byId(1001), 99.0), lastSeen: new Date(t - 5 * DAY) });
-  await addProduct({ gtin: fx.unapproved, title: 'Zentrix Nova Gaming Laptop 16", Black', brand: 'Zentrix', category: CATEGORIES[3].path, color: 'Black' }, freshOffer(byId(1012), 1899.0));
+  await addProduct(
+    { gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' },
+    freshOffer(byId(1001), 129.95),
+  );
+  await addProduct(
+    { gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' },
+    freshOffer(byId(1002), 114.0),
+  );
+  await addProduct(
+    { gtin: fx.outOfStock, title: 'Klangwerk KW-700 Noise Cancelling Headphones, Black', brand: 'Klangwerk', category: CATEGORIES[2].path, color: 'Black' },
+    freshOffer(byId(1003), 279.0, 'out_of_stock'),
+  );
+  await addProduct(
+    { gtin: fx.preorder, title: 'Crema Duo Espresso Machine, Slate Grey', brand: 'Crema', category: CATEGORIES[4].path, color: 'Slate Grey' },
+    freshOffer(byId(1004), 649.0, 'preorder'),
+  );
+  await addProduct(
+    { gtin: fx.stale, title: 'Altura Storm Trail Running Shoe, Red', brand: 'Altura', category: shoe.path, color: 'Red' },
+    { ...freshOffer(byId(1001), 99.0), lastSeen: new Date(t - 5 * DAY) },
+  );
+  await addProduct(
+    { gtin: fx.unapproved, title: 'Zentrix Nova Gaming Laptop 16", Black', brand: 'Zentrix', category: CATEGORIES[3].path, color: 'Black' },
+    freshOffer(byId(1012), 1899.0),
+  );
   const groupSizes = shoe.sizes!;
   for (let i = 0; i < groupSizes.length; i++) {
     const availability = i === 0 ? 'out_of_stock' : 'in_stock';
     await addProduct(
-      { gtin: newGtin(), title: `Nordlicht Summit Trail Running Shoe, Forest Green, Size ${groupSizes[i]}`, brand: 'Nordlicht', category: shoe.path, color: 'Forest Green', groupId: 'grp_summit_trail', size: groupSizes[i] },
+      {
+        gtin: newGtin(),
+        title: `Nordlicht Summit Trail Running Shoe, Forest Green, Size ${groupSizes[i]}`,
+        brand: 'Nordlicht',
+        category: shoe.path,
+        color: 'Forest Green',
+        groupId: 'grp_summit_trail',
+        size: groupSizes[i],
+      },
       freshOffer(byId(1001), [89.0, 99.95, 104.5, 99.95, 119.0, 124.0][i], availability),
     );
   }
@@ -284,7 +383,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     const model = `${rng.pick(MODEL_WORDS)} ${rng.int(2, 9)}${rng.pick(['00', '10', '50', ''])}`.trim();
     const baseTitle = `${brand} ${model} ${noun}, ${color}`;
     const base = rng.int(cat.priceRange[0], cat.priceRange[1]) + rng.pick([0.0, 0.49, 0.95, 0.99]);
-    const candidates = programsByCategory.get(catIndex) ?? PROGRAMS;
+    const candidates = programsByCategory.get(catIndex) ?? CATALOG_PROGRAMS;
     const offers = Math.min(candidates.length, rng.int(1, 3));
     const chosen = [...candidates].sort(() => rng.next() - 0.5).slice(0, offers);
     const sizes = cat.sizes && rng.chance(0.6) ? cat.sizes : [undefined];
@@ -311,7 +410,10 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   // Links, clicks and conversions for the two full publishers.
   const counts = { products: written, links: 0, clicks: 0, conversions: 0 };
   for (const [pi, a] of accounts.entries()) {
-    const approved = Object.entries(MEMBERSHIPS[a.plan]).filter(([, s]) => s === 'approved').map(([id]) => byId(Number(id)));
+    const approved = Object.entries(MEMBERSHIPS[a.plan])
+      .filter(([, s]) => s === 'approved')
+      .map(([id]) => byId(Number(id)))
+      .filter((p) => p.status !== 'paused');
     const links: LinkRow[] = [];
     for (let i = 0; i < 12; i++) {
       const program = approved[i % approved.length];
@@ -351,7 +453,9 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           campaign_id: link.campaign_id,
           subid: link.subid,
           created_at: at,
-          user_agent: bot ? 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' : 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+          user_agent: bot
+            ? 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+            : 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
           ip_hash: rng.digits(16),
           referrer: a.website,
           is_bot: bot,
@@ -373,7 +477,8 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           const decidedAt = new Date(occurred.getTime() + Math.min(age - 0.5, 20) * DAY);
           const events = [saleEvent('sale.created', occurred)];
           if (status === 'approved' || reversed) events.push(saleEvent('sale.approved', decidedAt));
-          if (status === 'declined') events.push(saleEvent(reversed ? 'sale.reversed' : 'sale.declined', new Date(decidedAt.getTime() + (reversed ? 5 * DAY : 0))));
+          if (status === 'declined')
+            events.push(saleEvent(reversed ? 'sale.reversed' : 'sale.declined', new Date(decidedAt.getTime() + (reversed ? 5 * DAY : 0))));
           for (const e of events) e.published_at = e.created_at as never;
           const orderId = `ORD-${program.id}-${rng.digits(8)}`;
           conversions.push({
@@ -405,7 +510,18 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     await repos.conversions.insertRows(conversions);
     // Bookings by the network, through the lifecycle (approved, no sale event).
     await bookLedgerEntry({ models }, { publisherId: a.id, amount: '25.00', currency: 'EUR', reason: 'Welcome bonus', now: new Date(t - 60 * DAY) });
-    await bookLedgerEntry({ models }, { publisherId: a.id, amount: '-4.50', currency: 'EUR', reason: 'Correction: duplicate order', programId: 1001, campaignId: 501, now: new Date(t - 12 * DAY) });
+    await bookLedgerEntry(
+      { models },
+      {
+        publisherId: a.id,
+        amount: '-4.50',
+        currency: 'EUR',
+        reason: 'Correction: duplicate order',
+        programId: 1001,
+        campaignId: 501,
+        now: new Date(t - 12 * DAY),
+      },
+    );
     counts.clicks += clicks.length;
     counts.conversions += conversions.length + 2;
   }
@@ -414,8 +530,18 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   // Offers (pilot) in every state: running (a voucher and a deal), future, expired, ended early, and
   // running on a program publishers[0] is not approved for (1012). Only the running ones of approved programs list.
   const offer = (id: string, programId: number, over: Record<string, unknown>) => ({
-    _id: id, program_id: programId, type: 'voucher', title: '10% off running shoes', description: 'On full-price items.', code: 'TRAIL10', landing_url: `https://www.${merchantOf.get(byId(programId).merchant)!.domain}/`,
-    country: 'DE', starts_at: new Date(t - 7 * DAY), ends_at: new Date(t + 30 * DAY), terms: 'Minimum order EUR 50; one use per customer.', ...over,
+    _id: id,
+    program_id: programId,
+    type: 'voucher',
+    title: '10% off running shoes',
+    description: 'On full-price items.',
+    code: 'TRAIL10',
+    landing_url: `https://www.${merchantOf.get(byId(programId).merchant)!.domain}/`,
+    country: 'DE',
+    starts_at: new Date(t - 7 * DAY),
+    ends_at: new Date(t + 30 * DAY),
+    terms: 'Minimum order EUR 50; one use per customer.',
+    ...over,
   });
   await models.Offer.insertMany([
     offer('ofr_demo_running', 1001, {}),
@@ -424,6 +550,55 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     offer('ofr_demo_expired', 1001, { title: 'Summer sale', starts_at: new Date(t - 60 * DAY), ends_at: new Date(t - 30 * DAY) }),
     offer('ofr_demo_ended', 1001, { title: 'Flash sale', ended_at: new Date(t - DAY) }),
     offer('ofr_demo_unapproved', 1012, { title: 'Laptop deal', code: 'NOVA50' }),
+  ]);
+
+  // Trending opportunities: publishers[0] subscribes to content and coupon. Released plans hold an
+  // available item and one of each unavailable reason; an unreleased plan and a social plan (not
+  // subscribed) never show.
+  await models.Membership.updateOne({ publisher_id: accounts[0].id, program_id: 1003 }, { $set: { eligibility_checked_at: new Date(t - 60 * DAY) } });
+  const item = (id: string, program_id: number, title: string, score: number) => ({ _id: `trd_demo_${id}`, program_id, title, score });
+  await models.TrendingPlan.insertMany([
+    {
+      _id: 'tpl_demo_de_content',
+      title: 'Outdoor season, Germany',
+      country: 'DE',
+      channel: 'content',
+      released_at: new Date(t - DAY),
+      created_at: new Date(t - 2 * DAY),
+      items: [
+        item('shoes', 1001, 'Trail running shoes', 0.94),
+        item('headphones', 1003, 'Noise-cancelling headphones', 0.81),
+        item('smarthome', 1006, 'Smart home hubs', 0.77),
+        item('stoves', 1015, 'Camping stoves', 0.7),
+      ],
+    },
+    {
+      _id: 'tpl_demo_gb_coupon',
+      title: 'Spring vouchers, UK',
+      country: 'GB',
+      channel: 'coupon',
+      released_at: new Date(t - DAY),
+      created_at: new Date(t - 2 * DAY),
+      items: [item('gb_running', 1002, 'Running sale codes', 0.88)],
+    },
+    {
+      _id: 'tpl_demo_unreleased',
+      title: 'Kitchen week (draft)',
+      country: 'DE',
+      channel: 'content',
+      released_at: null,
+      created_at: new Date(t - DAY),
+      items: [item('pasta', 1004, 'Pasta makers', 0.99)],
+    },
+    {
+      _id: 'tpl_demo_de_social',
+      title: 'Gadgets on social',
+      country: 'DE',
+      channel: 'social',
+      released_at: new Date(t - DAY),
+      created_at: new Date(t - DAY),
+      items: [item('gadgets', 1008, 'Phone gimbals', 0.9)],
+    },
   ]);
 
   const landing = merchantOf.get(501)!;

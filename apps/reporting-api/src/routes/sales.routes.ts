@@ -2,11 +2,9 @@
  * The reporting-token API: sales, the per-sale sub-ID list, the summary, and the CSV export
  * streamed from a cursor (backpressure through the pipe; a client that goes away closes it).
  */
-import { PassThrough, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { principalOf, requirePolicy } from '@cw/auth';
 import { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/conversions';
-import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
+import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 
 export const SECURITY = ['ReportingToken'];
@@ -31,7 +29,14 @@ const SALE = {
 
 const SUBID_SALE = {
   type: 'object',
-  properties: { sale_id: { type: 'string' }, sub_id: { type: ['string', 'null'] }, status: { type: 'string' }, commission: { type: 'string' }, currency: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' } },
+  properties: {
+    sale_id: { type: 'string' },
+    sub_id: { type: ['string', 'null'] },
+    status: { type: 'string' },
+    commission: { type: 'string' },
+    currency: { type: 'string' },
+    occurred_at: { type: 'string', format: 'date-time' },
+  },
 };
 
 const SUMMARY_ROW = {
@@ -48,10 +53,12 @@ const SUMMARY_ROW = {
   },
 };
 
-const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not a valid reporting token' }, 429: { description: 'Rate limited (per account)' }, 503: { description: 'Unavailable' } };
-
-/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
-export const neutralizeFormula = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+const ERRORS = {
+  400: { description: 'Invalid parameter' },
+  401: { description: 'Not a valid reporting token' },
+  429: { description: 'Rate limited (per account)' },
+  503: { description: 'Unavailable' },
+};
 
 export function salesRoutes(deps: AppDeps): RouteSpec[] {
   const auth = [requirePolicy(deps, SALES_POLICY)];
@@ -84,23 +91,12 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
       responses: { 200: { description: 'CSV', contentType: 'text/csv', schema: { type: 'string' } }, ...ERRORS },
       handler: async (ctx, { query }) => {
         const { cursor, rows } = exportSales(deps, principalOf(ctx), query);
-        const csv = stringify({ header: true, columns: [...SALE_COLUMNS], cast: { string: neutralizeFormula }, record_delimiter: '\r\n' });
-        const body = new PassThrough();
-        const source = Readable.from(rows);
-        source.on('error', (e) => {
-          deps.logger.error({ err: e.message }, 'sales export failed');
-          body.destroy(e);
+        sendDelimited(ctx, rows, {
+          columns: SALE_COLUMNS,
+          filename: `sales-${new Date().toISOString().slice(0, 10)}.csv`,
+          onAbort: () => void cursor.close().catch(() => undefined),
+          onError: (e) => deps.logger.error({ err: e.message }, 'sales export failed'),
         });
-        source.pipe(csv).pipe(body);
-        ctx.res.once('close', () => {
-          if (!ctx.res.writableFinished) {
-            source.destroy();
-            void cursor.close().catch(() => undefined);
-          }
-        });
-        ctx.set('Content-Disposition', `attachment; filename="sales-${new Date().toISOString().slice(0, 10)}.csv"`);
-        ctx.type = 'text/csv; charset=utf-8';
-        ctx.body = body;
       },
     }),
     route({
@@ -128,7 +124,18 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
       query: SUMMARY_INPUT,
       before: auth,
       responses: {
-        200: { description: 'Summary', schema: { type: 'object', properties: { group_by: { type: 'string' }, date_from: { type: ['string', 'null'] }, date_to: { type: ['string', 'null'] }, data: { type: 'array', items: SUMMARY_ROW } } } },
+        200: {
+          description: 'Summary',
+          schema: {
+            type: 'object',
+            properties: {
+              group_by: { type: 'string' },
+              date_from: { type: ['string', 'null'] },
+              date_to: { type: ['string', 'null'] },
+              data: { type: 'array', items: SUMMARY_ROW },
+            },
+          },
+        },
         ...ERRORS,
       },
       handler: async (ctx, { query }) => {

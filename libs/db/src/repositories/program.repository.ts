@@ -4,7 +4,11 @@ import type { ProgramDoc } from '../schemas/program.schema';
 
 export type ProgramRow = ProgramDoc & { _id: number };
 export type ProgramInput = Partial<ProgramDoc> & Pick<ProgramDoc, 'name' | 'merchant_id' | 'default_landing_url'> & { _id: number };
-export type AssignmentRow = Pick<MembershipDoc, 'publisher_id' | 'program_id' | 'status'> & { applied_at?: Date; decided_at?: Date };
+export type AssignmentRow = Pick<MembershipDoc, 'publisher_id' | 'program_id' | 'status'> & {
+  applied_at?: Date;
+  decided_at?: Date;
+  eligibility_checked_at?: Date;
+};
 
 /** Programs and a publisher's assignments to them: the queries several use cases ask. */
 export class ProgramRepository {
@@ -46,7 +50,15 @@ export class ProgramRepository {
       rows.map((r) => ({
         updateOne: {
           filter: { publisher_id: r.publisher_id, program_id: r.program_id },
-          update: { $set: { status: r.status, decided_at: r.decided_at ?? (r.status === 'pending' ? undefined : now), updated_at: now }, $setOnInsert: { applied_at: r.applied_at ?? now, created_at: now } },
+          update: {
+            $set: {
+              status: r.status,
+              decided_at: r.decided_at ?? (r.status === 'pending' ? undefined : now),
+              updated_at: now,
+              ...(r.status === 'approved' ? { eligibility_checked_at: r.eligibility_checked_at ?? now } : {}),
+            },
+            $setOnInsert: { applied_at: r.applied_at ?? now, created_at: now },
+          },
           upsert: true,
         },
       })),

@@ -8,6 +8,8 @@ export const membershipSchema = new Schema(
     status: { type: String, enum: ['approved', 'pending', 'rejected'], required: true },
     applied_at: { type: Date },
     decided_at: { type: Date },
+    /** When the publisher's eligibility for this program was last confirmed (approval sets it). */
+    eligibility_checked_at: { type: Date },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
   },

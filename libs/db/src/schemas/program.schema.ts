@@ -20,6 +20,8 @@ export const programSchema = new Schema(
     /** Open for applications by publishers not yet assigned. */
     joinable: { type: Boolean, default: true },
     auto_approve: { type: Boolean, default: false },
+    /** Publisher channels the merchant accepts (coupon, content, social); empty: all. */
+    allowed_channels: { type: [String], default: [] },
     /** Hostnames a landing URL may use (subdomains included). */
     allowed_domains: { type: [String], default: [] },
     default_landing_url: { type: String, required: true },

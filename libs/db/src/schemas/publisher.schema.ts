@@ -6,14 +6,19 @@ export const publisherSchema = new Schema(
     _id: { type: String, required: true }, // public account id, e.g. pub_3f9c...
     name: { type: String, required: true },
     website: { type: String },
-    status: { type: String, enum: ['active', 'inactive'], default: 'active', required: true },
+    /** provisional: an instant-monetization application not yet approved (no credentials, links only). */
+    status: { type: String, enum: ['active', 'inactive', 'provisional'], default: 'active', required: true },
     /** Demo accounts: catalog search and lookup only; test and nonpayable. */
     is_demo: { type: Boolean, default: false },
     feed_access: { type: Boolean, default: true },
+    /** Comparison sites may filter feeds by merchant (merchant_filter); set by operators. */
+    comparison_site: { type: Boolean, default: false },
     /** Authorized product-feed markets (ISO alpha-2). Empty: the account has no market list. */
     markets: { type: [String], default: [] },
     channels: { type: [String], default: [] },
     trending_subscribed: { type: Boolean, default: false },
+    /** Channels the trending subscription covers (a subset of coupon, content, social). */
+    trending_channels: { type: [String], default: [] },
     payout: {
       method_type: { type: String, enum: ['bank_account', 'paypal', 'none'], default: 'none' },
       /** Last 4 digits of the bank account only; never the full number. */

@@ -1,0 +1,91 @@
+/** Operators review instant-monetization claims (the operator CLI calls these). */
+import { issueCredential } from '@cw/auth';
+import type { ApplicationStatus } from '@cw/db';
+import { ApiError } from '@cw/errors';
+import type { UseCaseDeps } from '@cw/usecase';
+import type { ApplicationRow } from './monetize.service';
+
+export async function listApplications(deps: Pick<UseCaseDeps, 'models'>, opts: { status?: ApplicationStatus; limit?: number } = {}, now = new Date()) {
+  const rows = await deps.models.MonetizeApplication.find(opts.status ? { status: opts.status } : {}, { secret_hash: 0, address_hash: 0 })
+    .sort({ created_at: -1, _id: 1 })
+    .limit(opts.limit ?? 100)
+    .lean<ApplicationRow[]>();
+  const links = await deps.models.Link.aggregate<{ _id: string; n: number }>([
+    { $match: { publisher_id: { $in: rows.map((r) => r.publisher_id) } } },
+    { $group: { _id: '$publisher_id', n: { $sum: 1 } } },
+  ]);
+  const count = new Map(links.map((l) => [l._id, l.n]));
+  return rows.map((r) => ({
+    application_id: r._id,
+    status: r.status,
+    publisher_id: r.publisher_id,
+    source: r.source,
+    publisher_url: r.publisher_url ?? null,
+    placement_description: r.placement_description ?? null,
+    channel: r.channel ?? null,
+    profile: r.profile,
+    links: count.get(r.publisher_id) ?? 0,
+    claim_deadline: r.claim_deadline,
+    overdue: !['approved', 'rejected'].includes(r.status) && r.claim_deadline < now,
+    created_at: r.created_at,
+    decided_at: r.decided_at ?? null,
+  }));
+}
+
+async function decide(
+  deps: Pick<UseCaseDeps, 'models'>,
+  id: string,
+  from: ApplicationStatus[],
+  to: 'approved' | 'rejected',
+  note: string | undefined,
+  now: Date,
+): Promise<ApplicationRow> {
+  const app = await deps.models.MonetizeApplication.findOneAndUpdate(
+    { _id: id, status: { $in: from } },
+    { $set: { status: to, decided_at: now, updated_at: now, ...(note ? { decision_note: note } : {}) } },
+    { returnDocument: 'after' },
+  ).lean<ApplicationRow>();
+  if (app) return app;
+  const existing = await deps.models.MonetizeApplication.findById(id, { status: 1 }).lean();
+  if (!existing) throw new ApiError({ code: 'not_found', detail: `application ${id} does not exist` });
+  throw new ApiError({ code: 'invalid_transition', detail: `application ${id} is ${existing.status}; only ${from.join(' or ')} applications can be ${to}` });
+}
+
+/**
+ * Approves a claimed application: its provisional publisher becomes an active account with the
+ * profile's name, website, channels and country, keeping its links, clicks and conversions, and
+ * gets a live API key (returned once, for the operator to hand over).
+ */
+export async function approveApplication(deps: Pick<UseCaseDeps, 'models'>, id: string, now = new Date()) {
+  const app = await decide(deps, id, ['claimed', 'under_review'], 'approved', undefined, now);
+  const p = app.profile;
+  await deps.models.Publisher.updateOne(
+    { _id: app.publisher_id },
+    {
+      $set: {
+        status: 'active',
+        feed_access: true,
+        ...(p?.display_name ? { name: p.display_name } : {}),
+        ...(p?.website ? { website: p.website } : {}),
+        ...(p?.channels?.length ? { channels: p.channels } : {}),
+        ...(p?.country ? { markets: [p.country] } : {}),
+        updated_at: now,
+      },
+    },
+  );
+  const key = await issueCredential(deps.models, app.publisher_id, 'api_key', 'live', 'instant monetization claim');
+  return {
+    application_id: app._id,
+    status: app.status,
+    account_id: app.publisher_id,
+    claim_email: p?.claim_email ?? null,
+    api_key: { id: key.id, prefix: key.prefix, secret: key.secret },
+  };
+}
+
+/** Rejects an application: its provisional publisher is deactivated and never becomes an account; its held earnings are not paid. */
+export async function rejectApplication(deps: Pick<UseCaseDeps, 'models'>, id: string, note?: string, now = new Date()) {
+  const app = await decide(deps, id, ['provisional', 'claimed', 'under_review'], 'rejected', note, now);
+  await deps.models.Publisher.updateOne({ _id: app.publisher_id }, { $set: { status: 'inactive', updated_at: now } });
+  return { application_id: app._id, status: app.status, account_id: app.publisher_id };
+}

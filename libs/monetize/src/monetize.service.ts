@@ -1,0 +1,349 @@
+/**
+ * Instant monetization: a creator with no account gets provisional tracked links at once (or its
+ * social post with merchant URLs rewritten to them), reads its status and edits its profile with
+ * the access secret, and claims payouts later. The application owns a publisher of status
+ * `provisional`: its links are real links (the tracker records their clicks, merchants' sales on
+ * them count) and approval turns that publisher into an account that keeps all of it.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { find as findUrls } from 'linkifyjs';
+import { generateSecret, hashesEqual, hashSecret } from '@cw/auth';
+import { literalPattern, type ApplicationStatus, type MonetizeApplicationDoc, type ProgramRow } from '@cw/db';
+import { ApiError } from '@cw/errors';
+import { ensureLinks, hostAllowed, trackedUrl, type LinkSpec } from '@cw/links';
+import { money } from '@cw/money';
+import { programView } from '@cw/programs';
+import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { publicUrlProblem } from '@cw/validation';
+import type { ACCESS_INPUT, INSTANT_LINKS_INPUT, INSTANT_PROGRAMS_INPUT, PROFILE_PATCH_INPUT, SOCIAL_POST_INPUT } from './monetize.schemas';
+
+const DAY_MS = 86_400_000;
+/** Programs a link request without program_ids gets. */
+const DEFAULT_PROGRAMS = 20;
+
+export type ApplicationRow = MonetizeApplicationDoc & { _id: string };
+
+const invalid = (param: string, detail: string) =>
+  new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
+
+function publicUrl(param: string, raw: string): string {
+  const problem = publicUrlProblem(raw);
+  if (problem) throw invalid(param, problem);
+  return new URL(raw).toString();
+}
+
+const country = (c: string | undefined) => (c === 'UK' ? 'GB' : c);
+
+/** Active, joinable programs; filtered by country, channel and topic when given. */
+function instantFilter(f: { country?: string; channel?: string; topic?: string; ids?: number[] }): Record<string, unknown> {
+  const filter: Record<string, unknown> = { status: 'active', joinable: true };
+  if (f.ids) filter._id = { $in: f.ids };
+  if (f.country) filter.countries = f.country;
+  if (f.channel) filter.$or = [{ allowed_channels: { $size: 0 } }, { allowed_channels: f.channel }];
+  if (f.topic) {
+    const re = { $regex: literalPattern(f.topic), $options: 'i' };
+    filter.$and = [{ $or: [{ category: re }, { name: re }, { description: re }] }];
+  }
+  return filter;
+}
+
+function instantProgramView(p: ProgramRow, merchantName: string | undefined) {
+  const { relationship: _r, joinable: _j, auto_approve: _a, ...terms } = programView(p, merchantName, 'available');
+  return { ...terms, channels: p.allowed_channels.length ? p.allowed_channels : ['coupon', 'content', 'social'] };
+}
+
+/** GET /programs/: programs open to instant links, with their terms as publishers see them. */
+export async function listInstantPrograms(deps: UseCaseDeps, input: InputOf<typeof INSTANT_PROGRAMS_INPUT>) {
+  if (input.publisher_url !== undefined) publicUrl('publisher_url', input.publisher_url);
+  const rows = await deps.models.Program.find(instantFilter({ country: country(input.country), channel: input.channel, topic: input.topic }))
+    .sort({ _id: 1 })
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<ProgramRow[]>();
+  const names = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
+  return pageOf(
+    rows.map((r) => instantProgramView(r, names.get(r.merchant_id))),
+    input,
+  );
+}
+
+interface Caller {
+  /** The client address (only its HMAC is kept). */
+  address: string;
+  now?: Date;
+}
+
+function claimOf(app: Pick<ApplicationRow, '_id' | 'claim_deadline'>) {
+  return {
+    how: `Add claim_email, display_name and country with PATCH /api/v1/monetize/profile/${app._id}/?access_secret=<your access secret>. The network then reviews the claim and turns the application into a publisher account that keeps its links, clicks and earnings; payouts wait for that approval.`,
+    deadline: app.claim_deadline,
+  };
+}
+
+/** Refuses a new application when this address opened its daily cap in the last 24 hours. */
+async function checkDailyCap(deps: UseCaseDeps, addressHash: string, now: Date): Promise<void> {
+  const cap = deps.config.monetizeApplicationsPerDay;
+  const since = new Date(now.getTime() - DAY_MS);
+  const recent = await deps.models.MonetizeApplication.find({ address_hash: addressHash, created_at: { $gt: since } }, { created_at: 1 })
+    .sort({ created_at: 1 })
+    .limit(cap)
+    .lean();
+  if (recent.length < cap) return;
+  const retry = Math.max(1, Math.ceil((recent[0].created_at.getTime() + DAY_MS - now.getTime()) / 1000));
+  throw new ApiError({
+    code: 'rate_limited',
+    detail: `This address has opened ${cap} instant-monetization applications in the last 24 hours. Retry after ${retry} seconds.`,
+    headers: { 'Retry-After': String(retry) },
+  });
+}
+
+interface Opening {
+  source: 'links' | 'social_post';
+  publisherUrl?: string;
+  placementDescription?: string;
+  channel?: string;
+  claimEmail?: string;
+  programs: Array<{ program: ProgramRow; landingUrl: string }>;
+}
+
+/** Creates the provisional publisher, its approved assignments, its links and the application. */
+async function openApplication(deps: UseCaseDeps, caller: Caller, o: Opening) {
+  const now = caller.now ?? new Date();
+  const addressHash = createHmac('sha256', deps.config.secretKey).update(`monetize:${caller.address}`).digest('hex').slice(0, 32);
+  await checkDailyCap(deps, addressHash, now);
+  const publisherId = `pub_mon_${randomBytes(8).toString('hex')}`;
+  const secret = generateSecret('mon');
+  await deps.repos.publishers.create([
+    {
+      _id: publisherId,
+      name: o.publisherUrl ? new URL(o.publisherUrl).hostname : 'Instant creator',
+      website: o.publisherUrl,
+      status: 'provisional',
+      is_demo: false,
+      feed_access: false,
+      markets: [],
+      channels: o.channel ? [o.channel] : [],
+      created_at: now,
+      updated_at: now,
+    },
+  ]);
+  const programIds = [...new Set(o.programs.map((p) => p.program._id))];
+  await deps.repos.programs.saveAssignments(
+    programIds.map((id) => ({ publisher_id: publisherId, program_id: id, status: 'approved' as const, applied_at: now })),
+    now,
+  );
+  const specs: LinkSpec[] = o.programs.map((p) => ({
+    publisherId,
+    programId: p.program._id,
+    campaignId: p.program.merchant_id,
+    landingUrl: p.landingUrl,
+    subid: '',
+  }));
+  const ensured = await ensureLinks(deps.repos.links, deps.config.secretKey, specs, { source: 'monetize', listed: true });
+  const app = (
+    await deps.models.MonetizeApplication.create({
+      _id: `app_${randomBytes(12).toString('base64url')}`,
+      secret_hash: hashSecret(secret),
+      publisher_id: publisherId,
+      status: o.claimEmail ? 'claimed' : 'provisional',
+      source: o.source,
+      publisher_url: o.publisherUrl,
+      placement_description: o.placementDescription,
+      channel: o.channel,
+      address_hash: addressHash,
+      profile: { claim_email: o.claimEmail ?? null, website: o.publisherUrl ?? null, channels: o.channel ? [o.channel] : [] },
+      claim_deadline: new Date(now.getTime() + deps.config.monetizeClaimDays * DAY_MS),
+      created_at: now,
+      updated_at: now,
+    })
+  ).toObject() as ApplicationRow;
+  return {
+    application: {
+      application_id: app._id,
+      access_secret: secret,
+      status: app.status,
+      email_required: false,
+      payout_claim_required: true,
+      links: o.programs.map((p, i) => ({
+        program_id: p.program._id,
+        url: trackedUrl(deps.config.trackingUrl, ensured[i].code),
+        landing_url: p.landingUrl,
+        provisional: true,
+      })),
+      claim: claimOf(app),
+    },
+  };
+}
+
+/** POST /links/: provisional links to the programs' landing pages. */
+export async function requestInstantLinks(deps: UseCaseDeps, caller: Caller, input: InputOf<typeof INSTANT_LINKS_INPUT>) {
+  const publisherUrl = publicUrl('publisher_url', input.publisher_url);
+  const rows = await deps.models.Program.find(instantFilter({ ids: input.program_ids }))
+    .sort({ _id: 1 })
+    .limit(input.program_ids ? input.program_ids.length : DEFAULT_PROGRAMS)
+    .lean<ProgramRow[]>();
+  if (input.program_ids) {
+    const open = new Set(rows.map((r) => r._id));
+    const i = input.program_ids.findIndex((id) => !open.has(id));
+    if (i >= 0) throw invalid(`program_ids[${i}]`, `program ${input.program_ids[i]} is not open to instant links (see GET /api/v1/monetize/programs/)`);
+  }
+  if (!rows.length) throw new ApiError({ code: 'service_unavailable', detail: 'No program is open to instant links right now. Retry later.' });
+  const byId = new Map(rows.map((r) => [r._id, r]));
+  const order = input.program_ids ?? rows.map((r) => r._id);
+  const { application } = await openApplication(deps, caller, {
+    source: 'links',
+    publisherUrl,
+    placementDescription: input.placement_description,
+    programs: order.map((id) => ({ program: byId.get(id)!, landingUrl: byId.get(id)!.default_landing_url })),
+  });
+  return application;
+}
+
+/**
+ * POST /social-post/: URLs found in the text (linkifyjs) on the allowed domains of a program open
+ * to instant links for the channel are replaced by provisional links; other text is left as it
+ * was, character for character.
+ */
+export async function rewriteSocialPost(deps: UseCaseDeps, caller: Caller, input: InputOf<typeof SOCIAL_POST_INPUT>) {
+  const found = findUrls(input.post_text, 'url');
+  const programs = found.length
+    ? await deps.models.Program.find(instantFilter({ channel: input.channel }))
+        .sort({ _id: 1 })
+        .lean<ProgramRow[]>()
+    : [];
+  const matches: Array<{ start: number; end: number; original: string; program: ProgramRow; landingUrl: string }> = [];
+  for (const m of found) {
+    let url: URL;
+    try {
+      url = new URL(m.href);
+    } catch {
+      continue;
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) continue;
+    const program = programs.find((p) => hostAllowed(url.hostname, p.allowed_domains.length ? p.allowed_domains : [new URL(p.default_landing_url).hostname]));
+    if (!program) continue;
+    url.hash = '';
+    matches.push({ start: m.start, end: m.end, original: m.value, program, landingUrl: url.toString() });
+  }
+  if (!matches.length) {
+    throw new ApiError({
+      code: 'no_merchant_urls',
+      detail: `No URL in post_text points to a merchant open to instant links for the ${input.channel} channel (see GET /api/v1/monetize/programs/).`,
+      errors: [{ param: 'post_text', detail: 'has no merchant URL' }],
+    });
+  }
+  const { application } = await openApplication(deps, caller, {
+    source: 'social_post',
+    channel: input.channel,
+    claimEmail: input.claim_email,
+    programs: matches,
+  });
+  let text = '';
+  let at = 0;
+  matches.forEach((m, i) => {
+    text += input.post_text.slice(at, m.start) + application.links[i].url;
+    at = m.end;
+  });
+  text += input.post_text.slice(at);
+  return {
+    ...application,
+    post_text: text,
+    links: application.links.map((l, i) => ({ ...l, original_url: matches[i].original })),
+  };
+}
+
+const notFound = () => new ApiError({ code: 'not_found', detail: 'No application with this id and access secret.' });
+
+/** The application, when the secret is its secret (compared in constant time); else 404. */
+async function authorizedApplication(deps: UseCaseDeps, id: string, secret: string | undefined): Promise<ApplicationRow> {
+  if (!secret || !/^app_[A-Za-z0-9_-]{8,40}$/.test(id)) throw notFound();
+  const app = await deps.models.MonetizeApplication.findById(id).lean<ApplicationRow>();
+  const presented = hashSecret(secret);
+  if (!app || !hashesEqual(app.secret_hash, presented)) throw notFound();
+  return app;
+}
+
+/** GET /requests/{id}/: status, links, clicks and pending earnings. */
+export async function applicationStatus(deps: UseCaseDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
+  const app = await authorizedApplication(deps, id, input.access_secret);
+  const links = await deps.models.Link.find({ publisher_id: app.publisher_id }).sort({ created_at: 1, _id: 1 }).lean();
+  const clicks = await deps.models.Click.countDocuments({ publisher_id: app.publisher_id, is_bot: { $ne: true } });
+  const earnings = await deps.models.Conversion.aggregate<{ _id: string; amount: unknown; count: number }>([
+    { $match: { publisher_id: app.publisher_id, status: { $in: ['pending', 'approved'] }, paid: { $ne: true } } },
+    { $group: { _id: '$currency', amount: { $sum: '$commission' }, count: { $sum: 1 } } },
+    { $sort: { _id: 1 } },
+  ]);
+  return {
+    application_id: app._id,
+    status: app.status,
+    created_at: app.created_at,
+    links: links.map((l) => ({
+      program_id: l.program_id,
+      url: trackedUrl(deps.config.trackingUrl, String(l._id)),
+      landing_url: l.landing_url,
+      provisional: app.status !== 'approved',
+    })),
+    clicks,
+    conversions: earnings.reduce((n, e) => n + e.count, 0),
+    pending_earnings: earnings.map((e) => ({ currency: e._id, amount: money(e.amount as string) })),
+    payout_held: app.status !== 'approved',
+    claim: claimOf(app),
+  };
+}
+
+function profileView(app: ApplicationRow) {
+  return {
+    application_id: app._id,
+    status: app.status,
+    display_name: app.profile?.display_name ?? null,
+    website: app.profile?.website ?? null,
+    channels: app.profile?.channels ?? [],
+    country: app.profile?.country ?? null,
+    claim_email: app.profile?.claim_email ?? null,
+  };
+}
+
+/** GET /profile/{id}/. */
+export async function readProfile(deps: UseCaseDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
+  return profileView(await authorizedApplication(deps, id, input.access_secret));
+}
+
+/**
+ * PATCH /profile/{id}/: a claim e-mail makes the application `claimed`; with display_name and
+ * country too it is complete and goes `under_review`. Decided applications cannot change (409).
+ */
+export async function updateProfile(
+  deps: UseCaseDeps,
+  id: string,
+  input: InputOf<typeof ACCESS_INPUT>,
+  patch: InputOf<typeof PROFILE_PATCH_INPUT>,
+  now = new Date(),
+) {
+  const app = await authorizedApplication(deps, id, input.access_secret);
+  if (app.status === 'approved' || app.status === 'rejected')
+    throw new ApiError({ code: 'conflict', detail: `The application is ${app.status}; its profile can no longer change.` });
+  const profile = { ...profileView(app), ...patch };
+  if (patch.website !== undefined) profile.website = publicUrl('website', patch.website);
+  if (patch.country !== undefined) profile.country = country(patch.country)!;
+  const status: ApplicationStatus = !profile.claim_email ? 'provisional' : profile.display_name && profile.country ? 'under_review' : 'claimed';
+  const updated = await deps.models.MonetizeApplication.findOneAndUpdate(
+    { _id: app._id, status: app.status },
+    {
+      $set: {
+        status,
+        updated_at: now,
+        profile: {
+          display_name: profile.display_name,
+          website: profile.website,
+          channels: profile.channels,
+          country: profile.country,
+          claim_email: profile.claim_email,
+        },
+      },
+    },
+    { returnDocument: 'after' },
+  ).lean<ApplicationRow>();
+  // A concurrent decision or edit won the race: the caller reads again.
+  if (!updated) throw new ApiError({ code: 'conflict', detail: 'The application changed meanwhile; read it and retry.' });
+  return profileView(updated);
+}

@@ -1,0 +1,12 @@
+export {
+  createPlan,
+  ELIGIBILITY_FRESH_DAYS,
+  releasePlan,
+  subscribeTrending,
+  TRENDING_COLUMNS,
+  TRENDING_INPUT,
+  TRENDING_POLICY,
+  trendingOpportunities,
+  trendingRows,
+} from './trending.service';
+export type { NewPlanItem, TrendingItem, UnavailableReason } from './trending.service';
