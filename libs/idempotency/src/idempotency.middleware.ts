@@ -49,67 +49,102 @@ function readKey(ctx: Context): string | undefined {
   return raw;
 }
 
-function replay(ctx: Context, doc: { status?: number | null; body?: string | null; content_type?: string | null }): void {
-  ctx.status = doc.status ?? 200;
-  ctx.type = doc.content_type ?? 'application/json';
+function replay(ctx: Context, doc: StoredResponse): void {
+  ctx.status = doc.status;
+  ctx.type = doc.contentType;
   ctx.set('Idempotent-Replayed', 'true');
-  ctx.body = doc.body ?? '';
+  ctx.body = doc.body;
+}
+
+/** What is stored and replayed: the first completed answer, byte for byte. */
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface IdempotencyScope {
+  models: Models;
+  account: string;
+  method: string;
+  route: string;
+  key: string;
+  /** The request's content (fingerprinted: another content under the key is 409). */
+  request: unknown;
+}
+
+/**
+ * The rule without a framework (HTTP routes and MCP tools share it, and one scope: the same key
+ * replays across both). `run` answers what to store, or null when nothing may be stored (a 5xx:
+ * the claim is released so a retry runs again); a throw releases the claim too.
+ */
+export async function runIdempotent(scope: IdempotencyScope, run: () => Promise<StoredResponse | null>): Promise<(StoredResponse & { replayed: boolean }) | null> {
+  const { Idempotency } = scope.models;
+  const id = sha256(`${scope.account}\u0000${scope.method}\u0000${scope.route}\u0000${scope.key}`);
+  const fingerprint = sha256(canonicalJson(scope.request ?? null));
+  const now = new Date();
+
+  let claimed = false;
+  try {
+    await Idempotency.collection.insertOne({ _id: id as never, publisher_id: scope.account, method: scope.method, route: scope.route, fingerprint, state: 'running', locked_until: new Date(now.getTime() + LOCK_MS), created_at: now });
+    claimed = true;
+  } catch (e) {
+    if ((e as { code?: number }).code !== 11000) throw e;
+  }
+  if (!claimed) {
+    const existing = await Idempotency.findById(id).lean();
+    if (!existing) {
+      // Expired and swept between our insert and this read: the client may simply retry.
+      throw new ApiError({ code: 'idempotency_key_in_use', detail: 'This Idempotency-Key is being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+    }
+    if (existing.fingerprint !== fingerprint) {
+      throw new ApiError({ code: 'idempotency_key_reused', detail: 'This Idempotency-Key was already used with a different request body.' });
+    }
+    if (existing.state === 'done') return { status: existing.status ?? 200, contentType: existing.content_type ?? 'application/json', body: existing.body ?? '', replayed: true };
+    const expired = existing.locked_until.getTime() <= now.getTime();
+    const taken = expired && (await Idempotency.updateOne({ _id: id, state: 'running', locked_until: existing.locked_until }, { $set: { locked_until: new Date(now.getTime() + LOCK_MS) } })).modifiedCount === 1;
+    if (!taken) {
+      throw new ApiError({ code: 'idempotency_key_in_use', detail: 'A request with this Idempotency-Key is still being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+    }
+  }
+
+  let stored: StoredResponse | null;
+  try {
+    stored = await run();
+  } catch (err) {
+    await Idempotency.deleteOne({ _id: id, state: 'running' });
+    throw err;
+  }
+  if (!stored) {
+    await Idempotency.deleteOne({ _id: id, state: 'running' });
+    return null;
+  }
+  await Idempotency.updateOne({ _id: id }, { $set: { state: 'done', status: stored.status, body: stored.body, content_type: stored.contentType } });
+  return { ...stored, replayed: false };
 }
 
 /** Runs the rest of the route at most once per key; see the module comment for the rules. */
 export function idempotent(opts: IdempotencyOptions): Middleware {
-  const { Idempotency } = opts.models;
   return async (ctx, next) => {
     const key = readKey(ctx);
     if (key === undefined) return next();
-    const account = opts.account(ctx);
-    const id = sha256(`${account}\u0000${ctx.method}\u0000${opts.route}\u0000${key}`);
-    const fingerprint = sha256(canonicalJson((ctx.request as { body?: unknown }).body ?? null));
-    const now = new Date();
-
-    let claimed = false;
-    try {
-      await Idempotency.collection.insertOne({ _id: id as never, publisher_id: account, method: ctx.method, route: opts.route, fingerprint, state: 'running', locked_until: new Date(now.getTime() + LOCK_MS), created_at: now });
-      claimed = true;
-    } catch (e) {
-      if ((e as { code?: number }).code !== 11000) throw e;
-    }
-    if (!claimed) {
-      const existing = await Idempotency.findById(id).lean();
-      if (!existing) {
-        // Expired and swept between our insert and this read: the client may simply retry.
-        throw new ApiError({ code: 'idempotency_key_in_use', detail: 'This Idempotency-Key is being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+    const scope = { models: opts.models, account: opts.account(ctx), method: ctx.method, route: opts.route, key, request: (ctx.request as { body?: unknown }).body };
+    const outcome = await runIdempotent(scope, async () => {
+      try {
+        await next();
+      } catch (err) {
+        const apiError = toApiError(err, ctx);
+        if (!apiError || apiError.status >= 500) throw err;
+        renderError(ctx, apiError); // stored and replayed like any other answer
       }
-      if (existing.fingerprint !== fingerprint) {
-        throw new ApiError({ code: 'idempotency_key_reused', detail: 'This Idempotency-Key was already used with a different request body.' });
-      }
-      if (existing.state === 'done') return replay(ctx, existing);
-      const expired = existing.locked_until.getTime() <= now.getTime();
-      const taken = expired && (await Idempotency.updateOne({ _id: id, state: 'running', locked_until: existing.locked_until }, { $set: { locked_until: new Date(now.getTime() + LOCK_MS) } })).modifiedCount === 1;
-      if (!taken) {
-        throw new ApiError({ code: 'idempotency_key_in_use', detail: 'A request with this Idempotency-Key is still being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
-      }
-    }
-
-    try {
-      await next();
-    } catch (err) {
-      const apiError = toApiError(err, ctx);
-      if (!apiError || apiError.status >= 500) {
-        await Idempotency.deleteOne({ _id: id, state: 'running' });
-        throw err;
-      }
-      renderError(ctx, apiError); // stored and replayed like any other answer
-    }
-    if (ctx.status >= 500) {
-      await Idempotency.deleteOne({ _id: id, state: 'running' });
-      return;
-    }
-    // Freeze the body as the exact bytes sent, so the replay is identical.
-    const body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body ?? null);
-    const contentType = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
-    ctx.body = body;
-    ctx.type = contentType;
-    await Idempotency.updateOne({ _id: id }, { $set: { state: 'done', status: ctx.status, body, content_type: contentType } });
+      if (ctx.status >= 500) return null;
+      // Freeze the body as the exact bytes sent, so the replay is identical.
+      const body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body ?? null);
+      const contentType = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
+      ctx.body = body;
+      ctx.type = contentType;
+      return { status: ctx.status, contentType, body };
+    });
+    if (outcome?.replayed) replay(ctx, outcome);
   };
 }

@@ -1,2 +1,2 @@
-export { canonicalJson, IDEMPOTENCY_HEADER, idempotent, MAX_KEY_LENGTH } from './idempotency.middleware';
-export type { IdempotencyOptions } from './idempotency.middleware';
+export { canonicalJson, IDEMPOTENCY_HEADER, idempotent, MAX_KEY_LENGTH, runIdempotent } from './idempotency.middleware';
+export type { IdempotencyOptions, IdempotencyScope, StoredResponse } from './idempotency.middleware';
