@@ -9,7 +9,11 @@ import { addDecimals, compareDecimals, divideDecimals, formatDecimal, multiplyDe
 import type { UseCaseDeps } from '@cw/usecase';
 
 export const ACCOUNT_POLICY: Policy = { budget: 'account' };
-export const PAYMENT_STATUS_POLICY: Policy = { budget: 'account', refuseKinds: ['test', 'sandbox', 'read_only'], refuseDetail: 'Test, sandbox and read-only keys cannot read payment status.' };
+export const PAYMENT_STATUS_POLICY: Policy = {
+  budget: 'account',
+  refuseKinds: ['test', 'sandbox', 'read_only'],
+  refuseDetail: 'Test, sandbox and read-only keys cannot read payment status.',
+};
 
 const PENDING_WINDOW_DAYS = 180;
 

@@ -6,14 +6,16 @@ import type { UseCaseDeps } from '@cw/usecase';
 
 export const CHANNELS = ['content', 'coupon', 'social'] as const;
 
-const invalid = (param: string, detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
+const invalid = (param: string, detail: string) =>
+  new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
 
 /** Checks and creates accounts (id `pub_…`, known channels, ISO markets) in one write. */
 export async function createPublishers(deps: Pick<UseCaseDeps, 'repos'>, accounts: Array<Omit<PublisherInput, '_id'> & { _id?: string }>): Promise<string[]> {
   const rows = accounts.map((a) => {
     const id = a._id ?? `pub_${randomBytes(6).toString('hex')}`;
     if (!/^pub_[a-z0-9_]{3,40}$/.test(id)) throw invalid('id', `must look like pub_<lowercase letters, digits, _>, got "${id}"`);
-    for (const c of a.channels ?? []) if (!(CHANNELS as readonly string[]).includes(c)) throw invalid('channels', `"${c}" is not one of ${CHANNELS.join(', ')}`);
+    for (const c of a.channels ?? [])
+      if (!(CHANNELS as readonly string[]).includes(c)) throw invalid('channels', `"${c}" is not one of ${CHANNELS.join(', ')}`);
     for (const m of a.markets ?? []) if (!/^[A-Z]{2}$/.test(m)) throw invalid('markets', `"${m}" is not an ISO alpha-2 country`);
     return { ...a, _id: id };
   });

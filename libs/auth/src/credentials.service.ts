@@ -48,14 +48,21 @@ export async function verifyMerchantToken(models: Models, secret: string | undef
   if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
   const hash = hashSecret(secret);
   const cred = await models.Credential.findOne({ hash }).lean();
-  if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || cred.type !== 'merchant_token' || typeof cred.merchant_id !== 'number') throw notAuthenticated();
+  if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || cred.type !== 'merchant_token' || typeof cred.merchant_id !== 'number')
+    throw notAuthenticated();
   return { merchantId: cred.merchant_id, credentialId: String(cred._id), prefix: cred.prefix };
 }
 
 /** Issues a merchant token (shown once; only its hash is stored). */
 export async function issueMerchantToken(models: Models, merchantId: number, label?: string): Promise<IssuedCredential> {
   const secret = generateSecret(secretPrefix('merchant_token'));
-  const doc = await models.Credential.create({ type: 'merchant_token', merchant_id: merchantId, hash: hashSecret(secret), prefix: displayPrefix(secret), label });
+  const doc = await models.Credential.create({
+    type: 'merchant_token',
+    merchant_id: merchantId,
+    hash: hashSecret(secret),
+    prefix: displayPrefix(secret),
+    label,
+  });
   return { id: String(doc._id), secret, prefix: doc.prefix, type: 'merchant_token' };
 }
 
@@ -68,10 +75,23 @@ export interface IssuedCredential {
 }
 
 /** Issues a credential; the secret is returned once and only its hash is stored. */
-export async function issueCredential(models: Models, publisherId: string, type: CredentialType, keyKind?: ApiKeyKind, label?: string): Promise<IssuedCredential> {
+export async function issueCredential(
+  models: Models,
+  publisherId: string,
+  type: CredentialType,
+  keyKind?: ApiKeyKind,
+  label?: string,
+): Promise<IssuedCredential> {
   if (type === 'api_key' && !keyKind) throw new Error('an API key needs a kind');
   const secret = generateSecret(secretPrefix(type, keyKind));
-  const doc = await models.Credential.create({ type, key_kind: type === 'api_key' ? keyKind : undefined, publisher_id: publisherId, hash: hashSecret(secret), prefix: displayPrefix(secret), label });
+  const doc = await models.Credential.create({
+    type,
+    key_kind: type === 'api_key' ? keyKind : undefined,
+    publisher_id: publisherId,
+    hash: hashSecret(secret),
+    prefix: displayPrefix(secret),
+    label,
+  });
   return { id: String(doc._id), secret, prefix: doc.prefix, type, keyKind };
 }
 

@@ -1,5 +1,13 @@
 export { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret, TOKEN_PREFIX } from './secrets';
-export { issueCredential, issueMerchantToken, notAuthenticated, revokeCredential, rotateCredential, verifyCredential, verifyMerchantToken } from './credentials.service';
+export {
+  issueCredential,
+  issueMerchantToken,
+  notAuthenticated,
+  revokeCredential,
+  rotateCredential,
+  verifyCredential,
+  verifyMerchantToken,
+} from './credentials.service';
 export type { IssuedCredential, MerchantPrincipal, Principal } from './credentials.service';
 export { API_KEYS_ONLY, authorize } from './policy';
 export type { Policy } from './policy';

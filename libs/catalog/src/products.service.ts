@@ -70,7 +70,11 @@ function splitList(raw: string | undefined, param: string): string[] {
   if (raw === undefined) return [];
   const items = raw.split(',').map((s) => s.trim());
   if (items.some((s) => s === '')) {
-    throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': contains an empty identifier.`, errors: [{ param, detail: 'contains an empty identifier' }] });
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: `Invalid parameter '${param}': contains an empty identifier.`,
+      errors: [{ param, detail: 'contains an empty identifier' }],
+    });
   }
   return [...new Set(items)];
 }
@@ -79,10 +83,19 @@ export async function lookupProductsPage(deps: UseCaseDeps, principal: Principal
   const ids = splitList(q.ids, 'ids');
   const gtins = splitList(q.gtins, 'gtins');
   const badId = ids.find((id) => !ID_PATTERN.test(id));
-  if (badId) throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'ids': "${badId.slice(0, 64)}" is not a product id.`, errors: [{ param: 'ids', detail: 'contains an invalid product id' }] });
+  if (badId)
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: `Invalid parameter 'ids': "${badId.slice(0, 64)}" is not a product id.`,
+      errors: [{ param: 'ids', detail: 'contains an invalid product id' }],
+    });
   const badGtin = gtins.find((g) => !isValidGtin(g));
   if (badGtin !== undefined) {
-    throw new ApiError({ code: 'invalid_gtin', detail: `Invalid GTIN "${badGtin.slice(0, 20)}": GTINs have 8, 12, 13 or 14 digits with a valid check digit.`, errors: [{ param: 'gtins', detail: `"${badGtin.slice(0, 20)}" is not a valid GTIN` }] });
+    throw new ApiError({
+      code: 'invalid_gtin',
+      detail: `Invalid GTIN "${badGtin.slice(0, 20)}": GTINs have 8, 12, 13 or 14 digits with a valid check digit.`,
+      errors: [{ param: 'gtins', detail: `"${badGtin.slice(0, 20)}" is not a valid GTIN` }],
+    });
   }
   const total = ids.length + gtins.length;
   if (total < 1 || total > 100) {
@@ -95,7 +108,15 @@ export async function lookupProductsPage(deps: UseCaseDeps, principal: Principal
   const countries = countriesFor(principal, q.country);
   const scope = await catalogScope(deps.repos.programs, principal.publisher);
   const { limit, offset } = q;
-  const page = await lookupProducts(deps.models, scope, { ids, gtins, countries, merchant: q.merchant, limit, offset, maxTimeMs: deps.config.catalogQueryTimeoutMs });
+  const page = await lookupProducts(deps.models, scope, {
+    ids,
+    gtins,
+    countries,
+    merchant: q.merchant,
+    limit,
+    offset,
+    maxTimeMs: deps.config.catalogQueryTimeoutMs,
+  });
   return respond(deps, principal, page, limit, offset, false);
 }
 

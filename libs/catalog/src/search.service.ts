@@ -55,7 +55,21 @@ export interface CatalogRow {
   size?: string;
 }
 
-const ROW_FIELDS = { gtin: 1, title: 1, price: 1, currency: 1, image: 1, source_url: 1, merchant_id: 1, program_id: 1, country: 1, availability: 1, last_seen_at: 1, group_id: 1, size: 1 };
+const ROW_FIELDS = {
+  gtin: 1,
+  title: 1,
+  price: 1,
+  currency: 1,
+  image: 1,
+  source_url: 1,
+  merchant_id: 1,
+  program_id: 1,
+  country: 1,
+  availability: 1,
+  last_seen_at: 1,
+  group_id: 1,
+  size: 1,
+};
 
 export interface Page {
   rows: CatalogRow[];
@@ -65,8 +79,7 @@ export interface Page {
   total?: number;
 }
 
-
-function freshness(now: Date) {
+export function freshness(now: Date) {
   return { removed: false, last_seen_at: { $gte: new Date(now.getTime() - FRESHNESS_HOURS * 3_600_000) }, fresh_until: { $gt: now } };
 }
 
@@ -102,7 +115,12 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
     };
   }
   if (!p.group) {
-    const rows = await models.Product.find(filter, ROW_FIELDS).sort({ _id: 1 }).skip(p.offset).limit(p.limit + 1).maxTimeMS(p.maxTimeMs ?? 0).lean<CatalogRow[]>();
+    const rows = await models.Product.find(filter, ROW_FIELDS)
+      .sort({ _id: 1 })
+      .skip(p.offset)
+      .limit(p.limit + 1)
+      .maxTimeMS(p.maxTimeMs ?? 0)
+      .lean<CatalogRow[]>();
     return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit) };
   }
   return searchGroups(models, filter, base, p);
@@ -111,7 +129,9 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
 /** group=1: one result per variant group, its cheapest in-stock variant, with every size. */
 async function searchGroups(models: Models, filter: Record<string, unknown>, base: Record<string, unknown>, p: SearchParams): Promise<Page> {
   // Every candidate is read, so read only what choosing needs; full rows for the page only.
-  const candidates = await models.Product.find(filter, { _id: 1, group_id: 1, program_id: 1, country: 1, price: 1 }).maxTimeMS(p.maxTimeMs ?? 0).lean<CatalogRow[]>();
+  const candidates = await models.Product.find(filter, { _id: 1, group_id: 1, program_id: 1, country: 1, price: 1 })
+    .maxTimeMS(p.maxTimeMs ?? 0)
+    .lean<CatalogRow[]>();
   const best = new Map<string, CatalogRow>();
   const groupKey = (r: CatalogRow) => (r.group_id ? `${r.group_id}\u0000${r.program_id}\u0000${r.country}` : `\u0001${r._id}`);
   for (const r of candidates) {
@@ -169,6 +189,11 @@ export async function lookupProducts(models: Models, scope: CatalogScope, p: Loo
   if (p.ids.length) or.push({ _id: { $in: p.ids } });
   if (p.gtins.length) or.push({ gtin14: { $in: p.gtins.map((g) => g.padStart(14, '0')) } });
   // Union of both lists, one row per product; every availability, fresh rows only.
-  const rows = await models.Product.find({ ...base, $or: or }, ROW_FIELDS).sort({ _id: 1 }).skip(p.offset).limit(p.limit + 1).maxTimeMS(p.maxTimeMs ?? 0).lean<CatalogRow[]>();
+  const rows = await models.Product.find({ ...base, $or: or }, ROW_FIELDS)
+    .sort({ _id: 1 })
+    .skip(p.offset)
+    .limit(p.limit + 1)
+    .maxTimeMS(p.maxTimeMs ?? 0)
+    .lean<CatalogRow[]>();
   return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit) };
 }

@@ -35,7 +35,10 @@ describe('loadConfig', () => {
 
   it('gives tests their targets: MONGODB_URI when set, Redis at REDIS_URL or the local default', () => {
     expect(loadTestTargets({})).toEqual({ mongodbUri: undefined, redisUrl: 'redis://127.0.0.1:6379' });
-    expect(loadTestTargets({ MONGODB_URI: 'mongodb://db:27017', REDIS_URL: 'redis://cache:6380' })).toEqual({ mongodbUri: 'mongodb://db:27017', redisUrl: 'redis://cache:6380' });
+    expect(loadTestTargets({ MONGODB_URI: 'mongodb://db:27017', REDIS_URL: 'redis://cache:6380' })).toEqual({
+      mongodbUri: 'mongodb://db:27017',
+      redisUrl: 'redis://cache:6380',
+    });
     expect(() => loadTestTargets({ REDIS_URL: 'http://nope' })).toThrow(ConfigError);
   });
 });

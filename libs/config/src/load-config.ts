@@ -119,7 +119,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   const port = int('PORT', defaults.port, 0, 65535);
   const portalUrl = url('PORTAL_URL', `http://127.0.0.1:${port}`, ['http:', 'https:'])!;
   const logLevel = (str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info')) as PlatformConfig['logLevel'];
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
 
   let secretKey = DEV_SECRET_KEY;
   const rawKey = str('SECRET_ENCRYPTION_KEY');

@@ -4,3 +4,4 @@ export type { ConversionRecord, ConversionStatus, RecordedSale } from './lifecyc
 export { isCurrency, minorUnits, moneyIn } from './money';
 export { conversionReport, conversionView, CONVERSIONS_POLICY, listConversions, REPORTS_POLICY } from './reporting.service';
 export { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from './sales.service';
+export { CONVERSION_PAGE_SCHEMA, REPORT_SCHEMA } from './conversion.views';

@@ -50,16 +50,22 @@ export function conversionId(merchantId: number, orderId: string): string {
   return `cnv_${createHash('sha256').update(`${merchantId}\u0000${orderId}`).digest('base64url').slice(0, 22)}`;
 }
 
-const invalid = (param: string, detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
+const invalid = (param: string, detail: string) =>
+  new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
 
 /**
  * Commission from the program's terms: a rate of the sale, or a fixed amount per sale (in the
  * program's currency), exact and rounded half-even to the currency's minor unit.
  */
-export function commissionFor(terms: { commission_rate?: { toString(): string } | null; commission_fixed?: { toString(): string } | null; currency?: string | null }, amount: string, currency: string): string {
+export function commissionFor(
+  terms: { commission_rate?: { toString(): string } | null; commission_fixed?: { toString(): string } | null; currency?: string | null },
+  amount: string,
+  currency: string,
+): string {
   const units = minorUnits(currency);
   if (terms.commission_fixed !== undefined && terms.commission_fixed !== null) {
-    if (terms.currency && terms.currency !== currency) throw invalid('currency', `must be the program's currency (${terms.currency}): its commission is a fixed amount per sale`);
+    if (terms.currency && terms.currency !== currency)
+      throw invalid('currency', `must be the program's currency (${terms.currency}): its commission is a fixed amount per sale`);
     return formatDecimal(roundDecimal(parseDecimal(terms.commission_fixed.toString()), units), units);
   }
   const rate = terms.commission_rate ? terms.commission_rate.toString() : '0';
@@ -86,7 +92,8 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
 
   const click = await deps.models.Click.findById(input.click_id).lean();
   // Another merchant's click is indistinguishable from an unknown one.
-  if (!click || click.campaign_id !== merchant.merchantId) throw new ApiError({ code: 'click_not_found', detail: `No click ${input.click_id} on your programs.` });
+  if (!click || click.campaign_id !== merchant.merchantId)
+    throw new ApiError({ code: 'click_not_found', detail: `No click ${input.click_id} on your programs.` });
   if (click.is_bot) throw new ApiError({ code: 'click_is_bot', detail: 'The click was flagged as automated traffic and does not convert.' });
   const program = await deps.repos.programs.byId(click.program_id, { cookie_days: 1, commission_rate: 1, commission_fixed: 1, currency: 1 });
   const windowDays = program?.cookie_days ?? 30;
@@ -138,14 +145,22 @@ const TRANSITIONS: Record<ConversionStatus, Partial<Record<ConversionStatus, Sal
  * conversions (another merchant's are not found); `onlyFrom` narrows the allowed origin
  * (the operator's `reverse` is only from approved).
  */
-export async function changeStatus(deps: Pick<UseCaseDeps, 'models'>, id: string, to: 'approved' | 'declined', opts: { merchantId?: number; onlyFrom?: ConversionStatus; now?: Date } = {}): Promise<ConversionRecord> {
+export async function changeStatus(
+  deps: Pick<UseCaseDeps, 'models'>,
+  id: string,
+  to: 'approved' | 'declined',
+  opts: { merchantId?: number; onlyFrom?: ConversionStatus; now?: Date } = {},
+): Promise<ConversionRecord> {
   const now = opts.now ?? new Date();
   const scope: Record<string, unknown> = { _id: id, source: 'v1', ...(opts.merchantId !== undefined ? { campaign_id: opts.merchantId } : {}) };
   const current = await deps.models.Conversion.findOne(scope).lean<ConversionRecord>();
   if (!current) throw new ApiError({ code: 'not_found', detail: `No conversion ${id}.` });
   const event = TRANSITIONS[current.status][to];
   if (!event || (opts.onlyFrom && current.status !== opts.onlyFrom)) {
-    throw new ApiError({ code: 'invalid_transition', detail: `A ${current.reversed ? 'reversed' : current.status} conversion cannot become ${to}${opts.onlyFrom ? ` (only ${opts.onlyFrom} ones)` : ''}.` });
+    throw new ApiError({
+      code: 'invalid_transition',
+      detail: `A ${current.reversed ? 'reversed' : current.status} conversion cannot become ${to}${opts.onlyFrom ? ` (only ${opts.onlyFrom} ones)` : ''}.`,
+    });
   }
   const updated = await deps.models.Conversion.findOneAndUpdate(
     { ...scope, status: current.status },
@@ -157,11 +172,16 @@ export async function changeStatus(deps: Pick<UseCaseDeps, 'models'>, id: string
 }
 
 /** A bonus or correction the network books for a publisher (approved at once, positive or negative). */
-export async function bookLedgerEntry(deps: Pick<UseCaseDeps, 'models'>, entry: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; campaignId?: number; now?: Date }): Promise<ConversionRecord> {
+export async function bookLedgerEntry(
+  deps: Pick<UseCaseDeps, 'models'>,
+  entry: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; campaignId?: number; now?: Date },
+): Promise<ConversionRecord> {
   if (!isCurrency(entry.currency)) throw invalid('currency', `"${entry.currency}" is not an ISO 4217 currency`);
-  if (!/^-?[0-9]{1,12}(\.[0-9]{1,4})?$/.test(entry.amount) || compareDecimals(entry.amount, '0') === 0) throw invalid('amount', 'must be a non-zero decimal amount');
+  if (!/^-?[0-9]{1,12}(\.[0-9]{1,4})?$/.test(entry.amount) || compareDecimals(entry.amount, '0') === 0)
+    throw invalid('amount', 'must be a non-zero decimal amount');
   if (!entry.reason.trim()) throw invalid('reason', 'is required');
-  if (!(await deps.models.Publisher.exists({ _id: entry.publisherId }))) throw new ApiError({ code: 'not_found', detail: `publisher ${entry.publisherId} does not exist` });
+  if (!(await deps.models.Publisher.exists({ _id: entry.publisherId })))
+    throw new ApiError({ code: 'not_found', detail: `publisher ${entry.publisherId} does not exist` });
   const now = entry.now ?? new Date();
   const units = minorUnits(entry.currency);
   const id = `cnv_L${randomBytes(12).toString('base64url')}`;

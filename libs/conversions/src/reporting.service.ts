@@ -21,7 +21,12 @@ const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 function range(from: string | undefined, to: string | undefined): { from?: Date; toExclusive?: Date } {
-  if (from && to && from > to) throw new ApiError({ code: 'invalid_parameter', detail: "Invalid parameter 'date_from': must not be after date_to.", errors: [{ param: 'date_from', detail: 'must not be after date_to' }] });
+  if (from && to && from > to)
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: "Invalid parameter 'date_from': must not be after date_to.",
+      errors: [{ param: 'date_from', detail: 'must not be after date_to' }],
+    });
   return { from: from ? dayStart(from) : undefined, toExclusive: to ? new Date(dayStart(to).getTime() + DAY) : undefined };
 }
 
@@ -52,7 +57,9 @@ type Sums = Record<string, string>;
 function sumsBy(rows: Array<{ currency: string; value: { toString(): string } }>): Sums {
   const acc = new Map<string, string[]>();
   for (const r of rows) acc.set(r.currency, [...(acc.get(r.currency) ?? []), r.value.toString()]);
-  return Object.fromEntries([...acc].sort(([a], [b]) => a.localeCompare(b)).map(([cur, vs]) => [cur, moneyIn(addDecimals(vs.map((v) => parseDecimal(v))), cur)]));
+  return Object.fromEntries(
+    [...acc].sort(([a], [b]) => a.localeCompare(b)).map(([cur, vs]) => [cur, moneyIn(addDecimals(vs.map((v) => parseDecimal(v))), cur)]),
+  );
 }
 
 /** The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set. */
@@ -64,7 +71,11 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
   if (input.status !== undefined) filter.status = input.status;
   if (input.source !== 'all') filter.source = input.source;
   if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
-  const rows = await deps.models.Conversion.find(filter, { events: 0, order_ref: 0 }).sort({ occurred_at: -1, _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ConversionRecord[]>();
+  const rows = await deps.models.Conversion.find(filter, { events: 0, order_ref: 0 })
+    .sort({ occurred_at: -1, _id: 1 })
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<ConversionRecord[]>();
   const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
   const rollup = await deps.models.Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
     { $match: filter },
@@ -78,8 +89,13 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
     bySubid.set(r._id.subid ?? '', e);
   }
   return {
-    ...pageOf(rows.map((r) => conversionView(r, r.campaign_id !== undefined ? names.get(r.campaign_id) : undefined)), input),
-    subid_rollup: [...bySubid].sort(([a], [b]) => a.localeCompare(b)).map(([subid, e]) => ({ subid: subid || null, conversions: e.n, commission: sumsBy(e.sums) })),
+    ...pageOf(
+      rows.map((r) => conversionView(r, r.campaign_id !== undefined ? names.get(r.campaign_id) : undefined)),
+      input,
+    ),
+    subid_rollup: [...bySubid]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([subid, e]) => ({ subid: subid || null, conversions: e.n, commission: sumsBy(e.sums) })),
   };
 }
 
@@ -105,14 +121,30 @@ export async function conversionReport(deps: UseCaseDeps, principal: Principal, 
   const dateFrom = input.date_from ?? isoDay(dayStart(dateTo).getTime() - (DEFAULT_REPORT_DAYS - 1) * DAY);
   const { from, toExclusive } = range(dateFrom, dateTo);
   const days = Math.round((toExclusive!.getTime() - from!.getTime()) / DAY);
-  if (days > MAX_REPORT_DAYS) throw new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'date_from': a report covers at most ${MAX_REPORT_DAYS} days.`, errors: [{ param: 'date_from', detail: `the range exceeds ${MAX_REPORT_DAYS} days` }] });
+  if (days > MAX_REPORT_DAYS)
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: `Invalid parameter 'date_from': a report covers at most ${MAX_REPORT_DAYS} days.`,
+      errors: [{ param: 'date_from', detail: `the range exceeds ${MAX_REPORT_DAYS} days` }],
+    });
   const match: Record<string, unknown> = { publisher_id: principal.publisher._id, occurred_at: { $gte: from, $lt: toExclusive } };
   if (input.subid !== undefined) match.subid = input.subid;
   if (input.status !== undefined) match.status = input.status;
   const timeGroup = input.group_by === 'day' || input.group_by === 'week' || input.group_by === 'month';
-  const key = timeGroup ? { $dateToString: { format: '%Y-%m-%d', date: '$occurred_at' } } : input.group_by === 'subid' ? '$subid' : input.group_by === 'campaign' ? '$campaign_id' : '$status';
+  const key = timeGroup
+    ? { $dateToString: { format: '%Y-%m-%d', date: '$occurred_at' } }
+    : input.group_by === 'subid'
+      ? '$subid'
+      : input.group_by === 'campaign'
+        ? '$campaign_id'
+        : '$status';
   // Grouped in MongoDB by (key, currency, status); days fold into weeks and months below (at most 366 rows per currency and status).
-  const grouped = await deps.models.Conversion.aggregate<{ _id: { k: unknown; c: string; s: 'pending' | 'approved' | 'declined' }; n: number; sale: { toString(): string }; commission: { toString(): string } }>([
+  const grouped = await deps.models.Conversion.aggregate<{
+    _id: { k: unknown; c: string; s: 'pending' | 'approved' | 'declined' };
+    n: number;
+    sale: { toString(): string };
+    commission: { toString(): string };
+  }>([
     { $match: match },
     { $group: { _id: { k: key, c: '$currency', s: '$status' }, n: { $sum: 1 }, sale: { $sum: '$sale_amount' }, commission: { $sum: '$commission' } } },
   ]);
@@ -140,7 +172,14 @@ export async function conversionReport(deps: UseCaseDeps, principal: Principal, 
       c.commission.push({ currency: g._id.c, value: g.commission });
     }
   }
-  const show = (c: Cell) => ({ conversions: c.conversions, approved: c.approved, pending: c.pending, declined: c.declined, sale_amount: sumsBy(c.sale), commission: sumsBy(c.commission) });
+  const show = (c: Cell) => ({
+    conversions: c.conversions,
+    approved: c.approved,
+    pending: c.pending,
+    declined: c.declined,
+    sale_amount: sumsBy(c.sale),
+    commission: sumsBy(c.commission),
+  });
   const keys = [...cells.keys()].sort((a, b) => (input.group_by === 'campaign' ? Number(a) - Number(b) : a.localeCompare(b)));
   return {
     group_by: input.group_by,

@@ -44,7 +44,11 @@ type Filters = InputOf<typeof SALES_EXPORT_INPUT>;
 
 function salesFilter(principal: Principal, input: Filters): Record<string, unknown> {
   if (input.date_from && input.date_to && input.date_from > input.date_to) {
-    throw new ApiError({ code: 'invalid_parameter', detail: "Invalid parameter 'date_from': must not be after date_to.", errors: [{ param: 'date_from', detail: 'must not be after date_to' }] });
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: "Invalid parameter 'date_from': must not be after date_to.",
+      errors: [{ param: 'date_from', detail: 'must not be after date_to' }],
+    });
   }
   const filter: Record<string, unknown> = { publisher_id: principal.publisher._id, source: 'v1' };
   if (input.date_from || input.date_to) {
@@ -59,7 +63,20 @@ function salesFilter(principal: Principal, input: Filters): Record<string, unkno
   return filter;
 }
 
-export const SALE_COLUMNS = ['id', 'sub_id', 'status', 'sale_amount', 'commission', 'currency', 'merchant_id', 'merchant_name', 'program_id', 'click_id', 'occurred_at', 'updated_at'] as const;
+export const SALE_COLUMNS = [
+  'id',
+  'sub_id',
+  'status',
+  'sale_amount',
+  'commission',
+  'currency',
+  'merchant_id',
+  'merchant_name',
+  'program_id',
+  'click_id',
+  'occurred_at',
+  'updated_at',
+] as const;
 
 export function saleRow(c: ConversionRecord, merchantName: string | undefined) {
   return {
@@ -87,15 +104,30 @@ async function withNames(deps: UseCaseDeps, rows: ConversionRecord[]) {
 
 /** One page of sales, newest first. */
 export async function listSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
-  const rows = await deps.models.Conversion.find(salesFilter(principal, input), PROJECTION).sort(ORDER).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ConversionRecord[]>();
+  const rows = await deps.models.Conversion.find(salesFilter(principal, input), PROJECTION)
+    .sort(ORDER)
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<ConversionRecord[]>();
   return pageOf(await withNames(deps, rows), input);
 }
 
 /** One row per sale for sub-ID tools: the sale, its sub-ID, status and commission. */
 export async function subidSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
-  const rows = await deps.models.Conversion.find(salesFilter(principal, input), { _id: 1, subid: 1, status: 1, commission: 1, currency: 1, occurred_at: 1 }).sort(ORDER).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ConversionRecord[]>();
+  const rows = await deps.models.Conversion.find(salesFilter(principal, input), { _id: 1, subid: 1, status: 1, commission: 1, currency: 1, occurred_at: 1 })
+    .sort(ORDER)
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<ConversionRecord[]>();
   return pageOf(
-    rows.map((c) => ({ sale_id: c._id, sub_id: c.subid || null, status: c.status, commission: moneyIn(c.commission, c.currency), currency: c.currency, occurred_at: c.occurred_at })),
+    rows.map((c) => ({
+      sale_id: c._id,
+      sub_id: c.subid || null,
+      status: c.status,
+      commission: moneyIn(c.commission, c.currency),
+      currency: c.currency,
+      occurred_at: c.occurred_at,
+    })),
     input,
   );
 }
@@ -105,13 +137,33 @@ export async function subidSales(deps: UseCaseDeps, principal: Principal, input:
  * columns), read from a cursor in batches: memory does not grow with the number of sales. The
  * caller closes the returned cursor when the client goes away.
  */
-export function exportSales(deps: UseCaseDeps, principal: Principal, input: Filters): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
-  const cursor = deps.models.Conversion.find(salesFilter(principal, input), PROJECTION).sort(ORDER).lean<ConversionRecord[]>().cursor({ batchSize: 1000 }) as unknown as Cursor<ConversionRecord>;
+export function exportSales(
+  deps: UseCaseDeps,
+  principal: Principal,
+  input: Filters,
+): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
+  const cursor = deps.models.Conversion.find(salesFilter(principal, input), PROJECTION)
+    .sort(ORDER)
+    .lean<ConversionRecord[]>()
+    .cursor({ batchSize: 1000 }) as unknown as Cursor<ConversionRecord>;
   async function* rows() {
     const batch: ConversionRecord[] = [];
     const flush = async function* () {
       for (const r of await withNames(deps, batch.splice(0))) {
-        yield [r.id, r.sub_id, r.status, r.sale_amount, r.commission, r.currency, r.merchant ? String(r.merchant.id) : null, r.merchant?.name ?? null, r.program_id === null ? null : String(r.program_id), r.click_id, r.occurred_at.toISOString(), r.updated_at.toISOString()];
+        yield [
+          r.id,
+          r.sub_id,
+          r.status,
+          r.sale_amount,
+          r.commission,
+          r.currency,
+          r.merchant ? String(r.merchant.id) : null,
+          r.merchant?.name ?? null,
+          r.program_id === null ? null : String(r.program_id),
+          r.click_id,
+          r.occurred_at.toISOString(),
+          r.updated_at.toISOString(),
+        ];
       }
     };
     for await (const doc of cursor) {
@@ -130,17 +182,19 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
   const filter = salesFilter(principal, input);
   const keyOf = { subid: '$subid', merchant: '$campaign_id', day: { $dateToString: { format: '%Y-%m-%d', date: '$occurred_at' } } }[input.group_by];
   const clickKeyOf = { subid: '$subid', merchant: '$campaign_id', day: { $dateToString: { format: '%Y-%m-%d', date: '$created_at' } } }[input.group_by];
-  const sales = await deps.models.Conversion.aggregate<{ _id: { key: string | number | null; currency: string }; n: number; earnings: { toString(): string } }>([
-    { $match: filter },
-    { $group: { _id: { key: keyOf, currency: '$currency' }, n: { $sum: 1 }, earnings: { $sum: '$commission' } } },
-  ]);
+  const sales = await deps.models.Conversion.aggregate<{ _id: { key: string | number | null; currency: string }; n: number; earnings: { toString(): string } }>(
+    [{ $match: filter }, { $group: { _id: { key: keyOf, currency: '$currency' }, n: { $sum: 1 }, earnings: { $sum: '$commission' } } }],
+  );
   // Clicks of the same account, range and sub-ID/merchant filters (a status filter does not apply to clicks).
   const clickFilter: Record<string, unknown> = { publisher_id: principal.publisher._id, is_bot: { $ne: true } };
   const occurred = filter.occurred_at as Record<string, Date> | undefined;
   if (occurred) clickFilter.created_at = occurred;
   if (input.sub_id !== undefined) clickFilter.subid = input.sub_id;
   if (input.merchant !== undefined) clickFilter.campaign_id = input.merchant;
-  const clicks = await deps.models.Click.aggregate<{ _id: string | number | null; n: number }>([{ $match: clickFilter }, { $group: { _id: clickKeyOf, n: { $sum: 1 } } }]);
+  const clicks = await deps.models.Click.aggregate<{ _id: string | number | null; n: number }>([
+    { $match: clickFilter },
+    { $group: { _id: clickKeyOf, n: { $sum: 1 } } },
+  ]);
 
   const norm = (k: string | number | null | undefined) => (k === undefined || k === null || k === '' ? null : k);
   const rows = new Map<string, { key: string | number | null; clicks: number; sales: number; earnings: Map<string, string[]> }>();
@@ -156,10 +210,17 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
     r.sales += s.n;
     r.earnings.set(s._id.currency, [...(r.earnings.get(s._id.currency) ?? []), s.earnings.toString()]);
   }
-  const names = input.group_by === 'merchant' ? await deps.repos.merchants.namesOf([...rows.values()].flatMap((r) => (typeof r.key === 'number' ? [r.key] : []))) : new Map<number, string>();
+  const names =
+    input.group_by === 'merchant'
+      ? await deps.repos.merchants.namesOf([...rows.values()].flatMap((r) => (typeof r.key === 'number' ? [r.key] : [])))
+      : new Map<number, string>();
   const out = [...rows.values()]
     .filter((r) => r.clicks > 0 || r.sales > 0)
-    .sort((a, b) => (input.group_by === 'day' ? String(a.key).localeCompare(String(b.key)) : b.sales - a.sales || b.clicks - a.clicks || String(a.key).localeCompare(String(b.key))))
+    .sort((a, b) =>
+      input.group_by === 'day'
+        ? String(a.key).localeCompare(String(b.key))
+        : b.sales - a.sales || b.clicks - a.clicks || String(a.key).localeCompare(String(b.key)),
+    )
     .map((r) => {
       const earnings: Sums = {};
       const epc: Sums = {};
@@ -168,8 +229,20 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
         earnings[cur] = moneyIn(total, cur);
         epc[cur] = r.clicks ? formatDecimal(divideDecimals(total, String(r.clicks), 4), 4) : '0.0000';
       }
-      const key = input.group_by === 'subid' ? { sub_id: r.key } : input.group_by === 'day' ? { day: r.key } : { merchant: r.key === null ? null : { id: r.key, name: names.get(r.key as number) ?? '' } };
-      return { ...key, clicks: r.clicks, sales: r.sales, conversion_rate: r.clicks ? formatDecimal(divideDecimals(String(r.sales), String(r.clicks), 4), 4) : '0.0000', earnings, epc };
+      const key =
+        input.group_by === 'subid'
+          ? { sub_id: r.key }
+          : input.group_by === 'day'
+            ? { day: r.key }
+            : { merchant: r.key === null ? null : { id: r.key, name: names.get(r.key as number) ?? '' } };
+      return {
+        ...key,
+        clicks: r.clicks,
+        sales: r.sales,
+        conversion_rate: r.clicks ? formatDecimal(divideDecimals(String(r.sales), String(r.clicks), 4), 4) : '0.0000',
+        earnings,
+        epc,
+      };
     });
   return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, data: out };
 }

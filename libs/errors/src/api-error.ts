@@ -51,12 +51,9 @@ export function errorBody(err: ApiError, requestId: string): ErrorBody {
 /** Shorthands for the errors every service raises. */
 export const errors = {
   notFound: (detail = 'The requested resource does not exist.') => new ApiError({ code: 'not_found', detail }),
-  notAuthenticated: () =>
-    new ApiError({ code: 'not_authenticated', detail: 'Authentication credentials were missing or are not valid.' }),
+  notAuthenticated: () => new ApiError({ code: 'not_authenticated', detail: 'Authentication credentials were missing or are not valid.' }),
   invalidParameter: (param: string, detail: string) =>
     new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}`, errors: [{ param, detail }] }),
-  serviceUnavailable: (detail = 'A dependency is temporarily unavailable. Retry with backoff.') =>
-    new ApiError({ code: 'service_unavailable', detail }),
-  credentialNotAllowed: (detail = 'This credential is not allowed to use this endpoint.') =>
-    new ApiError({ code: 'credential_not_allowed', detail }),
+  serviceUnavailable: (detail = 'A dependency is temporarily unavailable. Retry with backoff.') => new ApiError({ code: 'service_unavailable', detail }),
+  credentialNotAllowed: (detail = 'This credential is not allowed to use this endpoint.') => new ApiError({ code: 'credential_not_allowed', detail }),
 };

@@ -1,12 +1,13 @@
 /**
  * Feed items in the spec's field order and their four encodings, each a stream of chunks pulled
  * one item at a time (backpressure is the consumer's pace): Google Merchant Center RSS 2.0 with
- * the `g:` namespace (xmlbuilder2's callback builder), CSV and TSV (csv-stringify), and one JSON
+ * the `g:` namespace (xmlbuilder's callback writer: xmlbuilder2's was about 40 times slower, 2 ms
+ * an item), CSV and TSV (csv-stringify), and one JSON
  * document.
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { createCB } from 'xmlbuilder2';
+import xmlbuilder from 'xmlbuilder';
 import { neutralizeFormula } from '@cw/http';
 import type { FeedRecord } from './feed-source';
 
@@ -87,19 +88,16 @@ async function* xmlChunks(items: AsyncIterable<FeedItem>, meta: FeedMeta): Async
     buf = [];
     return out;
   };
-  const xml = createCB({ data: (chunk: string) => buf.push(chunk), prettyPrint: false });
-  xml.dec({ version: '1.0', encoding: 'UTF-8' }).ele('rss', { version: '2.0', 'xmlns:g': 'http://base.google.com/ns/1.0' }).ele('channel');
-  xml.ele('title').txt(xmlText(meta.title)).up().ele('link').txt(meta.link).up().ele('description').txt(xmlText(meta.description)).up();
+  const xml = xmlbuilder.begin({}, (chunk: string) => void buf.push(chunk));
+  xml.dec('1.0', 'UTF-8').ele('rss', { version: '2.0', 'xmlns:g': 'http://base.google.com/ns/1.0' }).ele('channel');
+  xml.ele('title', xmlText(meta.title)).up().ele('link', meta.link).up().ele('description', xmlText(meta.description)).up();
   for await (const item of items) {
     xml.ele('item');
     for (const f of FEED_FIELDS) {
       const v = item[f];
       if (!v) continue;
       // RSS's own title, link and description; every other attribute in Google's namespace.
-      xml
-        .ele(f === 'title' || f === 'link' || f === 'description' ? f : `g:${f}`)
-        .txt(xmlText(v))
-        .up();
+      xml.ele(f === 'title' || f === 'link' || f === 'description' ? f : `g:${f}`, xmlText(v)).up();
     }
     xml.up();
     yield take();

@@ -215,7 +215,13 @@ async function* feedItems(deps: UseCaseDeps, publisherId: string, rows: AsyncIte
   };
   for await (const r of rows) {
     batch.push(r);
-    if (batch.length >= LINK_BATCH) yield* flush();
+    if (batch.length >= LINK_BATCH) {
+      yield* flush();
+      // Back to the event loop between batches: rows often come without I/O (known links, a
+      // file's buffered chunk), and the socket's writes are only flushed from there; it also
+      // keeps one large feed from holding the process for its whole length.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   if (batch.length) yield* flush();
 }

@@ -37,7 +37,11 @@ export function toApiError(err: unknown, ctx: Context, classifiers: readonly Err
   if (status === 415) return new ApiError({ code: 'unsupported_media_type', detail: 'Request bodies must be application/json.' });
   if (status === 404) return new ApiError({ code: 'not_found', detail: `No route for ${ctx.method} ${ctx.path}.` });
   if (status === 405) {
-    return new ApiError({ code: 'method_not_allowed', detail: `Method ${ctx.method} is not allowed on ${ctx.path}.`, headers: e.headers?.Allow ? { Allow: e.headers.Allow } : {} });
+    return new ApiError({
+      code: 'method_not_allowed',
+      detail: `Method ${ctx.method} is not allowed on ${ctx.path}.`,
+      headers: e.headers?.Allow ? { Allow: e.headers.Allow } : {},
+    });
   }
   if (status && status >= 400 && status < 500 && e.expose) return new ApiError({ code: 'invalid_parameter', detail: e.message ?? 'Bad request.' });
   return undefined;
@@ -51,14 +55,21 @@ export function errorHandler(logger: Logger, opts: { classifiers?: readonly Erro
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new ApiError({ code: 'not_found', detail: `No route for ${ctx.method} ${ctx.path}.` });
         if (ctx.status === 405 || ctx.status === 501) {
-          throw new ApiError({ code: 'method_not_allowed', detail: `Method ${ctx.method} is not allowed on ${ctx.path}.`, headers: { Allow: ctx.response.get('Allow') || 'GET' } });
+          throw new ApiError({
+            code: 'method_not_allowed',
+            detail: `Method ${ctx.method} is not allowed on ${ctx.path}.`,
+            headers: { Allow: ctx.response.get('Allow') || 'GET' },
+          });
         }
       }
     } catch (err) {
       let apiError = toApiError(err, ctx, opts.classifiers);
       if (!apiError) {
         logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
-        apiError = new ApiError({ code: 'internal_error', detail: 'An internal error occurred. It has been logged; retry later or contact support with the request id.' });
+        apiError = new ApiError({
+          code: 'internal_error',
+          detail: 'An internal error occurred. It has been logged; retry later or contact support with the request id.',
+        });
       }
       render(ctx, apiError);
     }

@@ -86,18 +86,3 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
     components: { schemas: { Error: ERROR_SCHEMA }, securitySchemes: opts.securitySchemes },
   };
 }
-
-/** The response schema of a page-based list: `{data, page, page_size, has_more, next_page}`. */
-export function pageEnvelopeSchema(item: Record<string, unknown>): JsonSchema {
-  return {
-    type: 'object',
-    required: ['data', 'page', 'page_size', 'has_more', 'next_page'],
-    properties: {
-      data: { type: 'array', items: item },
-      page: { type: 'integer', minimum: 1 },
-      page_size: { type: 'integer', minimum: 1 },
-      has_more: { type: 'boolean', description: 'True when page + 1 holds more items.' },
-      next_page: { type: ['integer', 'null'], description: 'The next page number, or null on the last page.' },
-    },
-  };
-}

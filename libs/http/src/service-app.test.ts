@@ -82,7 +82,14 @@ describe('service app kit', () => {
   it('answers malformed JSON, non-JSON bodies, oversized bodies and invalid bodies with clear 4xx', async () => {
     expectErrorShape(await request(server).post('/api/items').set('Content-Type', 'application/json').send('{"name":'), 400, 'invalid_json');
     expectErrorShape(await request(server).post('/api/items').set('Content-Type', 'text/plain').send('name=x'), 415, 'unsupported_media_type');
-    expectErrorShape(await request(server).post('/api/items').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(2_000_000) })), 413, 'payload_too_large');
+    expectErrorShape(
+      await request(server)
+        .post('/api/items')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(2_000_000) })),
+      413,
+      'payload_too_large',
+    );
     const missing = await request(server).post('/api/items').send({});
     expectErrorShape(missing, 400, 'invalid_parameter');
     expect(missing.body.errors).toEqual([{ param: 'name', detail: 'is required' }]);
@@ -116,7 +123,14 @@ describe('service app kit', () => {
 
 describe('OpenAPI document', () => {
   it('describes every route with its parameters, bodies and the error schema', () => {
-    const doc = buildOpenApi({ title: 'T', version: '1', description: 'd', serverUrl: 'http://x', securitySchemes: {}, groups: [{ prefix: '/api', routes }] }) as {
+    const doc = buildOpenApi({
+      title: 'T',
+      version: '1',
+      description: 'd',
+      serverUrl: 'http://x',
+      securitySchemes: {},
+      groups: [{ prefix: '/api', routes }],
+    }) as {
       openapi: string;
       paths: Record<string, Record<string, { parameters: Array<{ name: string }>; requestBody?: unknown }>>;
     };

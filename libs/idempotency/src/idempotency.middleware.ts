@@ -78,7 +78,10 @@ export interface IdempotencyScope {
  * replays across both). `run` answers what to store, or null when nothing may be stored (a 5xx:
  * the claim is released so a retry runs again); a throw releases the claim too.
  */
-export async function runIdempotent(scope: IdempotencyScope, run: () => Promise<StoredResponse | null>): Promise<(StoredResponse & { replayed: boolean }) | null> {
+export async function runIdempotent(
+  scope: IdempotencyScope,
+  run: () => Promise<StoredResponse | null>,
+): Promise<(StoredResponse & { replayed: boolean }) | null> {
   const { Idempotency } = scope.models;
   const id = sha256(`${scope.account}\u0000${scope.method}\u0000${scope.route}\u0000${scope.key}`);
   const fingerprint = sha256(canonicalJson(scope.request ?? null));
@@ -86,7 +89,16 @@ export async function runIdempotent(scope: IdempotencyScope, run: () => Promise<
 
   let claimed = false;
   try {
-    await Idempotency.collection.insertOne({ _id: id as never, publisher_id: scope.account, method: scope.method, route: scope.route, fingerprint, state: 'running', locked_until: new Date(now.getTime() + LOCK_MS), created_at: now });
+    await Idempotency.collection.insertOne({
+      _id: id as never,
+      publisher_id: scope.account,
+      method: scope.method,
+      route: scope.route,
+      fingerprint,
+      state: 'running',
+      locked_until: new Date(now.getTime() + LOCK_MS),
+      created_at: now,
+    });
     claimed = true;
   } catch (e) {
     if ((e as { code?: number }).code !== 11000) throw e;
@@ -95,16 +107,32 @@ export async function runIdempotent(scope: IdempotencyScope, run: () => Promise<
     const existing = await Idempotency.findById(id).lean();
     if (!existing) {
       // Expired and swept between our insert and this read: the client may simply retry.
-      throw new ApiError({ code: 'idempotency_key_in_use', detail: 'This Idempotency-Key is being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+      throw new ApiError({
+        code: 'idempotency_key_in_use',
+        detail: 'This Idempotency-Key is being processed. Retry shortly.',
+        headers: { 'Retry-After': '1' },
+      });
     }
     if (existing.fingerprint !== fingerprint) {
       throw new ApiError({ code: 'idempotency_key_reused', detail: 'This Idempotency-Key was already used with a different request body.' });
     }
-    if (existing.state === 'done') return { status: existing.status ?? 200, contentType: existing.content_type ?? 'application/json', body: existing.body ?? '', replayed: true };
+    if (existing.state === 'done')
+      return { status: existing.status ?? 200, contentType: existing.content_type ?? 'application/json', body: existing.body ?? '', replayed: true };
     const expired = existing.locked_until.getTime() <= now.getTime();
-    const taken = expired && (await Idempotency.updateOne({ _id: id, state: 'running', locked_until: existing.locked_until }, { $set: { locked_until: new Date(now.getTime() + LOCK_MS) } })).modifiedCount === 1;
+    const taken =
+      expired &&
+      (
+        await Idempotency.updateOne(
+          { _id: id, state: 'running', locked_until: existing.locked_until },
+          { $set: { locked_until: new Date(now.getTime() + LOCK_MS) } },
+        )
+      ).modifiedCount === 1;
     if (!taken) {
-      throw new ApiError({ code: 'idempotency_key_in_use', detail: 'A request with this Idempotency-Key is still being processed. Retry shortly.', headers: { 'Retry-After': '1' } });
+      throw new ApiError({
+        code: 'idempotency_key_in_use',
+        detail: 'A request with this Idempotency-Key is still being processed. Retry shortly.',
+        headers: { 'Retry-After': '1' },
+      });
     }
   }
 
@@ -128,7 +156,14 @@ export function idempotent(opts: IdempotencyOptions): Middleware {
   return async (ctx, next) => {
     const key = readKey(ctx);
     if (key === undefined) return next();
-    const scope = { models: opts.models, account: opts.account(ctx), method: ctx.method, route: opts.route, key, request: (ctx.request as { body?: unknown }).body };
+    const scope = {
+      models: opts.models,
+      account: opts.account(ctx),
+      method: ctx.method,
+      route: opts.route,
+      key,
+      request: (ctx.request as { body?: unknown }).body,
+    };
     const outcome = await runIdempotent(scope, async () => {
       try {
         await next();

@@ -3,7 +3,8 @@
  * over its per-minute budget, or clicking one link more than RATE_MAX times in RATE_WINDOW_MS).
  * Flagged clicks are stored and redirected like any other; reports leave them out by default.
  */
-const BOT_UA = /bot\b|bot\/|crawl|spider|slurp|curl\/|wget\/|python-requests|python-urllib|aiohttp|httpclient|okhttp|go-http-client|java\/|libwww|headless|phantomjs|puppeteer|playwright|selenium|facebookexternalhit|whatsapp|preview|monitor|scanner|checker|axios\/|node-fetch|undici/i;
+const BOT_UA =
+  /bot\b|bot\/|crawl|spider|slurp|curl\/|wget\/|python-requests|python-urllib|aiohttp|httpclient|okhttp|go-http-client|java\/|libwww|headless|phantomjs|puppeteer|playwright|selenium|facebookexternalhit|whatsapp|preview|monitor|scanner|checker|axios\/|node-fetch|undici/i;
 
 export type BotReason = 'user_agent' | 'no_user_agent' | 'rate';
 

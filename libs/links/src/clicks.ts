@@ -93,7 +93,13 @@ export const CLICKS_POLICY: Policy = { budget: 'reporting' };
 /** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
 export async function listClicks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
   const rows = await deps.repos.clicks.list(
-    { publisherId: principal.publisher._id, subid: input.sub_id, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id), linkId: input.deeplink_id, includeBots: input.include_bots },
+    {
+      publisherId: principal.publisher._id,
+      subid: input.sub_id,
+      campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
+      linkId: input.deeplink_id,
+      includeBots: input.include_bots,
+    },
     skipFor(input.page, input.page_size),
     input.page_size + 1,
   );

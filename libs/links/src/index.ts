@@ -1,8 +1,21 @@
 export { ensureLinks, linkCode, trackedUrl } from './tracked-links';
 export type { EnsuredLink, LinkSource, LinkSpec } from './tracked-links';
-export { createLink, createLinkBatch, hostAllowed, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, linkView, LIST_LINKS_INPUT, listLinks, READ_LINKS_POLICY, SUBID_PATTERN, WRITE_LINKS_POLICY } from './link-requests';
+export {
+  createLink,
+  createLinkBatch,
+  hostAllowed,
+  LINK_BATCH_INPUT,
+  LINK_REQUEST_INPUT,
+  linkView,
+  LIST_LINKS_INPUT,
+  listLinks,
+  READ_LINKS_POLICY,
+  SUBID_PATTERN,
+  WRITE_LINKS_POLICY,
+} from './link-requests';
 export type { LinkRequest, LinkView } from './link-requests';
 export { addressHash, clickRecord, ClickIds, CLICKS_INPUT, CLICKS_POLICY, listClicks } from './clicks';
 export type { ClickRequest, ClickTarget } from './clicks';
 export { ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReason } from './bot-detection';
 export type { BotReason } from './bot-detection';
+export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';

@@ -34,7 +34,12 @@ export const LINK_REQUEST_INPUT = {
 } as const;
 
 /** Items are validated one by one (each reports its own error). */
-export const LINK_BATCH_INPUT = { type: 'object', additionalProperties: false, required: ['links'], properties: { links: { type: 'array', minItems: 1, maxItems: 50, items: {} } } } as const;
+export const LINK_BATCH_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['links'],
+  properties: { links: { type: 'array', minItems: 1, maxItems: 50, items: {} } },
+} as const;
 
 export const LIST_LINKS_INPUT = {
   type: 'object',
@@ -50,7 +55,12 @@ export const LIST_LINKS_INPUT = {
 export type LinkRequest = InputOf<typeof LINK_REQUEST_INPUT>;
 
 export const READ_LINKS_POLICY: Policy = { budget: 'links' };
-export const WRITE_LINKS_POLICY: Policy = { budget: 'links', refuseKinds: ['read_only'], refuseDetail: 'Demo accounts and read-only keys cannot create links.', refuseDemoAccounts: true };
+export const WRITE_LINKS_POLICY: Policy = {
+  budget: 'links',
+  refuseKinds: ['read_only'],
+  refuseDetail: 'Demo accounts and read-only keys cannot create links.',
+  refuseDemoAccounts: true,
+};
 
 const validateItem = bodyValidator<LinkRequest>(LINK_REQUEST_INPUT);
 const PROGRAM_FIELDS = { merchant_id: 1, status: 1, allowed_domains: 1, default_landing_url: 1 } as const;
@@ -79,7 +89,8 @@ class Resolver {
     let program: ProgramRow | null;
     if (req.program_id !== undefined) {
       program = await this.program(req.program_id);
-      if (!program || program.status !== 'active') throw new ApiError({ code: 'not_found', detail: `Program ${req.program_id} does not exist or is not active.` });
+      if (!program || program.status !== 'active')
+        throw new ApiError({ code: 'not_found', detail: `Program ${req.program_id} does not exist or is not active.` });
       if (req.campaign_id !== undefined && String(req.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
     } else if (req.campaign_id !== undefined) {
       const campaign = Number(req.campaign_id);
@@ -95,10 +106,24 @@ class Resolver {
       }
       program = mine[0] ?? candidates[0];
     } else {
-      throw new ApiError({ code: 'invalid_parameter', detail: 'Invalid request: send program_id or campaign_id.', errors: [{ param: 'program_id', detail: 'is required unless campaign_id is given' }] });
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: 'Invalid request: send program_id or campaign_id.',
+        errors: [{ param: 'program_id', detail: 'is required unless campaign_id is given' }],
+      });
     }
-    if (!approved.has(program._id)) throw new ApiError({ code: 'program_not_approved', detail: `Program ${program._id} is not approved for this account. Apply with POST /programs/apply/.` });
-    return { publisherId: this.publisherId, programId: program._id, campaignId: program.merchant_id, landingUrl: landingUrlFor(program, req.landing_url), subid: req.subid ?? '' };
+    if (!approved.has(program._id))
+      throw new ApiError({
+        code: 'program_not_approved',
+        detail: `Program ${program._id} is not approved for this account. Apply with POST /programs/apply/.`,
+      });
+    return {
+      publisherId: this.publisherId,
+      programId: program._id,
+      campaignId: program.merchant_id,
+      landingUrl: landingUrlFor(program, req.landing_url),
+      subid: req.subid ?? '',
+    };
   }
 }
 
@@ -112,7 +137,8 @@ export function hostAllowed(host: string, domains: string[]): boolean {
 
 function landingUrlFor(program: ProgramRow, raw: string | undefined): string {
   if (raw === undefined) return program.default_landing_url;
-  const bad = (detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'landing_url': ${detail}.`, errors: [{ param: 'landing_url', detail }] });
+  const bad = (detail: string) =>
+    new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'landing_url': ${detail}.`, errors: [{ param: 'landing_url', detail }] });
   let url: URL;
   try {
     url = new URL(raw);
@@ -192,5 +218,8 @@ export async function listLinks(deps: UseCaseDeps, principal: Principal, input: 
     skipFor(input.page, input.page_size),
     input.page_size + 1,
   );
-  return pageOf(rows.map((r) => linkView(deps.config.trackingUrl, r)), input);
+  return pageOf(
+    rows.map((r) => linkView(deps.config.trackingUrl, r)),
+    input,
+  );
 }

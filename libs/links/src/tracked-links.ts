@@ -45,7 +45,12 @@ export interface EnsuredLink {
  * are left as they are (except that `listed` can be turned on). Safe under concurrency: a
  * duplicate insert from a racing request is the same link.
  */
-export async function ensureLinks(links: LinkRepository, key: Buffer, specs: LinkSpec[], opts: { source: LinkSource; listed?: boolean }): Promise<EnsuredLink[]> {
+export async function ensureLinks(
+  links: LinkRepository,
+  key: Buffer,
+  specs: LinkSpec[],
+  opts: { source: LinkSource; listed?: boolean },
+): Promise<EnsuredLink[]> {
   const codes = specs.map((s) => linkCode(key, s));
   const unique = [...new Set(codes)];
   // Links are never deleted: codes this process has seen stored need no read (products only;
@@ -71,7 +76,11 @@ export async function ensureLinks(links: LinkRepository, key: Buffer, specs: Lin
       updated_at: now,
     })),
   );
-  if (opts.listed) await links.markListed(unique.filter((c) => existing.has(c)), now);
+  if (opts.listed)
+    await links.markListed(
+      unique.filter((c) => existing.has(c)),
+      now,
+    );
   // Every code is stored now: it existed, this call created it, or a racing call did (11000).
   links.remember(unique);
   return codes.map((code) => ({ code, created: created.has(code) }));

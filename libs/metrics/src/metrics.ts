@@ -12,7 +12,12 @@ export interface HttpMetrics {
 export function createHttpMetrics(opts: { defaultMetrics?: boolean } = {}): HttpMetrics {
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['service', 'method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests',
+    labelNames: ['service', 'method', 'route', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration',

@@ -17,7 +17,7 @@ export const OFFERS_INPUT = {
   additionalProperties: false,
   required: ['country'],
   properties: {
-    country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO alpha-2, within the account\'s markets; UK is accepted as GB.' },
+    country: { type: 'string', pattern: '^[A-Z]{2}$', description: "ISO alpha-2, within the account's markets; UK is accepted as GB." },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
     page: PAGE_INPUT,
   },
@@ -28,7 +28,11 @@ type OfferRow = OfferDoc & { _id: string };
 export async function listOffers(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof OFFERS_INPUT>, now = new Date()) {
   const country = input.country === 'UK' ? 'GB' : input.country;
   if (!(principal.publisher.markets ?? []).includes(country)) {
-    throw new ApiError({ code: 'forbidden', detail: `Country ${country} is outside this credential's markets.`, errors: [{ param: 'country', detail: 'is outside the credential scope' }] });
+    throw new ApiError({
+      code: 'forbidden',
+      detail: `Country ${country} is outside this credential's markets.`,
+      errors: [{ param: 'country', detail: 'is outside the credential scope' }],
+    });
   }
   const approved = await deps.repos.programs.activeApprovedIds(principal.publisher._id);
   const rows = await deps.models.Offer.find({ country, program_id: { $in: approved }, starts_at: { $lte: now }, ends_at: { $gt: now }, ended_at: null })
@@ -37,12 +41,20 @@ export async function listOffers(deps: UseCaseDeps, principal: Principal, input:
     .limit(input.limit + 1)
     .lean<OfferRow[]>();
   const page = rows.slice(0, input.limit);
-  const programs = new Map((await deps.models.Program.find({ _id: { $in: [...new Set(page.map((o) => o.program_id))] } }).lean<ProgramRow[]>()).map((p) => [p._id, p]));
+  const programs = new Map(
+    (await deps.models.Program.find({ _id: { $in: [...new Set(page.map((o) => o.program_id))] } }).lean<ProgramRow[]>()).map((p) => [p._id, p]),
+  );
   const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
   const links = await ensureLinks(
     deps.repos.links,
     deps.config.secretKey,
-    page.map((o) => ({ publisherId: principal.publisher._id, programId: o.program_id, campaignId: programs.get(o.program_id)!.merchant_id, landingUrl: o.landing_url, subid: '' })),
+    page.map((o) => ({
+      publisherId: principal.publisher._id,
+      programId: o.program_id,
+      campaignId: programs.get(o.program_id)!.merchant_id,
+      landingUrl: o.landing_url,
+      subid: '',
+    })),
     { source: 'api' },
   );
   return {
@@ -84,11 +96,26 @@ export interface NewOffer {
 
 /** Operators: a new offer (a voucher needs a code; a deal has none). */
 export async function createOffer(deps: Pick<UseCaseDeps, 'models'>, o: NewOffer) {
-  if (o.type === 'voucher' && !o.code) throw new ApiError({ code: 'invalid_parameter', detail: 'A voucher needs a code.', errors: [{ param: 'code', detail: 'is required for a voucher' }] });
-  if (!(o.endsAt > o.startsAt)) throw new ApiError({ code: 'invalid_parameter', detail: 'ends_at must be after starts_at.', errors: [{ param: 'ends_at', detail: 'must be after starts_at' }] });
+  if (o.type === 'voucher' && !o.code)
+    throw new ApiError({ code: 'invalid_parameter', detail: 'A voucher needs a code.', errors: [{ param: 'code', detail: 'is required for a voucher' }] });
+  if (!(o.endsAt > o.startsAt))
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: 'ends_at must be after starts_at.',
+      errors: [{ param: 'ends_at', detail: 'must be after starts_at' }],
+    });
   const doc = await deps.models.Offer.create({
-    _id: `ofr_${randomBytes(9).toString('base64url')}`, program_id: o.programId, type: o.type, title: o.title, description: o.description ?? '', code: o.type === 'deal' ? null : o.code,
-    landing_url: o.landingUrl, country: o.country, starts_at: o.startsAt, ends_at: o.endsAt, terms: o.terms ?? '',
+    _id: `ofr_${randomBytes(9).toString('base64url')}`,
+    program_id: o.programId,
+    type: o.type,
+    title: o.title,
+    description: o.description ?? '',
+    code: o.type === 'deal' ? null : o.code,
+    landing_url: o.landingUrl,
+    country: o.country,
+    starts_at: o.startsAt,
+    ends_at: o.endsAt,
+    terms: o.terms ?? '',
   });
   return doc.toObject();
 }

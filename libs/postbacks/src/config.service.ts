@@ -21,9 +21,21 @@ export const POSTBACK_INPUT = {
   additionalProperties: false,
   required: ['url'],
   properties: {
-    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}.' },
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}.',
+    },
     http_method: { type: 'string', enum: ['GET', 'POST'], default: 'POST' },
-    event_types: { type: 'array', minItems: 1, maxItems: 4, uniqueItems: true, items: { type: 'string', enum: [...SALE_EVENT_TYPES] }, default: [...SALE_EVENT_TYPES] },
+    event_types: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 4,
+      uniqueItems: true,
+      items: { type: 'string', enum: [...SALE_EVENT_TYPES] },
+      default: [...SALE_EVENT_TYPES],
+    },
     active: { type: 'boolean', default: true },
   },
 } as const;
@@ -49,7 +61,10 @@ export function postbackView(c: ConfigRow | null) {
 
 function requirePortal(principal: Principal): void {
   if (principal.type !== 'portal_token') {
-    throw new ApiError({ code: 'postback_write_requires_portal', detail: 'Postback changes need the portal (Settings, Postback) or a portal API token; publisher API keys cannot change them.' });
+    throw new ApiError({
+      code: 'postback_write_requires_portal',
+      detail: 'Postback changes need the portal (Settings, Postback) or a portal API token; publisher API keys cannot change them.',
+    });
   }
 }
 
@@ -68,7 +83,13 @@ export async function putPostbackConfig(deps: UseCaseDeps, principal: Principal,
   if (updated) return { created: false, view: postbackView(updated) };
   const secret = newSigningSecret();
   try {
-    await deps.models.PostbackConfig.create({ _id: id, ...fields, secret: seal(deps.config.secretKey, secret), secret_prefix: secretPrefix(secret), created_at: now });
+    await deps.models.PostbackConfig.create({
+      _id: id,
+      ...fields,
+      secret: seal(deps.config.secretKey, secret),
+      secret_prefix: secretPrefix(secret),
+      created_at: now,
+    });
   } catch (e) {
     // A concurrent first write won: this one is an update of it.
     if ((e as { code?: number }).code !== 11000) throw e;
@@ -87,7 +108,15 @@ export async function rotatePostbackSecret(deps: UseCaseDeps, principal: Princip
   const now = new Date();
   const rotated = await deps.models.PostbackConfig.findOneAndUpdate(
     { _id: id },
-    { $set: { secret: seal(deps.config.secretKey, secret), secret_prefix: secretPrefix(secret), previous_secret: current.secret, previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS), updated_at: now } },
+    {
+      $set: {
+        secret: seal(deps.config.secretKey, secret),
+        secret_prefix: secretPrefix(secret),
+        previous_secret: current.secret,
+        previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        updated_at: now,
+      },
+    },
     { returnDocument: 'after' },
   ).lean<ConfigRow>();
   return { ...postbackView(rotated), secret };

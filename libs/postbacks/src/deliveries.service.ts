@@ -29,7 +29,11 @@ type DeliveryRow = PostbackDeliveryDoc & { _id: string };
 export const DELIVERIES_POLICY: Policy = { budget: 'postbacks' };
 export const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks' };
 /** Redelivery sends real events again: live keys only. */
-export const REDELIVER_POLICY: Policy = { budget: 'postbacks', refuseKinds: ['test', 'sandbox', 'read_only'], refuseDetail: 'Only live keys redeliver postbacks.' };
+export const REDELIVER_POLICY: Policy = {
+  budget: 'postbacks',
+  refuseKinds: ['test', 'sandbox', 'read_only'],
+  refuseDetail: 'Only live keys redeliver postbacks.',
+};
 
 export const DELIVERIES_INPUT = {
   type: 'object',
@@ -42,10 +46,16 @@ export const DELIVERIES_INPUT = {
   },
 } as const;
 
-export const deliveryIdOf = (eventId: string, configId: string) => `dlv_${createHash('sha256').update(`${eventId}\u0000${configId}`).digest('base64url').slice(0, 22)}`;
+export const deliveryIdOf = (eventId: string, configId: string) =>
+  `dlv_${createHash('sha256').update(`${eventId}\u0000${configId}`).digest('base64url').slice(0, 22)}`;
 
 /** The SaleEvent a publisher receives (the publisher view of the conversion). */
-export function saleEventBody(c: ConversionRecord, ev: { _id: string; type: string; created_at: Date }, merchantName: string | undefined, test = false): SaleEventBody {
+export function saleEventBody(
+  c: ConversionRecord,
+  ev: { _id: string; type: string; created_at: Date },
+  merchantName: string | undefined,
+  test = false,
+): SaleEventBody {
   const v = conversionView(c, merchantName);
   return {
     id: ev._id,
@@ -54,7 +64,19 @@ export function saleEventBody(c: ConversionRecord, ev: { _id: string; type: stri
     created_at: ev.created_at.toISOString(),
     publisher_id: c.publisher_id,
     ...(test ? { test: true } : {}),
-    conversion: { id: v.id, status: v.status, subid: v.subid, commission: v.commission, sale_amount: v.sale_amount, currency: v.currency, program_id: v.program_id, campaign_id: v.campaign_id, merchant: v.merchant, click_id: v.click_id, occurred_at: new Date(v.occurred_at).toISOString() },
+    conversion: {
+      id: v.id,
+      status: v.status,
+      subid: v.subid,
+      commission: v.commission,
+      sale_amount: v.sale_amount,
+      currency: v.currency,
+      program_id: v.program_id,
+      campaign_id: v.campaign_id,
+      merchant: v.merchant,
+      click_id: v.click_id,
+      occurred_at: new Date(v.occurred_at).toISOString(),
+    },
   };
 }
 
@@ -64,7 +86,9 @@ export function saleEventBody(c: ConversionRecord, ev: { _id: string; type: stri
  */
 export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: number; now?: Date } = {}): Promise<string[]> {
   const now = opts.now ?? new Date();
-  const rows = await deps.models.Conversion.find({ 'events.published_at': null, events: { $elemMatch: { published_at: null } } }).limit(opts.limit ?? 1000).lean<ConversionRecord[]>();
+  const rows = await deps.models.Conversion.find({ 'events.published_at': null, events: { $elemMatch: { published_at: null } } })
+    .limit(opts.limit ?? 1000)
+    .lean<ConversionRecord[]>();
   if (!rows.length) return [];
   const publishers = [...new Set(rows.map((c) => c.publisher_id))];
   const configs = new Map((await deps.models.PostbackConfig.find({ _id: { $in: publishers } }).lean<ConfigRow[]>()).map((c) => [c._id, c]));
@@ -77,7 +101,18 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
       if (config && config.active && config.event_types.includes(ev.type)) {
         upserts.push({
           id: deliveryIdOf(ev._id, config._id),
-          doc: { publisher_id: c.publisher_id, event_id: ev._id, event: ev.type, conversion_id: c._id, body: JSON.stringify(saleEventBody(c, ev, names.get(c.campaign_id!))), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now },
+          doc: {
+            publisher_id: c.publisher_id,
+            event_id: ev._id,
+            event: ev.type,
+            conversion_id: c._id,
+            body: JSON.stringify(saleEventBody(c, ev, names.get(c.campaign_id!))),
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            created_at: now,
+            updated_at: now,
+          },
         });
       }
       published.push({ conversion: c._id, event: ev._id });
@@ -85,17 +120,24 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
   }
   const created: string[] = [];
   if (upserts.length) {
-    const r = await deps.models.PostbackDelivery.bulkWrite(upserts.map((u) => ({ updateOne: { filter: { _id: u.id }, update: { $setOnInsert: u.doc }, upsert: true } })), { ordered: false });
+    const r = await deps.models.PostbackDelivery.bulkWrite(
+      upserts.map((u) => ({ updateOne: { filter: { _id: u.id }, update: { $setOnInsert: u.doc }, upsert: true } })),
+      { ordered: false },
+    );
     for (const i of Object.keys(r.upsertedIds ?? {})) created.push(upserts[Number(i)].id);
   }
   // Only after the deliveries exist: a crash in between repeats the upserts above, which are no-ops.
-  await deps.models.Conversion.bulkWrite(published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })), { ordered: false });
+  await deps.models.Conversion.bulkWrite(
+    published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })),
+    { ordered: false },
+  );
   return created;
 }
 
 function secretsOf(deps: UseCaseDeps, config: ConfigRow, now: Date): string[] {
   const secrets = [open(deps.config.secretKey, config.secret as never)];
-  if (config.previous_secret && config.previous_valid_until && config.previous_valid_until > now) secrets.push(open(deps.config.secretKey, config.previous_secret as never));
+  if (config.previous_secret && config.previous_valid_until && config.previous_valid_until > now)
+    secrets.push(open(deps.config.secretKey, config.previous_secret as never));
   return secrets;
 }
 
@@ -122,7 +164,8 @@ export interface AttemptOptions {
  */
 export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, opts: AttemptOptions = {}): Promise<DeliveryRow | undefined> {
   const now = opts.now ?? new Date();
-  const claimable: Record<string, unknown> = opts.attempt !== undefined ? { attempts: opts.attempt - 1, status: 'failed' } : { status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } };
+  const claimable: Record<string, unknown> =
+    opts.attempt !== undefined ? { attempts: opts.attempt - 1, status: 'failed' } : { status: { $in: ['pending', 'failed'] }, next_attempt_at: { $lte: now } };
   const claimed = await deps.models.PostbackDelivery.findOneAndUpdate(
     { _id: id, ...claimable, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
     { $set: { leased_until: new Date(now.getTime() + leaseMs(deps)), last_attempt_at: now, updated_at: now }, $inc: { attempts: 1 } },
@@ -136,7 +179,13 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
   }
   const config = await pending;
   const result = config
-    ? await attemptDelivery({ url: config.url, method: config.http_method as 'GET' | 'POST', secrets: secretsOf(deps, config, now) }, JSON.parse(claimed.body) as SaleEventBody, claimed._id, agent, { allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: opts.timeoutMs ?? deps.config.postbackTimeoutMs })
+    ? await attemptDelivery(
+        { url: config.url, method: config.http_method as 'GET' | 'POST', secrets: secretsOf(deps, config, now) },
+        JSON.parse(claimed.body) as SaleEventBody,
+        claimed._id,
+        agent,
+        { allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: opts.timeoutMs ?? deps.config.postbackTimeoutMs },
+      )
     : { ok: false, error: 'the postback is no longer configured' };
   const done = new Date();
   const dead = !result.ok && (claimed.attempts >= MAX_ATTEMPTS || !config);
@@ -159,7 +208,6 @@ export async function attemptDue(deps: UseCaseDeps, agent: Agent, id: string, op
   ).lean<DeliveryRow>())!;
 }
 
-
 /**
  * Deliveries to attempt now without a scheduled job: first attempts (pending and due, including a
  * redelivery and an attempt whose worker died after its lease), and retries whose job is lost
@@ -170,7 +218,11 @@ export async function dueDeliveries(deps: UseCaseDeps, limit = 200, now = new Da
     {
       $or: [
         { status: 'pending', next_attempt_at: { $lte: now }, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
-        { status: 'failed', next_attempt_at: { $lte: new Date(now.getTime() - 2 * leaseMs(deps)) }, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
+        {
+          status: 'failed',
+          next_attempt_at: { $lte: new Date(now.getTime() - 2 * leaseMs(deps)) },
+          $or: [{ leased_until: null }, { leased_until: { $lte: now } }],
+        },
       ],
     },
     { _id: 1 },
@@ -201,7 +253,11 @@ export async function listDeliveries(deps: UseCaseDeps, principal: Principal, in
   const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
   if (input.status) filter.status = input.status;
   if (input.event) filter.event = input.event;
-  const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 }).sort({ created_at: -1, _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<DeliveryRow[]>();
+  const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 })
+    .sort({ created_at: -1, _id: 1 })
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<DeliveryRow[]>();
   return pageOf(rows.map(deliveryView), input);
 }
 
@@ -225,9 +281,39 @@ export async function sendTestEvent(deps: UseCaseDeps, principal: Principal, age
   if (!config) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one in the portal first.' });
   const now = new Date();
   const eventId = `evt_test_${randomBytes(9).toString('base64url')}`;
-  const sample = { _id: 'cnv_test', publisher_id: principal.publisher._id, program_id: 0, campaign_id: 0, click_id: 'clk_test', subid: 'test', status: 'pending', sale_amount: '100.00', commission: '8.00', currency: 'EUR', occurred_at: now, reversed: false, paid: false, source: 'v1', events: [], created_at: now, updated_at: now } as unknown as ConversionRecord;
+  const sample = {
+    _id: 'cnv_test',
+    publisher_id: principal.publisher._id,
+    program_id: 0,
+    campaign_id: 0,
+    click_id: 'clk_test',
+    subid: 'test',
+    status: 'pending',
+    sale_amount: '100.00',
+    commission: '8.00',
+    currency: 'EUR',
+    occurred_at: now,
+    reversed: false,
+    paid: false,
+    source: 'v1',
+    events: [],
+    created_at: now,
+    updated_at: now,
+  } as unknown as ConversionRecord;
   const id = deliveryIdOf(eventId, config._id);
-  await deps.models.PostbackDelivery.create({ _id: id, publisher_id: principal.publisher._id, event_id: eventId, event: 'sale.created', test: true, body: JSON.stringify(saleEventBody(sample, { _id: eventId, type: 'sale.created', created_at: now }, 'Test merchant', true)), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
+  await deps.models.PostbackDelivery.create({
+    _id: id,
+    publisher_id: principal.publisher._id,
+    event_id: eventId,
+    event: 'sale.created',
+    test: true,
+    body: JSON.stringify(saleEventBody(sample, { _id: eventId, type: 'sale.created', created_at: now }, 'Test merchant', true)),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  });
   // The answer waits for the outcome a few seconds at most.
   const after = await attemptDue(deps, agent, id, { now, timeoutMs: opts.timeoutMs ?? Math.min(5_000, deps.config.postbackTimeoutMs) });
   return { delivery_id: id, ...(after ? deliveryView(after) : {}) };

@@ -66,7 +66,8 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const list = addresses as unknown as Array<{ address: string; family: number }>;
     const bad = list.find((a) => isForbiddenAddress(a.address));
-    if (bad || !list.length) return callback(Object.assign(new Error(`refused: ${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' }), '', 0);
+    if (bad || !list.length)
+      return callback(Object.assign(new Error(`refused: ${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' }), '', 0);
     if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
     callback(null, list[0].address, list[0].family);
   });
@@ -83,7 +84,13 @@ export function createDeliveryAgent(opts: { allowInsecure: boolean; timeoutMs?: 
   });
 }
 
-export async function attemptDelivery(target: { url: string; method: 'GET' | 'POST'; secrets: string[] }, ev: SaleEventBody, deliveryId: string, agent: Agent, opts: { allowInsecure: boolean; now?: Date; timeoutMs?: number }): Promise<Attempt> {
+export async function attemptDelivery(
+  target: { url: string; method: 'GET' | 'POST'; secrets: string[] },
+  ev: SaleEventBody,
+  deliveryId: string,
+  agent: Agent,
+  opts: { allowInsecure: boolean; now?: Date; timeoutMs?: number },
+): Promise<Attempt> {
   const timeout = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const url = expandMacros(target.url, ev);
   const timestamp = Math.floor((opts.now ?? new Date()).getTime() / 1000);
@@ -100,14 +107,20 @@ export async function attemptDelivery(target: { url: string; method: 'GET' | 'PO
     const parsed = new URL(url);
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
     // Literal addresses never reach the lookup: check them here.
-    if (!opts.allowInsecure && (parsed.protocol !== 'https:' || (isIP(host) && isForbiddenAddress(host)))) return { ok: false, error: 'refused: the target is not an https URL on a public address', url };
+    if (!opts.allowInsecure && (parsed.protocol !== 'https:' || (isIP(host) && isForbiddenAddress(host))))
+      return { ok: false, error: 'refused: the target is not an https URL on a public address', url };
     const res = await request(url, { method: target.method, headers, body, dispatcher: agent, signal: AbortSignal.timeout(timeout) });
     // Nothing of the answer is needed: discard it (bounded) so a huge body cannot stall us.
     await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    return res.statusCode >= 200 && res.statusCode < 300 ? { ok: true, status: res.statusCode, url } : { ok: false, status: res.statusCode, error: `HTTP ${res.statusCode}`, url };
+    return res.statusCode >= 200 && res.statusCode < 300
+      ? { ok: true, status: res.statusCode, url }
+      : { ok: false, status: res.statusCode, error: `HTTP ${res.statusCode}`, url };
   } catch (e) {
     const err = e as { name?: string; code?: string; message?: string };
-    const reason = err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' ? `timed out after ${timeout / 1000} s` : (err.message ?? String(e));
+    const reason =
+      err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT'
+        ? `timed out after ${timeout / 1000} s`
+        : (err.message ?? String(e));
     return { ok: false, error: reason.slice(0, 300), url };
   }
 }

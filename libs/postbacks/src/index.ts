@@ -1,4 +1,13 @@
-export { getPostbackConfig, POSTBACK_INPUT, postbackView, putPostbackConfig, READ_POSTBACK_POLICY, rotatePostbackSecret, ROTATION_OVERLAP_MS, WRITE_POSTBACK_POLICY } from './config.service';
+export {
+  getPostbackConfig,
+  POSTBACK_INPUT,
+  postbackView,
+  putPostbackConfig,
+  READ_POSTBACK_POLICY,
+  rotatePostbackSecret,
+  ROTATION_OVERLAP_MS,
+  WRITE_POSTBACK_POLICY,
+} from './config.service';
 export { newSigningSecret, open, seal } from './secret-box';
 export type { SealedSecret } from './secret-box';
 export { MACROS, validateTarget } from './target';
@@ -7,4 +16,20 @@ export { signature, signatures } from './signing';
 export { attemptDelivery, createDeliveryAgent, DELIVERY_TIMEOUT_MS, expandMacros, USER_AGENT } from './delivery';
 export type { Attempt, SaleEventBody } from './delivery';
 export { MAX_ATTEMPTS, retryDelayMs } from './retry';
-export { attemptDue, type AttemptOptions, leaseMs, DELIVERIES_INPUT, DELIVERIES_POLICY, deliveryIdOf, deliveryView, dueDeliveries, listDeliveries, publishPendingEvents, redeliver, REDELIVER_POLICY, saleEventBody, sendTestEvent, TEST_POSTBACK_POLICY } from './deliveries.service';
+export {
+  attemptDue,
+  type AttemptOptions,
+  leaseMs,
+  DELIVERIES_INPUT,
+  DELIVERIES_POLICY,
+  deliveryIdOf,
+  deliveryView,
+  dueDeliveries,
+  listDeliveries,
+  publishPendingEvents,
+  redeliver,
+  REDELIVER_POLICY,
+  saleEventBody,
+  sendTestEvent,
+  TEST_POSTBACK_POLICY,
+} from './deliveries.service';

@@ -40,19 +40,38 @@ const event = (over: Partial<SaleEventBody['conversion']> = {}): SaleEventBody =
   event: 'approved',
   created_at: '2026-11-23T10:00:00.000Z',
   publisher_id: 'pub_x',
-  conversion: { id: 'cnv_1', status: 'approved', subid: 'post 17/ä', commission: '9.88', sale_amount: '123.45', currency: 'EUR', program_id: 1001, campaign_id: 501, merchant: { id: 501, name: 'Shop' }, click_id: 'clk_a', occurred_at: '2026-11-22T10:00:00.000Z', ...over },
+  conversion: {
+    id: 'cnv_1',
+    status: 'approved',
+    subid: 'post 17/ä',
+    commission: '9.88',
+    sale_amount: '123.45',
+    currency: 'EUR',
+    program_id: 1001,
+    campaign_id: 501,
+    merchant: { id: 501, name: 'Shop' },
+    click_id: 'clk_a',
+    occurred_at: '2026-11-22T10:00:00.000Z',
+    ...over,
+  },
 });
 
 const insecure = createDeliveryAgent({ allowInsecure: true, timeoutMs: 1500 });
 const strict = createDeliveryAgent({ allowInsecure: false, timeoutMs: 1500 });
-const headersFor = (r: Received) => ({ 'webhook-id': String(r.headers['x-cw-delivery']), 'webhook-timestamp': String(r.headers['x-cw-timestamp']), 'webhook-signature': String(r.headers['x-cw-signature']) });
+const headersFor = (r: Received) => ({
+  'webhook-id': String(r.headers['x-cw-delivery']),
+  'webhook-timestamp': String(r.headers['x-cw-timestamp']),
+  'webhook-signature': String(r.headers['x-cw-signature']),
+});
 
 describe('a postback delivery', () => {
   it('POSTs the SaleEvent with the X-CW headers, verifiable with standardwebhooks, under both secrets while one rotates', async () => {
     const current = newSigningSecret();
     const previous = newSigningSecret();
     received.length = 0;
-    const r = await attemptDelivery({ url: `${base}/hook?e={event}`, method: 'POST', secrets: [current, previous] }, event(), 'dlv_1', insecure, { allowInsecure: true });
+    const r = await attemptDelivery({ url: `${base}/hook?e={event}`, method: 'POST', secrets: [current, previous] }, event(), 'dlv_1', insecure, {
+      allowInsecure: true,
+    });
     expect(r).toMatchObject({ ok: true, status: 204 });
     const [got] = received;
     expect(got.method).toBe('POST');
@@ -68,7 +87,17 @@ describe('a postback delivery', () => {
   it('GETs with the macros URL-encoded and the signature over the full URL', async () => {
     const secret = newSigningSecret();
     received.length = 0;
-    const r = await attemptDelivery({ url: `${base}/px?s={subid}&c={commission}&cur={currency}&st={status}&id={conversion_id}&p={program_id}&m={campaign_id}&k={click_id}`, method: 'GET', secrets: [secret] }, event(), 'dlv_2', insecure, { allowInsecure: true });
+    const r = await attemptDelivery(
+      {
+        url: `${base}/px?s={subid}&c={commission}&cur={currency}&st={status}&id={conversion_id}&p={program_id}&m={campaign_id}&k={click_id}`,
+        method: 'GET',
+        secrets: [secret],
+      },
+      event(),
+      'dlv_2',
+      insecure,
+      { allowInsecure: true },
+    );
     expect(r.ok).toBe(true);
     const [got] = received;
     expect(got.url).toBe('/px?s=post%2017%2F%C3%A4&c=9.88&cur=EUR&st=approved&id=cnv_1&p=1001&m=501&k=clk_a');
@@ -79,15 +108,27 @@ describe('a postback delivery', () => {
     const secret = newSigningSecret();
     answer = (_req, res) => res.writeHead(302, { Location: `${base}/elsewhere` }).end();
     received.length = 0;
-    expect(await attemptDelivery({ url: `${base}/r`, method: 'POST', secrets: [secret] }, event(), 'dlv_3', insecure, { allowInsecure: true })).toMatchObject({ ok: false, status: 302 });
+    expect(await attemptDelivery({ url: `${base}/r`, method: 'POST', secrets: [secret] }, event(), 'dlv_3', insecure, { allowInsecure: true })).toMatchObject({
+      ok: false,
+      status: 302,
+    });
     expect(received.map((r) => r.url)).toEqual(['/r']);
     answer = (_req, res) => res.writeHead(500).end('no');
-    expect(await attemptDelivery({ url: `${base}/e`, method: 'POST', secrets: [secret] }, event(), 'dlv_4', insecure, { allowInsecure: true })).toMatchObject({ ok: false, status: 500, error: 'HTTP 500' });
+    expect(await attemptDelivery({ url: `${base}/e`, method: 'POST', secrets: [secret] }, event(), 'dlv_4', insecure, { allowInsecure: true })).toMatchObject({
+      ok: false,
+      status: 500,
+      error: 'HTTP 500',
+    });
     answer = (_req, res) => res.writeHead(200).end('x'.repeat(5_000_000));
-    expect(await attemptDelivery({ url: `${base}/big`, method: 'POST', secrets: [secret] }, event(), 'dlv_5', insecure, { allowInsecure: true })).toMatchObject({ ok: true, status: 200 });
+    expect(await attemptDelivery({ url: `${base}/big`, method: 'POST', secrets: [secret] }, event(), 'dlv_5', insecure, { allowInsecure: true })).toMatchObject(
+      { ok: true, status: 200 },
+    );
     answer = () => undefined; // never answers
     const t = Date.now();
-    const slow = await attemptDelivery({ url: `${base}/slow`, method: 'POST', secrets: [secret] }, event(), 'dlv_6', insecure, { allowInsecure: true, timeoutMs: 1500 });
+    const slow = await attemptDelivery({ url: `${base}/slow`, method: 'POST', secrets: [secret] }, event(), 'dlv_6', insecure, {
+      allowInsecure: true,
+      timeoutMs: 1500,
+    });
     expect(slow).toMatchObject({ ok: false });
     expect(slow.error).toMatch(/timed out|aborted/i);
     expect(Date.now() - t).toBeLessThan(5000);
@@ -97,7 +138,10 @@ describe('a postback delivery', () => {
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 100);
     };
     const t2 = Date.now();
-    const loris = await attemptDelivery({ url: `${base}/loris`, method: 'POST', secrets: [secret] }, event(), 'dlv_6b', insecure, { allowInsecure: true, timeoutMs: 1500 });
+    const loris = await attemptDelivery({ url: `${base}/loris`, method: 'POST', secrets: [secret] }, event(), 'dlv_6b', insecure, {
+      allowInsecure: true,
+      timeoutMs: 1500,
+    });
     expect(loris).toMatchObject({ ok: true, status: 200 });
     expect(Date.now() - t2).toBeLessThan(3000);
     answer = (_req, res) => res.writeHead(204).end();
@@ -106,10 +150,14 @@ describe('a postback delivery', () => {
   it('never connects to a non-public address when insecure targets are not allowed, literal or resolved', async () => {
     const secret = newSigningSecret();
     received.length = 0;
-    const literal = await attemptDelivery({ url: `${base.replace('http:', 'https:')}/x`, method: 'POST', secrets: [secret] }, event(), 'dlv_7', strict, { allowInsecure: false });
+    const literal = await attemptDelivery({ url: `${base.replace('http:', 'https:')}/x`, method: 'POST', secrets: [secret] }, event(), 'dlv_7', strict, {
+      allowInsecure: false,
+    });
     expect(literal).toMatchObject({ ok: false, error: expect.stringMatching(/refused/) });
     const port = new URL(base).port;
-    const named = await attemptDelivery({ url: `https://localhost:${port}/x`, method: 'POST', secrets: [secret] }, event(), 'dlv_8', strict, { allowInsecure: false });
+    const named = await attemptDelivery({ url: `https://localhost:${port}/x`, method: 'POST', secrets: [secret] }, event(), 'dlv_8', strict, {
+      allowInsecure: false,
+    });
     expect(named).toMatchObject({ ok: false, error: expect.stringMatching(/non-public/) });
     expect(received).toEqual([]);
   });

@@ -23,6 +23,12 @@ export const APPLY_INPUT = {
   required: ['program_id'],
   properties: {
     program_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
-    campaign_id: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: CAMPAIGN_ID_PATTERN }], description: "Optional; must be the program's campaign." },
+    campaign_id: {
+      oneOf: [
+        { type: 'integer', minimum: 1 },
+        { type: 'string', pattern: CAMPAIGN_ID_PATTERN },
+      ],
+      description: "Optional; must be the program's campaign.",
+    },
   },
 } as const;

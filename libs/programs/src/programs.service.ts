@@ -13,7 +13,12 @@ export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
 export type AssignmentStatus = Exclude<Relationship, 'available'>;
 
 export const READ_PROGRAMS_POLICY: Policy = { budget: 'programs' };
-export const APPLY_POLICY: Policy = { budget: 'programs', refuseKinds: ['read_only'], refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.', refuseDemoAccounts: true };
+export const APPLY_POLICY: Policy = {
+  budget: 'programs',
+  refuseKinds: ['read_only'],
+  refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.',
+  refuseDemoAccounts: true,
+};
 
 export function programView(p: ProgramRow, merchantName: string | undefined, relationship: Relationship) {
   return {
@@ -51,8 +56,15 @@ function nameFilter(search: string | undefined): Record<string, unknown> {
 export async function listPrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
   const status = await deps.repos.programs.assignments(principal.publisher._id);
   const mine = { _id: { $in: [...status.keys()] } };
-  const filter: Record<string, unknown> = { ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine), ...nameFilter(input.search) };
-  const rows = await deps.models.Program.find(filter).sort({ _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ProgramRow[]>();
+  const filter: Record<string, unknown> = {
+    ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine),
+    ...nameFilter(input.search),
+  };
+  const rows = await deps.models.Program.find(filter)
+    .sort({ _id: 1 })
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<ProgramRow[]>();
   return pageOf(await present(deps, rows, (id) => status.get(id) ?? 'available'), input);
 }
 
@@ -60,7 +72,11 @@ export async function listPrograms(deps: UseCaseDeps, principal: Principal, inpu
 export async function joinablePrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
   const assigned = [...(await deps.repos.programs.assignments(principal.publisher._id)).keys()];
   const filter: Record<string, unknown> = { status: 'active', joinable: true, _id: { $nin: assigned }, ...nameFilter(input.search) };
-  const rows = await deps.models.Program.find(filter).sort({ _id: 1 }).skip(skipFor(input.page, input.page_size)).limit(input.page_size + 1).lean<ProgramRow[]>();
+  const rows = await deps.models.Program.find(filter)
+    .sort({ _id: 1 })
+    .skip(skipFor(input.page, input.page_size))
+    .limit(input.page_size + 1)
+    .lean<ProgramRow[]>();
   return pageOf(await present(deps, rows, () => 'available'), input);
 }
 
@@ -84,7 +100,8 @@ export interface ApplyOutcome {
  */
 export async function applyToProgram(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof APPLY_INPUT>): Promise<ApplyOutcome> {
   const program = await deps.repos.programs.byId(input.program_id);
-  if (!program || program.status !== 'active') throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
+  if (!program || program.status !== 'active')
+    throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
   if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
   const publisherId = principal.publisher._id;
   const existing = await deps.models.Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
@@ -92,26 +109,54 @@ export async function applyToProgram(deps: UseCaseDeps, principal: Principal, in
   const view = (status: AssignmentStatus) => programView(program, names.get(program.merchant_id), status);
   if (existing) {
     const status = existing.status as AssignmentStatus;
-    return { approvedNow: false, view: { program_id: program._id, status, created: false, applied_at: existing.applied_at ?? null, decided_at: existing.decided_at ?? null, program: view(status) } };
+    return {
+      approvedNow: false,
+      view: {
+        program_id: program._id,
+        status,
+        created: false,
+        applied_at: existing.applied_at ?? null,
+        decided_at: existing.decided_at ?? null,
+        program: view(status),
+      },
+    };
   }
   if (!program.joinable) throw new ApiError({ code: 'program_not_joinable', detail: `Program ${program._id} is by invitation only.` });
   const now = new Date();
   const status: AssignmentStatus = program.auto_approve ? 'approved' : 'pending';
   try {
-    await deps.models.Membership.create({ publisher_id: publisherId, program_id: program._id, status, applied_at: now, decided_at: status === 'approved' ? now : undefined, eligibility_checked_at: status === 'approved' ? now : undefined, created_at: now, updated_at: now });
+    await deps.models.Membership.create({
+      publisher_id: publisherId,
+      program_id: program._id,
+      status,
+      applied_at: now,
+      decided_at: status === 'approved' ? now : undefined,
+      eligibility_checked_at: status === 'approved' ? now : undefined,
+      created_at: now,
+      updated_at: now,
+    });
   } catch (e) {
     if ((e as { code?: number }).code !== 11000) throw e;
     // A concurrent application won: report what it produced.
     return applyToProgram(deps, principal, input);
   }
-  return { approvedNow: status === 'approved', view: { program_id: program._id, status, created: true, applied_at: now, decided_at: status === 'approved' ? now : null, program: view(status) } };
+  return {
+    approvedNow: status === 'approved',
+    view: { program_id: program._id, status, created: true, applied_at: now, decided_at: status === 'approved' ? now : null, program: view(status) },
+  };
 }
 
 /**
  * The operator's decision on an assignment (approve or reject an application, or assign
  * directly). With `mustExist`, only an existing application may be decided.
  */
-export async function setAssignment(deps: Pick<UseCaseDeps, 'models' | 'repos'>, publisherId: string, programId: number, status: AssignmentStatus, opts: { mustExist?: boolean } = {}): Promise<{ publisher: string; program: number; status: AssignmentStatus }> {
+export async function setAssignment(
+  deps: Pick<UseCaseDeps, 'models' | 'repos'>,
+  publisherId: string,
+  programId: number,
+  status: AssignmentStatus,
+  opts: { mustExist?: boolean } = {},
+): Promise<{ publisher: string; program: number; status: AssignmentStatus }> {
   const [publisher, program] = await Promise.all([deps.models.Publisher.exists({ _id: publisherId }), deps.models.Program.exists({ _id: programId })]);
   if (!publisher) throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} does not exist` });
   if (!program) throw new ApiError({ code: 'not_found', detail: `program ${programId} does not exist` });

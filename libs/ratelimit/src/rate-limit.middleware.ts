@@ -18,7 +18,11 @@ export function setRateLimitHeaders(ctx: Context, r: RateLimitResult): void {
 export async function enforceRateLimit(ctx: Context, limiter: RateLimiter, budget: string, key: string, limit: number): Promise<void> {
   const outcome = await countRequest(ctx, limiter, budget, key, limit);
   if (outcome === 'unavailable') {
-    throw new ApiError({ code: 'service_unavailable', detail: 'Rate limiting is temporarily unavailable. Retry with backoff.', headers: { 'Retry-After': String(STORE_RETRY_SECONDS) } });
+    throw new ApiError({
+      code: 'service_unavailable',
+      detail: 'Rate limiting is temporarily unavailable. Retry with backoff.',
+      headers: { 'Retry-After': String(STORE_RETRY_SECONDS) },
+    });
   }
   if (outcome !== 'allowed') {
     throw new ApiError({
@@ -34,7 +38,13 @@ export async function enforceRateLimit(ctx: Context, limiter: RateLimiter, budge
  * result when over the limit, or 'unavailable' when the store failed (logged). For callers that
  * only count (the tracker flags instead of refusing).
  */
-export async function countRequest(ctx: Context, limiter: RateLimiter, budget: string, key: string, limit: number): Promise<'allowed' | 'unavailable' | RateLimitResult> {
+export async function countRequest(
+  ctx: Context,
+  limiter: RateLimiter,
+  budget: string,
+  key: string,
+  limit: number,
+): Promise<'allowed' | 'unavailable' | RateLimitResult> {
   let result: RateLimitResult;
   try {
     result = await limiter.consume(budget, key, limit);

@@ -22,3 +22,18 @@ export function pageOf<T>(rows: T[], input: { page: number; page_size: number })
   const more = rows.length > input.page_size;
   return { data: rows.slice(0, input.page_size), page: input.page, page_size: input.page_size, has_more: more, next_page: more ? input.page + 1 : null };
 }
+
+/** The response schema of a page-based list: `{data, page, page_size, has_more, next_page}`. */
+export function pageEnvelopeSchema(item: Record<string, unknown>) {
+  return {
+    type: 'object',
+    required: ['data', 'page', 'page_size', 'has_more', 'next_page'],
+    properties: {
+      data: { type: 'array', items: item },
+      page: { type: 'integer', minimum: 1 },
+      page_size: { type: 'integer', minimum: 1 },
+      has_more: { type: 'boolean', description: 'True when page + 1 holds more items.' },
+      next_page: { type: ['integer', 'null'], description: 'The next page number, or null on the last page.' },
+    },
+  } as Record<string, unknown>;
+}

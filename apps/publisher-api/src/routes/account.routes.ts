@@ -1,8 +1,7 @@
-import { ACCOUNT_POLICY, accountRecord, PAYMENT_STATUS_POLICY, paymentStatus } from '@cw/account';
+import { ACCOUNT_POLICY, ACCOUNT_SCHEMA, accountRecord, PAYMENT_STATUS_POLICY, PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
-import { ACCOUNT_SCHEMA, PAYMENT_STATUS_SCHEMA } from './account.schemas';
 
 export function accountRoutes(deps: AppDeps): RouteSpec[] {
   return [
@@ -14,7 +13,12 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Account'],
       security: API_KEY_SECURITY,
       before: [requirePolicy(deps, ACCOUNT_POLICY)],
-      responses: { 200: { description: 'Account record', schema: ACCOUNT_SCHEMA }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed' }, 429: { description: 'Rate limited' } },
+      responses: {
+        200: { description: 'Account record', schema: ACCOUNT_SCHEMA },
+        401: { description: 'Not authenticated' },
+        403: { description: 'Credential not allowed' },
+        429: { description: 'Rate limited' },
+      },
       handler: (ctx) => {
         ctx.body = accountRecord(deps, principalOf(ctx));
       },
@@ -28,7 +32,12 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Account'],
       security: API_KEY_SECURITY,
       before: [requirePolicy(deps, PAYMENT_STATUS_POLICY)],
-      responses: { 200: { description: 'Payment status', schema: PAYMENT_STATUS_SCHEMA }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed' }, 429: { description: 'Rate limited' } },
+      responses: {
+        200: { description: 'Payment status', schema: PAYMENT_STATUS_SCHEMA },
+        401: { description: 'Not authenticated' },
+        403: { description: 'Credential not allowed' },
+        429: { description: 'Rate limited' },
+      },
       handler: async (ctx) => {
         ctx.body = await paymentStatus(deps, principalOf(ctx));
       },

@@ -1,29 +1,33 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
-import { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LIST_LINKS_INPUT, listLinks, READ_LINKS_POLICY, WRITE_LINKS_POLICY } from '@cw/links';
+import {
+  createLink,
+  createLinkBatch,
+  LINK_SCHEMA,
+  LINK_BATCH_INPUT,
+  LINK_REQUEST_INPUT,
+  LIST_LINKS_INPUT,
+  listLinks,
+  READ_LINKS_POLICY,
+  WRITE_LINKS_POLICY,
+} from '@cw/links';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
-export const LINK = {
-  type: 'object',
-  required: ['id', 'url', 'deeplink_id', 'program_id', 'campaign_id', 'subid', 'landing_url', 'created_at'],
-  properties: {
-    id: { type: 'string' },
-    url: { type: 'string', description: '{tracking_url}/c/{code}' },
-    deeplink_id: { type: 'string', description: 'Filter of GET /clicks/.' },
-    program_id: { type: 'integer' },
-    campaign_id: { type: 'integer' },
-    subid: { type: ['string', 'null'] },
-    landing_url: { type: 'string' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
+export const ERRORS = {
+  400: { description: 'Invalid parameter' },
+  401: { description: 'Not authenticated' },
+  403: { description: 'Credential not allowed, or program not approved' },
+  429: { description: 'Rate limited' },
+  503: { description: 'Unavailable' },
 };
-
-export const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed, or program not approved' }, 429: { description: 'Rate limited' }, 503: { description: 'Unavailable' } };
 const WRITE_ERRORS = { ...ERRORS, 409: { description: 'Idempotency-Key reused with another body, or in use' } };
 
 export function linkRoutes(deps: AppDeps): RouteSpec[] {
-  const write = (name: string) => [requirePolicy(deps, WRITE_LINKS_POLICY), idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: name })];
+  const write = (name: string) => [
+    requirePolicy(deps, WRITE_LINKS_POLICY),
+    idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: name }),
+  ];
   return [
     route({
       method: 'GET',
@@ -34,7 +38,7 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: LIST_LINKS_INPUT,
       before: [requirePolicy(deps, READ_LINKS_POLICY)],
-      responses: { 200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK_SCHEMA) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listLinks(deps, principalOf(ctx), query);
       },
@@ -49,7 +53,12 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       body: LINK_REQUEST_INPUT,
       before: write('POST /links'),
-      responses: { 200: { description: 'Existing link', schema: LINK }, 201: { description: 'Created link', schema: LINK }, ...WRITE_ERRORS, 404: { description: 'Unknown program or campaign' } },
+      responses: {
+        200: { description: 'Existing link', schema: LINK_SCHEMA },
+        201: { description: 'Created link', schema: LINK_SCHEMA },
+        ...WRITE_ERRORS,
+        404: { description: 'Unknown program or campaign' },
+      },
       handler: async (ctx, { body }) => {
         const r = await createLink(deps, principalOf(ctx), body);
         ctx.status = r.created ? 201 : 200;
@@ -72,7 +81,18 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
           schema: {
             type: 'object',
             properties: {
-              results: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, status: { type: 'string', enum: ['created', 'existing', 'error'] }, link: LINK, error: { type: 'object' } } } },
+              results: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    index: { type: 'integer' },
+                    status: { type: 'string', enum: ['created', 'existing', 'error'] },
+                    link: LINK_SCHEMA,
+                    error: { type: 'object' },
+                  },
+                },
+              },
               created: { type: 'integer' },
               existing: { type: 'integer' },
               errors: { type: 'integer' },

@@ -34,7 +34,13 @@ export function offersRoutes(deps: AppDeps): RouteSpec[] {
       query: OFFERS_INPUT,
       before: [requirePolicy(deps, OFFERS_POLICY)],
       responses: {
-        200: { description: 'A page of offers', schema: { type: 'object', properties: { data: { type: 'array', items: OFFER }, page: { type: 'integer' }, limit: { type: 'integer' }, has_more: { type: 'boolean' } } } },
+        200: {
+          description: 'A page of offers',
+          schema: {
+            type: 'object',
+            properties: { data: { type: 'array', items: OFFER }, page: { type: 'integer' }, limit: { type: 'integer' }, has_more: { type: 'boolean' } },
+          },
+        },
         400: { description: 'Invalid parameter' },
         401: { description: 'Not an offers credential' },
         403: { description: 'Country outside the credential scope' },

@@ -1,6 +1,21 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
-import { createDeliveryAgent, DELIVERIES_INPUT, DELIVERIES_POLICY, getPostbackConfig, listDeliveries, POSTBACK_INPUT, putPostbackConfig, READ_POSTBACK_POLICY, redeliver, REDELIVER_POLICY, rotatePostbackSecret, sendTestEvent, TEST_POSTBACK_POLICY, WRITE_POSTBACK_POLICY } from '@cw/postbacks';
+import {
+  createDeliveryAgent,
+  DELIVERIES_INPUT,
+  DELIVERIES_POLICY,
+  getPostbackConfig,
+  listDeliveries,
+  POSTBACK_INPUT,
+  putPostbackConfig,
+  READ_POSTBACK_POLICY,
+  redeliver,
+  REDELIVER_POLICY,
+  rotatePostbackSecret,
+  sendTestEvent,
+  TEST_POSTBACK_POLICY,
+  WRITE_POSTBACK_POLICY,
+} from '@cw/postbacks';
 import { pageEnvelopeSchema } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
@@ -14,15 +29,26 @@ const CONFIG = {
     active: { type: 'boolean' },
     has_secret: { type: 'boolean' },
     secret_prefix: { type: ['string', 'null'], description: 'The first characters of the signing secret, never the secret.' },
-    previous_secret_valid_until: { type: ['string', 'null'], format: 'date-time', description: 'During a rotation: until when the previous secret also signs deliveries.' },
+    previous_secret_valid_until: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'During a rotation: until when the previous secret also signs deliveries.',
+    },
     created_at: { type: ['string', 'null'], format: 'date-time' },
     updated_at: { type: ['string', 'null'], format: 'date-time' },
     secret: { type: 'string', description: 'Only in the answer that created it (PUT 201, secret rotation).' },
   },
 };
 
-const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not authenticated' }, 429: { description: 'Rate limited' }, 503: { description: 'Unavailable' } };
-const WRITE_403 = { 403: { description: 'postback_write_requires_portal: publisher API keys cannot change the postback; use the portal or a portal API token' } };
+const ERRORS = {
+  400: { description: 'Invalid parameter' },
+  401: { description: 'Not authenticated' },
+  429: { description: 'Rate limited' },
+  503: { description: 'Unavailable' },
+};
+const WRITE_403 = {
+  403: { description: 'postback_write_requires_portal: publisher API keys cannot change the postback; use the portal or a portal API token' },
+};
 
 const DELIVERY = {
   type: 'object',
@@ -96,7 +122,12 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Postbacks'],
       security: API_KEY_SECURITY,
       before: [requirePolicy(deps, TEST_POSTBACK_POLICY)],
-      responses: { 200: { description: 'The test delivery', schema: { ...DELIVERY, properties: { delivery_id: { type: 'string' }, ...DELIVERY.properties } } }, ...ERRORS, 403: { description: 'Credential not allowed' }, 404: { description: 'No postback is configured' } },
+      responses: {
+        200: { description: 'The test delivery', schema: { ...DELIVERY, properties: { delivery_id: { type: 'string' }, ...DELIVERY.properties } } },
+        ...ERRORS,
+        403: { description: 'Credential not allowed' },
+        404: { description: 'No postback is configured' },
+      },
       handler: async (ctx) => {
         ctx.body = await sendTestEvent(deps, principalOf(ctx), agent);
       },
@@ -110,7 +141,11 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: DELIVERIES_INPUT,
       before: [requirePolicy(deps, DELIVERIES_POLICY)],
-      responses: { 200: { description: 'Page envelope of deliveries', schema: pageEnvelopeSchema(DELIVERY) }, ...ERRORS, 403: { description: 'Credential not allowed' } },
+      responses: {
+        200: { description: 'Page envelope of deliveries', schema: pageEnvelopeSchema(DELIVERY) },
+        ...ERRORS,
+        403: { description: 'Credential not allowed' },
+      },
       handler: async (ctx, { query }) => {
         ctx.body = await listDeliveries(deps, principalOf(ctx), query);
       },
@@ -124,7 +159,13 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       pathParams: { id: { type: 'string' } },
       before: [requirePolicy(deps, REDELIVER_POLICY)],
-      responses: { 200: { description: 'The delivery, pending again', schema: DELIVERY }, ...ERRORS, 403: { description: 'Credential not allowed' }, 404: { description: 'No such delivery' }, 409: { description: 'The delivery is not failed or dead' } },
+      responses: {
+        200: { description: 'The delivery, pending again', schema: DELIVERY },
+        ...ERRORS,
+        403: { description: 'Credential not allowed' },
+        404: { description: 'No such delivery' },
+        409: { description: 'The delivery is not failed or dead' },
+      },
       handler: async (ctx) => {
         ctx.body = await redeliver(deps, principalOf(ctx), String(ctx.params.id));
       },

@@ -1,9 +1,8 @@
 import type { Middleware } from 'koa';
 import { principalOf, requirePolicy } from '@cw/auth';
-import { LOOKUP_INPUT, lookupProductsPage, PRODUCTS_POLICY, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, PRODUCTS_POLICY, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
-import { PRODUCT_PAGE } from './products.schemas';
 
 /** Product responses are private to the caller: never cached, errors included (mounted in app.ts). */
 export const noStore: Middleware = async (ctx, next) => {
@@ -32,7 +31,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: SEARCH_INPUT,
       before,
-      responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE }, ...ERRORS },
+      responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await searchProductsPage(deps, principalOf(ctx), query);
       },
@@ -46,7 +45,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: LOOKUP_INPUT,
       before,
-      responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE }, ...ERRORS },
+      responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await lookupProductsPage(deps, principalOf(ctx), query);
       },

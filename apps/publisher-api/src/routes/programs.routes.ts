@@ -1,33 +1,27 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
-import { APPLY_INPUT, APPLY_POLICY, applyToProgram, JOINABLE_PROGRAMS_INPUT, joinablePrograms, LIST_PROGRAMS_INPUT, listPrograms, READ_PROGRAMS_POLICY } from '@cw/programs';
+import {
+  APPLICATION_SCHEMA,
+  APPLY_INPUT,
+  PROGRAM_SCHEMA,
+  APPLY_POLICY,
+  applyToProgram,
+  JOINABLE_PROGRAMS_INPUT,
+  joinablePrograms,
+  LIST_PROGRAMS_INPUT,
+  listPrograms,
+  READ_PROGRAMS_POLICY,
+} from '@cw/programs';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
-const PROGRAM = {
-  type: 'object',
-  required: ['id', 'name', 'merchant', 'campaign_id', 'relationship', 'status'],
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    merchant: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
-    campaign_id: { type: 'integer', description: 'The campaign (merchant) id links and clicks are filtered by.' },
-    relationship: { type: 'string', enum: ['approved', 'pending', 'rejected', 'available'], description: "The caller's assignment." },
-    status: { type: 'string', enum: ['active', 'paused', 'closed'] },
-    description: { type: 'string' },
-    category: { type: 'string' },
-    countries: { type: 'array', items: { type: 'string' } },
-    currency: { type: 'string' },
-    commission: { type: 'string' },
-    cookie_days: { type: 'integer' },
-    joinable: { type: 'boolean' },
-    auto_approve: { type: 'boolean', description: 'Applications are approved at once.' },
-    default_landing_url: { type: 'string' },
-    allowed_domains: { type: 'array', items: { type: 'string' } },
-  },
+const ERRORS = {
+  400: { description: 'Invalid parameter' },
+  401: { description: 'Not authenticated' },
+  403: { description: 'Credential not allowed' },
+  429: { description: 'Rate limited' },
+  503: { description: 'Unavailable' },
 };
-
-const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not authenticated' }, 403: { description: 'Credential not allowed' }, 429: { description: 'Rate limited' }, 503: { description: 'Unavailable' } };
 
 export function programRoutes(deps: AppDeps): RouteSpec[] {
   const read = [requirePolicy(deps, READ_PROGRAMS_POLICY)];
@@ -41,7 +35,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: LIST_PROGRAMS_INPUT,
       before: read,
-      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listPrograms(deps, principalOf(ctx), query);
       },
@@ -55,7 +49,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: JOINABLE_PROGRAMS_INPUT,
       before: read,
-      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await joinablePrograms(deps, principalOf(ctx), query);
       },
@@ -69,10 +63,13 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Programs'],
       security: API_KEY_SECURITY,
       body: APPLY_INPUT,
-      before: [requirePolicy(deps, APPLY_POLICY), idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: 'POST /programs/apply' })],
+      before: [
+        requirePolicy(deps, APPLY_POLICY),
+        idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: 'POST /programs/apply' }),
+      ],
       responses: {
-        200: { description: 'Pending review, or the existing assignment' },
-        201: { description: 'Approved' },
+        200: { description: 'Pending review, or the existing assignment', schema: APPLICATION_SCHEMA },
+        201: { description: 'Approved', schema: APPLICATION_SCHEMA },
         ...ERRORS,
         404: { description: 'Unknown or inactive program' },
         409: { description: 'Idempotency-Key reused with another body, or in use' },

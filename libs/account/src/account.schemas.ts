@@ -1,9 +1,8 @@
-import type { JsonSchema } from '@cw/http';
-
+/** Response schemas of the account routes (OpenAPI and the MCP tools' output schema). */
 const MONEY = { type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$' };
 const BY_CURRENCY = { type: 'array', items: { type: 'object', properties: { currency: { type: 'string' }, amount: MONEY } } };
 
-export const ACCOUNT_SCHEMA: JsonSchema = {
+export const ACCOUNT_SCHEMA = {
   type: 'object',
   properties: {
     account_id: { type: 'string' },
@@ -15,7 +14,7 @@ export const ACCOUNT_SCHEMA: JsonSchema = {
   },
 };
 
-export const PAYMENT_STATUS_SCHEMA: JsonSchema = {
+export const PAYMENT_STATUS_SCHEMA = {
   type: 'object',
   properties: {
     approved_unpaid: { type: 'object', properties: { by_currency: BY_CURRENCY, total_usd: MONEY } },

@@ -1,0 +1,27 @@
+/** Every MCP tool, in the order tools/list shows them. */
+import type { Tool } from '../tool';
+import { applyToProgramTool } from './apply-to-program.tool';
+import { createTrackingLinkTool } from './create-tracking-link.tool';
+import { getPaymentStatusTool } from './get-payment-status.tool';
+import { getReportTool } from './get-report.tool';
+import { listClicksTool } from './list-clicks.tool';
+import { listConversionsTool } from './list-conversions.tool';
+import { listLinksTool } from './list-links.tool';
+import { listProgramsTool } from './list-programs.tool';
+import { lookupProductsTool } from './lookup-products.tool';
+import { networkStatsTool } from './network-stats.tool';
+import { searchProductsTool } from './search-products.tool';
+
+export const TOOLS: readonly Tool[] = [
+  networkStatsTool,
+  searchProductsTool,
+  lookupProductsTool,
+  listProgramsTool,
+  applyToProgramTool,
+  createTrackingLinkTool,
+  listLinksTool,
+  listConversionsTool,
+  getReportTool,
+  listClicksTool,
+  getPaymentStatusTool,
+];

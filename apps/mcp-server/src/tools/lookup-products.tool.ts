@@ -1,0 +1,19 @@
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, PRODUCTS_POLICY } from '@cw/catalog';
+import type { InputOf } from '@cw/usecase';
+import { defineTool } from '../tool';
+import { productSummary } from './summaries';
+
+export const lookupProductsTool = defineTool<InputOf<typeof LOOKUP_INPUT>>({
+  name: 'lookup_products',
+  title: 'Look up products',
+  description:
+    'Current price and stock of products you already know, by `ids` (comma-separated product ids from search_products) or `gtins` (comma-separated GTIN-8/12/13/14). Use it before quoting a price that may have changed. Each `url` is your tracked link. Paging as in search_products (`limit`, `offset`, `next_offset`).',
+  input: LOOKUP_INPUT,
+  output: PRODUCT_PAGE_SCHEMA,
+  policy: PRODUCTS_POLICY,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: async (input, principal, call) => {
+    const page = await lookupProductsPage(call.deps, principal, input);
+    return { data: page, summary: productSummary(page) };
+  },
+});

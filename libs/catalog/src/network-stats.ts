@@ -1,0 +1,49 @@
+/**
+ * Public network statistics (no credential): active programs, their merchants, the markets they
+ * serve and the fresh products per market. Nothing account-specific; computed at most once per
+ * `NETWORK_STATS_TTL_MS` per process (counting the catalog is a scan), concurrent callers share
+ * the one computation.
+ */
+import type { UseCaseDeps } from '@cw/usecase';
+import { freshness } from './search.service';
+
+export const NETWORK_STATS_TTL_MS = 5 * 60_000;
+
+export interface NetworkStats {
+  programs: number;
+  merchants: number;
+  markets: string[];
+  products_per_market: Array<{ country: string; products: number }>;
+  generated_at: string;
+}
+
+const cache = new WeakMap<object, { at: number; value: Promise<NetworkStats> }>();
+
+async function compute(deps: Pick<UseCaseDeps, 'models'>, now: Date): Promise<NetworkStats> {
+  const programs = (await deps.models.Program.find({ status: 'active' }, { merchant_id: 1, countries: 1 }).lean()) as Array<{
+    merchant_id: number;
+    countries: string[];
+  }>;
+  const markets = [...new Set(programs.flatMap((p) => p.countries))].sort();
+  const counts = (await deps.models.Product.aggregate([
+    { $match: { ...freshness(now), country: { $in: markets } } },
+    { $group: { _id: '$country', n: { $sum: 1 } } },
+  ])) as Array<{ _id: string; n: number }>;
+  const byCountry = new Map(counts.map((c) => [c._id, c.n]));
+  return {
+    programs: programs.length,
+    merchants: new Set(programs.map((p) => p.merchant_id)).size,
+    markets,
+    products_per_market: markets.map((country) => ({ country, products: byCountry.get(country) ?? 0 })),
+    generated_at: now.toISOString(),
+  };
+}
+
+export function networkStats(deps: Pick<UseCaseDeps, 'models'>, now = new Date()): Promise<NetworkStats> {
+  const hit = cache.get(deps.models);
+  if (hit && now.getTime() - hit.at < NETWORK_STATS_TTL_MS) return hit.value;
+  const value = compute(deps, now);
+  cache.set(deps.models, { at: now.getTime(), value });
+  value.catch(() => cache.delete(deps.models)); // a failure is not remembered
+  return value;
+}

@@ -1,0 +1,76 @@
+/** Response schemas of the conversion and report routes (OpenAPI and the MCP tools' output schema). */
+import { pageEnvelopeSchema } from '@cw/usecase';
+
+const BY_CURRENCY = { type: 'object', additionalProperties: { type: 'string' }, description: 'Decimal strings per ISO 4217 currency.' };
+
+const CONVERSION = {
+  type: 'object',
+  required: [
+    'id',
+    'status',
+    'subid',
+    'campaign_id',
+    'program_id',
+    'merchant',
+    'sale_amount',
+    'commission',
+    'currency',
+    'click_id',
+    'deeplink_id',
+    'source',
+    'occurred_at',
+    'updated_at',
+  ],
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
+    subid: { type: ['string', 'null'] },
+    campaign_id: { type: ['integer', 'null'] },
+    program_id: { type: ['integer', 'null'] },
+    merchant: { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+    sale_amount: { type: 'string', description: 'Decimal string.' },
+    commission: { type: 'string', description: 'Decimal string (negative for a correction).' },
+    currency: { type: 'string' },
+    click_id: { type: ['string', 'null'] },
+    deeplink_id: { type: ['string', 'null'] },
+    source: { type: 'string', enum: ['v1', 'ledger'] },
+    reason: { type: ['string', 'null'], description: 'Ledger entries only.' },
+    reversed: { type: 'boolean', description: 'Declined after approval.' },
+    occurred_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+/** The response of GET /conversions/ (OpenAPI and the MCP tools' output schema). */
+export const CONVERSION_PAGE_SCHEMA = pageEnvelopeSchema(CONVERSION);
+(CONVERSION_PAGE_SCHEMA.properties as Record<string, unknown>).subid_rollup = {
+  type: 'array',
+  description: 'Per sub-ID over the whole filtered set, not only this page.',
+  items: { type: 'object', properties: { subid: { type: ['string', 'null'] }, conversions: { type: 'integer' }, commission: BY_CURRENCY } },
+};
+
+const REPORT_ROW = {
+  type: 'object',
+  properties: {
+    key: { type: ['string', 'null'] },
+    conversions: { type: 'integer' },
+    approved: { type: 'integer' },
+    pending: { type: 'integer' },
+    declined: { type: 'integer' },
+    sale_amount: BY_CURRENCY,
+    commission: BY_CURRENCY,
+  },
+};
+
+/** The response of GET /reports/. */
+export const REPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    group_by: { type: 'string' },
+    date_from: { type: 'string' },
+    date_to: { type: 'string' },
+    timezone: { type: 'string' },
+    rows: { type: 'array', items: REPORT_ROW },
+    totals: REPORT_ROW,
+  },
+};

@@ -1,0 +1,33 @@
+/** A tracking link as the API shows it (OpenAPI and the MCP tools' output schema). */
+export const LINK_SCHEMA = {
+  type: 'object',
+  required: ['id', 'url', 'deeplink_id', 'program_id', 'campaign_id', 'subid', 'landing_url', 'created_at'],
+  properties: {
+    id: { type: 'string' },
+    url: { type: 'string', description: '{tracking_url}/c/{code}' },
+    deeplink_id: { type: 'string', description: 'Filter of GET /clicks/.' },
+    program_id: { type: 'integer' },
+    campaign_id: { type: 'integer' },
+    subid: { type: ['string', 'null'] },
+    landing_url: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+/** A recorded click as GET /clicks/ lists it. */
+export const CLICK_SCHEMA = {
+  type: 'object',
+  required: ['id', 'created_at', 'deeplink_id', 'program_id', 'campaign_id', 'sub_id', 'is_bot'],
+  properties: {
+    id: { type: 'string', description: 'The click id (cw_click_id on the landing URL).' },
+    created_at: { type: 'string', format: 'date-time' },
+    deeplink_id: { type: 'string' },
+    program_id: { type: 'integer' },
+    campaign_id: { type: 'integer' },
+    sub_id: { type: ['string', 'null'] },
+    referrer: { type: ['string', 'null'] },
+    user_agent: { type: ['string', 'null'] },
+    is_bot: { type: 'boolean' },
+    bot_reason: { type: ['string', 'null'] },
+  },
+};
