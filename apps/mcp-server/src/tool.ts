@@ -13,7 +13,7 @@
 import type Koa from 'koa';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { authorize, verifyCredential, type Policy, type Principal } from '@cw/auth';
+import type { Policy, Principal } from '@cw/auth';
 import { databaseError } from '@cw/db';
 import { ApiError, errorBody, type ErrorCode, type ParamError } from '@cw/errors';
 import { MAX_KEY_LENGTH, runIdempotent } from '@cw/idempotency';
@@ -140,11 +140,10 @@ export function mcpCall(deps: AppDeps, ctx: Koa.Context): McpCall {
           detail: 'This tool needs your API key: send it in the X-API-Key header of the MCP connection. Without a key only network_stats works.',
         });
       }
-      const principal = await verifyCredential(deps.models, secret, ['api_key']);
-      authorize(principal, { ...policy, allowDemo: false });
       // The route's budget, keyed by account: an agent cannot double it by switching protocol.
-      await enforceRateLimit(ctx, deps.limiter, policy.budget, principal.publisher._id, deps.config.rateLimits[policy.budget]);
-      return principal;
+      return deps.access.authenticate(deps.models, secret, ['api_key'], { ...policy, allowDemo: false }, (account) =>
+        enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
+      );
     },
   };
 }

@@ -17,9 +17,10 @@ export const PAYMENT_STATUS_POLICY: Policy = {
 
 const PENDING_WINDOW_DAYS = 180;
 
-export function accountRecord(deps: Pick<UseCaseDeps, 'config'>, principal: Principal) {
+/** The account as stored now (read afresh: the page a publisher checks its settings on). */
+export async function accountRecord(deps: Pick<UseCaseDeps, 'config' | 'repos'>, principal: Principal) {
   const config = deps.config;
-  const p = principal.publisher;
+  const p = (await deps.repos.publishers.byId(principal.publisher._id)) ?? principal.publisher;
   const limits: Record<string, number> = {};
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) limits[name] = config.rateLimits[name as keyof typeof RATE_LIMIT_BUDGETS] ?? b.default;
   const test = principal.keyKind !== undefined && principal.keyKind !== 'live' && principal.keyKind !== 'read_only';

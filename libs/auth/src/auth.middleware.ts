@@ -2,8 +2,9 @@ import type { Context, Middleware, Next } from 'koa';
 import type { PlatformConfig } from '@cw/config';
 import type { Models } from '@cw/db';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
-import { verifyCredential, verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
-import { API_KEYS_ONLY, authorize, type Policy } from './policy';
+import type { AccessCache } from './access-cache';
+import { verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
+import { API_KEYS_ONLY, type Policy } from './policy';
 
 /** The secret from X-API-Key or Authorization: Bearer (never from the URL or a cookie). */
 export function presentedSecret(ctx: Context, opts: { apiKeyHeader: boolean }): string | undefined {
@@ -18,6 +19,7 @@ export interface PolicyDeps {
   models: Models;
   limiter: RateLimiter;
   config: Pick<PlatformConfig, 'rateLimits'>;
+  access: AccessCache;
 }
 
 /**
@@ -28,11 +30,10 @@ export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
   const allow = policy.credentials ?? API_KEYS_ONLY;
   const apiKeyHeader = allow.includes('api_key');
   return async (ctx: Context, next: Next) => {
-    const principal = await verifyCredential(deps.models, presentedSecret(ctx, { apiKeyHeader }), allow);
-    authorize(principal, policy);
-    ctx.state.principal = principal;
     // Keyed by account, not credential: both headers, and rotated keys, share one budget.
-    await enforceRateLimit(ctx, deps.limiter, policy.budget, principal.publisher._id, deps.config.rateLimits[policy.budget]);
+    ctx.state.principal = await deps.access.authenticate(deps.models, presentedSecret(ctx, { apiKeyHeader }), allow, policy, (account) =>
+      enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
+    );
     await next();
   };
 }

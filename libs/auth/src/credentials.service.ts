@@ -9,6 +9,8 @@ export interface Principal {
   prefix: string;
   type: CredentialType;
   keyKind?: ApiKeyKind;
+  /** Values computed once while a cached principal stays valid (see memoized()). */
+  memo?: Map<string, Promise<unknown>>;
 }
 
 /** The one 401: it never says whether the key was missing, unknown, revoked or the account inactive. */
@@ -22,7 +24,11 @@ export function notAuthenticated(): ApiError {
  */
 export async function verifyCredential(models: Models, secret: string | undefined, allowed: readonly CredentialType[]): Promise<Principal> {
   if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
-  const hash = hashSecret(secret);
+  return verifyHashedCredential(models, hashSecret(secret), allowed);
+}
+
+/** verifyCredential for a secret already hashed. */
+export async function verifyHashedCredential(models: Models, hash: string, allowed: readonly CredentialType[]): Promise<Principal> {
   const cred = await models.Credential.findOne({ hash }).lean();
   if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || !allowed.includes(cred.type) || !cred.publisher_id) throw notAuthenticated();
   const publisher = await models.Publisher.findById(cred.publisher_id).lean();

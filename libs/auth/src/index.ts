@@ -6,6 +6,7 @@ export {
   revokeCredential,
   rotateCredential,
   verifyCredential,
+  verifyHashedCredential,
   verifyMerchantToken,
 } from './credentials.service';
 export type { IssuedCredential, MerchantPrincipal, Principal } from './credentials.service';
@@ -13,3 +14,7 @@ export { API_KEYS_ONLY, authorize } from './policy';
 export type { Policy } from './policy';
 export { merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
+export { AccessCache, memoized } from './access-cache';
+export type { AccessCacheOptions } from './access-cache';
+export { MemoryAccessVersions, RedisAccessVersions } from './access-versions';
+export type { AccessVersions } from './access-versions';

@@ -45,7 +45,7 @@ export async function searchProductsPage(deps: UseCaseDeps, principal: Principal
     });
   }
   const countries = countriesFor(principal, q.country);
-  const scope = await catalogScope(deps.repos.programs, principal.publisher);
+  const scope = await catalogScope(deps.repos.programs, principal);
   const { limit, offset } = q;
   const page = await searchProducts(deps.models, scope, {
     q: q.q,
@@ -106,7 +106,7 @@ export async function lookupProductsPage(deps: UseCaseDeps, principal: Principal
     });
   }
   const countries = countriesFor(principal, q.country);
-  const scope = await catalogScope(deps.repos.programs, principal.publisher);
+  const scope = await catalogScope(deps.repos.programs, principal);
   const { limit, offset } = q;
   const page = await lookupProducts(deps.models, scope, {
     ids,

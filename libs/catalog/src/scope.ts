@@ -1,3 +1,4 @@
+import { memoized, type Principal } from '@cw/auth';
 import type { ProgramRepository } from '@cw/db';
 
 /** What a publisher may see in the catalog right now: its feed markets and approved programs. */
@@ -7,7 +8,14 @@ export interface CatalogScope {
   programIds: number[];
 }
 
-/** Read on every call: approvals and account settings apply to the very next request. */
-export async function catalogScope(programs: ProgramRepository, publisher: { _id: string; markets?: string[] | null }): Promise<CatalogScope> {
-  return { markets: [...(publisher.markets ?? [])], programIds: await programs.activeApprovedIds(publisher._id) };
+/**
+ * Read once per cached principal: its access stamp covers the account's markets, memberships and
+ * programs' status, so approvals and account settings still apply to the very next request.
+ */
+export function catalogScope(programs: ProgramRepository, principal: Principal): Promise<CatalogScope> {
+  const publisher = principal.publisher;
+  return memoized(principal, 'catalog-scope', async () => ({
+    markets: [...(publisher.markets ?? [])],
+    programIds: await programs.activeApprovedIds(publisher._id),
+  }));
 }

@@ -46,3 +46,5 @@ export { APPLICATION_STATUSES } from './schemas/monetize-application.schema';
 export type { ApplicationStatus, MonetizeApplicationDoc } from './schemas/monetize-application.schema';
 export { TRENDING_CHANNELS } from './schemas/trending-plan.schema';
 export type { TrendingPlanDoc } from './schemas/trending-plan.schema';
+export { accessChangeOfWrite, onAccessChange } from './access-changes';
+export type { AccessChange, AccessChangeListener } from './access-changes';

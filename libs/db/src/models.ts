@@ -1,4 +1,5 @@
 import type { Connection, Model } from 'mongoose';
+import './access-changes';
 import { clickSchema, type ClickDoc } from './schemas/click.schema';
 import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
 import { credentialSchema, type CredentialDoc } from './schemas/credential.schema';

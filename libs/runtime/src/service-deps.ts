@@ -4,8 +4,9 @@
  * and by the dev stack; nothing here reads the environment.
  */
 import { Redis } from 'ioredis';
+import { AccessCache, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
-import { connectDatabase, createModels, createRepositories, ensureIndexes, type Database, type Models, type Repositories } from '@cw/db';
+import { connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange, type Database, type Models, type Repositories } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -21,9 +22,19 @@ export interface ServiceDeps {
   redis?: Redis;
   metrics: HttpMetrics;
   checks: ReadinessCheck[];
+  /** Principals cached and validated on every request against the access versions. */
+  access: AccessCache;
 }
 
-export async function openServiceDeps(config: PlatformConfig, mongoUri: string, name: string): Promise<ServiceDeps & { close(): Promise<void> }> {
+export interface ServiceDepsOptions {
+  /**
+   * Access versions for a process without Redis whose database reports every writer's changes
+   * to it (the one-process platform on its embedded engine). Otherwise: Redis's, or none.
+   */
+  localVersions?: AccessVersions;
+}
+
+export async function openServiceDeps(config: PlatformConfig, mongoUri: string, name: string, opts: ServiceDepsOptions = {}): Promise<ServiceDeps & { close(): Promise<void> }> {
   const logger = createLogger({ level: config.logLevel, name });
   const db = await connectDatabase(mongoUri);
   const models = createModels(db.connection);
@@ -32,7 +43,9 @@ export async function openServiceDeps(config: PlatformConfig, mongoUri: string, 
   let limiter: RateLimiter;
   const checks: ReadinessCheck[] = [{ name: 'mongodb', check: () => db.ping() }];
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    // Auto-pipelining: the access stamp read and the rate-limit consume of a request, issued in
+    // the same tick, leave in one write and come back in one read.
+    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, enableAutoPipelining: true });
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
     await redis.connect();
     limiter = createRedisRateLimiter(redis);
@@ -40,6 +53,9 @@ export async function openServiceDeps(config: PlatformConfig, mongoUri: string, 
   } else {
     limiter = createMemoryRateLimiter();
   }
+  const versions = redis ? new RedisAccessVersions(redis) : (opts.localVersions ?? null);
+  // Every write this process makes to what decides access bumps the versions before it returns.
+  if (versions) onAccessChange(db.connection, (change) => versions.bump(change));
   const metrics = createHttpMetrics();
   return {
     config,
@@ -51,6 +67,7 @@ export async function openServiceDeps(config: PlatformConfig, mongoUri: string, 
     redis,
     metrics,
     checks,
+    access: new AccessCache(versions),
     close: async () => {
       redis?.disconnect();
       await db.close();
@@ -59,4 +76,4 @@ export async function openServiceDeps(config: PlatformConfig, mongoUri: string, 
 }
 
 /** What an app's createApp needs: no connections it must open itself. */
-export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'repos' | 'limiter' | 'metrics'>;
+export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'repos' | 'limiter' | 'metrics' | 'access'>;

@@ -2,11 +2,13 @@
  * `npm run admin -- <command> [--options] [--json]`. Talks to MONGODB_URI, or to the running
  * `npm start` platform's embedded engine (its URI is in .local/platform.json).
  */
+import { Redis } from 'ioredis';
+import { RedisAccessVersions } from '@cw/auth';
 import { loadConfig } from '@cw/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectDatabase, createModels, createRepositories, ensureIndexes } from '@cw/db';
+import { connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
 import { COMMANDS, UsageError } from './commands';
@@ -56,10 +58,20 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   } catch (e) {
     return fail(`cannot connect to ${uri.replace(/\/\/[^@/]*@/, '//***@')}: ${(e as Error).message}`, 1);
   }
+  let redis: Redis | undefined;
   try {
+    const config = loadConfig({ ...env, MONGODB_URI: undefined }, { port: 0 });
+    if (config.redisUrl) {
+      // The services cache principals against access versions in Redis: every change this command
+      // makes to credentials, accounts, memberships or programs bumps them before it returns.
+      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+      await redis.connect();
+      const versions = new RedisAccessVersions(redis);
+      onAccessChange(db.connection, (change) => versions.bump(change));
+    }
     const models = createModels(db.connection);
     await ensureIndexes(models);
-    const deps = { config: loadConfig({ ...env, MONGODB_URI: undefined }, { port: 0 }), models, repos: createRepositories(models) };
+    const deps = { config, models, repos: createRepositories(models) };
     const result = await spec.run(deps, values, json ? undefined : progressBar(name));
     return { code: 0, out: json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
@@ -68,6 +80,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (e instanceof ApiError && e.status < 500) return fail(e.detail);
     return fail((e as Error).message, 1);
   } finally {
+    redis?.disconnect();
     await db.close();
   }
 }

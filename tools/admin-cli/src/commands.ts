@@ -243,6 +243,17 @@ export const COMMANDS: Record<string, CommandSpec> = {
       };
     },
   },
+  'program:set-status': {
+    summary: 'Pause, close or reactivate a program (its products and links stop or resume on the next request)',
+    options: { id: { type: 'string', required: true, doc: 'program id' }, status: { type: 'string', required: true, doc: 'active, paused or closed' } },
+    run: async (deps, o) => {
+      const status = str(o, 'status');
+      if (status !== 'active' && status !== 'paused' && status !== 'closed') throw new UsageError('--status must be active, paused or closed');
+      const program = await mustProgram(deps, int(o, 'id')!);
+      await deps.repos.programs.setStatus(program._id, status);
+      return { program_id: program._id, status };
+    },
+  },
   'program:assign': {
     summary: 'Assign a publisher to a program (approved, pending or rejected)',
     options: {

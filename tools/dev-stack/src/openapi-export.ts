@@ -1,6 +1,7 @@
 /** Writes every public app's OpenAPI document to a folder (for `npm run openapi:lint`). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { AccessCache } from '@cw/auth';
 import { loadConfig } from '@cw/config';
 import { createRepositories } from '@cw/db';
 import { createLogger } from '@cw/logging';
@@ -16,7 +17,7 @@ import { openApiDocument as tracking } from '@cw/app-tracker';
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
 const models = {} as AppDeps['models'];
-const deps: AppDeps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models, repos: createRepositories(models), limiter: createMemoryRateLimiter(), metrics: createHttpMetrics({ defaultMetrics: false }) };
+const deps: AppDeps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models, repos: createRepositories(models), limiter: createMemoryRateLimiter(), access: new AccessCache(null), metrics: createHttpMetrics({ defaultMetrics: false }) };
 mkdirSync(out, { recursive: true });
 for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds, tracking })) {
   writeFileSync(resolve(out, `${name}.json`), JSON.stringify(build(deps), null, 2));

@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { MemoryAccessVersions } from '@cw/auth';
 import { loadConfig, type PlatformConfig } from '@cw/config';
+import { accessChangeOfWrite } from '@cw/db';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp } from '@cw/http';
@@ -70,7 +72,18 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const r = embedded.recovery;
     if (r && (r.documents || r.changes)) say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
   }
-  const deps = await openServiceDeps(config, mongoUri, 'platform');
+  // Without Redis, access versions live in this process; the engine is in this process too and
+  // reports every writer's changes (the operator CLI's included), so the next request sees them.
+  let localVersions: MemoryAccessVersions | undefined;
+  if (embedded && !config.redisUrl) {
+    const versions = (localVersions = new MemoryAccessVersions());
+    embedded.engine.onChange((c) => {
+      if (c.op !== 'put' && c.op !== 'delete') return;
+      const change = accessChangeOfWrite(c.coll, c.op === 'put' ? c.doc : undefined);
+      if (change) versions.bump(change);
+    });
+  }
+  const deps = await openServiceDeps(config, mongoUri, 'platform', { localVersions });
 
   let credentials: CredentialsFile | undefined;
   let seeded: DemoDataset['counts'] | undefined;
@@ -94,7 +107,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     say(`the database holds data but ${credentialsPath} is missing, and keys are stored only as hashes: issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``);
   }
 
-  const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, metrics: deps.metrics };
+  const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, metrics: deps.metrics, access: deps.access };
   const worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config, models: deps.models, repos: deps.repos, processEveryMs: opts.workerIntervalMs });
   await worker.start();
 

@@ -112,7 +112,11 @@ export class Engine {
   private journal?: Journal;
   /** The changes of the command running now (collected only when a journal is attached). */
   private changes?: Change[];
-  private readonly sink = (change: Change) => this.changes?.push(change);
+  private readonly observers = new Set<(change: Change) => void>();
+  private readonly sink = (change: Change) => {
+    this.changes?.push(change);
+    for (const observe of this.observers) observe(change);
+  };
 
   constructor(opts: EngineOptions = {}) {
     this.ttlTimer = setInterval(() => void this.execute(() => this.sweepTtl()).durable?.catch(() => undefined), opts.ttlMonitorIntervalMs ?? 60_000);
@@ -140,6 +144,15 @@ export class Engine {
       this.changes = undefined;
     }
     return { result, durable: changes.length ? this.journal.append(changes) : undefined };
+  }
+
+  /**
+   * Calls `observe` with every change a command makes, synchronously, before its reply leaves
+   * (what a change stream would tell, for the one-process platform's caches). Returns the unsubscribe.
+   */
+  onChange(observe: (change: Change) => void): () => void {
+    this.observers.add(observe);
+    return () => this.observers.delete(observe);
   }
 
   /** Applies one journaled change (recovery); nothing is journaled again. */

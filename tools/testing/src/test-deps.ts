@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { connectDatabase, createModels, createRepositories, ensureIndexes, type Database, type Models, type Repositories } from '@cw/db';
+import { AccessCache, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
+import { accessChangeOfWrite, connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange, type Database, type Models, type Repositories } from '@cw/db';
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -15,6 +16,10 @@ export interface TestDeps {
   repos: Repositories;
   limiter: RateLimiter;
   metrics: HttpMetrics;
+  access: AccessCache;
+  versions: AccessVersions;
+  /** The rate limiter's key prefix (shared by instances on the same database). */
+  prefix: string;
   db: Database;
   tdb: TestDatabase;
   redis?: Redis;
@@ -34,6 +39,11 @@ export interface TestDepsOptions {
   ownEngine?: boolean;
   /** An own engine with its data on disk, so `tdb.restart()` drops every connection and keeps the data. */
   durable?: boolean;
+  /**
+   * Another instance of the same service: this one's own connections, caches and Redis client on
+   * that one's database and Redis (with its seeded data), as a second process would have.
+   */
+  sameDatabaseAs?: TestDeps;
   /** How long a query waits for an unreachable server before the 503 (default 5000 ms). */
   serverSelectionTimeoutMS?: number;
 }
@@ -41,21 +51,28 @@ export interface TestDepsOptions {
 /** Everything an app's createApp needs, on a fresh database, for tests through HTTP. */
 export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDeps> {
   const config = loadConfig({ NODE_ENV: 'test', ...opts.env }, { port: 0 });
-  const tdb = await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable });
+  const shared = opts.sameDatabaseAs;
+  const tdb = shared?.tdb ?? (await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }));
   const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   const models = createModels(db.connection);
   await ensureIndexes(models);
   let redis: Redis | undefined;
   let limiter: RateLimiter;
-  const prefix = `test_${randomBytes(4).toString('hex')}`;
-  if (opts.redis) {
-    redis = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 1 });
+  const prefix = shared?.prefix ?? `test_${randomBytes(4).toString('hex')}`;
+  if (opts.redis || shared?.redis) {
+    redis = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 1, enableAutoPipelining: true });
     await redis.connect();
     limiter = createRedisRateLimiter(redis, prefix);
   } else {
     limiter = createMemoryRateLimiter(prefix);
   }
-  const data = opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey }) : undefined;
+  // As in production: Redis's versions with Redis; else this process's, also fed by the engine's
+  // own change observer so writers on other connections (the CLI in tests) are seen too.
+  // Redis's versions under the production key names, so the operator CLI's bumps reach them.
+  const versions: AccessVersions = redis ? new RedisAccessVersions(redis) : new MemoryAccessVersions();
+  onAccessChange(db.connection, (change) => versions.bump(change));
+  const unobserve = !redis ? observeEngine(tdb, versions) : undefined;
+  const data = shared ? shared.data : opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey }) : undefined;
   return {
     config,
     logger: createLogger({ level: 'silent' }),
@@ -63,14 +80,28 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     repos: createRepositories(models),
     limiter,
     metrics: createHttpMetrics({ defaultMetrics: false }),
+    access: new AccessCache(versions),
+    versions,
+    prefix,
     db,
     tdb,
     redis,
     data,
     close: async () => {
+      unobserve?.();
       redis?.disconnect();
       await db.close();
-      await tdb.stop();
+      if (!shared) await tdb.stop();
     },
   };
+}
+
+/** Bumps in-process versions for every access-relevant write the test's embedded engine makes. */
+function observeEngine(tdb: TestDatabase, versions: AccessVersions): (() => void) | undefined {
+  return tdb.embedded?.engine.onChange((c) => {
+    if (c.op !== 'put' && c.op !== 'delete') return;
+    if (c.db !== tdb.dbName) return;
+    const change = accessChangeOfWrite(c.coll, c.op === 'put' ? c.doc : undefined);
+    if (change) void versions.bump(change);
+  });
 }

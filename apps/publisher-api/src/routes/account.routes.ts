@@ -19,8 +19,8 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
         403: { description: 'Credential not allowed' },
         429: { description: 'Rate limited' },
       },
-      handler: (ctx) => {
-        ctx.body = accountRecord(deps, principalOf(ctx));
+      handler: async (ctx) => {
+        ctx.body = await accountRecord(deps, principalOf(ctx));
       },
     }),
     route({

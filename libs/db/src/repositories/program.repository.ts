@@ -65,6 +65,12 @@ export class ProgramRepository {
     );
   }
 
+  /** Sets a program's status (an operator pausing or closing it); false when it does not exist. */
+  async setStatus(id: number, status: 'active' | 'paused' | 'closed'): Promise<boolean> {
+    const r = await this.models.Program.updateOne({ _id: id }, { $set: { status, updated_at: new Date() } });
+    return r.matchedCount === 1;
+  }
+
   activeOfCampaign(campaignId: number, projection?: Record<string, 1>): Promise<ProgramRow[]> {
     return this.models.Program.find({ merchant_id: campaignId, status: 'active' }, projection).lean<ProgramRow[]>();
   }

@@ -1,0 +1,200 @@
+/**
+ * The hot paths against their bare limits, alternating platform (A) and bare server (B) A B A B
+ * in one run so both see the same machine; the median of the rounds' ratios is reported.
+ *   - search scenarios vs bare Koa serving the scenario's own page from memory
+ *   - GET /c/{code} vs a bare node:http 302, with clicks stored == redirects answered
+ *   - p50/p99 at a fixed 200 req/s; process RSS
+ * `npm run bench:hot [-- --products 100000 --seconds 5 --rounds 3 --profile]`.
+ * The one-process platform (engine in this process) with budgets lifted; REDIS_URL in the
+ * environment switches it to the Redis limiter, as for `npm start`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import Koa from 'koa';
+import { MongoClient } from 'mongodb';
+import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { startPlatform } from '@cw-tools/dev-stack';
+import { formatResult, runLoad } from './lib/run-load';
+import type { LoadResult } from './lib/load';
+import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
+
+const { values } = parseArgs({
+  options: {
+    products: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    top: { type: 'string', default: '0' },
+  },
+});
+const PRODUCTS = Number(values.products);
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const CONNECTIONS = Number(values.connections);
+const LIFTED = '10000000';
+
+const mongo = await startEmbeddedMongo();
+const uri = `${mongo.uri}/bench_hot`;
+console.log(`seeding ${PRODUCTS} products...`);
+const platform = await startPlatform({
+  env: {
+    ...process.env,
+    MONGODB_URI: uri,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
+    RATELIMIT_LINKS_PER_MIN: LIFTED,
+    RATELIMIT_IP_PER_MIN: LIFTED,
+  },
+  seedProducts: PRODUCTS,
+  credentialsPath: null,
+});
+const creds = platform.credentials!;
+const key = creds.publishers[0].keys.live;
+const B = '/api/v1/publisher';
+
+async function get(path: string, headers: Record<string, string>): Promise<{ status: number; text: string; location: string | null }> {
+  const res = await fetch(`${platform.url}${path}`, { headers, redirect: 'manual' });
+  return { status: res.status, text: await res.text(), location: res.headers.get('location') };
+}
+
+async function listen(handler: http.RequestListener): Promise<{ url: string; close(): void }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+// Workloads drawn from the catalog itself.
+const apiHeaders = { 'X-API-Key': key };
+const sample = JSON.parse((await get(`${B}/products/?country=DE&limit=100`, apiHeaders)).text) as { products: Array<{ gtin: string; title: string }> };
+const gtins = [...new Set(sample.products.map((p) => p.gtin))];
+const words = [...new Set(sample.products.flatMap((p) => p.title.toLowerCase().split(/\s+/)).filter((w) => /^[a-z]{4,}$/.test(w)))].slice(0, 8);
+
+const created = await fetch(`${platform.url}${B}/links/`, {
+  method: 'POST',
+  headers: { ...apiHeaders, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ program_id: creds.fixtures.approved_program_id, subid: 'bench' }),
+});
+const link = (await created.json()) as { id: string };
+const browser = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' };
+
+interface Scenario {
+  name: string;
+  paths: string[];
+  headers: Record<string, string>;
+  target: number;
+  bareLabel: string;
+  bare(): Promise<{ url: string; close(): void }>;
+}
+
+async function searchScenario(name: string, paths: string[], target: number): Promise<Scenario> {
+  const first = await get(paths[0], apiHeaders);
+  if (first.status !== 200) throw new Error(`${paths[0]} answered ${first.status}: ${first.text}`);
+  for (const p of paths.slice(1)) if ((await get(p, apiHeaders)).status !== 200) throw new Error(`${p} failed`);
+  const page = first.text;
+  return {
+    name,
+    paths,
+    headers: apiHeaders,
+    target,
+    bareLabel: `bare Koa, same ${Buffer.byteLength(page)}-byte page`,
+    bare: async () => {
+      const app = new Koa();
+      app.use((ctx) => {
+        ctx.set('Cache-Control', 'private, no-store');
+        ctx.type = 'application/json';
+        ctx.body = page;
+      });
+      return listen(app.callback());
+    },
+  };
+}
+
+const redirectPath = `/c/${link.id}`;
+const location = (await get(redirectPath, browser)).location!;
+const scenarios: Scenario[] = [
+  await searchScenario('search: market page', [`${B}/products/?country=DE`, `${B}/products/?country=GB&offset=40`], 15),
+  await searchScenario(
+    'search: title phrase',
+    words.map((w) => `${B}/products/?q=${encodeURIComponent(w)}&country=DE`),
+    5,
+  ),
+  await searchScenario('search: price range', [`${B}/products/?country=DE&min_price=20&max_price=80.5&currency=EUR`], 5),
+  await searchScenario('search: group=1', [`${B}/products/?q=${encodeURIComponent(creds.fixtures.group_query)}&group=1`], 5),
+  await searchScenario(
+    'lookup: 10 GTINs',
+    Array.from({ length: 8 }, (_, i) => `${B}/products/lookup/?gtins=${gtins.slice(i * 10, i * 10 + 10).join(',')}`),
+    15,
+  ),
+  {
+    name: 'redirect /c/{code}',
+    paths: [redirectPath],
+    headers: browser,
+    target: 50,
+    bareLabel: 'bare node:http 302',
+    bare: () =>
+      listen((_req, res) => {
+        res.writeHead(302, { Location: location, 'Cache-Control': 'no-store' });
+        res.end();
+      }),
+  },
+];
+
+const load = (url: string, s: Scenario, overallRate?: number, seconds = SECONDS): Promise<LoadResult> =>
+  runLoad({ url, requests: s.paths.map((path) => ({ path, headers: s.headers })), connections: CONNECTIONS, durationSeconds: seconds, overallRate });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+console.log(`\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter\n`);
+const summary: string[] = [];
+for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.only))) {
+  const bare = await s.bare();
+  const ratios: number[] = [];
+  const platformRps: number[] = [];
+  const bareRps: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const a = await load(platform.url, s);
+    const b = await load(bare.url, s);
+    if (a.non2xx && !s.name.startsWith('redirect')) console.log(`  WARNING: ${a.non2xx} non-2xx: ${JSON.stringify(a.statusCounts)}`);
+    platformRps.push(a.requestsPerSecond);
+    bareRps.push(b.requestsPerSecond);
+    ratios.push((100 * a.requestsPerSecond) / b.requestsPerSecond);
+    console.log(`  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s`);
+  }
+  bare.close();
+  const fixed = await load(platform.url, s, 200);
+  console.log(formatResult(`  ${s.name} at 200 req/s`, fixed));
+  let cpu = '';
+  if (values.profile) {
+    const { result, byPackage, totalMs, byFunction } = await profileWhile(() => load(platform.url, s));
+    cpu = `; CPU ${((1000 * totalMs) / result.total).toFixed(0)} us/request: ${formatBreakdown(byPackage, totalMs)}`;
+    console.log(`  profile${cpu}`);
+    if (Number(values.top)) console.log(formatTop(byFunction, totalMs, Number(values.top)));
+  }
+  const ratio = median(ratios);
+  summary.push(
+    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at 200 req/s ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms${cpu}`,
+  );
+}
+
+// Every redirect answered has its click stored (the buffer is flushed on stop).
+await new Promise((r) => setTimeout(r, 500));
+const metrics = await (await fetch(`${platform.url}/metrics`)).text();
+const redirects = metrics
+  .split('\n')
+  .filter((l) => l.startsWith('http_requests_total{') && l.includes('service="tracker"') && l.includes('status="302"'))
+  .reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+const rss = process.memoryUsage().rss / 2 ** 20;
+await platform.stop();
+const client = await MongoClient.connect(uri);
+const stored = await client.db().collection('clicks').countDocuments({ link_id: link.id });
+await client.close();
+await mongo.stop();
+
+console.log('\nmedian of the rounds:');
+for (const line of summary) console.log(line);
+console.log(`clicks stored ${stored} of ${redirects} redirects answered${stored === redirects ? '' : '  <-- MISMATCH'}`);
+console.log(`process RSS (engine with ${PRODUCTS} products + platform) ${rss.toFixed(0)} MiB`);
+process.exit(stored === redirects ? 0 : 1);

@@ -1,0 +1,83 @@
+/**
+ * Per-account access versions: the stamp a cached principal must still match to be used. Every
+ * change to what decides an account's access bumps it (the data layer announces the changes,
+ * see @cw/db onAccessChange); program changes and unknown-scope changes bump shared versions.
+ *
+ * Redis: the versions every process shares (API instances, operator CLI, worker). The stamp is
+ * read with one MGET on the same client as the rate limiter, so with auto-pipelining it travels
+ * in the rate-limit consume's round trip. An epoch key guards against a Redis that lost its data
+ * (restart without persistence, flush): with no epoch there is no valid stamp, so nothing cached
+ * before is trusted. Version keys have no TTL (Redis must not evict them: `noeviction` or a
+ * `volatile-*` policy).
+ *
+ * Memory: the one-process platform's versions, bumped by this process's writes and by the
+ * embedded engine's own write hook (the operator CLI writes through the same engine).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { AccessChange } from '@cw/db';
+
+export interface AccessVersions {
+  /** The account's current stamp; null while no stamp can be trusted (nothing may be cached). */
+  stamp(accountId: string): Promise<string | null> | string | null;
+  bump(change: AccessChange): Promise<void> | void;
+}
+
+export class MemoryAccessVersions implements AccessVersions {
+  private readonly accounts = new Map<string, number>();
+  private programs = 0;
+  private all = 0;
+  /** Distinguishes this process's counters from any other's. */
+  private readonly epoch = randomBytes(6).toString('base64url');
+
+  stamp(accountId: string): string {
+    return `${this.epoch}.${this.all}.${this.programs}.${this.accounts.get(accountId) ?? 0}`;
+  }
+
+  bump(change: AccessChange): void {
+    if (change === 'all') this.all++;
+    else if (change === 'programs') this.programs++;
+    else for (const id of change.accounts) this.accounts.set(id, (this.accounts.get(id) ?? 0) + 1);
+  }
+}
+
+export class RedisAccessVersions implements AccessVersions {
+  private readonly epochKey: string;
+  private readonly allKey: string;
+  private readonly programsKey: string;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'access',
+  ) {
+    this.epochKey = `${prefix}:epoch`;
+    this.allKey = `${prefix}:all`;
+    this.programsKey = `${prefix}:programs`;
+  }
+
+  private accountKey(id: string): string {
+    return `${this.prefix}:acct:${id}`;
+  }
+
+  async stamp(accountId: string): Promise<string | null> {
+    const [epoch, all, programs, account] = await this.redis.mget(this.epochKey, this.allKey, this.programsKey, this.accountKey(accountId));
+    if (!epoch) {
+      // First use, or Redis lost its data: start an epoch; this request trusts nothing cached.
+      await this.redis.set(this.epochKey, randomBytes(8).toString('base64url'), 'NX');
+      return null;
+    }
+    return `${epoch}.${all ?? 0}.${programs ?? 0}.${account ?? 0}`;
+  }
+
+  async bump(change: AccessChange): Promise<void> {
+    if (change === 'all') await this.redis.incr(this.allKey);
+    else if (change === 'programs') await this.redis.incr(this.programsKey);
+    else if (change.accounts.length) {
+      const p = this.redis.pipeline();
+      for (const id of change.accounts) p.incr(this.accountKey(id));
+      const results = (await p.exec()) ?? [];
+      const failed = results.find(([err]) => err);
+      if (failed) throw failed[0];
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The access cache's contract: principals and catalog scopes are cached per process, and a change
+ * made by another process (the operator CLI, on its own connections) applies to the very next
+ * request on every instance. Two publisher-api instances share one database and Redis, as two
+ * processes behind a load balancer; every change is made with the operator CLI.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDeps, redisUrl, type TestDeps } from '@cw-tools/testing';
+import { runCli } from '@cw-tools/admin-cli';
+import { createApp } from '@cw/app-publisher-api';
+
+const B = '/api/v1/publisher';
+const dir = mkdtempSync(join(tmpdir(), 'access-cache-'));
+
+for (const mode of ['redis', 'one-process'] as const) {
+  describe(`access cache (${mode === 'redis' ? 'versions in Redis' : 'in-process versions fed by the embedded engine'})`, () => {
+    let a: TestDeps;
+    let b: TestDeps;
+    let servers: Array<ReturnType<ReturnType<typeof createApp>['callback']>>;
+    let account: string;
+    let key: string;
+
+    beforeAll(async () => {
+      a = await createTestDeps({ seedProducts: 60, redis: mode === 'redis', env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+      b = await createTestDeps({ sameDatabaseAs: a, env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+      servers = [createApp(a).callback(), createApp(b).callback()];
+      account = a.data!.publishers[0].account_id;
+      key = a.data!.publishers[0].keys.live;
+    });
+    afterAll(async () => {
+      await b?.close();
+      await a?.close();
+    });
+
+    /** The operator CLI as its own process would run it: own connection, REDIS_URL when the platform has Redis. */
+    async function admin(...args: string[]): Promise<Record<string, unknown>> {
+      const r = await runCli([...args, '--json'], { MONGODB_URI: a.tdb.uri, ...(mode === 'redis' ? { REDIS_URL: redisUrl() } : {}) }, dir);
+      expect(r.code, r.out).toBe(0);
+      return JSON.parse(r.out) as Record<string, unknown>;
+    }
+
+    /** Statuses on both instances, each asked twice so its cache is warm before the next change. */
+    async function statuses(path: string, apiKey = key): Promise<number[]> {
+      const out: number[] = [];
+      for (const s of servers) {
+        await request(s).get(`${B}${path}`).set('X-API-Key', apiKey);
+        out.push((await request(s).get(`${B}${path}`).set('X-API-Key', apiKey)).status);
+      }
+      return out;
+    }
+
+    async function lookupCounts(gtin: string): Promise<number[]> {
+      const out: number[] = [];
+      for (const s of servers) {
+        const res = await request(s).get(`${B}/products/lookup/?gtins=${gtin}`).set('X-API-Key', key);
+        expect(res.status).toBe(200);
+        out.push(res.body.products.length);
+      }
+      return out;
+    }
+
+    async function newKey(): Promise<{ id: string; secret: string }> {
+      const issued = await admin('key:issue', '--publisher', account, '--kind', 'live');
+      return { id: issued.id as string, secret: issued.secret as string };
+    }
+
+    it('refuses a revoked key on the next request of every instance', async () => {
+      const k = await newKey();
+      expect(await statuses('/me/', k.secret)).toEqual([200, 200]);
+      await admin('credential:revoke', '--id', k.id);
+      const res = await Promise.all(servers.map((s) => request(s).get(`${B}/products/?country=DE`).set('X-API-Key', k.secret)));
+      expect(res.map((r) => r.status)).toEqual([401, 401]);
+    });
+
+    it('refuses a rotated-away key at once and accepts its replacement everywhere', async () => {
+      const k = await newKey();
+      expect(await statuses('/products/?country=DE', k.secret)).toEqual([200, 200]);
+      const rotated = await admin('credential:rotate', '--id', k.id);
+      for (const s of servers) {
+        expect((await request(s).get(`${B}/products/?country=DE`).set('X-API-Key', k.secret)).status).toBe(401);
+        expect((await request(s).get(`${B}/products/?country=DE`).set('X-API-Key', rotated.secret as string)).status).toBe(200);
+      }
+    });
+
+    it('refuses every key of a deactivated account on the next request, and accepts them again once reactivated', async () => {
+      expect(await statuses('/products/?country=DE')).toEqual([200, 200]);
+      await admin('publisher:set-status', '--publisher', account, '--status', 'inactive');
+      for (const s of servers) expect((await request(s).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status).toBe(401);
+      await admin('publisher:set-status', '--publisher', account, '--status', 'active');
+      for (const s of servers) expect((await request(s).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status).toBe(200);
+    });
+
+    it("shows a program's products from the request after its approval, and hides them from the request after a pause or a rejection", async () => {
+      const gtin = a.data!.fixtures.gtin_unapproved_program;
+      const program = String((await a.models.Product.findOne({ gtin }).lean())!.program_id);
+      expect(await lookupCounts(gtin)).toEqual([0, 0]);
+      await admin('program:assign', '--publisher', account, '--program', program, '--status', 'approved');
+      expect(await lookupCounts(gtin)).toEqual([1, 1]);
+      await admin('program:set-status', '--id', program, '--status', 'paused');
+      expect(await lookupCounts(gtin)).toEqual([0, 0]);
+      await admin('program:set-status', '--id', program, '--status', 'active');
+      expect(await lookupCounts(gtin)).toEqual([1, 1]);
+      await admin('program:assign', '--publisher', account, '--program', program, '--status', 'rejected');
+      expect(await lookupCounts(gtin)).toEqual([0, 0]);
+    });
+
+    it('turns feed access off for the very next search (403 feed_access_inactive)', async () => {
+      expect(await statuses('/products/?country=DE')).toEqual([200, 200]);
+      await a.repos.publishers.update(account, { feed_access: false });
+      const res = await Promise.all(servers.map((s) => request(s).get(`${B}/products/?country=DE`).set('X-API-Key', key)));
+      expect(res.map((r) => [r.status, r.body.code])).toEqual([
+        [403, 'feed_access_inactive'],
+        [403, 'feed_access_inactive'],
+      ]);
+      await a.repos.publishers.update(account, { feed_access: true });
+      expect(await statuses('/products/?country=DE')).toEqual([200, 200]);
+    });
+  });
+}
