@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisUrl } from '@cw-tools/testing';
+import { loadTestTargets } from '@cw/config';
 import { MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from './access-versions';
 
 let redis: Redis;
 beforeAll(async () => {
-  redis = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis = new Redis(loadTestTargets().redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
 });
 afterAll(() => redis?.disconnect());
