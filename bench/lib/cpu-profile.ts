@@ -45,6 +45,7 @@ export async function profileWhile<T>(
   const result = await run();
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
   session.disconnect();
+  if (process.env.CPU_PROFILE_OUT) (await import('node:fs')).writeFileSync(process.env.CPU_PROFILE_OUT, JSON.stringify(profile));
   const pkgOfNode = new Map(profile.nodes.map((n) => [n.id, packageOf(n.callFrame.url, n.callFrame.functionName)]));
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();

@@ -1,10 +1,13 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { mountRouter, type RouteSpec } from '@cw/http';
 import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
+import { fastRedirects } from './routes/redirect.fast';
 import { redirectRouter } from './routes/redirect.routes';
 import { ClickRecorder } from './services/click-recorder';
+import { ClickRedirects } from './services/click-redirects';
 
 export const PREFIX = '/api/v1/track';
 
@@ -31,6 +34,10 @@ export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
   app.clicks = new ClickRecorder(deps.repos.clicks, deps.logger, deps.config.clickFlushIntervalMs);
-  mountRouter(app, redirectRouter(deps, app.clicks));
+  const redirects = new ClickRedirects(deps, app.clicks);
+  mountRouter(app, redirectRouter(redirects));
+  // Every server of this app (its own, the one-process platform's, tests') gets the fast path.
+  const koaCallback = app.callback.bind(app);
+  app.callback = (() => fastRedirects(deps, redirects, koaCallback() as RequestListener)) as unknown as Koa['callback'];
   return app;
 }

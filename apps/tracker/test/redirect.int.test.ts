@@ -105,6 +105,43 @@ describe('GET /c/{code}', () => {
     expect(await deps.models.Click.countDocuments()).toBe(before);
   });
 
+  it('answers a code seen before (the node:http fast path) exactly as its first redirect (Koa): headers, body, counting, metrics', async () => {
+    const redirectsCounted = async () => {
+      const m = (await deps.metrics.registry.getMetricsAsJSON()).find((x) => x.name === 'http_requests_total');
+      return (m?.values ?? []).filter((v) => v.labels.route === '/c/:code' && String(v.labels.status) === '302').reduce((a, v) => a + v.value, 0);
+    };
+    const countedBefore = await redirectsCounted();
+    const fresh = createApp(deps);
+    const srv = fresh.callback();
+    const follow = (accept?: string) => {
+      const r = request(srv).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Request-Id', 'req-from-caller-1');
+      return accept ? r.set('Accept', accept) : r;
+    };
+    const first = await follow();
+    const second = await follow();
+    const plain = await follow('application/json');
+    for (const res of [first, second]) {
+      expect(res.status).toBe(302);
+      expect(res.headers['x-request-id']).toBe('req-from-caller-1');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.text).toBe(`Redirecting to ${res.headers.location.replace(/&/g, '&amp;')}.`);
+      expect(res.headers['ratelimit-limit']).toBe('100000');
+      expect(res.headers['ratelimit-policy']).toBe('100000;w=60');
+    }
+    expect(Number(second.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+    expect(plain.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(plain.text).toBe(`Redirecting to ${plain.headers.location}.`);
+    const generated = await request(srv).get(`/c/${code}/?utm=x`).set('User-Agent', BROWSER);
+    expect(generated.status).toBe(302);
+    expect(generated.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+    const ids = [first, second, plain, generated].map((r) => new URL(r.headers.location).searchParams.get('cw_click_id'));
+    expect(new Set(ids).size).toBe(4);
+    await fresh.clicks.close();
+    expect(await deps.models.Click.countDocuments({ _id: { $in: ids } })).toBe(4);
+    expect(await redirectsCounted()).toBe(countedBefore + 4);
+  });
+
   it('loses no click: everything buffered is written when the recorder closes', async () => {
     const second = createApp(deps);
     const before = await deps.models.Click.countDocuments();

@@ -1,4 +1,4 @@
-export { requestId } from './request-id.middleware';
+export { newRequestId, requestId, requestIdFor } from './request-id.middleware';
 export { errorHandler, renderError, toApiError } from './error.middleware';
 export type { ErrorClassifier, ErrorRenderer } from './error.middleware';
 export { trailingSlash } from './trailing-slash.middleware';

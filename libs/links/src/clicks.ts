@@ -31,9 +31,19 @@ export interface ClickRequest {
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
 
-/** The keyed hash of a client address (never the address itself). */
+const ADDRESS_MEMO_MAX = 10_000;
+const addressMemos = new WeakMap<Buffer, Map<string, string>>();
+
+/** The keyed hash of a client address (never the address itself); recent addresses memoised. */
 export function addressHash(key: Buffer, ip: string): string {
-  return createHmac('sha256', key).update(`ip:${ip}`).digest('hex').slice(0, 32);
+  let memo = addressMemos.get(key);
+  if (!memo) addressMemos.set(key, (memo = new Map()));
+  let hash = memo.get(ip);
+  if (hash === undefined) {
+    if (memo.size >= ADDRESS_MEMO_MAX) memo.clear();
+    memo.set(ip, (hash = createHmac('sha256', key).update(`ip:${ip}`).digest('hex').slice(0, 32)));
+  }
+  return hash;
 }
 
 /** The click record of one redirect: user agent and referrer clipped, address hashed, bot flag with its reason. */

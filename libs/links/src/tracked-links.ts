@@ -19,9 +19,27 @@ export type LinkSource = 'api' | 'product' | 'monetize';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** 14 base62 characters (~83 bits) derived from the link's identity. */
+const MEMO_MAX = 100_000;
+const memos = new WeakMap<Buffer, Map<string, string>>();
+
+/**
+ * 14 base62 characters (~83 bits) derived from the link's identity. Memoised per key (bounded):
+ * product pages ask for the same codes again and again.
+ */
 export function linkCode(key: Buffer, spec: Pick<LinkSpec, 'publisherId' | 'programId' | 'landingUrl' | 'subid'>): string {
-  const mac = createHmac('sha256', key).update(`${spec.publisherId}\u0000${spec.programId}\u0000${spec.landingUrl}\u0000${spec.subid}`).digest();
+  const identity = `${spec.publisherId}\u0000${spec.programId}\u0000${spec.landingUrl}\u0000${spec.subid}`;
+  let memo = memos.get(key);
+  if (!memo) memos.set(key, (memo = new Map()));
+  let code = memo.get(identity);
+  if (code === undefined) {
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(identity, (code = computeCode(key, identity)));
+  }
+  return code;
+}
+
+function computeCode(key: Buffer, identity: string): string {
+  const mac = createHmac('sha256', key).update(identity).digest();
   let n = BigInt(`0x${mac.subarray(0, 16).toString('hex')}`);
   let out = '';
   for (let i = 0; i < 14; i++) {

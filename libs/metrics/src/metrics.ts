@@ -4,6 +4,8 @@ import type { Context, Middleware, Next } from 'koa';
 export interface HttpMetrics {
   registry: Registry;
   middleware(service: string): Middleware;
+  /** Counts one answered request (for handlers outside Koa: the tracker's redirect fast path). */
+  observe(service: string, method: string, route: string, status: number, seconds: number): void;
   /** Koa middleware answering GET /metrics in the Prometheus text format. */
   endpoint(): Middleware;
 }
@@ -27,6 +29,10 @@ export function createHttpMetrics(opts: { defaultMetrics?: boolean } = {}): Http
   });
   return {
     registry,
+    observe: (service, method, route, status, seconds) => {
+      duration.observe({ service, method, route }, seconds);
+      requests.inc({ service, method, route, status: String(status) });
+    },
     middleware: (service) => async (ctx: Context, next: Next) => {
       const end = duration.startTimer();
       try {

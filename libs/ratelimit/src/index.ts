@@ -1,3 +1,3 @@
 export { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, WINDOW_SECONDS } from './limiter';
 export type { RateLimiter, RateLimitResult } from './limiter';
-export { countRequest, enforceRateLimit, rateLimit, setRateLimitHeaders } from './rate-limit.middleware';
+export { countOnly, countRequest, enforceRateLimit, rateLimit, rateLimitHeaders, setRateLimitHeaders, STORE_RETRY_SECONDS } from './rate-limit.middleware';

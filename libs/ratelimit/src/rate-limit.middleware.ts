@@ -2,13 +2,34 @@ import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from '@cw/errors';
 import { RateLimitStoreError, WINDOW_SECONDS, type RateLimiter, type RateLimitResult } from './limiter';
 
-const STORE_RETRY_SECONDS = 5;
+/** Retry-After while the limiter's store is failing. */
+export const STORE_RETRY_SECONDS = 5;
+
+/** The four RateLimit headers of a result. */
+export function rateLimitHeaders(r: RateLimitResult): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(r.limit),
+    'RateLimit-Remaining': String(r.remaining),
+    'RateLimit-Reset': String(r.resetSeconds),
+    'RateLimit-Policy': `${r.limit};w=${WINDOW_SECONDS}`,
+  };
+}
 
 export function setRateLimitHeaders(ctx: Context, r: RateLimitResult): void {
-  ctx.set('RateLimit-Limit', String(r.limit));
-  ctx.set('RateLimit-Remaining', String(r.remaining));
-  ctx.set('RateLimit-Reset', String(r.resetSeconds));
-  ctx.set('RateLimit-Policy', `${r.limit};w=${WINDOW_SECONDS}`);
+  ctx.set(rateLimitHeaders(r));
+}
+
+/**
+ * Spends one point without refusing (framework-free): the result, or, when the store fails,
+ * a spent result that promises nothing until it is back (the caller logs `failed`).
+ */
+export async function countOnly(limiter: RateLimiter, budget: string, key: string, limit: number): Promise<RateLimitResult & { failed?: RateLimitStoreError }> {
+  try {
+    return await limiter.consume(budget, key, limit);
+  } catch (e) {
+    if (!(e instanceof RateLimitStoreError)) throw e;
+    return { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS, failed: e };
+  }
 }
 
 /**
@@ -45,17 +66,13 @@ export async function countRequest(
   key: string,
   limit: number,
 ): Promise<'allowed' | 'unavailable' | RateLimitResult> {
-  let result: RateLimitResult;
-  try {
-    result = await limiter.consume(budget, key, limit);
-  } catch (e) {
-    if (!(e instanceof RateLimitStoreError)) throw e;
-    ctx.state.log?.error({ err: e.message, budget, request_id: ctx.state.requestId }, 'rate limit store failure');
-    // The headers are still promised on every response: nothing may be spent until the store is back.
-    setRateLimitHeaders(ctx, { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS });
+  const result = await countOnly(limiter, budget, key, limit);
+  // The headers are promised on every response; while the store fails nothing may be spent.
+  setRateLimitHeaders(ctx, result);
+  if (result.failed) {
+    ctx.state.log?.error({ err: result.failed.message, budget, request_id: ctx.state.requestId }, 'rate limit store failure');
     return 'unavailable';
   }
-  setRateLimitHeaders(ctx, result);
   return result.allowed ? 'allowed' : result;
 }
 

@@ -3,7 +3,7 @@
  * equality, and exact arithmetic on Int32/Double (JS numbers), Long and Decimal128.
  * mingo compares Decimal128 and Long wrongly; every comparison the engine makes goes through here.
  */
-import { Binary, BSONRegExp, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { Binary, BSONRegExp, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from './bson';
 
 /** MongoDB's canonical type order (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/). */
 export function typeRank(v: unknown): number {

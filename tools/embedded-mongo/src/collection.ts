@@ -4,7 +4,7 @@
  * which keep all indexes and unique constraints consistent or change nothing.
  */
 import { Query } from 'mingo/query';
-import { UUID, type Document } from 'bson';
+import { UUID, type Document } from './bson';
 import { compareValues, keyString } from './bson-values';
 import { assertDocumentSize, getPath } from './documents';
 import { MongoServerError } from './errors';

@@ -1,5 +1,5 @@
 /** Plain-document helpers: cloning that keeps BSON values, path get/set, BSON size. */
-import { calculateObjectSize, type Document } from 'bson';
+import { calculateObjectSize, type Document } from './bson';
 import { MAX_BSON_SIZE } from './wire';
 import { MongoServerError } from './errors';
 

@@ -657,9 +657,26 @@ export class Engine {
   }
 }
 
-function estimateSize(doc: Document): number {
-  // Cheap upper-bound-ish estimate; exact size is only needed near the limit.
-  return Buffer.byteLength(JSON.stringify(doc) ?? '', 'utf8') + 64;
+/**
+ * An upper-bound-ish size of a reply document, without serializing it (the batch must stay
+ * under the 16 MiB reply; exactness is only needed near it): strings by UTF-16 length x 3,
+ * numbers and dates 8, binary values their length, containers their members plus overhead.
+ */
+function estimateSize(value: unknown, depth = 0): number {
+  if (typeof value === 'string') return value.length * 3 + 8;
+  if (value === null || typeof value !== 'object') return 9;
+  if (depth > 100) return 64;
+  if (value instanceof Date) return 9;
+  if (ArrayBuffer.isView(value)) return value.byteLength + 16;
+  const bsonType = (value as { _bsontype?: string })._bsontype;
+  if (bsonType) return bsonType === 'Binary' ? ((value as { position?: number }).position ?? 0) + 16 : 24;
+  let size = 16;
+  if (Array.isArray(value)) {
+    for (const v of value) size += 8 + estimateSize(v, depth + 1);
+    return size;
+  }
+  for (const k in value as Record<string, unknown>) size += k.length + 2 + estimateSize((value as Record<string, unknown>)[k], depth + 1);
+  return size;
 }
 
 function sameDocument(a: Document, b: Document): boolean {

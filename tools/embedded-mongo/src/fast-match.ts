@@ -5,7 +5,7 @@
  * path resolution. A document whose field holds an array answers "undecided" and goes through
  * mingo, as does any filter with another shape.
  */
-import { BSONRegExp } from 'bson';
+import { BSONRegExp } from './bson';
 import { isPlainObject } from './documents';
 import { equalsTo, inList, ordered, type Pred } from './mingo-context';
 

@@ -5,7 +5,7 @@
  */
 import { Aggregator } from 'mingo/aggregator';
 import { update as mingoUpdate } from 'mingo/updater';
-import { ObjectId, type Document } from 'bson';
+import { ObjectId, type Document } from './bson';
 import { compareValues, isNumeric, multiplyValues, sumValues, valuesEqual } from './bson-values';
 import { cloneDoc, getPath, isPlainObject, setPath } from './documents';
 import { MongoServerError } from './errors';

@@ -2,7 +2,7 @@
  * MongoDB wire protocol framing: OP_MSG (2013) in both directions, legacy OP_QUERY (2004) in and
  * OP_REPLY (1) out for the driver's first handshake. Parsing never trusts a length it was sent.
  */
-import { deserialize, serialize, type Document } from 'bson';
+import { deserialize, serialize, type Document } from './bson';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;

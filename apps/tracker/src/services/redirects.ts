@@ -13,6 +13,8 @@ export interface RedirectTarget {
   subid: string;
   landingUrl: string;
   clickIdParam: string;
+  /** The destination around the click id (so each click costs a concatenation, not a URL parse). */
+  around: [string, string];
 }
 
 const CACHE_TTL_MS = 60_000;
@@ -25,13 +27,20 @@ export class RedirectResolver {
 
   constructor(private readonly repos: Pick<Repositories, 'links' | 'programs'>) {}
 
+  /** The cached target of a code, without any read (undefined: not cached or expired). */
+  cached(code: string, now = Date.now()): RedirectTarget | undefined {
+    const hit = this.cache.get(code);
+    return hit && hit.expires > now ? hit.target : undefined;
+  }
+
   async resolve(code: string, now = Date.now()): Promise<RedirectTarget | undefined> {
     if (!CODE_PATTERN.test(code)) return undefined;
-    const hit = this.cache.get(code);
-    if (hit && hit.expires > now) return hit.target;
+    const hit = this.cached(code, now);
+    if (hit) return hit;
     const link = await this.repos.links.byCode(code);
     if (!link) return undefined;
     const program = await this.repos.programs.byId(link.program_id, { click_id_param: 1 });
+    const clickIdParam = program?.click_id_param || 'cw_click_id';
     const target: RedirectTarget = {
       linkId: String(link._id),
       publisherId: link.publisher_id,
@@ -39,7 +48,8 @@ export class RedirectResolver {
       campaignId: link.campaign_id,
       subid: link.subid ?? '',
       landingUrl: link.landing_url,
-      clickIdParam: program?.click_id_param || 'cw_click_id',
+      clickIdParam,
+      around: around(link.landing_url, clickIdParam),
     };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(code, { target, expires: now + CACHE_TTL_MS });
@@ -47,9 +57,22 @@ export class RedirectResolver {
   }
 }
 
+const MARK = 'cwclickid0000mark';
+
+/**
+ * The landing URL with the click id set under the program's parameter (URLSearchParams.set: an
+ * existing value is replaced), split where the id goes. Click ids are base64url, which the query
+ * serializer leaves as is, so concatenating gives exactly what set(param, id) would.
+ */
+function around(landingUrl: string, param: string): [string, string] {
+  const url = new URL(landingUrl);
+  url.searchParams.set(param, MARK);
+  const s = url.toString();
+  const at = s.lastIndexOf(MARK);
+  return [s.slice(0, at), s.slice(at + MARK.length)];
+}
+
 /** The landing URL with the click id appended under the program's parameter name. */
 export function destination(target: RedirectTarget, clickId: string): string {
-  const url = new URL(target.landingUrl);
-  url.searchParams.set(target.clickIdParam, clickId);
-  return url.toString();
+  return target.around[0] + clickId + target.around[1];
 }

@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { deserialize, serialize, type Document } from 'bson';
+import { deserialize, serialize, type Document } from '../bson';
 import { DESERIALIZE_OPTIONS } from '../wire';
 
 const HEADER = 8;
