@@ -74,7 +74,9 @@ export async function ensureLinks(
   // Links are never deleted: codes this process has seen stored need no read (products only;
   // `listed` requests read, since they may have to turn listing on).
   if (!opts.listed && links.allKnown(unique)) return codes.map((code) => ({ code, created: false }));
-  const existing = await links.existingCodes(unique);
+  // Product links need no read either: the codes this process has not seen are inserted in one
+  // write, those already stored being skipped as duplicates.
+  const existing = opts.listed ? await links.existingCodes(unique) : links.knownOf(unique);
   const now = new Date();
   const missing = new Map<string, LinkSpec>();
   specs.forEach((s, i) => {

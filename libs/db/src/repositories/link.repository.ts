@@ -18,6 +18,11 @@ export class LinkRepository {
     return codes.every((c) => this.known.has(c));
   }
 
+  /** The codes among these this process has seen stored. */
+  knownOf(codes: string[]): Set<string> {
+    return new Set(codes.filter((c) => this.known.has(c)));
+  }
+
   remember(codes: Iterable<string>): void {
     for (const c of codes) {
       if (this.known.size >= KNOWN_MAX) this.known.clear();
