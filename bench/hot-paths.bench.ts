@@ -5,15 +5,14 @@
  *   - GET /c/{code} vs a bare node:http 302, with clicks stored == redirects answered
  *   - p50/p99 at a fixed 200 req/s; process RSS
  * `npm run bench:hot [-- --products 100000 --seconds 5 --rounds 3 --profile]`.
- * The one-process platform (engine in this process) with budgets lifted; REDIS_URL in the
- * environment switches it to the Redis limiter, as for `npm start`.
+ * The one-process platform as `npm start` runs it (embedded engine in this process) with budgets
+ * lifted; REDIS_URL in the environment switches it to the Redis limiter and access versions.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult } from './lib/load';
@@ -36,13 +35,10 @@ const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const LIFTED = '10000000';
 
-const mongo = await startEmbeddedMongo();
-const uri = `${mongo.uri}/bench_hot`;
 console.log(`seeding ${PRODUCTS} products...`);
 const platform = await startPlatform({
   env: {
     ...process.env,
-    MONGODB_URI: uri,
     PORT: '0',
     LOG_LEVEL: 'warn',
     RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
@@ -187,11 +183,12 @@ const redirects = metrics
   .filter((l) => l.startsWith('http_requests_total{') && l.includes('service="tracker"') && l.includes('status="302"'))
   .reduce((a, l) => a + Number(l.split(' ').pop()), 0);
 const rss = process.memoryUsage().rss / 2 ** 20;
-await platform.stop();
-const client = await MongoClient.connect(uri);
+// The click buffer is written every flush interval: wait for the last one, then count.
+await new Promise((r) => setTimeout(r, platform.config.clickFlushIntervalMs * 2 + 500));
+const client = await MongoClient.connect(platform.mongoUri);
 const stored = await client.db().collection('clicks').countDocuments({ link_id: link.id });
 await client.close();
-await mongo.stop();
+await platform.stop();
 
 console.log('\nmedian of the rounds:');
 for (const line of summary) console.log(line);

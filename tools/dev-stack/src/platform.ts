@@ -54,6 +54,8 @@ export interface PlatformOptions {
 
 export interface Platform {
   url: string;
+  /** The database this platform uses (its embedded engine's, unless MONGODB_URI was set). */
+  mongoUri: string;
   config: PlatformConfig;
   credentials?: CredentialsFile;
   credentialsPath?: string;
@@ -143,6 +145,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
   return {
     url: `http://${config.host}:${port}`,
+    mongoUri,
     config,
     credentials,
     credentialsPath: credentials ? credentialsPath : undefined,

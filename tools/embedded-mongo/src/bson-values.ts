@@ -322,6 +322,8 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
  * equality indexes and unique constraints. Numbers of every BSON type share one normal form.
  */
 export function keyString(v: unknown): string {
+  // The common case without exact decimal arithmetic: a safe integer is its own canonical form.
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return `3:${v === 0 ? 0 : v}e-0`;
   const r = typeRank(v);
   switch (r) {
     case 1:

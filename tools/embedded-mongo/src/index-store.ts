@@ -43,6 +43,8 @@ export class IndexStore {
   private readonly prefixMaps: Array<Map<string, Set<string>>>;
   private entries: Entry[] = [];
   private sorted = true;
+  /** bounds() of equality prefixes over the current sorted entries. */
+  private readonly boundsMemo = new Map<string, { start: number; end: number; k: number }>();
   private readonly dead = new Set<Entry>();
   /** id -> the entries that id contributed (for removal). */
   private readonly byId = new Map<string, Entry[]>();
@@ -152,6 +154,7 @@ export class IndexStore {
     this.byId.clear();
     this.dead.clear();
     this.entries = [];
+    this.boundsMemo.clear();
   }
 
   /** How many entries the first n key fields equal one of the given tuples (an upper bound of ids). */
@@ -173,6 +176,7 @@ export class IndexStore {
 
   private ensureSorted(): void {
     if (this.sorted) return;
+    this.boundsMemo.clear();
     if (this.dead.size) {
       this.entries = this.entries.filter((e) => !this.dead.has(e));
       this.dead.clear();
@@ -195,6 +199,19 @@ export class IndexStore {
   /** Positions [start, end) of the sorted entries under an equality prefix and a range of the next field (binary search). */
   private bounds(prefix: unknown[], range?: KeyRange): { start: number; end: number; k: number } {
     this.ensureSorted();
+    if (range) return this.search(prefix, range);
+    // Equality prefixes repeat from query to query ($in over the same programs): remembered
+    // until the entries change.
+    const key = IndexStore.tupleKey(prefix, prefix.length);
+    let b = this.boundsMemo.get(key);
+    if (!b) {
+      if (this.boundsMemo.size >= 10_000) this.boundsMemo.clear();
+      this.boundsMemo.set(key, (b = this.search(prefix)));
+    }
+    return b;
+  }
+
+  private search(prefix: unknown[], range?: KeyRange): { start: number; end: number; k: number } {
     const k = prefix.length;
     const dirs = this.fields.map(([, d]) => d);
     // Position of an entry against a bound: the prefix, then (if given) a value of field k.
