@@ -8,7 +8,10 @@
  * The one-process platform as `npm start` runs it (embedded engine in this process) with budgets
  * lifted; REDIS_URL in the environment switches it to the Redis limiter and access versions.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
+import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import Koa from 'koa';
@@ -27,6 +30,8 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
     top: { type: 'string', default: '0' },
+    /** `child`: the engine in its own process (as MongoDB would be), so the RSS is the platform's. */
+    engine: { type: 'string', default: 'in-process' },
   },
 });
 const PRODUCTS = Number(values.products);
@@ -35,10 +40,18 @@ const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const LIFTED = '10000000';
 
+let engineUri: string | undefined;
+if (values.engine === 'child') {
+  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.unref();
+  process.on('exit', () => child.kill());
+  engineUri = `${((await once(createInterface({ input: child.stdout! }), 'line')) as [string])[0]}/bench_hot`;
+}
 console.log(`seeding ${PRODUCTS} products...`);
 const platform = await startPlatform({
   env: {
     ...process.env,
+    ...(engineUri ? { MONGODB_URI: engineUri } : {}),
     PORT: '0',
     LOG_LEVEL: 'warn',
     RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
@@ -141,9 +154,13 @@ const scenarios: Scenario[] = [
 
 const load = (url: string, s: Scenario, overallRate?: number, seconds = SECONDS): Promise<LoadResult> =>
   runLoad({ url, requests: s.paths.map((path) => ({ path, headers: s.headers })), connections: CONNECTIONS, durationSeconds: seconds, overallRate });
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-console.log(`\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter\n`);
+console.log(
+  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter and access versions, engine ${engineUri ? 'in a child process' : 'in this process'}\n`,
+);
 const summary: string[] = [];
 for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.only))) {
   const bare = await s.bare();
@@ -182,6 +199,8 @@ const redirects = metrics
   .split('\n')
   .filter((l) => l.startsWith('http_requests_total{') && l.includes('service="tracker"') && l.includes('status="302"'))
   .reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+clearInterval(sampler);
+(globalThis as { gc?: () => void }).gc?.();
 const rss = process.memoryUsage().rss / 2 ** 20;
 // The click buffer is written every flush interval: wait for the last one, then count.
 await new Promise((r) => setTimeout(r, platform.config.clickFlushIntervalMs * 2 + 500));
@@ -193,5 +212,6 @@ await platform.stop();
 console.log('\nmedian of the rounds:');
 for (const line of summary) console.log(line);
 console.log(`clicks stored ${stored} of ${redirects} redirects answered${stored === redirects ? '' : '  <-- MISMATCH'}`);
-console.log(`process RSS (engine with ${PRODUCTS} products + platform) ${rss.toFixed(0)} MiB`);
+const what = engineUri ? `platform alone (engine with ${PRODUCTS} products in a child process)` : `one process: engine with ${PRODUCTS} products + platform`;
+console.log(`RSS, ${what}: peak ${(peakRss / 2 ** 20).toFixed(0)} MiB during the runs, ${rss.toFixed(0)} MiB after them (after a GC)`);
 process.exit(stored === redirects ? 0 : 1);

@@ -35,19 +35,48 @@ interface Entry {
 
 const SEP = '\u0000';
 
+/**
+ * The ids under one key: the id itself while there is one (most keys of most indexes: a Set per
+ * document cost about 100 bytes each), a Set from the second on.
+ */
+type Holders = string | Set<string>;
+
+function hold(map: Map<string, Holders>, key: string, id: string): void {
+  const cur = map.get(key);
+  if (cur === undefined) map.set(key, id);
+  else if (typeof cur === 'string') {
+    if (cur !== id) map.set(key, new Set([cur, id]));
+  } else cur.add(id);
+}
+
+function release(map: Map<string, Holders>, key: string, id: string): void {
+  const cur = map.get(key);
+  if (cur === undefined) return;
+  if (typeof cur === 'string') {
+    if (cur === id) map.delete(key);
+    return;
+  }
+  cur.delete(id);
+  if (cur.size === 1) map.set(key, cur.values().next().value!);
+  else if (cur.size === 0) map.delete(key);
+}
+
+const holderCount = (h: Holders | undefined): number => (h === undefined ? 0 : typeof h === 'string' ? 1 : h.size);
+const holderIds = (h: Holders | undefined): Iterable<string> => (h === undefined ? [] : typeof h === 'string' ? [h] : h);
+
 export class IndexStore {
   readonly spec: IndexSpec;
   readonly fields: Array<[string, number]>;
   private readonly partial?: Query;
   /** prefixMaps[i]: key string of the first i+1 fields -> ids. */
-  private readonly prefixMaps: Array<Map<string, Set<string>>>;
+  private readonly prefixMaps: Array<Map<string, Holders>>;
   private entries: Entry[] = [];
   private sorted = true;
   /** bounds() of equality prefixes over the current sorted entries. */
   private readonly boundsMemo = new Map<string, { start: number; end: number; k: number }>();
   private readonly dead = new Set<Entry>();
-  /** id -> the entries that id contributed (for removal). */
-  private readonly byId = new Map<string, Entry[]>();
+  /** id -> the entry (or, multikey, the entries) that id contributed (for removal). */
+  private readonly byId = new Map<string, Entry | Entry[]>();
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -92,8 +121,7 @@ export class IndexStore {
     const full = this.fields.length - 1;
     for (const values of this.keysOf(doc)) {
       const holders = this.prefixMaps[full].get(IndexStore.tupleKey(values, this.fields.length));
-      if (!holders) continue;
-      for (const other of holders) {
+      for (const other of holderIds(holders)) {
         if (other === id) continue;
         const keyValue: Record<string, unknown> = {};
         this.fields.forEach(([path], i) => (keyValue[path] = values[i]));
@@ -119,30 +147,23 @@ export class IndexStore {
         seen.add(full);
       }
       for (let n = 1; n <= this.fields.length; n++) {
-        const k = n === this.fields.length ? full : IndexStore.tupleKey(values, n);
-        let set = this.prefixMaps[n - 1].get(k);
-        if (!set) this.prefixMaps[n - 1].set(k, (set = new Set()));
-        set.add(id);
+        hold(this.prefixMaps[n - 1], n === this.fields.length ? full : IndexStore.tupleKey(values, n), id);
       }
       const e = { values, id };
       mine.push(e);
       this.entries.push(e);
       this.sorted = false;
     }
-    if (mine.length) this.byId.set(id, mine);
+    if (mine.length) this.byId.set(id, mine.length === 1 ? mine[0] : mine);
   }
 
   remove(id: string): void {
-    const mine = this.byId.get(id);
-    if (!mine) return;
+    const held = this.byId.get(id);
+    if (!held) return;
     this.byId.delete(id);
+    const mine = Array.isArray(held) ? held : [held];
     for (const e of mine) {
-      for (let n = 1; n <= this.fields.length; n++) {
-        const k = IndexStore.tupleKey(e.values, n);
-        const set = this.prefixMaps[n - 1].get(k);
-        set?.delete(id);
-        if (set && set.size === 0) this.prefixMaps[n - 1].delete(k);
-      }
+      for (let n = 1; n <= this.fields.length; n++) release(this.prefixMaps[n - 1], IndexStore.tupleKey(e.values, n), id);
     }
     // Entries are dropped from the sorted list lazily, at the next ordered walk.
     for (const e of mine) this.dead.add(e);
@@ -160,7 +181,7 @@ export class IndexStore {
   /** How many entries the first n key fields equal one of the given tuples (an upper bound of ids). */
   count(tuples: unknown[][], n: number): number {
     let total = 0;
-    for (const t of tuples) total += this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n))?.size ?? 0;
+    for (const t of tuples) total += holderCount(this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n)));
     return total;
   }
 
@@ -168,8 +189,7 @@ export class IndexStore {
   lookup(tuples: unknown[][], n: number): Set<string> {
     const out = new Set<string>();
     for (const t of tuples) {
-      const set = this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n));
-      if (set) for (const id of set) out.add(id);
+      for (const id of holderIds(this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n)))) out.add(id);
     }
     return out;
   }
