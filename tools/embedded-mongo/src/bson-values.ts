@@ -117,11 +117,16 @@ function align(a: Exact, b: Exact): [bigint, bigint, number] {
   return [a.coef * 10n ** BigInt(scale - a.scale), b.coef * 10n ** BigInt(scale - b.scale), scale];
 }
 
+/** nan < -inf < finite < inf (a plain function: no closure per comparison on the hot path). */
+function exactRank(e: Exact): number {
+  return e.kind === 'nan' ? 0 : e.kind === '-inf' ? 1 : e.kind === 'finite' ? 2 : 3;
+}
+
 function cmpExact(a: Exact, b: Exact): number {
-  const rank = (e: Exact) => (e.kind === 'nan' ? 0 : e.kind === '-inf' ? 1 : e.kind === 'finite' ? 2 : 3);
-  const ra = rank(a);
-  const rb = rank(b);
+  const ra = exactRank(a);
+  const rb = exactRank(b);
   if (ra !== rb || ra !== 2) return Math.sign(ra - rb);
+  if (a.scale === b.scale) return a.coef < b.coef ? -1 : a.coef > b.coef ? 1 : 0;
   const [x, y] = align(a, b);
   return x < y ? -1 : x > y ? 1 : 0;
 }

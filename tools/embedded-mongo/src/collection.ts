@@ -193,11 +193,17 @@ export class Collection {
 
   /** Several ordered index walks merged into one stream in sort order, without duplicates. */
   private *mergeWalks(index: IndexStore, reverse: boolean, prefixes: unknown[][], sortFields: Array<[string, number]>): Generator<string> {
-    const heads: Array<{ it: Iterator<string>; id: string; doc: Document }> = [];
-    const advance = (it: Iterator<string>) => {
+    // Each head keeps its sort key, read once per document (not once per comparison).
+    interface Head {
+      it: Iterator<string>;
+      id: string;
+      key: unknown[];
+    }
+    const heads: Head[] = [];
+    const advance = (it: Iterator<string>): Head | undefined => {
       for (let r = it.next(); !r.done; r = it.next()) {
         const doc = this.docs.get(r.value);
-        if (doc) return { it, id: r.value, doc };
+        if (doc) return { it, id: r.value, key: sortFields.map(([f]) => getPath(doc, f)) };
       }
       return undefined;
     };
@@ -205,9 +211,9 @@ export class Collection {
       const head = advance(index.walk(reverse, prefix)[Symbol.iterator]());
       if (head) heads.push(head);
     }
-    const before = (a: Document, b: Document) => {
-      for (const [f, d] of sortFields) {
-        const c = compareValues(getPath(a, f), getPath(b, f)) * d;
+    const before = (a: Head, b: Head) => {
+      for (let i = 0; i < sortFields.length; i++) {
+        const c = compareValues(a.key[i], b.key[i]) * sortFields[i][1];
         if (c) return c < 0;
       }
       return false;
@@ -215,7 +221,7 @@ export class Collection {
     const seen = new Set<string>();
     while (heads.length) {
       let min = 0;
-      for (let i = 1; i < heads.length; i++) if (before(heads[i].doc, heads[min].doc)) min = i;
+      for (let i = 1; i < heads.length; i++) if (before(heads[i], heads[min])) min = i;
       const head = heads[min];
       if (!seen.has(head.id)) {
         seen.add(head.id);
