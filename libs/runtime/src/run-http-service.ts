@@ -1,8 +1,8 @@
-import http from 'node:http';
 import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
 import { healthMiddleware } from '@cw/health';
 import { closeServer } from './close-server';
+import { createHttpServer } from './http-server';
 import { openServiceDeps, type ServiceDeps } from './service-deps';
 
 export interface RunOptions {
@@ -27,7 +27,7 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
   const app = await opts.createApp(deps);
   app.use(healthMiddleware({ checks: deps.checks }));
   app.use(deps.metrics.endpoint());
-  const server = http.createServer(app.callback());
+  const server = createHttpServer(app.callback());
   server.listen(deps.config.port, deps.config.host, () => deps.logger.info({ port: deps.config.port }, `${opts.name} listening`));
   let stopping = false;
   const stop = async () => {

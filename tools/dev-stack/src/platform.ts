@@ -14,7 +14,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo
 import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp } from '@cw/http';
 import { healthMiddleware } from '@cw/health';
-import { closeServer, openServiceDeps } from '@cw/runtime';
+import { closeServer, createHttpServer, openServiceDeps } from '@cw/runtime';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as reportingApi } from '@cw/app-reporting-api';
 import { createApp as monetizeApi } from '@cw/app-monetize-api';
@@ -130,8 +130,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     ],
     edge.callback(),
   );
-  const server = http.createServer(handler);
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(handler);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolveListen());
