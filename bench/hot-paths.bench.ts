@@ -42,7 +42,9 @@ const LIFTED = '10000000';
 
 let engineUri: string | undefined;
 if (values.engine === 'child') {
-  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   child.unref();
   process.on('exit', () => child.kill());
   engineUri = `${((await once(createInterface({ input: child.stdout! }), 'line')) as [string])[0]}/bench_hot`;
@@ -159,7 +161,7 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(
-  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter and access versions, engine ${engineUri ? 'in a child process' : 'in this process'}\n`,
+  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in this process'}\n`,
 );
 const summary: string[] = [];
 for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.only))) {
@@ -174,7 +176,9 @@ for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.o
     platformRps.push(a.requestsPerSecond);
     bareRps.push(b.requestsPerSecond);
     ratios.push((100 * a.requestsPerSecond) / b.requestsPerSecond);
-    console.log(`  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s`);
+    console.log(
+      `  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s`,
+    );
   }
   bare.close();
   const fixed = await load(platform.url, s, 200);

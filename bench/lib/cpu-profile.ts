@@ -50,7 +50,10 @@ export async function profileWhile<T>(
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const nameOfNode = new Map(
-    profile.nodes.map((n) => [n.id, `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/[^/]+\//, '')}`]),
+    profile.nodes.map((n) => [
+      n.id,
+      `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/[^/]+\//, '')}`,
+    ]),
   );
   let totalMs = 0;
   profile.samples.forEach((id, i) => {

@@ -17,8 +17,20 @@ beforeAll(async () => {
   app = createApp(deps);
   server = app.callback();
   await deps.models.Merchant.create({ _id: 900, name: 'Test Shop' });
-  await deps.models.Program.create({ _id: 9001, name: 'Test Shop DE', merchant_id: 900, default_landing_url: 'https://www.testshop.example/', allowed_domains: ['testshop.example'] });
-  await deps.models.Program.create({ _id: 9002, name: 'Test Shop GB', merchant_id: 900, default_landing_url: 'https://www.testshop.example/uk/', click_id_param: 'aff_click' });
+  await deps.models.Program.create({
+    _id: 9001,
+    name: 'Test Shop DE',
+    merchant_id: 900,
+    default_landing_url: 'https://www.testshop.example/',
+    allowed_domains: ['testshop.example'],
+  });
+  await deps.models.Program.create({
+    _id: 9002,
+    name: 'Test Shop GB',
+    merchant_id: 900,
+    default_landing_url: 'https://www.testshop.example/uk/',
+    click_id_param: 'aff_click',
+  });
   [{ code }, { code: customCode }] = await ensureLinks(
     deps.repos.links,
     deps.config.secretKey,
@@ -59,7 +71,16 @@ describe('GET /c/{code}', () => {
     const id = new URL(res.headers.location).searchParams.get('cw_click_id')!;
     await app.clicks.flush();
     const stored = await deps.models.Click.findById(id).lean();
-    expect(stored).toMatchObject({ link_id: code, publisher_id: 'pub_a', program_id: 9001, campaign_id: 900, subid: 'post-17', user_agent: BROWSER, referrer: 'https://blog.example/post-17', is_bot: false });
+    expect(stored).toMatchObject({
+      link_id: code,
+      publisher_id: 'pub_a',
+      program_id: 9001,
+      campaign_id: 900,
+      subid: 'post-17',
+      user_agent: BROWSER,
+      referrer: 'https://blog.example/post-17',
+      is_bot: false,
+    });
     expect(stored!.ip_hash).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(stored)).not.toContain('127.0.0.1');
     expect(Date.now() - stored!.created_at.getTime()).toBeLessThan(60_000);
@@ -146,7 +167,14 @@ describe('GET /c/{code}', () => {
     const second = createApp(deps);
     const before = await deps.models.Click.countDocuments();
     const sent = 300;
-    await Promise.all(Array.from({ length: sent }, (_, i) => request(second.callback()).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Forwarded-For', `198.51.100.${i % 250}`)));
+    await Promise.all(
+      Array.from({ length: sent }, (_, i) =>
+        request(second.callback())
+          .get(`/c/${code}`)
+          .set('User-Agent', BROWSER)
+          .set('X-Forwarded-For', `198.51.100.${i % 250}`),
+      ),
+    );
     await second.clicks.close();
     expect(second.clicks.pending).toBe(0);
     expect(await deps.models.Click.countDocuments()).toBe(before + sent);

@@ -75,7 +75,7 @@ function announceWrites(schema: Schema, scope: 'programs' | { accountField: stri
       if (named) return announce(conn, { accounts: named });
       const returned = res && typeof res === 'object' && scope.accountField in res ? (res as Record<string, unknown>)[scope.accountField] : undefined;
       if (typeof returned === 'string') return announce(conn, { accounts: [returned] });
-      const byIds = scope.resolveByIds ? idsIn(filter._id) ?? (filter._id !== undefined ? [String(filter._id)] : undefined) : undefined;
+      const byIds = scope.resolveByIds ? (idsIn(filter._id) ?? (filter._id !== undefined ? [String(filter._id)] : undefined)) : undefined;
       if (byIds) {
         const rows = (await this.model.find({ _id: { $in: byIds } }, { [scope.accountField]: 1 }).lean()) as Array<Record<string, unknown>>;
         return announce(conn, accountsOf(rows));

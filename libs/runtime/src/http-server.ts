@@ -56,11 +56,21 @@ function clientErrorAnswer(err: NodeJS.ErrnoException): Refusal {
 export function createHttpServer(handler: http.RequestListener, limits: Partial<ServerLimits> = {}): http.Server {
   const l = { ...DEFAULT_SERVER_LIMITS, ...limits };
   const server = http.createServer(
-    { maxHeaderSize: l.maxHeaderBytes, headersTimeout: l.headersTimeoutMs, requestTimeout: l.requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, l.headersTimeoutMs) },
+    {
+      maxHeaderSize: l.maxHeaderBytes,
+      headersTimeout: l.headersTimeoutMs,
+      requestTimeout: l.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, l.headersTimeoutMs),
+    },
     (req, res) => {
       if ((req.url?.length ?? 0) > l.maxUrlLength) {
         const { status, body, requestId } = refusal('uri_too_long', `The request target is longer than ${l.maxUrlLength} characters.`);
-        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close' });
+        res.writeHead(status, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(body),
+          'X-Request-Id': requestId,
+          Connection: 'close',
+        });
         res.end(body);
         return;
       }

@@ -25,8 +25,15 @@ for (const mode of ['redis', 'one-process'] as const) {
     let key: string;
 
     beforeAll(async () => {
-      a = await createTestDeps({ seedProducts: 60, redis: mode === 'redis', env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
-      b = await createTestDeps({ sameDatabaseAs: a, env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+      a = await createTestDeps({
+        seedProducts: 60,
+        redis: mode === 'redis',
+        env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
+      });
+      b = await createTestDeps({
+        sameDatabaseAs: a,
+        env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
+      });
       servers = [createApp(a).callback(), createApp(b).callback()];
       account = a.data!.publishers[0].account_id;
       key = a.data!.publishers[0].keys.live;
@@ -82,7 +89,13 @@ for (const mode of ['redis', 'one-process'] as const) {
       const rotated = await admin('credential:rotate', '--id', k.id);
       for (const s of servers) {
         expect((await request(s).get(`${B}/products/?country=DE`).set('X-API-Key', k.secret)).status).toBe(401);
-        expect((await request(s).get(`${B}/products/?country=DE`).set('X-API-Key', rotated.secret as string)).status).toBe(200);
+        expect(
+          (
+            await request(s)
+              .get(`${B}/products/?country=DE`)
+              .set('X-API-Key', rotated.secret as string)
+          ).status,
+        ).toBe(200);
       }
     });
 

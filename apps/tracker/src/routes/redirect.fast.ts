@@ -41,7 +41,11 @@ function acceptsHtml(accept: string | undefined): boolean {
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
-export function fastRedirects(deps: Pick<AppDeps, 'config' | 'limiter' | 'logger' | 'metrics'>, redirects: ClickRedirects, koa: RequestListener): RequestListener {
+export function fastRedirects(
+  deps: Pick<AppDeps, 'config' | 'limiter' | 'logger' | 'metrics'>,
+  redirects: ClickRedirects,
+  koa: RequestListener,
+): RequestListener {
   const limit = deps.config.rateLimits.ip;
   const trustProxy = deps.config.trustProxy;
 

@@ -20,7 +20,12 @@ export function redirectRouter(redirects: ClickRedirects): Router {
     ctx.redirect(destination(target, clickId));
     ctx.status = 302;
     if (ctx.method === 'HEAD') return;
-    redirects.record(target, clickId, { userAgent: ctx.get('User-Agent'), referrer: ctx.get('Referer'), ip: ctx.ip, overIpLimit: ctx.state.overIpLimit === true });
+    redirects.record(target, clickId, {
+      userAgent: ctx.get('User-Agent'),
+      referrer: ctx.get('Referer'),
+      ip: ctx.ip,
+      overIpLimit: ctx.state.overIpLimit === true,
+    });
   });
   return router;
 }

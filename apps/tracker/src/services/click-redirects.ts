@@ -35,7 +35,12 @@ export class ClickRedirects {
     this.recorder.record(
       clickRecord(
         target,
-        { userAgent: reader.userAgent, referrer: reader.referrer, ip: reader.ip, overRate: (ipHash) => this.rates.hit(ipHash, target.linkId) || reader.overIpLimit },
+        {
+          userAgent: reader.userAgent,
+          referrer: reader.referrer,
+          ip: reader.ip,
+          overRate: (ipHash) => this.rates.hit(ipHash, target.linkId) || reader.overIpLimit,
+        },
         clickId,
         this.key,
       ),
