@@ -1,8 +1,9 @@
 /** The one-process platform as `npm start` runs it, checked from outside through HTTP. */
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '@cw-tools/admin-cli';
 import { startPlatform, type Platform } from '../src/platform';
 
 let platform: Platform;
@@ -51,7 +52,15 @@ describe('local platform', () => {
   });
 
   it('routes each prefix to its app; unknown paths get the error shape with X-Request-Id', async () => {
-    for (const path of ['/api/v1/publisher/nope', '/api/v1/affiliate-reporting/nope', '/api/v1/monetize/nope', '/api/v1/feeds/nope', '/api/v1/mcp/nope', '/c/x/y', '/elsewhere']) {
+    for (const path of [
+      '/api/v1/publisher/nope',
+      '/api/v1/affiliate-reporting/nope',
+      '/api/v1/monetize/nope',
+      '/api/v1/feeds/nope',
+      '/api/v1/mcp/nope',
+      '/c/x/y',
+      '/elsewhere',
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       const body = (await res.json()) as Record<string, unknown>;
@@ -66,6 +75,20 @@ describe('local platform', () => {
     expect((await get('/api/v1/publisher/me/', { Authorization: `Bearer ${c.publishers[1].keys.live}` })).status).toBe(200);
     expect((await get('/api/v1/publisher/me/', { 'X-API-Key': c.publishers[0].keys.revoked })).status).toBe(401);
     expect((await get('/api/v1/publisher/me/', { 'X-API-Key': c.special_keys.inactive_account })).status).toBe(401);
+  });
+
+  it('writes the credentials file readable by its owner only (0600)', () => {
+    expect(statSync(credentialsPath).mode & 0o777).toBe(0o600);
+  });
+
+  it('applies an operator CLI revocation (another process, no Redis) to the very next request, though keys are cached', async () => {
+    const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
+    const cli = async (...args: string[]) =>
+      JSON.parse((await runCli([...args, '--json'], { MONGODB_URI: platform.mongoUri }, dir)).out) as Record<string, string>;
+    const issued = await cli('key:issue', '--publisher', c.publishers[0].account_id, '--kind', 'live');
+    for (let i = 0; i < 3; i++) expect((await get('/api/v1/publisher/products/?country=DE', { 'X-API-Key': issued.secret })).status).toBe(200);
+    await cli('credential:revoke', '--id', issued.id);
+    expect((await get('/api/v1/publisher/products/?country=DE', { 'X-API-Key': issued.secret })).status).toBe(401);
   });
 
   it('serves the OpenAPI document and the docs page', async () => {
@@ -88,7 +111,10 @@ describe('local platform', () => {
     expect(created.status).toBe(201);
     const link = (await created.json()) as { id: string; url: string };
     expect(link.url).toBe(`${platform.config.trackingUrl}/c/${link.id}`);
-    const followed = await fetch(`${platform.url}/c/${link.id}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' } });
+    const followed = await fetch(`${platform.url}/c/${link.id}`, {
+      redirect: 'manual',
+      headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' },
+    });
     expect(followed.status).toBe(302);
     const clickId = new URL(followed.headers.get('location')!).searchParams.get('cw_click_id');
     expect(clickId).toMatch(/^clk_/);
@@ -98,12 +124,18 @@ describe('local platform', () => {
       clicks = ((await (await get(`/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { 'X-API-Key': key })).json()) as { data: typeof clicks }).data;
     }
     expect(clicks.map((k) => [k.id, k.sub_id])).toEqual([[clickId, 'e2e-run']]);
-    const other = (await (await get(`/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { 'X-API-Key': c.publishers[0].keys.live })).json()) as { data: unknown[] };
+    const other = (await (await get(`/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { 'X-API-Key': c.publishers[0].keys.live })).json()) as {
+      data: unknown[];
+    };
     expect(other.data).toEqual([]);
   });
 
   it('removes its platform info file when it stops', async () => {
-    const p2 = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 200, credentialsPath: join(dir, 'second', 'credentials.json') });
+    const p2 = await startPlatform({
+      env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      seedProducts: 200,
+      credentialsPath: join(dir, 'second', 'credentials.json'),
+    });
     expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(true);
     await p2.stop();
     expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(false);
@@ -113,7 +145,12 @@ describe('local platform', () => {
 describe('local platform on a data directory', () => {
   it('keeps keys, links and clicks across a stop and start, without reseeding', async () => {
     const home = mkdtempSync(join(tmpdir(), 'platform-durable-'));
-    const opts = { env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', CLICK_FLUSH_INTERVAL_MS: '20' }, seedProducts: 200, credentialsPath: join(home, 'credentials.json'), dataDir: join(home, 'data') };
+    const opts = {
+      env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', CLICK_FLUSH_INTERVAL_MS: '20' },
+      seedProducts: 200,
+      credentialsPath: join(home, 'credentials.json'),
+      dataDir: join(home, 'data'),
+    };
     const first = await startPlatform(opts);
     expect(first.seeded).toBeDefined();
     const creds = JSON.parse(readFileSync(opts.credentialsPath, 'utf8'));
@@ -125,7 +162,9 @@ describe('local platform on a data directory', () => {
     });
     expect(made.status).toBe(201);
     const link = (await made.json()) as { id: string };
-    expect((await fetch(`${first.url}/c/${link.id}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } })).status).toBe(302);
+    expect(
+      (await fetch(`${first.url}/c/${link.id}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } })).status,
+    ).toBe(302);
     await first.stop();
 
     const second = await startPlatform(opts);
@@ -135,7 +174,9 @@ describe('local platform on a data directory', () => {
       const listed = await fetch(`${second.url}/api/v1/publisher/links/?subid=durable`, { headers: { 'X-API-Key': key } });
       expect(listed.status).toBe(200);
       expect(((await listed.json()) as { data: Array<{ id: string }> }).data.map((l) => l.id)).toEqual([link.id]);
-      const clicks = (await (await fetch(`${second.url}/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { headers: { 'X-API-Key': key } })).json()) as { data: unknown[] };
+      const clicks = (await (await fetch(`${second.url}/api/v1/publisher/clicks/?deeplink_id=${link.id}`, { headers: { 'X-API-Key': key } })).json()) as {
+        data: unknown[];
+      };
       expect(clicks.data).toHaveLength(1);
     } finally {
       await second.stop();
