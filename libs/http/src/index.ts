@@ -10,7 +10,7 @@ export { buildOpenApi, ERROR_SCHEMA } from './openapi';
 export { pageEnvelopeSchema } from '@cw/usecase';
 export type { OpenApiGroup, OpenApiOptions } from './openapi';
 export { docsRouter } from './docs.routes';
-export { createServiceApp } from './service-app';
+export { createServiceApp, MAX_URL_LENGTH } from './service-app';
 export type { ServiceAppOptions } from './service-app';
 export { neutralizeFormula, sendDelimited } from './delimited-response';
 export type { DelimitedOptions } from './delimited-response';

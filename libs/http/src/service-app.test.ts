@@ -119,6 +119,14 @@ describe('service app kit', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.headers['ratelimit-remaining']).toBe('0');
   });
+
+  it('answers a request target over 8 KiB with 414 in the error shape, counted against the address budget', async () => {
+    const a = app();
+    const long = await request(a).get(`/api/items?q=${'x'.repeat(8_200)}`);
+    expectErrorShape(long, 414, 'uri_too_long');
+    expect(long.headers['ratelimit-limit']).toBeDefined();
+    expect((await request(a).get(`/api/items?q=${'x'.repeat(8_000)}`)).status).toBe(200);
+  });
 });
 
 describe('OpenAPI document', () => {

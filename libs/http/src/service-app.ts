@@ -1,10 +1,11 @@
 /**
  * The standard middleware stack every service starts from: request id, the one error mapper,
- * metrics, the per-address rate limit (before any credential is read), trailing-slash
- * tolerance and JSON bodies. Apps add their routers after it.
+ * metrics, the per-address rate limit (before any credential is read), the request target's
+ * length (414), trailing-slash tolerance and JSON bodies. Apps add their routers after it.
  */
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import { ApiError } from '@cw/errors';
 import { countRequest, enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { HttpMetrics } from '@cw/metrics';
 import { jsonBody } from './body.middleware';
@@ -34,6 +35,14 @@ export interface ServiceAppOptions {
   readsOwnBody?: (ctx: Koa.Context) => boolean;
 }
 
+/** The longest request target served (a longer one is 414, counted against the address budget). */
+export const MAX_URL_LENGTH = 8 * 1024;
+
+async function uriLength(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  if (ctx.url.length > MAX_URL_LENGTH) throw new ApiError({ code: 'uri_too_long', detail: `The request target is longer than ${MAX_URL_LENGTH} characters.` });
+  await next();
+}
+
 export function createServiceApp(opts: ServiceAppOptions): Koa {
   const app = new Koa({ proxy: opts.trustProxy ?? false });
   app.silent = true;
@@ -54,6 +63,7 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
     if (outcome !== 'allowed' && outcome !== 'unavailable') ctx.state.overIpLimit = true;
     return next();
   });
+  app.use(uriLength);
   app.use(trailingSlash);
   const own = opts.readsOwnBody;
   app.use(own ? (ctx, next) => (own(ctx) ? next() : jsonBody(ctx, next)) : jsonBody);

@@ -52,13 +52,6 @@ describe('the services’ HTTP server', () => {
     expect(r.headers).toContain(`x-request-id: ${String(r.body.request_id).toLowerCase()}`);
   });
 
-  it('answers 414 in the error shape for a request target over 8 KiB, and serves one under it', async () => {
-    const long = parsed(await raw([`GET /${'x'.repeat(9_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]));
-    expect(long.status).toBe(414);
-    expect(long.body).toMatchObject({ code: 'uri_too_long' });
-    expect(await raw([`GET /${'x'.repeat(7_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`])).toMatch(/^HTTP\/1.1 200/);
-  });
-
   it('refuses request smuggling shapes (Content-Length with Transfer-Encoding) with 400 malformed_request', async () => {
     const r = parsed(await raw([`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`]));
     expect(r.status).toBe(400);

@@ -2,6 +2,7 @@
  * The HTTP server every service listens with: time limits on slow clients, bounded URLs and
  * headers, and the transport-level refusals (malformed requests, smuggling shapes, headers over
  * the limit, slow headers) answered in the one error shape instead of Node's bare status lines.
+ * Nothing was counted for these (no request reached an app), so they carry no RateLimit headers.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -15,10 +16,8 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** Idle keep-alive connections close after this (above a load balancer's 60 s). */
   keepAliveTimeoutMs: number;
-  /** Request line and headers together (Node: 431 beyond). */
+  /** Request line and headers together (Node: 431 beyond; the apps refuse targets over 8 KiB with 414). */
   maxHeaderBytes: number;
-  /** The request target alone (414 beyond). */
-  maxUrlLength: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
@@ -26,7 +25,6 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
   maxHeaderBytes: 16 * 1024,
-  maxUrlLength: 8 * 1024,
 };
 
 interface Refusal {
@@ -62,20 +60,7 @@ export function createHttpServer(handler: http.RequestListener, limits: Partial<
       requestTimeout: l.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, l.headersTimeoutMs),
     },
-    (req, res) => {
-      if ((req.url?.length ?? 0) > l.maxUrlLength) {
-        const { status, body, requestId } = refusal('uri_too_long', `The request target is longer than ${l.maxUrlLength} characters.`);
-        res.writeHead(status, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': Buffer.byteLength(body),
-          'X-Request-Id': requestId,
-          Connection: 'close',
-        });
-        res.end(body);
-        return;
-      }
-      handler(req, res);
-    },
+    handler,
   );
   server.keepAliveTimeout = l.keepAliveTimeoutMs;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {

@@ -4,3 +4,5 @@ export { createTestDeps } from './test-deps';
 export type { TestDeps, TestDepsOptions } from './test-deps';
 export { expectErrorShape, expectStandardHeaders } from './http-assertions';
 export { describeServiceBasics } from './service-basics';
+export { anyCase, caseFor, invalidValue, operationsOf, validValue } from './openapi-fuzz';
+export type { FuzzCase, FuzzOperation, OpenApiDocument } from './openapi-fuzz';

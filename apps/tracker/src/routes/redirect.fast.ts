@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { requestIdFor } from '@cw/http';
+import { MAX_URL_LENGTH, requestIdFor } from '@cw/http';
 import { countOnly, rateLimitHeaders } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import type { ClickRedirects } from '../services/click-redirects';
@@ -81,7 +81,8 @@ export function fastRedirects(
   }
 
   return (req, res) => {
-    const code = (req.method === 'GET' || req.method === 'HEAD') && req.url ? codeOf(req.url) : undefined;
+    // Long targets go to Koa too (its 414).
+    const code = (req.method === 'GET' || req.method === 'HEAD') && req.url && req.url.length <= MAX_URL_LENGTH ? codeOf(req.url) : undefined;
     if (!code || !redirects.resolver.cached(code)) return koa(req, res);
     answer(req, res, code).catch((err: unknown) => {
       deps.logger.error({ err: err instanceof Error ? err.message : String(err), path: '/c/{code}' }, 'redirect fast path failed; answered by Koa');

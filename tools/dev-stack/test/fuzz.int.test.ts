@@ -1,0 +1,195 @@
+/**
+ * Every route of every public app, fuzzed from the OpenAPI documents the platform serves, with
+ * every credential kind (tools/testing/src/openapi-fuzz.ts). The oracle: never a 5xx; every
+ * answer has an X-Request-Id and the four RateLimit headers; every error is the one error shape
+ * naming that request id; no answer carries a secret, or another account's id. The MCP endpoint
+ * gets malformed and random JSON-RPC and must answer JSON-RPC, never a 5xx.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anyCase, operationsOf, type FuzzCase, type OpenApiDocument } from '@cw-tools/testing';
+import { startPlatform, type Platform } from '../src/platform';
+
+const RUNS = 10_000;
+const LIFTED = '10000000';
+let platform: Platform;
+let credentials: Array<string | undefined>;
+let secrets: string[];
+/** Per credential index: the account it belongs to (none for merchant tokens and junk). */
+let accountOf: Array<string | undefined>;
+let accounts: string[];
+let ops: ReturnType<typeof operationsOf>;
+
+const DOCS = [
+  '/api/v1/publisher/openapi.json',
+  '/api/v1/affiliate-reporting/openapi.json',
+  '/api/v1/monetize/openapi.json',
+  '/api/v1/feeds/openapi.json',
+  '/api/v1/track/openapi.json',
+];
+
+beforeAll(async () => {
+  const budgets = Object.fromEntries(
+    [
+      'IP',
+      'PRODUCTS',
+      'TRENDING',
+      'ACCOUNT',
+      'PROGRAMS',
+      'LINKS',
+      'REPORTING',
+      'POSTBACKS',
+      'OFFERS',
+      'REPORTING_TOKEN',
+      'MONETIZE',
+      'FEEDS',
+      'MCP',
+      'MERCHANT',
+    ].map((b) => [`RATELIMIT_${b}_PER_MIN`, LIFTED]),
+  );
+  platform = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...budgets }, seedProducts: 300, credentialsPath: null });
+  const c = platform.credentials!;
+  const [p0, p1] = c.publishers;
+  const rows: Array<[string | undefined, string | undefined]> = [
+    [undefined, undefined],
+    [p0.keys.live, p0.account_id],
+    [p0.keys.demo, p0.account_id],
+    [p0.keys.read_only, p0.account_id],
+    [p0.keys.revoked, p0.account_id],
+    [p1.keys.live, p1.account_id],
+    [p0.reporting_token, p0.account_id],
+    [p0.offers_credential, p0.account_id],
+    [p0.portal_token, p0.account_id],
+    [c.fixtures.merchant_token, undefined],
+    [c.special_keys.inactive_account, undefined],
+    [`live_${'A'.repeat(43)}`, undefined],
+  ];
+  credentials = rows.map(([k]) => k);
+  accountOf = rows.map(([, a]) => a);
+  accounts = c.publishers.map((p) => p.account_id);
+  secrets = c.publishers
+    .flatMap((p) => [...Object.values(p.keys), p.reporting_token, p.offers_credential, p.portal_token])
+    .concat(c.fixtures.merchant_token, ...Object.values(c.special_keys));
+  const docs: OpenApiDocument[] = [];
+  for (const path of DOCS) {
+    const res = await fetch(`${platform.url}${path}`);
+    expect(res.status, path).toBe(200);
+    docs.push((await res.json()) as OpenApiDocument);
+  }
+  ops = operationsOf(docs);
+}, 120_000);
+afterAll(async () => platform?.stop());
+
+/** The credential an operation's security scheme asks for (index into `credentials`). */
+function fitting(op: { security: string[] }): number {
+  const scheme = op.security[0];
+  return scheme === 'ReportingToken'
+    ? 6
+    : scheme === 'OffersCredential'
+      ? 7
+      : scheme === 'MerchantToken'
+        ? 9
+        : scheme
+          ? op.security.includes('ApiKeyHeader')
+            ? 1
+            : 8
+          : 0;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+async function send(c: FuzzCase): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  const secret = credentials[c.credential];
+  if (secret) headers[c.scheme === 'x-api-key' ? 'X-API-Key' : 'Authorization'] = c.scheme === 'x-api-key' ? secret : `Bearer ${secret}`;
+  if (c.contentType) headers['Content-Type'] = c.contentType;
+  const res = await fetch(`${platform.url}${c.url}`, { method: c.method, headers, body: c.body, redirect: 'manual' });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** What every answer must satisfy; returns the first broken promise, or undefined. */
+function broken(c: FuzzCase, a: Answer): string | undefined {
+  if (a.status >= 500) return `status ${a.status}: ${a.text.slice(0, 300)}`;
+  const id = a.headers.get('x-request-id');
+  if (!id) return 'no X-Request-Id';
+  // Refusals of the HTTP parser itself (headers over 16 KiB, slow or malformed requests) come
+  // before any request reaches an app: nothing was counted, so they carry no RateLimit headers.
+  const transport = a.status === 431 || a.status === 408 || (a.status === 400 && a.text.includes('"malformed_request"'));
+  if (!transport) for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) if (!a.headers.get(h)) return `no ${h}`;
+  if (a.status >= 400) {
+    let body: { code?: unknown; detail?: unknown; request_id?: unknown };
+    try {
+      body = JSON.parse(a.text) as typeof body;
+    } catch {
+      return `error ${a.status} is not JSON: ${a.text.slice(0, 100)}`;
+    }
+    if (typeof body.code !== 'string' || typeof body.detail !== 'string' || body.request_id !== id)
+      return `error ${a.status} not in the error shape: ${a.text.slice(0, 200)}`;
+  }
+  const leaked = secrets.find((s) => a.text.includes(s));
+  if (leaked) return `answer carries a secret (${leaked.slice(0, 8)}…)`;
+  const caller = accountOf[c.credential];
+  const other = caller && accounts.find((acct) => acct !== caller && a.text.includes(acct));
+  if (other) return `answer to ${caller} names ${other}`;
+  return undefined;
+}
+
+describe('fuzzing every route from the served OpenAPI documents', () => {
+  it(`finds no 5xx, no shapeless error, no missing header and no leak in ${RUNS} requests`, async () => {
+    expect(ops.length).toBeGreaterThan(25);
+    await fc.assert(
+      fc.asyncProperty(anyCase(ops, credentials.length, fitting), async (c) => {
+        const a = await send(c);
+        const problem = broken(c, a);
+        if (problem)
+          throw new Error(
+            `${c.method} ${c.url.slice(0, 200)} (credential ${c.credential}): ${problem} [status ${a.status}, headers ${[...a.headers.keys()].join(' ')}, body ${a.text.slice(0, 200)}]`,
+          );
+      }),
+      { numRuns: RUNS },
+    );
+  }, 290_000);
+
+  it('answers malformed, random and hostile JSON-RPC on the MCP endpoint with JSON-RPC, never a 5xx', async () => {
+    const live = platform.credentials!.publishers[0].keys.live;
+    const message = fc.oneof(
+      fc.json(),
+      fc.record({
+        jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+        id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+        method: fc.oneof(fc.constantFrom('tools/list', 'tools/call', 'initialize', 'ping', 'resources/list'), fc.string()),
+        params: fc.anything(),
+      }),
+      fc.record({
+        jsonrpc: fc.constant('2.0'),
+        id: fc.integer(),
+        method: fc.constant('tools/call'),
+        params: fc.record({
+          name: fc.constantFrom('search_products', 'create_tracking_link', 'get_report', 'nope'),
+          arguments: fc.oneof(fc.dictionary(fc.string(), fc.anything()), fc.anything()),
+        }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(message, fc.boolean(), async (m, withKey) => {
+        const res = await fetch(`${platform.url}/api/v1/mcp/`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(withKey ? { 'X-API-Key': live } : {}) },
+          body: typeof m === 'string' ? m : JSON.stringify(m),
+        });
+        const text = await res.text();
+        if (res.status >= 500) throw new Error(`MCP ${res.status}: ${text.slice(0, 300)}`);
+        if (text && res.headers.get('content-type')?.includes('application/json')) {
+          const body = JSON.parse(text) as { jsonrpc?: string } | Array<{ jsonrpc?: string }>;
+          const first = Array.isArray(body) ? body[0] : body;
+          if (first && first.jsonrpc !== '2.0') throw new Error(`MCP answer is not JSON-RPC: ${text.slice(0, 200)}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  }, 120_000);
+});
