@@ -50,6 +50,8 @@ export interface PlatformConfig {
   trustProxy: boolean;
   rateLimits: Record<BudgetName, number>;
   clickFlushIntervalMs: number;
+  /** Clicks held while the database cannot take them; beyond, the oldest are dropped (metric and log). */
+  clickBufferMax: number;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
   /** Indicative rates to USD (currency -> decimal string) for multi-currency totals. */
@@ -167,6 +169,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     trustProxy: bool('TRUST_PROXY', false),
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
+    clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     usdRates,
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),

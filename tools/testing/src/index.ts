@@ -6,3 +6,5 @@ export { expectErrorShape, expectStandardHeaders } from './http-assertions';
 export { describeServiceBasics } from './service-basics';
 export { anyCase, caseFor, invalidValue, operationsOf, validValue } from './openapi-fuzz';
 export type { FuzzCase, FuzzOperation, OpenApiDocument } from './openapi-fuzz';
+export { startRedisServer } from './private-redis';
+export type { PrivateRedis } from './private-redis';

@@ -10,13 +10,11 @@
  * When something cannot be set up (not root, no apt-get, a remote Redis that does not answer),
  * one clear message says what to install, and the tests that need it fail with that message.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { loadBrowserTarget, loadTestTargets } from '@cw/config';
-
+import { redisAnswers } from './redis-answers';
+import { startRedisServer } from './private-redis';
 
 function say(message: string): void {
   process.stderr.write(`[test environment] ${message}\n`);
@@ -33,7 +31,8 @@ function onPath(command: string): boolean {
 
 /** Installs Debian packages when this process may; otherwise says why it cannot. */
 function aptInstall(packages: string[], why: string): string | undefined {
-  if (process.getuid?.() !== 0) return `${why}: install ${packages.join(' ')} (apt-get install ${packages.join(' ')}); the tests are not running as root, so they cannot.`;
+  if (process.getuid?.() !== 0)
+    return `${why}: install ${packages.join(' ')} (apt-get install ${packages.join(' ')}); the tests are not running as root, so they cannot.`;
   if (!onPath('apt-get')) return `${why}: install ${packages.join(' ')}; this machine has no apt-get.`;
   say(`installing ${packages.join(' ')} with apt-get (${why}; once per machine)...`);
   try {
@@ -46,53 +45,34 @@ function aptInstall(packages: string[], why: string): string | undefined {
   }
 }
 
-/** True when a Redis server answers PING at host:port. */
-export function redisAnswers(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (d) => done(d.toString().startsWith('+PONG')));
-  });
-}
-
 async function ensureRedis(): Promise<{ problem?: string; stop?: () => Promise<void> }> {
   const url = new URL(loadTestTargets().redisUrl);
   const host = url.hostname || '127.0.0.1';
   const port = Number(url.port || 6379);
   if (await redisAnswers(host, port)) return {};
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) return { problem: `Redis at ${url.host} does not answer, and it is not on this machine, so the tests cannot start one.` };
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
+    return { problem: `Redis at ${url.host} does not answer, and it is not on this machine, so the tests cannot start one.` };
   if (!onPath('redis-server')) {
     const problem = aptInstall(['redis-server'], 'Redis is needed by the rate-limit and integration tests');
     if (problem) return { problem };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'cw-test-redis-'));
   say(`nothing answers at ${url.host}: starting redis-server there for this run`);
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!(await redisAnswers('127.0.0.1', port))) {
-    child.kill('SIGKILL');
-    return { problem: `redis-server did not start on port ${port}.` };
+  try {
+    const redis = await startRedisServer({ port });
+    return { stop: () => redis.stop() };
+  } catch (e) {
+    return { problem: (e as Error).message };
   }
-  return {
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 function ensureChromium(): string | undefined {
   const { chromiumPath, chromiumPathSet } = loadBrowserTarget();
   if (existsSync(chromiumPath)) return undefined;
   if (chromiumPathSet) return `Chromium is not at CHROMIUM_PATH=${chromiumPath}.`;
-  return aptInstall(['chromium'], 'Chromium is needed by the API reference browser test') ?? (existsSync(chromiumPath) ? undefined : `Chromium is still missing at ${chromiumPath} after apt-get.`);
+  return (
+    aptInstall(['chromium'], 'Chromium is needed by the API reference browser test') ??
+    (existsSync(chromiumPath) ? undefined : `Chromium is still missing at ${chromiumPath} after apt-get.`)
+  );
 }
 
 declare module 'vitest' {

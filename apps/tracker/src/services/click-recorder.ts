@@ -2,8 +2,11 @@
  * Buffered click writes: the redirect never waits for the database. Clicks are written in
  * unordered batches every flush interval (CLICK_FLUSH_INTERVAL_MS) or at BATCH_SIZE; a failed batch stays buffered and
  * is retried (click ids are unique, so a partly written batch is not duplicated). close() flushes
- * everything before the process exits (SIGTERM), so no click is lost.
+ * everything before the process exits (SIGTERM), so no click is lost. While the database is away
+ * the buffer holds at most CLICK_BUFFER_MAX clicks; beyond, the oldest are dropped, counted in
+ * `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
  */
+import { Counter, type Registry } from 'prom-client';
 import type { ClickRepository, ClickRow } from '@cw/db';
 import type { Logger } from '@cw/logging';
 
@@ -16,14 +19,31 @@ export class ClickRecorder {
   private closed = false;
   /** Clicks written so far (for metrics and tests). */
   written = 0;
+  /** Clicks dropped because the buffer was full (the database away for long). */
+  dropped = 0;
+  private overflowing = false;
+  /** Clicks of the batch being written (they count against the bound too). */
+  private inFlight = 0;
+  private readonly droppedMetric?: Counter;
 
   constructor(
     private readonly clicks: ClickRepository,
     private readonly logger: Logger,
     flushIntervalMs: number,
+    private readonly maxBuffered = 200_000,
+    registry?: Registry,
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), flushIntervalMs);
     this.timer.unref();
+    if (registry) {
+      this.droppedMetric =
+        (registry.getSingleMetric('tracker_clicks_dropped_total') as Counter | undefined) ??
+        new Counter({
+          name: 'tracker_clicks_dropped_total',
+          help: 'Clicks dropped because the click buffer was full (database unavailable)',
+          registers: [registry],
+        });
+    }
   }
 
   get pending(): number {
@@ -32,7 +52,24 @@ export class ClickRecorder {
 
   record(click: ClickRow): void {
     this.buffer.push(click);
+    this.bound();
     if (this.buffer.length >= BATCH_SIZE) void this.flush().catch(() => undefined);
+  }
+
+  /** Keeps buffered plus in-flight clicks within the bound, dropping the oldest buffered ones. */
+  private bound(): void {
+    const over = Math.min(this.buffer.length + this.inFlight - this.maxBuffered, this.buffer.length);
+    if (over <= 0) return;
+    this.buffer.splice(0, over);
+    this.dropped += over;
+    this.droppedMetric?.inc(over);
+    if (!this.overflowing) {
+      this.overflowing = true;
+      this.logger.error(
+        { buffered: this.buffer.length, max: this.maxBuffered },
+        'click buffer full: dropping the oldest clicks until the database takes writes again',
+      );
+    }
   }
 
   /** Writes what is buffered now; one flush at a time. Rejects when the batch could not be written. */
@@ -46,13 +83,19 @@ export class ClickRecorder {
   private async writeBatches(): Promise<void> {
     while (this.buffer.length) {
       const batch = this.buffer.splice(0, BATCH_SIZE);
+      this.inFlight = batch.length;
       try {
         // Clicks already stored by an earlier, partly failed attempt are skipped, not doubled.
         this.written += await this.clicks.insertBatch(batch);
+        this.overflowing = false;
       } catch (e) {
+        this.inFlight = 0;
         this.buffer.unshift(...batch);
+        this.bound();
         this.logger.error({ err: (e as Error).message, clicks: batch.length }, 'click batch not written; kept for retry');
         throw e;
+      } finally {
+        this.inFlight = 0;
       }
     }
   }

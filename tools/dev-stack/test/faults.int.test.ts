@@ -1,0 +1,237 @@
+/**
+ * Dependencies failing under real processes: a private redis-server killed, restarted and
+ * flapping; the embedded engine stopped and restarted; a service process stopped with SIGTERM
+ * under load. The promises: 503 quickly (never a hang, never an unlimited pass) while a
+ * dependency is down, recovery without a restart, and no click lost.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AccessCache, RedisAccessVersions } from '@cw/auth';
+import { ensureLinks } from '@cw/links';
+import { createLogger } from '@cw/logging';
+import { createRedisRateLimiter } from '@cw/ratelimit';
+import { createTestDeps, startRedisServer, type PrivateRedis, type TestDeps } from '@cw-tools/testing';
+import { createApp as publisherApi } from '@cw/app-publisher-api';
+import { createApp as trackerApp } from '@cw/app-tracker';
+
+const B = '/api/v1/publisher';
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+});
+
+async function linkOf(deps: TestDeps): Promise<string> {
+  const [{ code }] = await ensureLinks(
+    deps.repos.links,
+    deps.config.secretKey,
+    [{ publisherId: deps.data!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'faults' }],
+    { source: 'api', listed: true },
+  );
+  return code;
+}
+
+/** The publisher API and the tracker on a private Redis (limiter and access versions), as in production. */
+async function onPrivateRedis(): Promise<{
+  redis: PrivateRedis;
+  deps: TestDeps;
+  publisher: ReturnType<ReturnType<typeof publisherApi>['callback']>;
+  tracker: ReturnType<typeof trackerApp>;
+}> {
+  const redis = await startRedisServer();
+  const deps = await createTestDeps({ seedProducts: 30, env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+  const client = new Redis(redis.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    retryStrategy: () => 100,
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  const appDeps = { ...deps, limiter: createRedisRateLimiter(client, 'faults'), access: new AccessCache(new RedisAccessVersions(client, 'faults_access')) };
+  const tracker = trackerApp(appDeps);
+  cleanups.push(async () => {
+    await tracker.clicks.close();
+    client.disconnect();
+    await deps.close();
+    await redis.stop();
+  });
+  return { redis, deps, publisher: publisherApi(appDeps).callback(), tracker };
+}
+
+describe('Redis down, back, and flapping', () => {
+  it('answers 503 within 100 ms with RateLimit headers while Redis is down, keeps redirecting, and recovers without a restart', async () => {
+    const { redis, deps, publisher, tracker } = await onPrivateRedis();
+    const key = deps.data!.publishers[0].keys.live;
+    const code = await linkOf(deps);
+    const redirects = tracker.callback();
+    expect((await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status).toBe(200);
+    expect((await request(redirects).get(`/c/${code}`).set('User-Agent', BROWSER)).status).toBe(302);
+
+    await redis.kill();
+    await sleep(100);
+    for (let i = 0; i < 5; i++) {
+      const started = Date.now();
+      const res = await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key);
+      expect(Date.now() - started).toBeLessThan(100);
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('service_unavailable');
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(res.headers['ratelimit-limit']).toBeDefined();
+      // The tracker only counts: a reader's redirect never waits for Redis.
+      expect((await request(redirects).get(`/c/${code}`).set('User-Agent', BROWSER)).status).toBe(302);
+    }
+
+    await redis.start();
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      await sleep(100);
+      status = (await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status;
+    }
+    expect(status).toBe(200);
+  });
+
+  it('answers every request of a minute of Redis flapping every second with 200 or 503, never a hang or a 500, and recovers', async () => {
+    const { redis, deps, publisher } = await onPrivateRedis();
+    const key = deps.data!.publishers[0].keys.live;
+    const statuses = new Map<number, number>();
+    let slowest = 0;
+    let flapping = true;
+    const flap = (async () => {
+      for (let i = 0; flapping; i++) {
+        await (i % 2 ? redis.start() : redis.kill());
+        await sleep(1000);
+      }
+    })();
+    const until = Date.now() + 60_000;
+    while (Date.now() < until) {
+      const started = Date.now();
+      const res = await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key).timeout(5000);
+      slowest = Math.max(slowest, Date.now() - started);
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      expect(res.headers['ratelimit-limit']).toBeDefined();
+      await sleep(20);
+    }
+    flapping = false;
+    await flap;
+    if (
+      !(await redis.start().then(
+        () => true,
+        () => false,
+      ))
+    )
+      await redis.start();
+    expect([...statuses.keys()].sort()).toEqual([200, 503]);
+    expect(slowest).toBeLessThan(1000);
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      await sleep(100);
+      status = (await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status;
+    }
+    expect(status).toBe(200);
+  }, 90_000);
+});
+
+describe('the database down and back', () => {
+  it('keeps redirecting while the database is away, writes the buffered clicks when it returns, and drops the oldest past the bound with a metric and one log line', async () => {
+    const lines: string[] = [];
+    const deps = await createTestDeps({
+      seedProducts: 10,
+      durable: true,
+      serverSelectionTimeoutMS: 300,
+      env: { CLICK_BUFFER_MAX: '50', CLICK_FLUSH_INTERVAL_MS: '50', RATELIMIT_IP_PER_MIN: '100000' },
+    });
+    const logger = createLogger({ destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
+    const app = trackerApp({ ...deps, logger });
+    cleanups.push(async () => {
+      await app.clicks.close(1000);
+      await deps.close();
+    });
+    const code = await linkOf(deps);
+    const redirects = app.callback();
+    expect((await request(redirects).get(`/c/${code}`).set('User-Agent', BROWSER)).status).toBe(302);
+    await app.clicks.flush();
+
+    const back = deps.tdb.restart(1500);
+    await sleep(300);
+    for (let i = 0; i < 80; i++)
+      expect((await request(redirects).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Forwarded-For', `198.51.100.${i}`)).status).toBe(302);
+    await back;
+    await app.clicks.close(20_000);
+
+    expect(app.clicks.pending).toBe(0);
+    expect(app.clicks.dropped).toBe(30);
+    expect(await deps.models.Click.countDocuments({ link_id: code })).toBe(1 + 50);
+    expect(await deps.metrics.registry.getSingleMetricAsString('tracker_clicks_dropped_total')).toMatch(/tracker_clicks_dropped_total 30/);
+    expect(lines.filter((l) => l.includes('click buffer full')).length).toBe(1);
+  }, 60_000);
+});
+
+describe('SIGTERM under load', () => {
+  it('finishes what it answered and writes every click of every redirect answered before it exits', async () => {
+    const deps = await createTestDeps({ seedProducts: 10 });
+    cleanups.push(() => deps.close());
+    const code = await linkOf(deps);
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as net.AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    const root = resolve(import.meta.dirname, '../../..');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/tracker/src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        MONGODB_URI: deps.tdb.uri,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        RATELIMIT_IP_PER_MIN: '1000000',
+        REDIS_URL: '',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const exited = once(child, 'exit');
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 200; i++) {
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      await sleep(100);
+    }
+
+    let answered = 0;
+    let sent = 0;
+    const worker = async () => {
+      while (sent < 3000) {
+        sent++;
+        try {
+          const res = await fetch(`${base}/c/${code}`, { redirect: 'manual', headers: { 'User-Agent': BROWSER } });
+          if (res.status === 302) answered++;
+          await res.arrayBuffer();
+        } catch {
+          return; // the server has stopped accepting
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 16 }, worker));
+    while (answered < 300) await sleep(10);
+    child.kill('SIGTERM');
+    await load;
+    const [exitCode] = (await exited) as [number];
+    expect(exitCode).toBe(0);
+    expect(answered).toBeGreaterThan(300);
+    expect(await deps.models.Click.countDocuments({ link_id: code })).toBe(answered);
+  }, 60_000);
+});
