@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@cw/logging';
@@ -126,6 +129,42 @@ describe('service app kit', () => {
     expectErrorShape(long, 414, 'uri_too_long');
     expect(long.headers['ratelimit-limit']).toBeDefined();
     expect((await request(a).get(`/api/items?q=${'x'.repeat(8_000)}`)).status).toBe(200);
+  });
+});
+
+describe('protocol abuse', () => {
+  it('refuses a thousand unknown query parameters with 400 naming one (10,000 are over the 16 KiB header bound: 431, see libs/runtime)', async () => {
+    const many = Array.from({ length: 1_000 }, (_, i) => `p${i}=1`).join('&');
+    expectErrorShape(await request(app()).get(`/api/items?${many}`), 400, 'unknown_parameter');
+  });
+
+  it('answers JSON nested 200,000 deep with a 4xx, not a crash', async () => {
+    const res = await request(app())
+      .post('/api/items')
+      .set('Content-Type', 'application/json')
+      .send(`${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.code).toEqual(expect.any(String));
+  });
+
+  it('refuses a compressed body that inflates past 1 MB (a gzip bomb: 200 MB in 200 KB) with 413, without holding it in memory', async () => {
+    const server = http.createServer(app());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024));
+      const before = process.memoryUsage().rss;
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/items`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        body: bomb,
+      });
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { code: string }).code).toBe('payload_too_large');
+      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -52,6 +52,13 @@ describe('the services’ HTTP server', () => {
     expect(r.headers).toContain(`x-request-id: ${String(r.body.request_id).toLowerCase()}`);
   });
 
+  it('answers 10,000 query parameters (a request line over 16 KiB) with 431 in the error shape', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `p${i}=1`).join('&');
+    const r = parsed(await raw([`GET /?${many} HTTP/1.1\r\nHost: x\r\n\r\n`]));
+    expect(r.status).toBe(431);
+    expect(r.body).toMatchObject({ code: 'headers_too_large' });
+  });
+
   it('refuses request smuggling shapes (Content-Length with Transfer-Encoding) with 400 malformed_request', async () => {
     const r = parsed(await raw([`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`]));
     expect(r.status).toBe(400);

@@ -32,10 +32,17 @@ export interface ServiceDepsOptions {
    * to it (the one-process platform on its embedded engine). Otherwise: Redis's, or none.
    */
   localVersions?: AccessVersions;
+  /** Where logs go (default: standard output); tests read them. */
+  logDestination?: NodeJS.WritableStream;
 }
 
-export async function openServiceDeps(config: PlatformConfig, mongoUri: string, name: string, opts: ServiceDepsOptions = {}): Promise<ServiceDeps & { close(): Promise<void> }> {
-  const logger = createLogger({ level: config.logLevel, name });
+export async function openServiceDeps(
+  config: PlatformConfig,
+  mongoUri: string,
+  name: string,
+  opts: ServiceDepsOptions = {},
+): Promise<ServiceDeps & { close(): Promise<void> }> {
+  const logger = createLogger({ level: config.logLevel, name, destination: opts.logDestination });
   const db = await connectDatabase(mongoUri);
   const models = createModels(db.connection);
   await ensureIndexes(models);

@@ -50,6 +50,8 @@ export interface PlatformOptions {
   workerIntervalMs?: number;
   /** Messages for the person running the platform. */
   say?: (message: string) => void;
+  /** Where the platform's logs go (default: standard output). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export interface Platform {
@@ -72,7 +74,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     embedded = await startEmbeddedMongo({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
     mongoUri = `${embedded.uri}/cw_platform`;
     const r = embedded.recovery;
-    if (r && (r.documents || r.changes)) say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
+    if (r && (r.documents || r.changes))
+      say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
   }
   // Without Redis, access versions live in this process; the engine is in this process too and
   // reports every writer's changes (the operator CLI's included), so the next request sees them.
@@ -85,14 +88,18 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       if (change) versions.bump(change);
     });
   }
-  const deps = await openServiceDeps(config, mongoUri, 'platform', { localVersions });
+  const deps = await openServiceDeps(config, mongoUri, 'platform', { localVersions, logDestination: opts.logDestination });
 
   let credentials: CredentialsFile | undefined;
   let seeded: DemoDataset['counts'] | undefined;
   const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
   if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
     const products = opts.seedProducts ?? config.seedProducts;
-    const data = await generateDemoData(deps.models, { products, linkKey: config.secretKey, onProgress: opts.progress ? progressBar('seeding products') : undefined });
+    const data = await generateDemoData(deps.models, {
+      products,
+      linkKey: config.secretKey,
+      onProgress: opts.progress ? progressBar('seeding products') : undefined,
+    });
     const { counts, ...rest } = data;
     seeded = counts;
     credentials = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...rest };
@@ -106,11 +113,20 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     credentials = { ...kept, portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl };
     if (JSON.stringify(credentials) !== JSON.stringify(kept)) writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   } else if (credentialsPath) {
-    say(`the database holds data but ${credentialsPath} is missing, and keys are stored only as hashes: issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``);
+    say(
+      `the database holds data but ${credentialsPath} is missing, and keys are stored only as hashes: issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``,
+    );
   }
 
   const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, metrics: deps.metrics, access: deps.access };
-  const worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config, models: deps.models, repos: deps.repos, processEveryMs: opts.workerIntervalMs });
+  const worker = createWorker({
+    db: deps.db.connection.db!,
+    logger: deps.logger,
+    config,
+    models: deps.models,
+    repos: deps.repos,
+    processEveryMs: opts.workerIntervalMs,
+  });
   await worker.start();
 
   const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxy: config.trustProxy });

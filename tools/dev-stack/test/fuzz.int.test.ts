@@ -5,6 +5,7 @@
  * naming that request id; no answer carries a secret, or another account's id. The MCP endpoint
  * gets malformed and random JSON-RPC and must answer JSON-RPC, never a 5xx.
  */
+import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anyCase, operationsOf, type FuzzCase, type OpenApiDocument } from '@cw-tools/testing';
@@ -19,6 +20,10 @@ let secrets: string[];
 let accountOf: Array<string | undefined>;
 let accounts: string[];
 let ops: ReturnType<typeof operationsOf>;
+/** Every log line the platform wrote during the run (debug level: the most it ever says). */
+const logLines: string[] = [];
+/** A full secret of any kind (display prefixes are short; these are 30+ characters after the prefix). */
+const SECRET_SHAPE = /\b(?:live|demo|test|sandbox|read_only|rpt|ofr|ptl|mrc|mon|whsec)_[A-Za-z0-9_-]{30,}/;
 
 const DOCS = [
   '/api/v1/publisher/openapi.json',
@@ -47,7 +52,12 @@ beforeAll(async () => {
       'MERCHANT',
     ].map((b) => [`RATELIMIT_${b}_PER_MIN`, LIFTED]),
   );
-  platform = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...budgets }, seedProducts: 300, credentialsPath: null });
+  platform = await startPlatform({
+    env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'debug', ...budgets },
+    seedProducts: 300,
+    credentialsPath: null,
+    logDestination: new Writable({ write: (c, _e, cb) => (logLines.push(String(c)), cb()) }),
+  });
   const c = platform.credentials!;
   const [p0, p1] = c.publishers;
   const rows: Array<[string | undefined, string | undefined]> = [
@@ -130,7 +140,7 @@ function broken(c: FuzzCase, a: Answer): string | undefined {
     if (typeof body.code !== 'string' || typeof body.detail !== 'string' || body.request_id !== id)
       return `error ${a.status} not in the error shape: ${a.text.slice(0, 200)}`;
   }
-  const leaked = secrets.find((s) => a.text.includes(s));
+  const leaked = secrets.find((s) => a.text.includes(s)) ?? SECRET_SHAPE.exec(a.text)?.[0];
   if (leaked) return `answer carries a secret (${leaked.slice(0, 8)}…)`;
   const caller = accountOf[c.credential];
   const other = caller && accounts.find((acct) => acct !== caller && a.text.includes(acct));
@@ -152,6 +162,10 @@ describe('fuzzing every route from the served OpenAPI documents', () => {
       }),
       { numRuns: RUNS },
     );
+    // Nor did any log line of the whole run carry one (keys, tokens, postback and access secrets).
+    expect(logLines.length).toBeGreaterThan(0);
+    const logged = logLines.filter((l) => secrets.some((s) => l.includes(s)) || SECRET_SHAPE.test(l));
+    expect(logged.map((l) => l.slice(0, 200))).toEqual([]);
   }, 290_000);
 
   it('answers malformed, random and hostile JSON-RPC on the MCP endpoint with JSON-RPC, never a 5xx', async () => {
