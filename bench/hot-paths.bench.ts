@@ -30,6 +30,8 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
     top: { type: 'string', default: '0' },
+    /** With --profile: write each scenario's raw profile to <dir>/<scenario>.cpuprofile. */
+    'profile-dir': { type: 'string' },
     /** `child`: the engine in its own process (as MongoDB would be), so the RSS is the platform's. */
     engine: { type: 'string', default: 'in-process' },
   },
@@ -185,7 +187,8 @@ for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.o
   console.log(formatResult(`  ${s.name} at 200 req/s`, fixed));
   let cpu = '';
   if (values.profile) {
-    const { result, byPackage, totalMs, byFunction } = await profileWhile(() => load(platform.url, s));
+    const raw = values['profile-dir'] ? `${values['profile-dir']}/${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile` : undefined;
+    const { result, byPackage, totalMs, byFunction } = await profileWhile(() => load(platform.url, s), raw);
     cpu = `; CPU ${((1000 * totalMs) / result.total).toFixed(0)} us/request: ${formatBreakdown(byPackage, totalMs)}`;
     console.log(`  profile${cpu}`);
     if (Number(values.top)) console.log(formatTop(byFunction, totalMs, Number(values.top)));

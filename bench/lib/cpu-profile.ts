@@ -2,6 +2,7 @@
  * CPU profiles of this process (node:inspector), summarised by package: where a request's CPU
  * goes (driver, bson, engine, Koa, our code...). Used by the hot-path benchmark's --profile.
  */
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 
 interface ProfileNode {
@@ -34,8 +35,10 @@ export function packageOf(url: string, fn: string): string | undefined {
   return 'other';
 }
 
+/** Profiles this process while `run` runs; `rawOut`: also write the raw .cpuprofile there (Chrome DevTools opens it). */
 export async function profileWhile<T>(
   run: () => Promise<T>,
+  rawOut?: string,
 ): Promise<{ result: T; byPackage: Map<string, number>; totalMs: number; byFunction: Map<string, number> }> {
   const session = new Session();
   session.connect();
@@ -45,7 +48,7 @@ export async function profileWhile<T>(
   const result = await run();
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
   session.disconnect();
-  if (process.env.CPU_PROFILE_OUT) (await import('node:fs')).writeFileSync(process.env.CPU_PROFILE_OUT, JSON.stringify(profile));
+  if (rawOut) writeFileSync(rawOut, JSON.stringify(profile));
   const pkgOfNode = new Map(profile.nodes.map((n) => [n.id, packageOf(n.callFrame.url, n.callFrame.functionName)]));
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
