@@ -15,7 +15,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { AccessChange } from '@cw/db';
+import type { AccessChange, AccessChangeListener } from '@cw/db';
+import { ApiError } from '@cw/errors';
 
 export interface AccessVersions {
   /** The account's current stamp; null while no stamp can be trusted (nothing may be cached). */
@@ -80,4 +81,20 @@ export class RedisAccessVersions implements AccessVersions {
       if (failed) throw failed[0];
     }
   }
+}
+
+/**
+ * The data layer's listener that bumps `versions` (register it with @cw/db onAccessChange). A bump
+ * that fails (Redis away) fails the write call with 503: the change is saved, but other instances'
+ * caches may not know yet, so the caller must retry rather than trust the answer.
+ */
+export function bumpOnAccessChange(versions: AccessVersions, log?: (message: string) => void): AccessChangeListener {
+  return async (change) => {
+    try {
+      await versions.bump(change);
+    } catch (e) {
+      log?.(`access version bump failed: ${(e as Error).message}`);
+      throw new ApiError({ code: 'service_unavailable', detail: 'The change was saved but could not be announced to every instance yet. Retry with backoff.' });
+    }
+  };
 }

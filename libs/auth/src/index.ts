@@ -16,5 +16,5 @@ export { merchantOf, presentedSecret, principalOf, requireMerchant, requirePolic
 export type { PolicyDeps } from './auth.middleware';
 export { AccessCache, memoized } from './access-cache';
 export type { AccessCacheOptions } from './access-cache';
-export { MemoryAccessVersions, RedisAccessVersions } from './access-versions';
+export { bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions } from './access-versions';
 export type { AccessVersions } from './access-versions';

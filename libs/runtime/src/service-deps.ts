@@ -4,7 +4,7 @@
  * and by the dev stack; nothing here reads the environment.
  */
 import { Redis } from 'ioredis';
-import { AccessCache, RedisAccessVersions, type AccessVersions } from '@cw/auth';
+import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
 import { connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange, type Database, type Models, type Repositories } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
@@ -62,7 +62,11 @@ export async function openServiceDeps(
   }
   const versions = redis ? new RedisAccessVersions(redis) : (opts.localVersions ?? null);
   // Every write this process makes to what decides access bumps the versions before it returns.
-  if (versions) onAccessChange(db.connection, (change) => versions.bump(change));
+  if (versions)
+    onAccessChange(
+      db.connection,
+      bumpOnAccessChange(versions, (m) => logger.error(m)),
+    );
   const metrics = createHttpMetrics();
   return {
     config,

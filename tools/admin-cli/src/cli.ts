@@ -3,7 +3,7 @@
  * `npm start` platform's embedded engine (its URI is in .local/platform.json).
  */
 import { Redis } from 'ioredis';
-import { RedisAccessVersions } from '@cw/auth';
+import { bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
 import { loadConfig } from '@cw/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -67,7 +67,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
       await redis.connect();
       const versions = new RedisAccessVersions(redis);
-      onAccessChange(db.connection, (change) => versions.bump(change));
+      onAccessChange(db.connection, bumpOnAccessChange(versions));
     }
     const models = createModels(db.connection);
     await ensureIndexes(models);

@@ -12,7 +12,8 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccessCache, RedisAccessVersions } from '@cw/auth';
+import { AccessCache, bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
+import { onAccessChange } from '@cw/db';
 import { ensureLinks } from '@cw/links';
 import { createLogger } from '@cw/logging';
 import { createRedisRateLimiter } from '@cw/ratelimit';
@@ -97,6 +98,33 @@ describe('Redis down, back, and flapping', () => {
       status = (await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status;
     }
     expect(status).toBe(200);
+  });
+
+  it('fails a write whose access change cannot be announced (Redis down) with 503, the change saved, and announces again once Redis is back', async () => {
+    const { redis, deps } = await onPrivateRedis();
+    const client = new Redis(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => 100 });
+    client.on('error', () => undefined);
+    await client.connect();
+    const off = onAccessChange(deps.db.connection, bumpOnAccessChange(new RedisAccessVersions(client, 'faults_writes')));
+    cleanups.push(async () => {
+      off();
+      client.disconnect();
+    });
+    const account = deps.data!.publishers[0].account_id;
+    await redis.kill();
+    await sleep(100);
+    await expect(deps.repos.publishers.update(account, { name: 'Renamed while Redis was away' })).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect((await deps.repos.publishers.byId(account))!.name).toBe('Renamed while Redis was away');
+    await redis.start();
+    let done = false;
+    for (let i = 0; i < 50 && !done; i++) {
+      await sleep(100);
+      done = await deps.repos.publishers.update(account, { name: 'Renamed again' }).then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(done).toBe(true);
   });
 
   it('answers every request of a minute of Redis flapping every second with 200 or 503, never a hang or a 500, and recovers', async () => {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { AccessCache, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
+import { AccessCache, bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import { accessChangeOfWrite, connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange, type Database, type Models, type Repositories } from '@cw/db';
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
@@ -70,7 +70,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   // own change observer so writers on other connections (the CLI in tests) are seen too.
   // Redis's versions under the production key names, so the operator CLI's bumps reach them.
   const versions: AccessVersions = redis ? new RedisAccessVersions(redis) : new MemoryAccessVersions();
-  onAccessChange(db.connection, (change) => versions.bump(change));
+  onAccessChange(db.connection, bumpOnAccessChange(versions));
   const unobserve = !redis ? observeEngine(tdb, versions) : undefined;
   const data = shared ? shared.data : opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey }) : undefined;
   return {
