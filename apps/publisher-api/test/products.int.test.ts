@@ -55,7 +55,7 @@ describe('GET /products/', () => {
     expect(text).not.toMatch(/commission|source_url|program_id|rate/);
   });
 
-  it("gives each publisher its own tracked link, reused on later calls", async () => {
+  it('gives each publisher its own tracked link, reused on later calls', async () => {
     const a1 = await get(`/products/?q=${encodeURIComponent(fx().group_query)}&country=DE`);
     const a2 = await get(`/products/?q=${encodeURIComponent(fx().group_query)}&country=DE`);
     const b = await get(`/products/?q=${encodeURIComponent(fx().group_query)}&country=DE`, otherKey);
@@ -189,7 +189,9 @@ describe('GET /products/lookup/', () => {
   });
 
   it('includes fresh out-of-stock and preorder products and omits stale and unapproved ones', async () => {
-    const res = await get(`/products/lookup/?gtins=${fx().gtin_out_of_stock},${fx().gtin_preorder},${fx().gtin_stale},${fx().gtin_unapproved_program}&country=DE`);
+    const res = await get(
+      `/products/lookup/?gtins=${fx().gtin_out_of_stock},${fx().gtin_preorder},${fx().gtin_stale},${fx().gtin_unapproved_program}&country=DE`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.products.map((p: { gtin: string; availability: string }) => [p.gtin, p.availability]).sort()).toEqual(
       [
@@ -197,6 +199,22 @@ describe('GET /products/lookup/', () => {
         [fx().gtin_preorder, 'preorder'],
       ].sort(),
     );
+  });
+
+  it('stops answering a product the moment it leaves the freshness window, though its page was answered just before', async () => {
+    const s = await get(`/products/?q=${encodeURIComponent(fx().group_query)}&country=DE&limit=1`);
+    const id = s.body.products[0].id as string;
+    const endsAt = Date.now() + 1500;
+    await deps.models.Product.updateOne({ _id: id }, { $set: { fresh_until: new Date(endsAt) } });
+    const ids = async (path: string) => (await get(path)).body.products.map((p: { id: string }) => p.id) as string[];
+    const lookup = `/products/lookup/?ids=${id}&country=DE`;
+    const search = `/products/?q=${encodeURIComponent(fx().group_query)}&country=DE&limit=1`;
+    expect(await ids(lookup)).toEqual([id]);
+    expect(await ids(lookup)).toEqual([id]);
+    expect(await ids(search)).toEqual([id]);
+    await new Promise((r) => setTimeout(r, endsAt - Date.now() + 50));
+    expect(await ids(lookup)).toEqual([]);
+    expect(await ids(search)).not.toContain(id);
   });
 
   it('omits missing, unknown and unauthorized items identically', async () => {

@@ -112,7 +112,8 @@ export class AccessCache {
     const principal = await verifyHashedCredential(models, hash, allowed);
     if (stamp === null) return principal;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    const cached = { ...principal, memo: new Map<string, Promise<unknown>>() };
+    const versions = this.versions;
+    const cached: Principal = { ...principal, memo: new Map<string, Promise<unknown>>(), catalogStamp: () => versions.catalogStamp() };
     this.entries.set(hash, { principal: cached, stamp, at: now });
     return cached;
   }

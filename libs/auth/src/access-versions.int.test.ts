@@ -34,6 +34,19 @@ describe('access versions', () => {
     });
   }
 
+  for (const kind of ['redis', 'memory'] as const) {
+    it(`${kind}: a catalog change moves the catalog version seen by the next stamp read, and no account's stamp`, async () => {
+      const v = kind === 'redis' ? new RedisAccessVersions(redis, `t_${randomBytes(4).toString('hex')}`) : new MemoryAccessVersions();
+      await stamp(v, 'pub_a');
+      const a0 = await stamp(v, 'pub_a');
+      const c0 = v.catalogStamp();
+      expect(c0).not.toBeNull();
+      await v.bump('catalog');
+      expect(await stamp(v, 'pub_a')).toBe(a0);
+      expect(v.catalogStamp()).not.toBe(c0);
+    });
+  }
+
   it('redis: trusts no stamp from before Redis lost its data (epoch gone), then starts a new epoch', async () => {
     const prefix = `t_${randomBytes(4).toString('hex')}`;
     const v = new RedisAccessVersions(redis, prefix);
@@ -42,6 +55,7 @@ describe('access versions', () => {
     expect(first).not.toBeNull();
     await redis.del(`${prefix}:epoch`); // what a restart without persistence or a flush leaves
     expect(await v.stamp('pub_a')).toBeNull();
+    expect(v.catalogStamp()).toBeNull();
     const next = await v.stamp('pub_a');
     expect(next).not.toBeNull();
     expect(next).not.toBe(first);

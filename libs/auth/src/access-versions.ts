@@ -12,6 +12,11 @@
  *
  * Memory: the one-process platform's versions, bumped by this process's writes and by the
  * embedded engine's own write hook (the operator CLI writes through the same engine).
+ *
+ * The catalog version (products, merchant names) travels in the same read but is no part of any
+ * account's stamp: a price refresh must not drop every cached principal. catalogStamp() is the
+ * value the latest stamp read saw, so a request that has read its stamp sees a catalog version
+ * at least as new as every change acknowledged before it started.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -22,12 +27,18 @@ export interface AccessVersions {
   /** The account's current stamp; null while no stamp can be trusted (nothing may be cached). */
   stamp(accountId: string): Promise<string | null> | string | null;
   bump(change: AccessChange): Promise<void> | void;
+  /**
+   * The catalog version as of the latest stamp read in this process (one Redis client answers in
+   * order, so after a request's own stamp read it is at least that new); null: do not trust.
+   */
+  catalogStamp(): string | null;
 }
 
 export class MemoryAccessVersions implements AccessVersions {
   private readonly accounts = new Map<string, number>();
   private programs = 0;
   private all = 0;
+  private catalog = 0;
   /** Distinguishes this process's counters from any other's. */
   private readonly epoch = randomBytes(6).toString('base64url');
 
@@ -35,8 +46,13 @@ export class MemoryAccessVersions implements AccessVersions {
     return `${this.epoch}.${this.all}.${this.programs}.${this.accounts.get(accountId) ?? 0}`;
   }
 
+  catalogStamp(): string {
+    return `${this.epoch}.${this.catalog}`;
+  }
+
   bump(change: AccessChange): void {
-    if (change === 'all') this.all++;
+    if (change === 'catalog') this.catalog++;
+    else if (change === 'all') this.all++;
     else if (change === 'programs') this.programs++;
     else for (const id of change.accounts) this.accounts.set(id, (this.accounts.get(id) ?? 0) + 1);
   }
@@ -46,6 +62,8 @@ export class RedisAccessVersions implements AccessVersions {
   private readonly epochKey: string;
   private readonly allKey: string;
   private readonly programsKey: string;
+  private readonly catalogKey: string;
+  private catalogSeen: string | null = null;
 
   constructor(
     private readonly redis: Redis,
@@ -54,6 +72,11 @@ export class RedisAccessVersions implements AccessVersions {
     this.epochKey = `${prefix}:epoch`;
     this.allKey = `${prefix}:all`;
     this.programsKey = `${prefix}:programs`;
+    this.catalogKey = `${prefix}:catalog`;
+  }
+
+  catalogStamp(): string | null {
+    return this.catalogSeen;
   }
 
   private accountKey(id: string): string {
@@ -61,7 +84,15 @@ export class RedisAccessVersions implements AccessVersions {
   }
 
   async stamp(accountId: string): Promise<string | null> {
-    const [epoch, all, programs, account] = await this.redis.mget(this.epochKey, this.allKey, this.programsKey, this.accountKey(accountId));
+    let values: Array<string | null>;
+    try {
+      values = await this.redis.mget(this.epochKey, this.allKey, this.programsKey, this.accountKey(accountId), this.catalogKey);
+    } catch (e) {
+      this.catalogSeen = null;
+      throw e;
+    }
+    const [epoch, all, programs, account, catalog] = values;
+    this.catalogSeen = epoch ? `${epoch}.${catalog ?? 0}` : null;
     if (!epoch) {
       // First use, or Redis lost its data: start an epoch; this request trusts nothing cached.
       await this.redis.set(this.epochKey, randomBytes(8).toString('base64url'), 'NX');
@@ -71,7 +102,8 @@ export class RedisAccessVersions implements AccessVersions {
   }
 
   async bump(change: AccessChange): Promise<void> {
-    if (change === 'all') await this.redis.incr(this.allKey);
+    if (change === 'catalog') await this.redis.incr(this.catalogKey);
+    else if (change === 'all') await this.redis.incr(this.allKey);
     else if (change === 'programs') await this.redis.incr(this.programsKey);
     else if (change.accounts.length) {
       const p = this.redis.pipeline();

@@ -9,6 +9,7 @@ import { ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals } from '@cw/money';
 import type { InputOf, UseCaseDeps } from '@cw/usecase';
 import { isValidGtin } from './gtin';
+import { pageCacheFor } from './page-cache';
 import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
 import { catalogScope } from './scope';
 import { FRESHNESS_HOURS, lookupProducts, searchProducts, type CatalogRow, type Page } from './search.service';
@@ -45,23 +46,26 @@ export async function searchProductsPage(deps: UseCaseDeps, principal: Principal
     });
   }
   const countries = countriesFor(principal, q.country);
-  const scope = await catalogScope(deps.repos.programs, principal);
   const { limit, offset } = q;
-  const page = await searchProducts(deps.models, scope, {
-    q: q.q,
-    brand: q.brand,
-    category: q.category,
-    countries,
-    merchant: q.merchant,
-    group: q.group === 1,
-    minPrice: q.min_price,
-    maxPrice: q.max_price,
-    currency: q.currency,
-    limit,
-    offset,
-    maxTimeMs: deps.config.catalogQueryTimeoutMs,
+  const key = JSON.stringify(['search', q.q, q.brand, q.category, q.country, q.merchant, q.group, q.min_price, q.max_price, q.currency, limit, offset]);
+  return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
+    const scope = await catalogScope(deps.repos.programs, principal);
+    const page = await searchProducts(deps.models, scope, {
+      q: q.q,
+      brand: q.brand,
+      category: q.category,
+      countries,
+      merchant: q.merchant,
+      group: q.group === 1,
+      minPrice: q.min_price,
+      maxPrice: q.max_price,
+      currency: q.currency,
+      limit,
+      offset,
+      maxTimeMs: deps.config.catalogQueryTimeoutMs,
+    });
+    return { value: await respond(deps, principal, page, limit, offset, q.group === 1), validUntil: page.validUntil };
   });
-  return respond(deps, principal, page, limit, offset, q.group === 1);
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -106,19 +110,34 @@ export async function lookupProductsPage(deps: UseCaseDeps, principal: Principal
     });
   }
   const countries = countriesFor(principal, q.country);
-  const scope = await catalogScope(deps.repos.programs, principal);
   const { limit, offset } = q;
-  const page = await lookupProducts(deps.models, scope, {
-    ids,
-    gtins,
-    countries,
-    merchant: q.merchant,
-    limit,
-    offset,
-    maxTimeMs: deps.config.catalogQueryTimeoutMs,
+  const key = JSON.stringify(['lookup', ids, gtins, q.country, q.merchant, limit, offset]);
+  return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
+    const scope = await catalogScope(deps.repos.programs, principal);
+    const page = await lookupProducts(deps.models, scope, {
+      ids,
+      gtins,
+      countries,
+      merchant: q.merchant,
+      limit,
+      offset,
+      maxTimeMs: deps.config.catalogQueryTimeoutMs,
+    });
+    return { value: await respond(deps, principal, page, limit, offset, false), validUntil: page.validUntil };
   });
-  return respond(deps, principal, page, limit, offset, false);
 }
+
+const serialized = new WeakMap<ProductPageBody, string>();
+
+/** The page as JSON, serialised once per page object (a cached page is served as the same object). */
+export function productPageJson(page: ProductPageBody): string {
+  let json = serialized.get(page);
+  if (json === undefined) serialized.set(page, (json = JSON.stringify(page)));
+  return json;
+}
+
+/** A product page as answered (the same object for every request a cached page serves: read-only). */
+export type ProductPageBody = Awaited<ReturnType<typeof respond>>;
 
 async function respond(deps: UseCaseDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
   const { config } = deps;

@@ -51,6 +51,7 @@ export interface CatalogRow {
   country: string;
   availability: string;
   last_seen_at: Date;
+  fresh_until: Date;
   group_id?: string;
   size?: string;
 }
@@ -67,9 +68,12 @@ const ROW_FIELDS = {
   country: 1,
   availability: 1,
   last_seen_at: 1,
+  fresh_until: 1,
   group_id: 1,
   size: 1,
 };
+/** What a row's freshness needs (see validUntil). */
+const FRESHNESS_FIELDS = { last_seen_at: 1, fresh_until: 1 } as const;
 
 export interface Page {
   rows: CatalogRow[];
@@ -77,6 +81,18 @@ export interface Page {
   /** With group=1: sizes per representative row id, and the number of groups. */
   sizes?: Map<string, Array<{ size: string; product_id: string; availability: string }>>;
   total?: number;
+  /** When the first row read stops being fresh by time alone (ms since the epoch; Infinity: none read). */
+  validUntil: number;
+}
+
+/** The moment the first of `rows` leaves the freshness window without any write. */
+function validUntil(rows: Iterable<Pick<CatalogRow, 'last_seen_at' | 'fresh_until'>>): number {
+  let until = Infinity;
+  for (const r of rows) {
+    const end = Math.min(new Date(r.fresh_until).getTime(), new Date(r.last_seen_at).getTime() + FRESHNESS_HOURS * 3_600_000);
+    if (end < until) until = end;
+  }
+  return until;
 }
 
 export function freshness(now: Date) {
@@ -101,7 +117,7 @@ function nextOffset(offset: number, limit: number, more: boolean): number | null
 
 export async function searchProducts(models: Models, scope: CatalogScope, p: SearchParams, now = new Date()): Promise<Page> {
   const base = baseFilter(scope, p.countries, p.merchant, now);
-  if (!base) return { rows: [], nextOffset: null, ...(p.group ? { total: 0, sizes: new Map() } : {}) };
+  if (!base) return { rows: [], nextOffset: null, validUntil: Infinity, ...(p.group ? { total: 0, sizes: new Map() } : {}) };
   // The most selective test first: the engine evaluates conditions in order and stops at the first miss.
   const filter: Record<string, unknown> = p.q ? { title_lc: { $regex: literalPattern(p.q.toLowerCase()) } } : {};
   Object.assign(filter, base, { availability: 'in_stock' });
@@ -121,7 +137,7 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
       .limit(p.limit + 1)
       .maxTimeMS(p.maxTimeMs ?? 0)
       .lean<CatalogRow[]>();
-    return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit) };
+    return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit), validUntil: validUntil(rows) };
   }
   return searchGroups(models, filter, base, p);
 }
@@ -129,7 +145,7 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
 /** group=1: one result per variant group, its cheapest in-stock variant, with every size. */
 async function searchGroups(models: Models, filter: Record<string, unknown>, base: Record<string, unknown>, p: SearchParams): Promise<Page> {
   // Every candidate is read, so read only what choosing needs; full rows for the page only.
-  const candidates = await models.Product.find(filter, { _id: 1, group_id: 1, program_id: 1, country: 1, price: 1 })
+  const candidates = await models.Product.find(filter, { _id: 1, group_id: 1, program_id: 1, country: 1, price: 1, ...FRESHNESS_FIELDS })
     .maxTimeMS(p.maxTimeMs ?? 0)
     .lean<CatalogRow[]>();
   const best = new Map<string, CatalogRow>();
@@ -150,11 +166,13 @@ async function searchGroups(models: Models, filter: Record<string, unknown>, bas
   const page = pageIds.map((id) => full.get(id)).filter((r): r is CatalogRow => r !== undefined);
   const sizes = new Map<string, Array<{ size: string; product_id: string; availability: string }>>();
   const grouped = page.filter((r) => r.group_id);
+  let until = Math.min(validUntil(candidates), validUntil(page));
   if (grouped.length) {
     const variants = await models.Product.find(
       { ...base, group_id: { $in: [...new Set(grouped.map((r) => r.group_id as string))] } },
-      { _id: 1, group_id: 1, program_id: 1, country: 1, size: 1, availability: 1 },
+      { _id: 1, group_id: 1, program_id: 1, country: 1, size: 1, availability: 1, ...FRESHNESS_FIELDS },
     ).lean<CatalogRow[]>();
+    until = Math.min(until, validUntil(variants));
     for (const r of grouped) {
       const list = variants
         .filter((v) => v.group_id === r.group_id && v.program_id === r.program_id && v.country === r.country)
@@ -164,7 +182,7 @@ async function searchGroups(models: Models, filter: Record<string, unknown>, bas
     }
   }
   for (const r of page) if (!sizes.has(r._id)) sizes.set(r._id, r.size ? [{ size: r.size, product_id: r._id, availability: r.availability }] : []);
-  return { rows: page, nextOffset: nextOffset(p.offset, p.limit, reps.length > p.offset + p.limit), sizes, total: reps.length };
+  return { rows: page, nextOffset: nextOffset(p.offset, p.limit, reps.length > p.offset + p.limit), sizes, total: reps.length, validUntil: until };
 }
 
 function comparePrice(a: mongoose.Types.Decimal128, b: mongoose.Types.Decimal128): number {
@@ -184,7 +202,7 @@ function compareSizes(a: string, b: string): number {
 
 export async function lookupProducts(models: Models, scope: CatalogScope, p: LookupParams, now = new Date()): Promise<Page> {
   const base = baseFilter(scope, p.countries, p.merchant, now);
-  if (!base) return { rows: [], nextOffset: null };
+  if (!base) return { rows: [], nextOffset: null, validUntil: Infinity };
   const or: Record<string, unknown>[] = [];
   if (p.ids.length) or.push({ _id: { $in: p.ids } });
   if (p.gtins.length) or.push({ gtin14: { $in: p.gtins.map((g) => g.padStart(14, '0')) } });
@@ -195,5 +213,5 @@ export async function lookupProducts(models: Models, scope: CatalogScope, p: Loo
     .limit(p.limit + 1)
     .maxTimeMS(p.maxTimeMs ?? 0)
     .lean<CatalogRow[]>();
-  return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit) };
+  return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit), validUntil: validUntil(rows) };
 }

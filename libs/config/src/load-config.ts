@@ -54,6 +54,10 @@ export interface PlatformConfig {
   clickBufferMax: number;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
+  /** Product pages kept per process, served while the catalog and the caller's access are unchanged (0: off). */
+  productPageCacheEntries: number;
+  /** Longest a cached product page is served (rows ahead of it may expire by time meanwhile). */
+  productPageCacheMaxAgeMs: number;
   /** Indicative rates to USD (currency -> decimal string) for multi-currency totals. */
   usdRates: Record<string, string>;
   /** Products the local platform seeds into an empty database. */
@@ -171,6 +175,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
+    productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),
+    productPageCacheMaxAgeMs: int('PRODUCT_PAGE_CACHE_MAX_AGE_MS', 5000, 1, 60_000),
     usdRates,
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),
   };

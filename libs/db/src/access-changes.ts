@@ -3,15 +3,22 @@
  * models to credentials, publishers, program memberships or programs calls the connection's
  * listeners after the write and before the write call returns. Whoever caches principals (the
  * auth lib) subscribes; no write path can forget to tell it, whichever process makes the change.
+ * Writes to the catalog (products, merchant names) are announced the same way as `catalog`, for
+ * caches of catalog answers.
  */
 import type { Connection, Model, Query, Schema } from 'mongoose';
 import { credentialSchema } from './schemas/credential.schema';
 import { membershipSchema } from './schemas/membership.schema';
+import { merchantSchema } from './schemas/merchant.schema';
+import { productSchema } from './schemas/product.schema';
 import { programSchema } from './schemas/program.schema';
 import { publisherSchema } from './schemas/publisher.schema';
 
-/** Accounts whose access may have changed; `programs`: a program's status or terms; `all`: unknown scope. */
-export type AccessChange = { accounts: string[] } | 'programs' | 'all';
+/**
+ * Accounts whose access may have changed; `programs`: a program's status or terms; `all`: unknown
+ * scope; `catalog`: products or merchant names (no access change).
+ */
+export type AccessChange = { accounts: string[] } | 'programs' | 'all' | 'catalog';
 export type AccessChangeListener = (change: AccessChange) => Promise<void> | void;
 
 const listeners = new WeakMap<Connection, Set<AccessChangeListener>>();
@@ -51,9 +58,9 @@ type AnyQuery = Query<unknown, unknown> & { model: Model<unknown> };
  * account id (`_id` for publishers); `resolve` maps a filter without it to account ids (credentials
  * changed by their own id).
  */
-function announceWrites(schema: Schema, scope: 'programs' | { accountField: string; resolveByIds?: boolean }): void {
+function announceWrites(schema: Schema, scope: 'programs' | 'catalog' | { accountField: string; resolveByIds?: boolean }): void {
   const accountsOf = (docs: Array<Record<string, unknown>>): AccessChange => {
-    if (scope === 'programs') return 'programs';
+    if (typeof scope === 'string') return scope;
     const ids = docs.map((d) => d[scope.accountField]).filter((v): v is string => typeof v === 'string');
     return { accounts: [...new Set(ids)] };
   };
@@ -64,12 +71,12 @@ function announceWrites(schema: Schema, scope: 'programs' | { accountField: stri
     await announce(this.db, accountsOf(docs as Array<Record<string, unknown>>));
   });
   schema.post('bulkWrite', async function (this: Model<unknown>) {
-    await announce(this.db, scope === 'programs' ? 'programs' : 'all');
+    await announce(this.db, typeof scope === 'string' ? scope : 'all');
   });
   for (const op of QUERY_WRITES) {
     schema.post(op, async function (this: AnyQuery, res: unknown) {
       const conn = this.model.db;
-      if (scope === 'programs') return announce(conn, 'programs');
+      if (typeof scope === 'string') return announce(conn, scope);
       const filter = this.getFilter() as Record<string, unknown>;
       const named = idsIn(filter[scope.accountField]);
       if (named) return announce(conn, { accounts: named });
@@ -89,6 +96,8 @@ announceWrites(publisherSchema, { accountField: '_id' });
 announceWrites(credentialSchema, { accountField: 'publisher_id', resolveByIds: true });
 announceWrites(membershipSchema, { accountField: 'publisher_id' });
 announceWrites(programSchema, 'programs');
+announceWrites(productSchema, 'catalog');
+announceWrites(merchantSchema, 'catalog');
 
 /**
  * The access change a raw write to a collection makes, for a database that reports its writes
@@ -104,6 +113,9 @@ export function accessChangeOfWrite(collection: string, doc: Record<string, unkn
       return doc ? account(doc.publisher_id) : 'all';
     case 'programs':
       return 'programs';
+    case 'products':
+    case 'merchants':
+      return 'catalog';
     default:
       return undefined;
   }

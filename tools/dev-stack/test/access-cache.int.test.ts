@@ -2,9 +2,11 @@
  * The access cache's contract: principals and catalog scopes are cached per process, and a change
  * made by another process (the operator CLI, on its own connections) applies to the very next
  * request on every instance. Two publisher-api instances share one database and Redis, as two
- * processes behind a load balancer; every change is made with the operator CLI.
+ * processes behind a load balancer; every change is made with the operator CLI. Product pages
+ * are cached too (while the catalog version and the principal are unchanged): a catalog import
+ * shows on the very next search and lookup everywhere.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -119,6 +121,41 @@ for (const mode of ['redis', 'one-process'] as const) {
       expect(await lookupCounts(gtin)).toEqual([1, 1]);
       await admin('program:assign', '--publisher', account, '--program', program, '--status', 'rejected');
       expect(await lookupCounts(gtin)).toEqual([0, 0]);
+    });
+
+    it('answers a catalog import (price, stock) from the very next search and lookup on every instance', async () => {
+      const row = (await a.models.Product.findOne({ program_id: a.data!.fixtures.approved_program_id, country: 'DE', availability: 'in_stock', removed: false })
+        .sort({ _id: 1 })
+        .lean())!;
+      const search = `/products/?country=DE&merchant=${row.merchant_id}&limit=100`;
+      const priceIn = async (path: string) => {
+        const out: Array<string | undefined> = [];
+        for (const s of servers) {
+          await request(s).get(`${B}${path}`).set('X-API-Key', key); // warm: the page is cached after this
+          const res = await request(s).get(`${B}${path}`).set('X-API-Key', key);
+          expect(res.status).toBe(200);
+          out.push((res.body.products as Array<{ id: string; price: string }>).find((p) => p.id === row._id)?.price);
+        }
+        return out;
+      };
+      expect(await priceIn(search)).toEqual([row.price.toString(), row.price.toString()]);
+      expect(await priceIn(`/products/lookup/?gtins=${row.gtin}&country=DE`)).toEqual([row.price.toString(), row.price.toString()]);
+      const feed = join(dir, `feed-${mode}.csv`);
+      const csv = (availability: string) =>
+        `gtin,title,link,price,availability\n${row.gtin},${row.title.replace(/,/g, ' ')},${row.source_url},4321.99 ${row.currency},${availability}\n`;
+      writeFileSync(feed, csv('in stock'));
+      await admin('catalog:import', '--file', feed, '--program', String(row.program_id), '--country', 'DE');
+      const once = async (path: string) =>
+        Promise.all(
+          servers.map(
+            async (s) => (await request(s).get(`${B}${path}`).set('X-API-Key', key)).body.products.find((p: { id: string }) => p.id === row._id)?.price,
+          ),
+        );
+      expect(await once(search)).toEqual(['4321.99', '4321.99']);
+      expect(await once(`/products/lookup/?gtins=${row.gtin}&country=DE`)).toEqual(['4321.99', '4321.99']);
+      writeFileSync(feed, csv('out of stock'));
+      await admin('catalog:import', '--file', feed, '--program', String(row.program_id), '--country', 'DE');
+      expect(await once(search)).toEqual([undefined, undefined]); // search: in stock only
     });
 
     it('turns feed access off for the very next search (403 feed_access_inactive)', async () => {

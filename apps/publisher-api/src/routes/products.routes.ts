@@ -1,8 +1,23 @@
 import type { Middleware } from 'koa';
 import { principalOf, requirePolicy } from '@cw/auth';
-import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, PRODUCTS_POLICY, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import {
+  LOOKUP_INPUT,
+  lookupProductsPage,
+  PRODUCT_PAGE_SCHEMA,
+  productPageJson,
+  PRODUCTS_POLICY,
+  SEARCH_INPUT,
+  searchProductsPage,
+  type ProductPageBody,
+} from '@cw/catalog';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+
+/** A page as JSON (a page served from the page cache is serialised once). */
+function answer(ctx: Parameters<Middleware>[0], page: ProductPageBody): void {
+  ctx.type = 'application/json';
+  ctx.body = productPageJson(page);
+}
 
 /** Product responses are private to the caller: never cached, errors included (mounted in app.ts). */
 export const noStore: Middleware = async (ctx, next) => {
@@ -33,7 +48,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       before,
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await searchProductsPage(deps, principalOf(ctx), query);
+        answer(ctx, await searchProductsPage(deps, principalOf(ctx), query));
       },
     }),
     route({
@@ -47,7 +62,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       before,
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
-        ctx.body = await lookupProductsPage(deps, principalOf(ctx), query);
+        answer(ctx, await lookupProductsPage(deps, principalOf(ctx), query));
       },
     }),
   ];

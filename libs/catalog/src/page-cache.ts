@@ -1,0 +1,67 @@
+/**
+ * Product pages (search and lookup) kept per process and served only while nothing they were
+ * built from has changed: the same cached principal (so its access stamp is unchanged: key,
+ * account, markets, memberships, program status), the same catalog version (every write to
+ * products or merchant names bumps it, whichever process makes it; read in the same round trip as
+ * the access stamp) and before the first row read leaves the freshness window. A page also ages
+ * out after PRODUCT_PAGE_CACHE_MAX_AGE_MS: rows ahead of it (skipped by the offset, never read)
+ * can leave the freshness window by time alone and shift it by a position meanwhile; no row
+ * served is ever stale. A principal that is not cached (no versions to validate against) is never
+ * served from here. Least recently used pages go first beyond PRODUCT_PAGE_CACHE_ENTRIES.
+ */
+import type { Principal } from '@cw/auth';
+
+interface Entry<T> {
+  principal: Principal;
+  catalog: string;
+  expiresAt: number;
+  value: T;
+}
+
+export class PageCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The page for `key` (which must name everything the page depends on besides the principal and
+   * the catalog), from memory when still valid, else from `build` (its `validUntil` bounds reuse).
+   */
+  async through(principal: Principal, key: string, build: () => Promise<{ value: T; validUntil: number }>, now = Date.now()): Promise<T> {
+    const catalog = this.maxEntries > 0 ? (principal.catalogStamp?.() ?? null) : null;
+    if (catalog === null) return (await build()).value;
+    const fullKey = `${principal.publisher._id}\u0000${key}`;
+    const hit = this.entries.get(fullKey);
+    if (hit) {
+      this.entries.delete(fullKey);
+      if (hit.principal === principal && hit.catalog === catalog && now < hit.expiresAt) {
+        this.entries.set(fullKey, hit); // most recently used last
+        return hit.value;
+      }
+    }
+    // The catalog version is taken before the read: a change after it makes the entry unusable.
+    const built = await build();
+    const expiresAt = Math.min(now + this.maxAgeMs, built.validUntil);
+    if (expiresAt > now) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(fullKey, { principal, catalog, expiresAt, value: built.value });
+    }
+    return built.value;
+  }
+}
+
+const caches = new WeakMap<object, PageCache<unknown>>();
+
+/** The process's page cache for one configuration (apps of one process share it). */
+export function pageCacheFor<T>(config: { productPageCacheEntries: number; productPageCacheMaxAgeMs: number }): PageCache<T> {
+  let c = caches.get(config);
+  if (!c) caches.set(config, (c = new PageCache<unknown>(config.productPageCacheEntries, config.productPageCacheMaxAgeMs)));
+  return c as PageCache<T>;
+}
