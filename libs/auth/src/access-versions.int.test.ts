@@ -47,6 +47,16 @@ describe('access versions', () => {
     });
   }
 
+  it('memory: trusts no stamp once what reports the writes (the embedded engine) has stopped', () => {
+    let fed = true;
+    const v = new MemoryAccessVersions(() => fed);
+    expect(v.stamp('pub_a')).not.toBeNull();
+    expect(v.catalogStamp()).not.toBeNull();
+    fed = false;
+    expect(v.stamp('pub_a')).toBeNull();
+    expect(v.catalogStamp()).toBeNull();
+  });
+
   it('redis: trusts no stamp from before Redis lost its data (epoch gone), then starts a new epoch', async () => {
     const prefix = `t_${randomBytes(4).toString('hex')}`;
     const v = new RedisAccessVersions(redis, prefix);

@@ -42,11 +42,20 @@ export class MemoryAccessVersions implements AccessVersions {
   /** Distinguishes this process's counters from any other's. */
   private readonly epoch = randomBytes(6).toString('base64url');
 
-  stamp(accountId: string): string {
+  /**
+   * `fed`: whether whatever reports the writes (the embedded engine's observer) still does; once
+   * it stops (the engine stopped or was replaced) no stamp is trusted, as with a Redis that lost
+   * its data.
+   */
+  constructor(private readonly fed: () => boolean = () => true) {}
+
+  stamp(accountId: string): string | null {
+    if (!this.fed()) return null;
     return `${this.epoch}.${this.all}.${this.programs}.${this.accounts.get(accountId) ?? 0}`;
   }
 
-  catalogStamp(): string {
+  catalogStamp(): string | null {
+    if (!this.fed()) return null;
     return `${this.epoch}.${this.catalog}`;
   }
 

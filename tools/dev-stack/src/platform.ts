@@ -81,7 +81,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   // reports every writer's changes (the operator CLI's included), so the next request sees them.
   let localVersions: MemoryAccessVersions | undefined;
   if (embedded && !config.redisUrl) {
-    const versions = (localVersions = new MemoryAccessVersions());
+    const engine = embedded;
+    const versions = (localVersions = new MemoryAccessVersions(() => !engine.stopped));
     embedded.engine.onChange((c) => {
       if (c.op !== 'put' && c.op !== 'delete') return;
       const change = accessChangeOfWrite(c.coll, c.op === 'put' ? c.doc : undefined);

@@ -1,7 +1,17 @@
 import { Redis } from 'ioredis';
 import { loadConfig, type PlatformConfig } from '@cw/config';
 import { AccessCache, bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
-import { accessChangeOfWrite, connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange, type Database, type Models, type Repositories } from '@cw/db';
+import {
+  accessChangeOfWrite,
+  connectDatabase,
+  createModels,
+  createRepositories,
+  ensureIndexes,
+  onAccessChange,
+  type Database,
+  type Models,
+  type Repositories,
+} from '@cw/db';
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -69,10 +79,15 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   // As in production: Redis's versions with Redis; else this process's, also fed by the engine's
   // own change observer so writers on other connections (the CLI in tests) are seen too.
   // Redis's versions under the production key names, so the operator CLI's bumps reach them.
-  const versions: AccessVersions = redis ? new RedisAccessVersions(redis) : new MemoryAccessVersions();
+  const observed = tdb.embedded;
+  const versions: AccessVersions = redis ? new RedisAccessVersions(redis) : new MemoryAccessVersions(() => tdb.embedded === observed && !observed?.stopped);
   onAccessChange(db.connection, bumpOnAccessChange(versions));
   const unobserve = !redis ? observeEngine(tdb, versions) : undefined;
-  const data = shared ? shared.data : opts.seedProducts !== undefined ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey }) : undefined;
+  const data = shared
+    ? shared.data
+    : opts.seedProducts !== undefined
+      ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey })
+      : undefined;
   return {
     config,
     logger: createLogger({ level: 'silent' }),
