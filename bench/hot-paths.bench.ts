@@ -29,6 +29,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
+    /** Scenarios whose name contains one of these comma-separated parts. */
     only: { type: 'string' },
     top: { type: 'string', default: '0' },
     /** With --profile: write each scenario's raw profile to <dir>/<scenario>.cpuprofile. */
@@ -177,7 +178,7 @@ console.log(
   `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in this process'}, product page cache ${platform.config.productPageCacheEntries ? 'on' : 'off'}\n`,
 );
 const summary: string[] = [];
-for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.only))) {
+for (const s of scenarios.filter((x) => !values.only || values.only.split(',').some((o) => x.name.includes(o)))) {
   const bare = await s.bare();
   const ratios: number[] = [];
   const platformRps: number[] = [];

@@ -68,6 +68,23 @@ describe('product page cache', () => {
     expect(await c.get(p, 'b', 3)).toBe(4);
   });
 
+  it('lets requests that miss together share one build', async () => {
+    const cache = new PageCache<number>(10, 5000);
+    const p = principal('pub_a', { v: 'e.1' });
+    let builds = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const build = async () => {
+      builds++;
+      await gate;
+      return { value: builds, validUntil: Infinity };
+    };
+    const both = Promise.all([cache.through(p, 'k', build, 0), cache.through(p, 'k', build, 1)]);
+    release();
+    expect(await both).toEqual([1, 1]);
+    expect(builds).toBe(1);
+  });
+
   it('does not keep a page whose build failed', async () => {
     const cache = new PageCache<number>(10, 5000);
     const p = principal('pub_a', { v: 'e.1' });

@@ -14,8 +14,9 @@ import type { Principal } from '@cw/auth';
 interface Entry<T> {
   principal: Principal;
   catalog: string;
+  /** Until the build settles: Infinity (requests meanwhile share it). */
   expiresAt: number;
-  value: T;
+  value: Promise<T>;
 }
 
 export class PageCache<T> {
@@ -33,10 +34,11 @@ export class PageCache<T> {
   /**
    * The page for `key` (which must name everything the page depends on besides the principal and
    * the catalog), from memory when still valid, else from `build` (its `validUntil` bounds reuse).
+   * Requests that miss together share one build (no stampede when a popular page expires).
    */
-  async through(principal: Principal, key: string, build: () => Promise<{ value: T; validUntil: number }>, now = Date.now()): Promise<T> {
+  through(principal: Principal, key: string, build: () => Promise<{ value: T; validUntil: number }>, now = Date.now()): Promise<T> {
     const catalog = this.maxEntries > 0 ? (principal.catalogStamp?.() ?? null) : null;
-    if (catalog === null) return (await build()).value;
+    if (catalog === null) return build().then((b) => b.value);
     const fullKey = `${principal.publisher._id}\u0000${key}`;
     const hit = this.entries.get(fullKey);
     if (hit) {
@@ -47,13 +49,21 @@ export class PageCache<T> {
       }
     }
     // The catalog version is taken before the read: a change after it makes the entry unusable.
-    const built = await build();
-    const expiresAt = Math.min(now + this.maxAgeMs, built.validUntil);
-    if (expiresAt > now) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(fullKey, { principal, catalog, expiresAt, value: built.value });
-    }
-    return built.value;
+    const entry: Entry<T> = { principal, catalog, expiresAt: Infinity, value: undefined as unknown as Promise<T> };
+    entry.value = build().then(
+      (built) => {
+        entry.expiresAt = Math.min(now + this.maxAgeMs, built.validUntil);
+        if (entry.expiresAt <= now && this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
+        return built.value;
+      },
+      (err: unknown) => {
+        if (this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
+        throw err;
+      },
+    );
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(fullKey, entry);
+    return entry.value;
   }
 }
 
