@@ -140,13 +140,6 @@ const scenarios: Scenario[] = [
     words.map((w) => `${B}/products/?q=${encodeURIComponent(w)}&country=DE`),
     5,
   ),
-  // Informational (no target): 200 different pages, each asked again only after the other 199,
-  // so the page cache serves a page at most every few seconds and many requests read the catalog.
-  await searchScenario(
-    'search: 200 distinct pages',
-    ['DE', 'GB'].flatMap((c) => Array.from({ length: 100 }, (_, i) => `${B}/products/?country=${c}&offset=${i * 20}`)),
-    0,
-  ),
   await searchScenario('search: price range', [`${B}/products/?country=DE&min_price=20&max_price=80.5&currency=EUR`], 5),
   await searchScenario('search: group=1', [`${B}/products/?q=${encodeURIComponent(creds.fixtures.group_query)}&group=1`], 5),
   await searchScenario(
@@ -207,7 +200,7 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   }
   const ratio = median(ratios);
   summary.push(
-    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (${s.target ? `target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'}` : 'no target'})  p50/p99 at 200 req/s ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms${cpu}`,
+    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at 200 req/s ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms${cpu}`,
   );
 }
 
