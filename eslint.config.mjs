@@ -22,7 +22,7 @@ const BOUNDARIES = {
     { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
-    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED] },
+    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links'] },
     { sourceTag: 'scope:offers', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:conversions', 'scope:tools'] },
     { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:tools'] },

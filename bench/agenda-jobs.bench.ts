@@ -4,14 +4,15 @@
  * per postback delivery". Jobs are created due now, then the worker starts; measured until the
  * last one has run.
  */
-import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { connectDatabase } from '@cw/db';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '64' }, every: { type: 'string', default: '50' } } });
+const OPTIONS = { jobs: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '64' }, every: { type: 'string', default: '50' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:agenda --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const jobs = Number(values.jobs);
 const engine = await startEmbeddedMongo();
 const db = await connectDatabase(`${engine.uri}/bench_agenda`);

@@ -6,12 +6,13 @@
  * not read conversions into its own memory). `npm run bench:conversions [-- --conversions N]`.
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { seedConversions } from './support/seed-conversions';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '30' } } });
+const OPTIONS = { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '30' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:conversions --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const N = Number(values.conversions);
 const REQUESTS = Number(values.requests);
 const DAY = 86_400_000;

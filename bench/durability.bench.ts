@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { Decimal128, MongoClient } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, single: { type: 'string', default: '20000' } } });
+const OPTIONS = { sizes: { type: 'string', default: '100000,1000000' }, single: { type: 'string', default: '20000' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:durability --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const SIZES = values.sizes.split(',').map(Number);
 const SINGLE = Number(values.single);
 

@@ -2,12 +2,13 @@
  * Embedded engine benchmark: insert throughput and indexed-read latency at 100k documents,
  * through the real MongoDB driver over TCP. `npm run bench:engine [-- --docs N]`.
  */
-import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { Decimal128, MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' }, reads: { type: 'string', default: '5000' } } });
+const OPTIONS = { docs: { type: 'string', default: '100000' }, reads: { type: 'string', default: '5000' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:engine --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const DOCS = Number(values.docs);
 const READS = Number(values.reads);
 

@@ -8,7 +8,6 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -16,8 +15,10 @@ import { Decimal128 } from 'bson';
 import { connectDatabase, createModels, createRepositories } from '@cw/db';
 import { regenerateMarket } from '@cw/feeds';
 import { startPlatform } from '@cw-tools/dev-stack';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { products: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '3' } } });
+const OPTIONS = { products: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '3' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:feeds --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const N = Number(values.products);
 const PROGRAMS = Array.from({ length: 12 }, (_, i) => 2001 + i);
 

@@ -14,16 +14,15 @@ import { once } from 'node:events';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult } from './lib/load';
 import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({
-  options: {
+const OPTIONS = {
     products: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
@@ -38,8 +37,8 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'in-process' },
     /** `off`: no product page cache (PRODUCT_PAGE_CACHE_ENTRIES=0), so every search reads the catalog. */
     'page-cache': { type: 'string', default: 'on' },
-  },
-});
+  } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:hot --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const PRODUCTS = Number(values.products);
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);

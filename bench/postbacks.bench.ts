@@ -7,14 +7,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { Decimal128 } from 'bson';
 import { saleEvent } from '@cw/conversions';
 import { connectDatabase, createModels, createRepositories, type ConversionRow } from '@cw/db';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { startPlatform } from '@cw-tools/dev-stack';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { burst: { type: 'string', default: '2000' }, rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '10' }, interval: { type: 'string', default: '50' } } });
+const OPTIONS = { burst: { type: 'string', default: '2000' }, rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '10' }, interval: { type: 'string', default: '50' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:postbacks --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const BURST = Number(values.burst);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);

@@ -7,14 +7,15 @@
  * `npm run bench:reporting [-- --conversions N]`.
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { seedConversions } from './support/seed-conversions';
+import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const { values } = parseArgs({ options: { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '10' } } });
+const OPTIONS = { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '10' } } as const;
+const values = parseCommandLine(generatedUsage('npm run bench:reporting --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const N = Number(values.conversions);
 const DAY = 86_400_000;
 

@@ -59,7 +59,7 @@ describe('GET /c/{code}', () => {
     const to = new URL(res.headers.location);
     expect(`${to.origin}${to.pathname}`).toBe('https://www.testshop.example/shoes');
     expect(to.searchParams.get('colour')).toBe('red');
-    expect(to.searchParams.get('cw_click_id')).toMatch(/^clk_[A-Za-z0-9_-]{16}$/);
+    expect(to.searchParams.get('cw_click_id')).toMatch(/^clk_[A-Za-z0-9_-]{51}$/);
     const custom = new URL((await click(customCode)).headers.location);
     expect(custom.searchParams.get('aff_click')).toMatch(/^clk_/);
     expect(custom.searchParams.has('cw_click_id')).toBe(false);

@@ -9,7 +9,7 @@ export const INTAKE_INPUT = {
   additionalProperties: false,
   required: ['click_id', 'order_id', 'amount', 'currency'],
   properties: {
-    click_id: { type: 'string', pattern: '^clk_[A-Za-z0-9_-]{1,64}$', description: 'The click id the tracked link appended to your landing URL.' },
+    click_id: { type: 'string', pattern: '^clk_[A-Za-z0-9_-]{1,128}$', description: 'The click id the tracked link appended to your landing URL.' },
     order_id: { type: 'string', minLength: 1, maxLength: 128, description: 'Your order id; the same order id again answers the existing conversion.' },
     amount: { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'Sale amount, a non-negative decimal string.' },
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217.' },

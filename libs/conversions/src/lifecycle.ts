@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '@cw/errors';
 import type { MerchantPrincipal } from '@cw/auth';
+import { readClickId } from '@cw/links';
 import type { SaleEventType } from '@cw/db';
 import { addDecimals, compareDecimals, formatDecimal, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
 import type { InputOf, UseCaseDeps } from '@cw/usecase';
@@ -90,7 +91,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
   const existing = await deps.models.Conversion.findById(id).lean<ConversionRecord>();
   if (existing) return { created: false, conversion: existing };
 
-  const click = await deps.models.Click.findById(input.click_id).lean();
+  const click = await attributionOf(deps, input.click_id);
   // Another merchant's click is indistinguishable from an unknown one.
   if (!click || click.campaign_id !== merchant.merchantId)
     throw new ApiError({ code: 'click_not_found', detail: `No click ${input.click_id} on your programs.` });
@@ -107,7 +108,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
     publisher_id: click.publisher_id,
     program_id: click.program_id,
     campaign_id: click.campaign_id,
-    click_id: click._id,
+    click_id: input.click_id,
     link_id: click.link_id,
     subid: click.subid ?? '',
     order_ref: input.order_id,
@@ -131,6 +132,31 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
     return { created: false, conversion: (await deps.models.Conversion.findById(id).lean<ConversionRecord>())! };
   }
   return { created: true, conversion: (await deps.models.Conversion.findById(id).lean<ConversionRecord>())! };
+}
+
+interface Attribution {
+  publisher_id: string;
+  program_id: number;
+  campaign_id: number;
+  link_id: string;
+  subid?: string;
+  created_at: Date;
+  is_bot: boolean;
+}
+
+/**
+ * What a click attributes a sale to. A signed click id (every click since they were introduced)
+ * carries its link and time, so the sale needs no click row: it converts the moment the redirect
+ * answered, on any tracker instance, and after a crash lost the tracker's click buffer. Other ids
+ * (older clicks, demo data) are looked up as stored.
+ */
+async function attributionOf(deps: UseCaseDeps, clickId: string): Promise<Attribution | null> {
+  const claims = readClickId(deps.config.secretKey, clickId);
+  if (!claims) return deps.models.Click.findById(clickId).lean<Attribution>();
+  if (claims.preview) return null;
+  const link = await deps.repos.links.byCode(claims.linkId);
+  if (!link) return null;
+  return { ...link, link_id: link._id, created_at: claims.at, is_bot: claims.isBot };
 }
 
 const TRANSITIONS: Record<ConversionStatus, Partial<Record<ConversionStatus, SaleEventType>>> = {

@@ -2,12 +2,13 @@
  * Clicks: the record a followed link leaves (built here, stored by the tracker), and the
  * publisher's view of its clicks.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Policy, Principal } from '@cw/auth';
 import type { ClickRow } from '@cw/db';
 import { CAMPAIGN_ID_PATTERN } from '@cw/programs';
 import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { userAgentReason, type BotReason } from './bot-detection';
+import type { ClickIds } from './click-ids';
 import { SUBID_PATTERN } from './link-requests';
 
 /** What the tracker knows about the link being followed. */
@@ -46,13 +47,16 @@ export function addressHash(key: Buffer, ip: string): string {
   return hash;
 }
 
-/** The click record of one redirect: user agent and referrer clipped, address hashed, bot flag with its reason. */
-export function clickRecord(target: ClickTarget, req: ClickRequest, clickId: string, key: Buffer, now = new Date()): ClickRow {
+/**
+ * The click of one followed link: user agent and referrer clipped, address hashed, bot flag with
+ * its reason, and a signed click id that carries the link, the time and the bot flag (click-ids.ts).
+ */
+export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickIds, key: Buffer, now = new Date()): ClickRow {
   const ua = clip(req.userAgent, 512);
   const ipHash = addressHash(key, req.ip);
   const reason: BotReason | undefined = userAgentReason(ua) ?? (req.overRate(ipHash) ? 'rate' : undefined);
   return {
-    _id: clickId,
+    _id: ids.next(target.linkId, { isBot: reason !== undefined }, now.getTime()),
     link_id: target.linkId,
     publisher_id: target.publisherId,
     program_id: target.programId,
@@ -65,24 +69,6 @@ export function clickRecord(target: ClickTarget, req: ClickRequest, clickId: str
     is_bot: reason !== undefined,
     ...(reason ? { bot_reason: reason } : {}),
   } as ClickRow;
-}
-
-/** Click ids from a pooled random buffer: one getrandom call per `poolSize` clicks. */
-export class ClickIds {
-  private pool = Buffer.alloc(0);
-  private at = 0;
-
-  constructor(private readonly poolSize = 1024) {}
-
-  next(): string {
-    if (this.at >= this.pool.length) {
-      this.pool = randomBytes(12 * this.poolSize);
-      this.at = 0;
-    }
-    const id = this.pool.subarray(this.at, this.at + 12).toString('base64url');
-    this.at += 12;
-    return `clk_${id}`;
-  }
 }
 
 export const CLICKS_INPUT = {

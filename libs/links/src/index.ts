@@ -14,7 +14,9 @@ export {
   WRITE_LINKS_POLICY,
 } from './link-requests';
 export type { LinkRequest, LinkView } from './link-requests';
-export { addressHash, clickRecord, ClickIds, CLICKS_INPUT, CLICKS_POLICY, listClicks } from './clicks';
+export { addressHash, clickRecord, CLICKS_INPUT, CLICKS_POLICY, listClicks } from './clicks';
+export { ClickIds, readClickId } from './click-ids';
+export type { ClickClaims } from './click-ids';
 export type { ClickRequest, ClickTarget } from './clicks';
 export { ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReason } from './bot-detection';
 export type { BotReason } from './bot-detection';

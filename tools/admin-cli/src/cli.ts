@@ -5,40 +5,49 @@
 import { Redis } from 'ioredis';
 import { bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
 import { loadConfig } from '@cw/config';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
-import { COMMANDS, UsageError } from './commands';
+import { COMMANDS, UsageError, type CommandSpec } from './commands';
+import { livePlatformPid, localRunFiles } from './local-files';
+
+function optionLines(c: CommandSpec): string[] {
+  return Object.entries(c.options).map(([opt, spec]) => `      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`);
+}
 
 export function usage(): string {
-  const lines = ['usage: npm run admin -- <command> [--option value ...] [--json]', '', 'commands:'];
-  for (const [name, c] of Object.entries(COMMANDS)) {
-    lines.push(`  ${name.padEnd(22)} ${c.summary}`);
-    for (const [opt, spec] of Object.entries(c.options))
-      lines.push(`      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`);
-  }
+  const lines = ['usage: npm run admin -- <command> [--option value ...] [--json]', '', 'commands (`<command> --help` for one):'];
+  for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(22)} ${c.summary}`, ...optionLines(c));
   return lines.join('\n');
+}
+
+function commandUsage(name: string, c: CommandSpec): string {
+  return [`usage: npm run admin -- ${name} [options] [--json]`, '', c.summary, '', ...optionLines(c), '      --json  machine-readable output'].join('\n');
+}
+
+/** What the running durable platform tells local tools (.local/platform.json), while its process lives. */
+export function runningLocalPlatform(root: string): { url: string; mongodb_uri: string; store?: string; pid: number } | undefined {
+  const file = localRunFiles(root, {}).infoPath;
+  if (!livePlatformPid(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as { url: string; mongodb_uri: string; store?: string; pid: number };
 }
 
 /** MONGODB_URI (through the config loader), else the running local platform's engine. */
 export function resolveMongoUri(env: Record<string, string | undefined>, root: string): string | undefined {
   const configured = loadConfig({ MONGODB_URI: env.MONGODB_URI }, { port: 0 }).mongodbUri;
-  if (configured) return configured;
-  const file = resolve(root, '.local/platform.json');
-  if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { mongodb_uri?: string }).mongodb_uri;
-  return undefined;
+  return configured ?? runningLocalPlatform(root)?.mongodb_uri;
 }
 
 export async function runCli(argv: string[], env: Record<string, string | undefined>, root: string): Promise<{ code: number; out: string }> {
   const [name, ...rest] = argv;
   const json = rest.includes('--json');
   const fail = (message: string, code = 2) => ({ code, out: json ? JSON.stringify({ error: message }) : `error: ${message}` });
-  if (!name || name === '--help' || name === 'help') return { code: name ? 0 : 2, out: usage() };
+  if (!name || name === '--help' || name === '-h' || name === 'help') return { code: name ? 0 : 2, out: usage() };
   const spec = COMMANDS[name];
-  if (!spec) return fail(`unknown command "${name}"\n\n${usage()}`);
+  if (!spec) return fail(`unknown command "${name}" (npm run admin -- help lists the commands)`);
+  if (rest.includes('--help') || rest.includes('-h')) return { code: 0, out: commandUsage(name, spec) };
   let values: Record<string, string | boolean | undefined>;
   try {
     const options = Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type }]));
@@ -51,7 +60,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     .map(([k]) => `--${k}`);
   if (missing.length) return fail(`${name} needs ${missing.join(', ')}`);
   const uri = resolveMongoUri(env, root);
-  if (!uri) return fail('no database: set MONGODB_URI, or start the local platform with npm start');
+  if (!uri) return fail('no database: the local platform is not running (start it with `npm start`), and MONGODB_URI is not set');
   let db;
   try {
     db = await connectDatabase(uri, { serverSelectionTimeoutMS: 3000 });

@@ -1,25 +1,48 @@
 /**
  * `npm start [-- --fresh] [--in-memory] [--data-dir DIR]`: the whole platform on
  * http://127.0.0.1:8080 (PORT). Its data lives in .local/data and survives restarts; an empty
- * database is seeded and the credentials file written.
+ * database is seeded and the credentials file written (beside the data it belongs to).
  */
-import { parseArgs } from 'node:util';
 import { ConfigError } from '@cw/config';
-import { DATA_DIR, startPlatform } from './platform';
-import { resetLocalData } from './reset';
+import { localRunFiles } from '@cw-tools/admin-cli';
+import { parseCommandLine } from '@cw-tools/cli-kit';
+import { PortInUseError, REPO_ROOT, startPlatform } from './platform';
+import { LocalDataInUseError, resetLocalData } from './reset';
 
-const { values: args } = parseArgs({ options: { fresh: { type: 'boolean' }, 'in-memory': { type: 'boolean' }, 'data-dir': { type: 'string' } }, strict: true });
+const USAGE = `usage: npm start [-- --fresh] [--in-memory] [--data-dir DIR]
+
+Starts every app of the platform in one process on PORT (8080), on the embedded MongoDB engine
+(MONGODB_URI when set), seeds an empty database and writes its credentials file.
+
+  --fresh          wipe the data directory and its credentials first (refused while a platform uses it)
+  --in-memory      keep no data; credentials go to .local/in-memory/credentials.json
+  --data-dir DIR   keep the data in DIR (default .local/data); credentials go to DIR/credentials.json
+  --help           this text`;
+
+const args = parseCommandLine(USAGE, { fresh: { type: 'boolean' }, 'in-memory': { type: 'boolean' }, 'data-dir': { type: 'string' } });
+if (args['in-memory'] && args['data-dir']) {
+  console.error('error: --in-memory and --data-dir exclude each other (see npm start -- --help)');
+  process.exit(2);
+}
 const started = Date.now();
 try {
-  const dataDir = args['in-memory'] ? null : (args['data-dir'] ?? DATA_DIR);
-  if (args.fresh) resetLocalData(dataDir ?? undefined);
-  const platform = await startPlatform({ env: process.env, progress: true, dataDir, say: (m) => console.log(m) });
+  const files = localRunFiles(REPO_ROOT, { inMemory: args['in-memory'] === true, dataDir: args['data-dir'] as string | undefined });
+  if (args.fresh) resetLocalData(files);
+  const platform = await startPlatform({
+    env: process.env,
+    progress: true,
+    dataDir: files.dataDir,
+    credentialsPath: files.credentialsPath,
+    infoPath: files.infoPath,
+    say: (m) => console.log(m),
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const store = platform.config.mongodbUri ? 'MONGODB_URI' : dataDir ? `embedded MongoDB engine, data in ${dataDir}` : 'embedded MongoDB engine, in memory';
+  const store = platform.config.mongodbUri ? 'MONGODB_URI' : files.dataDir ? `embedded MongoDB engine, data in ${files.dataDir}` : 'embedded MongoDB engine, in memory';
   console.log(`platform ready at ${platform.url} in ${seconds}s (${store}, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} rate limits)`);
   if (platform.seeded) console.log(`seeded demo data: ${Object.entries(platform.seeded).map(([k, v]) => `${v} ${k}`).join(', ')}`);
   if (platform.credentialsPath) console.log(`credentials: ${platform.credentialsPath}`);
-  console.log(`docs: ${platform.url}/api/v1/publisher/docs   health: ${platform.url}/healthz`);
+  if (!files.dataDir && !platform.config.mongodbUri) console.log(`database (for MONGODB_URI=… npm run admin): ${platform.mongoUri}`);
+  console.log(`docs: ${platform.url}/docs   health: ${platform.url}/healthz`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -31,6 +54,7 @@ try {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 } catch (e) {
-  console.error(e instanceof ConfigError ? e.message : `platform failed to start: ${(e as Error).stack ?? e}`);
-  process.exit(1);
+  const known = e instanceof ConfigError || e instanceof PortInUseError || e instanceof LocalDataInUseError || /^data directory .* is in use/.test((e as Error).message);
+  console.error(known ? `error: ${(e as Error).message}` : `platform failed to start: ${(e as Error).stack ?? e}`);
+  process.exit(known ? 2 : 1);
 }

@@ -3,7 +3,7 @@
  * production, the job worker running, on the embedded engine unless MONGODB_URI is set.
  */
 import http from 'node:http';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,8 @@ import { loadConfig, type PlatformConfig } from '@cw/config';
 import { accessChangeOfWrite } from '@cw/db';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
-import { createServiceApp } from '@cw/http';
+import { createServiceApp, requestIdFor } from '@cw/http';
+import { credentialsStore, localRunFiles, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { healthMiddleware } from '@cw/health';
 import { closeServer, createHttpServer, openServiceDeps } from '@cw/runtime';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
@@ -25,11 +26,13 @@ import { createWorker } from '@cw/app-postback-worker';
 import { routeByPrefix } from './router';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const CREDENTIALS_PATH = resolve(REPO_ROOT, '.local/credentials.json');
+const DEFAULT_RUN = localRunFiles(REPO_ROOT, {});
+/** The durable platform's credentials file: outside tools read it. */
+export const CREDENTIALS_PATH = DEFAULT_RUN.credentialsPath;
 /** Where `npm start` keeps the embedded engine's data (journal and snapshots). */
-export const DATA_DIR = resolve(REPO_ROOT, '.local/data');
-/** Where the running platform tells local tools (the admin CLI) its database. */
-export const PLATFORM_INFO_PATH = resolve(REPO_ROOT, '.local/platform.json');
+export const DATA_DIR = DEFAULT_RUN.dataDir!;
+/** Where the running durable platform tells local tools (the admin CLI) its database. */
+export const PLATFORM_INFO_PATH = DEFAULT_RUN.infoPath;
 
 export interface CredentialsFile extends Omit<DemoDataset, 'counts'> {
   portal_url: string;
@@ -41,8 +44,10 @@ export interface PlatformOptions {
   env: Record<string, string | undefined>;
   /** Products to seed on an empty database (default SEED_PRODUCTS or 20000). */
   seedProducts?: number;
-  /** Where to write the credentials file (default .local/credentials.json). */
+  /** Where to write the credentials file (default .local/credentials.json); null: nowhere. */
   credentialsPath?: string | null;
+  /** Where to tell local tools this platform's database (default: platform.json beside the credentials file). */
+  infoPath?: string;
   /** The embedded engine's data directory; null or absent: in memory (tests). */
   dataDir?: string | null;
   progress?: boolean;
@@ -65,9 +70,48 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+/** The port is taken: found before anything is started or seeded. */
+export class PortInUseError extends Error {}
+
+/**
+ * Listens at once, answering 503 in the error shape until the platform is ready, so a port in use
+ * is found before the engine starts or the demo data is seeded.
+ */
+async function listenEarly(host: string, port: number): Promise<{ server: http.Server; serve(handler: http.RequestListener): void }> {
+  let current: http.RequestListener = (req, res) => {
+    const id = requestIdFor(req.headers['x-request-id'] as string | undefined);
+    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': id, 'Retry-After': '5' });
+    res.end(JSON.stringify({ detail: 'The platform is starting.', code: 'service_unavailable', request_id: id }));
+  };
+  const server = createHttpServer((req, res) => current(req, res));
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} on ${host} is in use (another platform?): stop it, or start on another port with PORT=8081 npm start`) : e),
+    );
+    server.listen(port, host, () => resolveListen());
+  });
+  return { server, serve: (handler) => (current = handler) };
+}
+
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const config = loadConfig(opts.env, { port: 8080 });
   const say = opts.say ?? (() => undefined);
+  const { server, serve } = await listenEarly(config.host, config.port);
+  try {
+    return await startOn(server, serve, config, opts, say);
+  } catch (e) {
+    await closeServer(server, 1_000);
+    throw e;
+  }
+}
+
+async function startOn(
+  server: http.Server,
+  serve: (handler: http.RequestListener) => void,
+  config: PlatformConfig,
+  opts: PlatformOptions,
+  say: (message: string) => void,
+): Promise<Platform> {
   let embedded: EmbeddedMongo | undefined;
   let mongoUri = config.mongodbUri;
   if (!mongoUri) {
@@ -93,7 +137,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
   let credentials: CredentialsFile | undefined;
   let seeded: DemoDataset['counts'] | undefined;
-  const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
+  let credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
+  const store = storeOf({ mongodbUri: config.mongodbUri, dataDir: opts.dataDir });
+  const addresses = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl };
   if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
     const products = opts.seedProducts ?? config.seedProducts;
     const data = await generateDemoData(deps.models, {
@@ -103,19 +149,20 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     });
     const { counts, ...rest } = data;
     seeded = counts;
-    credentials = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...rest };
+    credentials = { ...addresses, ...rest };
     if (credentialsPath) {
-      mkdirSync(dirname(credentialsPath), { recursive: true });
-      writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+      const written = writeCredentials(credentialsPath, store, credentials);
+      if (written.moved) say(written.moved);
+      credentialsPath = written.path;
     }
-  } else if (credentialsPath && existsSync(credentialsPath)) {
+  } else if (credentialsPath && credentialsStore(credentialsPath) === store) {
     // The keys stay valid (they are in the database); only the addresses follow this start's config.
     const kept = JSON.parse(readFileSync(credentialsPath, 'utf8')) as CredentialsFile;
-    credentials = { ...kept, portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl };
-    if (JSON.stringify(credentials) !== JSON.stringify(kept)) writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    credentials = { ...kept, ...addresses };
+    if (JSON.stringify(credentials) !== JSON.stringify(kept)) writeCredentials(credentialsPath, store, credentials);
   } else if (credentialsPath) {
     say(
-      `the database holds data but ${credentialsPath} is missing, and keys are stored only as hashes: issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``,
+      `${credentialsPath} does not hold this database's keys (keys are stored only as hashes): issue new ones with \`npm run admin -- credential:issue\`, or start over with \`npm run reset\``,
     );
   }
 
@@ -147,16 +194,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     ],
     edge.callback(),
   );
-  const server = createHttpServer(handler);
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolveListen());
-  });
+  serve(handler);
   const port = (server.address() as AddressInfo).port;
-  const infoPath = credentialsPath ? resolve(dirname(credentialsPath), 'platform.json') : undefined;
+  const infoPath = opts.infoPath ?? (opts.credentialsPath === null ? undefined : resolve(dirname(opts.credentialsPath ?? CREDENTIALS_PATH), 'platform.json'));
   if (infoPath) {
     mkdirSync(dirname(infoPath), { recursive: true });
-    writeFileSync(infoPath, `${JSON.stringify({ url: `http://${config.host}:${port}`, mongodb_uri: mongoUri, pid: process.pid }, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(infoPath, `${JSON.stringify({ url: `http://${config.host}:${port}`, mongodb_uri: mongoUri, store, pid: process.pid }, null, 2)}\n`, { mode: 0o600 });
   }
 
   return {

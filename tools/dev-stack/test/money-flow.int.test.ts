@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueMerchantToken } from '@cw/auth';
-import { ensureLinks } from '@cw/links';
+import { ClickIds, ensureLinks } from '@cw/links';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp, type TrackerApp } from '@cw/app-tracker';
@@ -18,6 +18,8 @@ let publisher: ReturnType<TrackerApp['callback']>;
 let token: string;
 let otherMerchantToken: string;
 let code: string;
+/** A second link, so the tests of signed click ids stay under the per-link click rate that flags bots. */
+let code2: string;
 let key: string;
 let otherKey: string;
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
@@ -33,15 +35,20 @@ beforeAll(async () => {
   otherMerchantToken = (await issueMerchantToken(deps.models, 502)).secret;
   key = deps.data!.publishers[0].keys.live;
   otherKey = deps.data!.publishers[1].keys.live;
-  [{ code }] = await ensureLinks(deps.repos.links, deps.config.secretKey, [{ publisherId: deps.data!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'conv-test' }], { source: 'api', listed: true });
+  [{ code }, { code: code2 }] = await ensureLinks(
+    deps.repos.links,
+    deps.config.secretKey,
+    ['conv-test', 'conv-test-2'].map((subid) => ({ publisherId: deps.data!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid })),
+    { source: 'api', listed: true },
+  );
 });
 afterAll(async () => {
   await app?.clicks.close();
   await deps?.close();
 });
 
-async function newClick(ua = BROWSER): Promise<string> {
-  const res = await request(tracker).get(`/c/${code}`).set('User-Agent', ua);
+async function newClick(ua = BROWSER, link = code): Promise<string> {
+  const res = await request(tracker).get(`/c/${link}`).set('User-Agent', ua);
   expect(res.status).toBe(302);
   await app.clicks.flush();
   return new URL(res.headers.location).searchParams.get('cw_click_id')!;
@@ -83,10 +90,42 @@ describe('POST /api/v1/track/conversions/', () => {
     expectErrorShape(await report(sale(clickId), otherMerchantToken), 404, 'click_not_found');
     expectErrorShape(await report(sale('clk_doesnotexist0000')), 404, 'click_not_found');
     expectErrorShape(await report(sale(await newClick('curl/8.5.0'))), 422, 'click_is_bot');
-    const old = await newClick();
-    await deps.models.Click.updateOne({ _id: old }, { $set: { created_at: new Date(Date.now() - 31 * 86_400_000) } });
+    // The click's time is signed into its id: a click id minted 31 days ago is past the 30-day window.
+    const old = new ClickIds(deps.config.secretKey).next(code, { isBot: false }, Date.now() - 31 * 86_400_000);
     expectErrorShape(await report(sale(old)), 422, 'click_expired');
     expect(await deps.models.Conversion.countDocuments({ click_id: { $in: [old] } })).toBe(0);
+  });
+
+  it('converts a click the moment its redirect answered, on another tracker instance, before the click row is written', async () => {
+    const other = createApp(deps);
+    try {
+      const before = await deps.models.Click.countDocuments();
+      const redirect = await request(tracker).get(`/c/${code2}`).set('User-Agent', BROWSER);
+      const clickId = new URL(redirect.headers.location).searchParams.get('cw_click_id')!;
+      const res = await request(other.callback()).post('/api/v1/track/conversions/').set('Authorization', `Bearer ${token}`).send(sale(clickId));
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ click_id: clickId, program_id: 1001, status: 'pending' });
+      expect(await deps.models.Click.countDocuments()).toBe(before);
+      expect(await deps.models.Conversion.findById(res.body.id).lean()).toMatchObject({ publisher_id: deps.data!.publishers[0].account_id, subid: 'conv-test-2', link_id: code2, campaign_id: 501 });
+    } finally {
+      await other.clicks.close();
+    }
+  });
+
+  it("refuses a tampered click id, another platform's, and a link preview's (HEAD records no click)", async () => {
+    const clickId = await newClick(BROWSER, code2);
+    const flipped = clickId.slice(0, 10) + (clickId[10] === 'A' ? 'B' : 'A') + clickId.slice(11);
+    expectErrorShape(await report(sale(flipped)), 404, 'click_not_found');
+    expectErrorShape(await report(sale(new ClickIds(Buffer.alloc(32, 9)).next(code2, { isBot: false }))), 404, 'click_not_found');
+    const preview = await request(tracker).head(`/c/${code2}`).set('User-Agent', BROWSER);
+    expectErrorShape(await report(sale(new URL(preview.headers.location).searchParams.get('cw_click_id')!)), 404, 'click_not_found');
+  });
+
+  it('still converts clicks stored under ids from before click ids were signed', async () => {
+    await deps.models.Click.create({ _id: 'clk_legacy0000000001', link_id: code2, publisher_id: deps.data!.publishers[0].account_id, program_id: 1001, campaign_id: 501, subid: 'conv-test-2', created_at: new Date(), user_agent: BROWSER, ip_hash: '0'.repeat(32), referrer: '', is_bot: false });
+    const res = await report(sale('clk_legacy0000000001'));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ click_id: 'clk_legacy0000000001', status: 'pending' });
   });
 
   it('answers 400 naming the member for bad amounts, currencies, order ids, dates and unknown members', async () => {

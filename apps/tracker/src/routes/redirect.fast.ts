@@ -56,7 +56,12 @@ export function fastRedirects(
     const ip = clientIp(req, trustProxy);
     const counted = await countOnly(deps.limiter, 'ip', ip || 'unknown', limit);
     if (counted.failed) deps.logger.error({ err: counted.failed.message, budget: 'ip', request_id: requestId }, 'rate limit store failure');
-    const clickId = redirects.ids.next();
+    const clickId = redirects.follow(target, req.method!, {
+      userAgent: req.headers['user-agent'] ?? '',
+      referrer: req.headers.referer ?? '',
+      ip,
+      overIpLimit: !counted.allowed && !counted.failed,
+    });
     const location = destination(target, clickId);
     const html = acceptsHtml(req.headers.accept);
     const body = `Redirecting to ${html ? escapeHtml(location) : location}.`;
@@ -69,14 +74,6 @@ export function fastRedirects(
       'Content-Length': Buffer.byteLength(body),
     });
     res.end(req.method === 'HEAD' ? undefined : body);
-    if (req.method === 'GET') {
-      redirects.record(target, clickId, {
-        userAgent: req.headers['user-agent'] ?? '',
-        referrer: req.headers.referer ?? '',
-        ip,
-        overIpLimit: !counted.allowed && !counted.failed,
-      });
-    }
     deps.metrics.observe('tracker', req.method!, ROUTE, 302, (performance.now() - started) / 1000);
   }
 

@@ -15,17 +15,15 @@ export function redirectRouter(redirects: ClickRedirects): Router {
   router.get('/c/:code', async (ctx) => {
     const target = await redirects.resolver.resolve(ctx.params.code);
     if (!target) throw new ApiError({ code: 'not_found', detail: 'No such tracked link.' });
-    const clickId = redirects.ids.next();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.redirect(destination(target, clickId));
-    ctx.status = 302;
-    if (ctx.method === 'HEAD') return;
-    redirects.record(target, clickId, {
+    const clickId = redirects.follow(target, ctx.method, {
       userAgent: ctx.get('User-Agent'),
       referrer: ctx.get('Referer'),
       ip: ctx.ip,
       overIpLimit: ctx.state.overIpLimit === true,
     });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(destination(target, clickId));
+    ctx.status = 302;
   });
   return router;
 }

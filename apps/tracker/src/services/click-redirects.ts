@@ -1,7 +1,7 @@
 /**
  * What following a tracked link does, shared by the Koa route and the node:http fast path: the
- * redirect target (cached), the click id, and the click record (bot flags, per-address counting)
- * handed to the buffered recorder.
+ * redirect target (cached), the signed click id, and the click record (bot flags, per-address
+ * counting) handed to the buffered recorder.
  */
 import { clickRecord, ClickIds, ClickRateCounter } from '@cw/links';
 import type { AppDeps } from '@cw/runtime';
@@ -18,7 +18,7 @@ export interface Reader {
 
 export class ClickRedirects {
   readonly resolver: RedirectResolver;
-  readonly ids = new ClickIds();
+  private readonly ids: ClickIds;
   private readonly rates = new ClickRateCounter();
   private readonly key: Buffer;
 
@@ -28,22 +28,27 @@ export class ClickRedirects {
   ) {
     this.resolver = new RedirectResolver(deps.repos);
     this.key = deps.config.secretKey;
+    this.ids = new ClickIds(this.key);
   }
 
-  /** Records the click of a followed link (GET only: HEAD is a link preview). */
-  record(target: RedirectTarget, clickId: string, reader: Reader): void {
-    this.recorder.record(
-      clickRecord(
-        target,
-        {
-          userAgent: reader.userAgent,
-          referrer: reader.referrer,
-          ip: reader.ip,
-          overRate: (ipHash) => this.rates.hit(ipHash, target.linkId) || reader.overIpLimit,
-        },
-        clickId,
-        this.key,
-      ),
+  /**
+   * The click id of one redirect. GET records the click (buffered); HEAD is a link preview: its id
+   * is signed as a preview, recorded nowhere, and converts nothing.
+   */
+  follow(target: RedirectTarget, method: string, reader: Reader): string {
+    if (method === 'HEAD') return this.ids.next(target.linkId, { isBot: false, preview: true });
+    const click = clickRecord(
+      target,
+      {
+        userAgent: reader.userAgent,
+        referrer: reader.referrer,
+        ip: reader.ip,
+        overRate: (ipHash) => this.rates.hit(ipHash, target.linkId) || reader.overIpLimit,
+      },
+      this.ids,
+      this.key,
     );
+    this.recorder.record(click);
+    return click._id;
   }
 }

@@ -1,0 +1,2 @@
+export { generatedUsage, parseCommandLine } from './command-line';
+export type { CommandLineOptions } from './command-line';
