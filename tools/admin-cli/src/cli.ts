@@ -81,7 +81,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const models = createModels(db.connection);
     await ensureIndexes(models);
     const deps = { config, models, repos: createRepositories(models) };
-    const result = await spec.run(deps, values, json ? undefined : progressBar(name));
+    const result = publicIds(await spec.run(deps, values, json ? undefined : progressBar(name)));
     return { code: 0, out: json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
@@ -92,6 +92,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     redis?.disconnect();
     await db.close();
   }
+}
+
+/** Stored documents as the API shows them: the id under `id`, never the database's `_id`. */
+function publicIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(publicIds);
+  if (!value || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k === '_id' ? 'id' : k, publicIds(v)]));
 }
 
 function formatHuman(result: unknown): string {

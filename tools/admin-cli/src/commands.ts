@@ -103,6 +103,33 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return { account_id: doc._id, status: doc.status, feed_access: doc.feed_access, markets: doc.markets, is_demo: doc.is_demo };
     },
   },
+  'publisher:list': {
+    summary: 'List publisher accounts, newest first',
+    options: {
+      status: { type: 'string', doc: 'active, inactive or provisional' },
+      limit: { type: 'string', doc: 'at most this many (default 100)' },
+    },
+    run: async (deps, o) => {
+      const status = str(o, 'status');
+      if (status !== undefined && !['active', 'inactive', 'provisional'].includes(status)) throw new UsageError('--status must be active, inactive or provisional');
+      const rows = await deps.models.Publisher.find(status ? { status } : {})
+        .sort({ created_at: -1, _id: 1 })
+        .limit(int(o, 'limit') ?? 100)
+        .lean();
+      return rows.map((p) => ({
+        account_id: p._id,
+        name: p.name,
+        status: p.status,
+        website: p.website ?? null,
+        markets: p.markets,
+        channels: p.channels,
+        feed_access: p.feed_access,
+        comparison_site: p.comparison_site,
+        is_demo: p.is_demo,
+        created_at: p.created_at,
+      }));
+    },
+  },
   'publisher:set-status': {
     summary: 'Activate or deactivate an account (applies to the next request)',
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, status: { type: 'string', required: true, doc: 'active or inactive' } },
@@ -189,6 +216,49 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const domains = list(o, 'domains') ?? [];
       await deps.repos.merchants.create([{ _id: id, name: str(o, 'name')!, domains }]);
       return { id, name: str(o, 'name'), domains };
+    },
+  },
+  'merchant:list': {
+    summary: 'List merchants (the API calls a merchant id campaign_id), by id',
+    options: { limit: { type: 'string', doc: 'at most this many (default 100)' } },
+    run: async (deps, o) => {
+      const rows = await deps.models.Merchant.find({})
+        .sort({ _id: 1 })
+        .limit(int(o, 'limit') ?? 100)
+        .lean();
+      return rows.map((m) => ({ id: m._id, name: m.name, domains: m.domains }));
+    },
+  },
+  'program:list': {
+    summary: 'List programs with their merchant and terms, by id',
+    options: {
+      merchant: { type: 'string', doc: 'only this merchant' },
+      status: { type: 'string', doc: 'active, paused or closed' },
+      limit: { type: 'string', doc: 'at most this many (default 100)' },
+    },
+    run: async (deps, o) => {
+      const merchant = int(o, 'merchant');
+      const status = str(o, 'status');
+      if (status !== undefined && !['active', 'paused', 'closed'].includes(status)) throw new UsageError('--status must be active, paused or closed');
+      const rows = await deps.models.Program.find({ ...(merchant !== undefined ? { merchant_id: merchant } : {}), ...(status ? { status } : {}) })
+        .sort({ _id: 1 })
+        .limit(int(o, 'limit') ?? 100)
+        .lean();
+      const names = await deps.repos.merchants.namesOf(rows.map((p) => p.merchant_id));
+      return rows.map((p) => ({
+        id: p._id,
+        name: p.name,
+        merchant: { id: p.merchant_id, name: names.get(p.merchant_id) ?? null },
+        status: p.status,
+        joinable: p.joinable,
+        auto_approve: p.auto_approve,
+        countries: p.countries,
+        currency: p.currency,
+        commission_rate: p.commission_rate ? p.commission_rate.toString() : null,
+        commission_fixed: p.commission_fixed ? p.commission_fixed.toString() : null,
+        cookie_days: p.cookie_days,
+        default_landing_url: p.default_landing_url,
+      }));
     },
   },
   'program:create': {
@@ -307,7 +377,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
         .sort({ occurred_at: -1, _id: 1 })
         .limit(int(o, 'limit') ?? 50)
         .lean<ConversionRecord[]>();
-      return rows.map((r) => ({ ...conversionView(r, undefined), publisher_id: r.publisher_id, order_id: r.order_ref ?? null }));
+      const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id === undefined || r.campaign_id === null ? [] : [r.campaign_id])));
+      return rows.map((r) => ({ ...conversionView(r, r.campaign_id === undefined ? undefined : names.get(r.campaign_id)), publisher_id: r.publisher_id, order_id: r.order_ref ?? null }));
     },
   },
   'ledger:add': {

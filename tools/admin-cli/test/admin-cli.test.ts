@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,10 @@ let db: Database;
 let models: Models;
 const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
 const env = () => ({ MONGODB_URI: tdb.uri });
+/** Runs a command with --json; no answer of any command shows an internal `_id` (ids are named as the API names them). */
 const admin = async (...args: string[]) => {
   const r = await runCli([...args, '--json'], env(), dir);
+  expect(r.out).not.toContain('"_id"');
   return { code: r.code, body: JSON.parse(r.out) };
 };
 
@@ -88,6 +90,30 @@ describe('operator CLI', () => {
     const row = await models.Product.findOne({ gtin: '0012345678905' }).lean();
     expect(row).toMatchObject({ availability: 'preorder', currency: 'EUR', program_id: 9001, country: 'DE' });
     expect(row!.price.toString()).toBe('649.00');
+  });
+
+  it('lists publishers, merchants and programs with the ids and names the API uses', async () => {
+    const pubs = await admin('publisher:list');
+    expect(pubs.code).toBe(0);
+    expect(pubs.body.find((p: { account_id: string }) => p.account_id === 'pub_cli')).toMatchObject({ name: 'CLI Blog', status: 'active', markets: ['DE', 'GB'], feed_access: true });
+    expect((await admin('publisher:list', '--status', 'inactive')).body.every((p: { status: string }) => p.status === 'inactive')).toBe(true);
+    expect((await admin('merchant:list')).body).toContainEqual({ id: 900, name: 'Shop', domains: ['shop.example'] });
+    const programs = await admin('program:list', '--merchant', '900');
+    expect(programs.body).toEqual([expect.objectContaining({ id: 9001, name: 'Shop DE', merchant: { id: 900, name: 'Shop' }, status: 'active', countries: ['DE'], auto_approve: true })]);
+    expect(await admin('program:list', '--status', 'sleeping')).toMatchObject({ code: 2 });
+    const human = await runCli(['program:list', '--merchant', '900'], env(), dir);
+    expect(human.out).toContain('Shop DE');
+    expect(human.out).not.toContain('_id');
+  });
+
+  it('says at once that the local platform is not running when its info file outlived it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'admin-cli-stopped-'));
+    mkdirSync(join(root, '.local'));
+    writeFileSync(join(root, '.local/platform.json'), JSON.stringify({ url: 'http://127.0.0.1:1', mongodb_uri: 'mongodb://127.0.0.1:1/x', pid: 2 ** 22 + 1 }));
+    // The answer names the cause without trying to connect (a connection attempt would end in ECONNREFUSED).
+    const r = await runCli(['publisher:list'], {}, root);
+    expect(r).toEqual({ code: 2, out: 'error: no database: the local platform is not running (start it with `npm start`), and MONGODB_URI is not set' });
+    expect((await runCli(['publisher:list', '--help'], {}, root)).out).toMatch(/^usage: npm run admin -- publisher:list/);
   });
 
   it('answers bad input with a clear message and exit code 2', async () => {
@@ -166,7 +192,7 @@ describe('operator CLI', () => {
       '2099-01-01',
     );
     expect(created.body).toMatchObject({ program_id: 1001, type: 'voucher', code: 'TEN', country: 'DE', ended_at: null });
-    const id = created.body._id as string;
+    const id = created.body.id as string;
     const future = await admin(
       'offer:create',
       '--program',
@@ -183,10 +209,10 @@ describe('operator CLI', () => {
       '2099-01-01',
     );
     const listed = await admin('offer:list', '--program', '1001');
-    const states = Object.fromEntries(listed.body.map((o: { _id: string; state: string }) => [o._id, o.state]));
-    expect(states).toMatchObject({ [id]: 'running', [future.body._id]: 'future' });
+    const states = Object.fromEntries(listed.body.map((o: { id: string; state: string }) => [o.id, o.state]));
+    expect(states).toMatchObject({ [id]: 'running', [future.body.id]: 'future' });
     expect((await admin('offer:end', '--id', id)).body).toEqual({ id, ended: true });
-    expect((await admin('offer:list', '--program', '1001')).body.find((o: { _id: string }) => o._id === id).state).toBe('ended');
+    expect((await admin('offer:list', '--program', '1001')).body.find((o: { id: string }) => o.id === id).state).toBe('ended');
     expect(await admin('offer:end', '--id', id)).toMatchObject({ code: 2 });
     expect(await admin('offer:create', '--program', '1001', '--type', 'coupon', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({
       code: 2,
@@ -244,8 +270,8 @@ describe('operator CLI', () => {
     const plan = await admin('trending:plan-create', '--title', 'Week 48', '--country', 'de', '--channel', 'content', '--items', items);
     expect(plan.body).toMatchObject({ country: 'DE', channel: 'content', released_at: null });
     expect(plan.body.items.map((i: { program_id: number }) => i.program_id)).toEqual([1001, 1003]);
-    expect((await admin('trending:plan-release', '--id', plan.body._id)).body).toEqual({ id: plan.body._id, released: true });
-    expect((await models.TrendingPlan.findById(plan.body._id).lean())!.released_at).toBeInstanceOf(Date);
+    expect((await admin('trending:plan-release', '--id', plan.body.id)).body).toEqual({ id: plan.body.id, released: true });
+    expect((await models.TrendingPlan.findById(plan.body.id).lean())!.released_at).toBeInstanceOf(Date);
     expect(await admin('trending:plan-release', '--id', plan.body._id)).toMatchObject({ code: 2 });
     for (const bad of [
       'not json',
