@@ -1,4 +1,4 @@
-/** Postback configuration through HTTP: API keys read, only the portal token writes; the secret is shown once and stored sealed. */
+/** Postback configuration through HTTP: API keys and the portal token read, only the portal token writes; the secret is shown once and stored sealed. */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open } from '@cw/postbacks';
@@ -63,7 +63,7 @@ describe('postback configuration', () => {
     }
     expectErrorShape(await request(server).post('/api/v1/publisher/postback/secret/').set('Authorization', `Bearer ${deps.data!.publishers[1].portal_token}`), 404, 'not_found');
     expectErrorShape(await put({ url: 'http://127.0.0.1:9/x' }, pub().reporting_token), 401, 'not_authenticated');
-    expectErrorShape(await request(server).get('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub().portal_token}`), 401, 'not_authenticated');
+    expectErrorShape(await request(server).get('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub().reporting_token}`), 401, 'not_authenticated');
   });
 
   it('answers 400 naming the member for bad URLs, methods, event types and unknown members', async () => {

@@ -12,7 +12,8 @@ import { validateTarget, type Resolver } from './target';
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-export const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks' };
+/** Publisher API keys and the portal token read it (as the portal's settings page does). */
+export const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
 /** Writes accept the portal token; API keys get through only to be told they cannot write. */
 export const WRITE_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], allowDemo: true };
 
@@ -63,7 +64,7 @@ function requirePortal(principal: Principal): void {
   if (principal.type !== 'portal_token') {
     throw new ApiError({
       code: 'postback_write_requires_portal',
-      detail: 'Postback changes need the portal (Settings, Postback) or a portal API token; publisher API keys cannot change them.',
+      detail: 'Postback changes need the portal API token (Authorization: Bearer ptl_…, issued with the account); publisher API keys cannot change them.',
     });
   }
 }

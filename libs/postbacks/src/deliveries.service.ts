@@ -26,11 +26,13 @@ export const leaseMs = (deps: Pick<UseCaseDeps, 'config'>) => 3 * deps.config.po
 type ConfigRow = PostbackConfigDoc & { _id: string };
 type DeliveryRow = PostbackDeliveryDoc & { _id: string };
 
-export const DELIVERIES_POLICY: Policy = { budget: 'postbacks' };
-export const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks' };
-/** Redelivery sends real events again: live keys only. */
+/** Publisher API keys and the portal token list deliveries and send the test event (only the portal token writes the configuration). */
+export const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+export const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+/** Redelivery sends real events again: live keys and the portal token only. */
 export const REDELIVER_POLICY: Policy = {
   budget: 'postbacks',
+  credentials: ['api_key', 'portal_token'],
   refuseKinds: ['test', 'sandbox', 'read_only'],
   refuseDetail: 'Only live keys redeliver postbacks.',
 };

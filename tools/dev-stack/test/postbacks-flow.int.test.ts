@@ -89,6 +89,20 @@ describe('postback delivery through the worker', () => {
     expectErrorShape(await request(api()).post('/api/v1/publisher/postback/test/').set('X-API-Key', deps.data!.publishers[1].keys.live), 404, 'not_found');
   });
 
+  it('lets the portal token, which configures the postback, also send the test event and read and redeliver deliveries', async () => {
+    const portal = `Bearer ${pub().portal_token}`;
+    const res = await request(api()).post('/api/v1/publisher/postback/test/').set('Authorization', portal);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'succeeded', test: true });
+    expect(verify(received().find((r) => r.headers['x-cw-delivery'] === res.body.delivery_id)!)).toMatchObject({ test: true });
+    const list = await request(api()).get('/api/v1/publisher/postback/deliveries/').set('Authorization', portal);
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect((await request(api()).get('/api/v1/publisher/postback/').set('Authorization', portal)).body).toMatchObject({ configured: true });
+    // The portal token is no API key: the rest of the publisher API still refuses it.
+    expectErrorShape(await request(api()).get('/api/v1/publisher/links/').set('Authorization', portal), 401, 'not_authenticated');
+  });
+
   it('shares the work between two workers without delivering any attempt twice', async () => {
     const second = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, models: deps.models, repos: deps.repos, processEveryMs: 100 });
     await second.start();
