@@ -58,6 +58,19 @@ describe('GET /clicks/', () => {
     expect(byLink.every((c) => c.deeplink_id === sample!.link_id)).toBe(true);
   });
 
+  it('takes the sub-ID spelled subid as well as sub_id (the spec uses both), and refuses both at once', async () => {
+    const sample = await deps.models.Click.findOne({ publisher_id: 'pub_trailhead', is_bot: false, subid: { $ne: '' } }).lean();
+    const a = await get(`/clicks/?sub_id=${sample!.subid}&page_size=200`);
+    const b = await get(`/clicks/?subid=${sample!.subid}&page_size=200`);
+    expect(b.status).toBe(200);
+    expect(b.body.data).toEqual(a.body.data);
+    const conv = await get(`/conversions/?sub_id=${sample!.subid}&page_size=500`);
+    expect(conv.status).toBe(200);
+    expect(conv.body.data).toEqual((await get(`/conversions/?subid=${sample!.subid}&page_size=500`)).body.data);
+    expect(conv.body.data.every((c: { subid: string }) => c.subid === sample!.subid)).toBe(true);
+    expectErrorShape(await get(`/clicks/?sub_id=a&subid=a`), 400, 'invalid_parameter');
+  });
+
   it("never shows another publisher's clicks, even for its link ids", async () => {
     const theirs = await deps.models.Click.findOne({ publisher_id: 'pub_dealradar' }).lean();
     expect(theirs).not.toBeNull();
@@ -70,7 +83,7 @@ describe('GET /clicks/', () => {
   it('answers 400 for page_size over 200, bad booleans and unknown parameters; 403 for demo keys', async () => {
     expectErrorShape(await get('/clicks/?page_size=201'), 400, 'invalid_parameter');
     expectErrorShape(await get('/clicks/?include_bots=maybe'), 400, 'invalid_parameter');
-    expectErrorShape(await get('/clicks/?subid=x'), 400, 'unknown_parameter');
+    expectErrorShape(await get('/clicks/?subids=x'), 400, 'unknown_parameter');
     expectErrorShape(await get('/clicks/', keys().demo), 403, 'credential_not_allowed');
     expect((await get('/clicks/', keys().read_only)).status).toBe(200);
   });

@@ -57,6 +57,30 @@ function validationError(errs: ErrorObject[], root: string, where: 'query' | 'bo
   return new ApiError({ code, detail: `Invalid ${noun} '${first.param}': ${first.detail}.`, errors: list });
 }
 
+/**
+ * The spec spells the sub-ID `subid` in some places and `sub_id` in others; every query and body
+ * takes both: the spelling a schema does not declare is read as the one it does. Both at once is 400.
+ */
+const SPELLINGS: ReadonlyArray<[string, string]> = [
+  ['sub_id', 'subid'],
+  ['subid', 'sub_id'],
+];
+
+function unifySpellings(input: Record<string, unknown>, props: Record<string, unknown>): void {
+  for (const [given, declared] of SPELLINGS) {
+    if (!(given in input) || given in props || !(declared in props)) continue;
+    if (declared in input) {
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: `Invalid parameter '${given}': '${given}' and '${declared}' are the same parameter; give one.`,
+        errors: [{ param: given, detail: `is the same parameter as '${declared}'` }],
+      });
+    }
+    input[declared] = input[given];
+    delete input[given];
+  }
+}
+
 export interface QueryValidator<T> {
   (raw: Record<string, string | string[] | undefined>): T;
   schema: JsonSchema;
@@ -81,6 +105,7 @@ export function queryValidator<T = Record<string, unknown>>(schema: JsonSchema):
       }
       out[k] = v;
     }
+    unifySpellings(out, props);
     if (!validate(out)) throw validationError(validate.errors ?? [], '', 'query');
     return out as T;
   }) as QueryValidator<T>;
@@ -97,6 +122,7 @@ export function bodyValidator<T = Record<string, unknown>>(schema: JsonSchema): 
   const validate: ValidateFunction = bodyAjv.compile(schema);
   const fn = ((body: unknown) => {
     const value = body ?? {};
+    if (value && typeof value === 'object' && !Array.isArray(value)) unifySpellings(value as Record<string, unknown>, (schema.properties ?? {}) as Record<string, unknown>);
     if (!validate(value)) throw validationError(validate.errors ?? [], 'body', 'body');
     return value as T;
   }) as BodyValidator<T>;
