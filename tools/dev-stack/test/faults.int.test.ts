@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccessCache, bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
+import { AccessCache, bumpOnAccessChange, issueMerchantToken, RedisAccessVersions } from '@cw/auth';
 import { onAccessChange } from '@cw/db';
 import { ensureLinks } from '@cw/links';
 import { createLogger } from '@cw/logging';
@@ -203,42 +203,97 @@ describe('the database down and back', () => {
   }, 60_000);
 });
 
+/** The tracker as its own process (apps/tracker/src/main.ts) on the test database, ready to redirect. */
+async function spawnTracker(deps: TestDeps, env: Record<string, string> = {}) {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  const root = resolve(import.meta.dirname, '../../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/tracker/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      MONGODB_URI: deps.tdb.uri,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      RATELIMIT_IP_PER_MIN: '1000000',
+      REDIS_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await sleep(100);
+  }
+  return { child, base };
+}
+
+describe('kill -9 under load', () => {
+  it("attributes a sale on every click it answered, though the clicks it had not yet written died with it", async () => {
+    const deps = await createTestDeps({ seedProducts: 10 });
+    cleanups.push(() => deps.close());
+    const code = await linkOf(deps);
+    // Clicks are written every minute here, so every click the process answered is still in its buffer when it dies.
+    const { child, base } = await spawnTracker(deps, { CLICK_FLUSH_INTERVAL_MS: '60000', TRUST_PROXY: 'true' });
+    const exited = once(child, 'exit');
+    const clickIds: string[] = [];
+    let stop = false;
+    const worker = async (n: number) => {
+      while (!stop) {
+        try {
+          // Many readers, each at its own address (behind one trusted proxy), so none is over the per-link click rate.
+          const reader = `198.51.100.${(clickIds.length * 8 + n) % 250}`;
+          const res = await fetch(`${base}/c/${code}`, { redirect: 'manual', headers: { 'User-Agent': BROWSER, 'X-Forwarded-For': reader } });
+          if (res.status === 302) clickIds.push(new URL(res.headers.get('location')!).searchParams.get('cw_click_id')!);
+          await res.arrayBuffer();
+        } catch {
+          return; // the process is gone
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 8 }, (_, n) => worker(n)));
+    while (clickIds.length < 200) await sleep(10);
+    child.kill('SIGKILL');
+    await exited;
+    stop = true;
+    await load;
+
+    const stored = await deps.models.Click.countDocuments({ link_id: code });
+    expect(stored).toBeLessThan(clickIds.length);
+    const intake = trackerApp(deps);
+    cleanups.push(() => intake.clicks.close());
+    const token = (await issueMerchantToken(deps.models, 501)).secret;
+    const statuses = new Map<number, number>();
+    for (const [i, clickId] of clickIds.entries()) {
+      const res = await request(intake.callback())
+        .post('/api/v1/track/conversions/')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ click_id: clickId, order_id: `KILL-${i}`, amount: '10.00', currency: 'EUR' });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 201: clickIds.length });
+    const sales = await deps.models.Conversion.find({ order_ref: /^KILL-/ }).lean();
+    expect(sales.every((c) => c.publisher_id === deps.data!.publishers[0].account_id && c.subid === 'faults' && c.link_id === code)).toBe(true);
+  }, 60_000);
+});
+
 describe('SIGTERM under load', () => {
   it('finishes what it answered and writes every click of every redirect answered before it exits', async () => {
     const deps = await createTestDeps({ seedProducts: 10 });
     cleanups.push(() => deps.close());
     const code = await linkOf(deps);
-    const server = net.createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const port = (server.address() as net.AddressInfo).port;
-    await new Promise((r) => server.close(r));
-    const root = resolve(import.meta.dirname, '../../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/tracker/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        MONGODB_URI: deps.tdb.uri,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        RATELIMIT_IP_PER_MIN: '1000000',
-        REDIS_URL: '',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const { child, base } = await spawnTracker(deps);
     const exited = once(child, 'exit');
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 200; i++) {
-      if (
-        await fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await sleep(100);
-    }
-
     let answered = 0;
     let sent = 0;
     const worker = async () => {
