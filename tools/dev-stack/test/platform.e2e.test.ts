@@ -20,7 +20,8 @@ const get = (path: string, headers: Record<string, string> = {}) => fetch(`${pla
 describe('local platform', () => {
   it('writes the credentials file in the documented shape', () => {
     const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
-    expect(Object.keys(c).sort()).toEqual(['base_url', 'feed_url', 'fixtures', 'portal_url', 'publishers', 'special_keys']);
+    expect(Object.keys(c).sort()).toEqual(['base_url', 'feed_url', 'fixtures', 'portal_url', 'publishers', 'special_keys', 'store']);
+    expect(c.store).toBe('embedded:in-memory');
     expect(c.base_url).toBe(`${c.portal_url}/api/v1/publisher`);
     expect(c.publishers.length).toBeGreaterThanOrEqual(2);
     for (const p of c.publishers) {
