@@ -16,7 +16,12 @@ const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((c) => c()));
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -45,7 +50,11 @@ describe('credentials files', () => {
     expect(localRunFiles('/r', {})).toEqual({ dataDir: '/r/.local/data', credentialsPath: '/r/.local/credentials.json', infoPath: '/r/.local/platform.json' });
     expect(localRunFiles('/r', { dataDir: '/r/.local/data' }).credentialsPath).toBe('/r/.local/credentials.json');
     expect(localRunFiles('/r', { dataDir: '/x/d' })).toEqual({ dataDir: '/x/d', credentialsPath: '/x/d/credentials.json', infoPath: '/x/d/platform.json' });
-    expect(localRunFiles('/r', { inMemory: true })).toEqual({ dataDir: null, credentialsPath: '/r/.local/in-memory/credentials.json', infoPath: '/r/.local/in-memory/platform.json' });
+    expect(localRunFiles('/r', { inMemory: true })).toEqual({
+      dataDir: null,
+      credentialsPath: '/r/.local/in-memory/credentials.json',
+      infoPath: '/r/.local/in-memory/platform.json',
+    });
   });
 });
 
@@ -57,7 +66,9 @@ describe('npm start, reset and seed', () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'start-')), 'data');
     const r = run('tools/dev-stack/src/main.ts', ['--data-dir', dataDir], { PORT: String((taken.address() as net.AddressInfo).port) });
     expect(r.code).toBe(2);
-    expect(r.err.trim()).toMatch(/^error: port \d+ on 127\.0\.0\.1 is in use \(another platform\?\): stop it, or start on another port with PORT=8081 npm start$/);
+    expect(r.err.trim()).toMatch(
+      /^error: port \d+ on 127\.0\.0\.1 is in use \(another platform\?\): stop it, or start on another port with PORT=8081 npm start$/,
+    );
     expect(existsSync(join(dataDir, 'credentials.json'))).toBe(false);
     expect(r.out).not.toContain('seeding');
   });

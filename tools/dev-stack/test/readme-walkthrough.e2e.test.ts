@@ -17,7 +17,12 @@ const credentialsPath = join(dir, 'credentials.json');
 
 beforeAll(async () => {
   // A real port: the platform's tracked links and feed URLs carry it.
-  platform = await startPlatform({ env: { PORT: String(await freePort()), NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 400, credentialsPath, workerIntervalMs: 200 });
+  platform = await startPlatform({
+    env: { PORT: String(await freePort()), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    seedProducts: 400,
+    credentialsPath,
+    workerIntervalMs: 200,
+  });
 }, 120_000);
 afterAll(async () => platform?.stop());
 
@@ -44,7 +49,14 @@ describe('README walkthrough', () => {
     const child = spawn('bash', ['-c', script], {
       cwd: REPO_ROOT,
       detached: true,
-      env: { ...process.env, BASE: platform.url, CREDS: credentialsPath, MONGODB_URI: platform.mongoUri, RECEIVER_PORT: String(await freePort()), REDIS_URL: '' },
+      env: {
+        ...process.env,
+        BASE: platform.url,
+        CREDS: credentialsPath,
+        MONGODB_URI: platform.mongoUri,
+        RECEIVER_PORT: String(await freePort()),
+        REDIS_URL: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
