@@ -1,5 +1,5 @@
 import { defineApp } from '@cw/runtime';
-import { isMcpPath, mcpEndpoint } from './mcp-endpoint';
+import { mcpEndpoint } from './mcp-endpoint';
 
 /** MCP for agents at /api/v1/mcp/ (JSON-RPC over Streamable HTTP; see mcp-endpoint.ts). */
 export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
@@ -9,5 +9,4 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   prefix: '/api/v1/mcp',
   routes: () => [],
   use: (deps) => [mcpEndpoint(deps)],
-  readsOwnBody: isMcpPath,
 });

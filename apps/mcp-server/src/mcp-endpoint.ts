@@ -23,7 +23,7 @@ const INSTRUCTIONS = [
   'Errors come back as tool results with isError, the API error code and a detail; rate_limited means wait retry_after seconds.',
 ].join(' ');
 
-export const isMcpPath = (ctx: Koa.Context) => ctx.path === MCP_PATH || ctx.path === `${MCP_PATH}/`;
+const isMcpPath = (ctx: Koa.Context) => ctx.path === MCP_PATH || ctx.path === `${MCP_PATH}/`;
 
 function buildServer(deps: AppDeps, ctx: Koa.Context): McpServer {
   const server = new McpServer({ name: 'cw-affiliate-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });

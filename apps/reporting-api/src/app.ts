@@ -1,6 +1,6 @@
 import { renderError } from '@cw/http';
 import { defineApp } from '@cw/runtime';
-import { APIV3_PATH, apiv3, renderApiv3Error } from './apiv3/apiv3.middleware';
+import { apiv3, renderApiv3Error } from './apiv3/apiv3.middleware';
 import { salesRoutes } from './routes/sales.routes';
 
 /** Reporting API: the reporting-token API for third-party reporting tools, and /Apiv3/json. */
@@ -13,6 +13,5 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   routes: (deps) => salesRoutes(deps),
   // /Apiv3/json: HasOffers' envelope for every answer, errors included; form bodies read by it.
   use: (deps) => [apiv3(deps)],
-  readsOwnBody: (ctx) => ctx.path === APIV3_PATH,
   renderError: (ctx, e) => void (renderApiv3Error(ctx, e) || renderError(ctx, e)),
 });

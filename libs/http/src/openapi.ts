@@ -1,3 +1,4 @@
+import { ERROR_STATUS, type ErrorCode } from '@cw/errors';
 import type { RouteSpec } from './routes';
 import type { JsonSchema } from '@cw/validation';
 
@@ -18,11 +19,15 @@ export const ERROR_SCHEMA: JsonSchema = {
 
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'X-Request-Id'];
 
+
 export interface OpenApiGroup {
   /** Path prefix under the server URL. */
   prefix: string;
   routes: RouteSpec[];
 }
+
+/** Recorded answers, per operation id, status and media type (tools/dev-stack records them from the demo data). */
+export type OpenApiExamples = Record<string, Record<string, Record<string, unknown>>>;
 
 export interface OpenApiOptions {
   title: string;
@@ -31,7 +36,66 @@ export interface OpenApiOptions {
   serverUrl: string;
   securitySchemes: Record<string, JsonSchema>;
   groups: OpenApiGroup[];
+  examples?: OpenApiExamples;
 }
+
+/**
+ * Answers any request can meet before or around its route, so every operation declares them:
+ * the server's limits (8 KiB targets, 16 KiB of headers), the rate limits and an unavailable
+ * dependency; bodies add malformed JSON, size and media type.
+ */
+const EVERY_OPERATION: Record<number, string> = {
+  400: 'invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each)',
+  414: 'uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests',
+  429: 'rate_limited: over a rate budget (per address, or per account); Retry-After says when to retry',
+  431: 'headers_too_large: the request headers are over 16 KiB',
+  503: 'service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later',
+};
+const WITH_BODY: Record<number, string> = {
+  400: 'invalid_parameter, invalid_json or invalid_body: a parameter or the body is not what this operation takes (errors names each)',
+  413: 'payload_too_large: the body is over 1 MiB',
+  415: 'unsupported_media_type: the body must be application/json',
+};
+
+const NO_BODY = new Set([204, 304]);
+const USUAL_CODE: Partial<Record<number, ErrorCode>> = {
+  400: 'invalid_parameter',
+  401: 'not_authenticated',
+  403: 'credential_not_allowed',
+  404: 'not_found',
+  409: 'conflict',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+/** The error code a response's description names first (`code: …`), else the first code of its status. */
+function errorCodeOf(status: number, description: string): ErrorCode {
+  const named = /^([a-z_]+)[:,\s]/.exec(description)?.[1];
+  if (named && named in ERROR_STATUS && ERROR_STATUS[named as ErrorCode] === status) return named as ErrorCode;
+  return USUAL_CODE[status] ?? (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === status) ?? 'invalid_parameter';
+}
+
+/** An error answer as the server writes it, for the documents' examples. */
+function errorExample(status: number, description: string): Record<string, unknown> {
+  const code = errorCodeOf(status, description);
+  const detail = description.replace(/^[a-z_]+(, [a-z_]+)*( or [a-z_]+)?: /, '');
+  return {
+    detail: `${detail.charAt(0).toUpperCase()}${detail.slice(1)}${detail.endsWith('.') ? '' : '.'}`,
+    code,
+    request_id: 'req_5f0c6e2b9d4a8c71e3a2b940',
+    ...(status === 400 ? { errors: [{ param: 'page_size', detail: 'must be <= 500' }] } : {}),
+  };
+}
+
+/** Query parameters as the server reads them: an empty value is refused for every one of them. */
+function queryParameterSchema(schema: JsonSchema): JsonSchema {
+  const types = ([] as unknown[]).concat(schema.type ?? []);
+  if (types.includes('string') && schema.minLength === undefined && !Array.isArray(schema.enum)) return { ...schema, minLength: 1 };
+  return schema;
+}
+
+const EVERY_OPERATION_SPECS = Object.fromEntries(Object.entries(EVERY_OPERATION).map(([s, description]) => [s, { description }]));
+const WITH_BODY_SPECS = Object.fromEntries(Object.entries(WITH_BODY).map(([s, description]) => [s, { description }]));
 
 function toOpenApiPath(prefix: string, path: string): string {
   const full = `${prefix}${path}`.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -51,17 +115,33 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
       const qreq = new Set((r.query?.required as string[] | undefined) ?? []);
       for (const [name, schema] of Object.entries(qprops)) {
         const { description, ...rest } = schema as { description?: string };
-        parameters.push({ name, in: 'query', required: qreq.has(name), schema: rest, ...(description ? { description } : {}) });
+        parameters.push({ name, in: 'query', required: qreq.has(name), schema: queryParameterSchema(rest), ...(description ? { description } : {}) });
       }
+      const declared: Record<number, { description: string; schema?: JsonSchema; contentType?: string; alternatives?: Record<string, JsonSchema> }> = {
+        ...EVERY_OPERATION_SPECS,
+        ...(r.body ? WITH_BODY_SPECS : {}),
+        ...r.responses,
+      };
+      const recorded = opts.examples?.[r.operationId] ?? {};
       const responses: Record<string, unknown> = {};
-      for (const [status, spec] of Object.entries(r.responses)) {
-        const isError = Number(status) >= 400;
-        const schema = isError ? { $ref: '#/components/schemas/Error' } : (spec.schema ?? { type: 'object' });
-        responses[status] = {
-          description: spec.description,
-          headers: Object.fromEntries(RATE_HEADERS.map((h) => [h, { schema: { type: 'string' } }])),
-          content: { [spec.contentType ?? 'application/json']: { schema } },
-        };
+      for (const [status, spec] of Object.entries(declared)) {
+        const code = Number(status);
+        const headers = Object.fromEntries(RATE_HEADERS.map((h) => [h, { schema: { type: 'string' } }]));
+        if (NO_BODY.has(code)) {
+          responses[status] = { description: spec.description, headers };
+          continue;
+        }
+        const content: Record<string, unknown> = {};
+        if (code >= 400) {
+          content['application/json'] = { schema: { $ref: '#/components/schemas/Error' }, example: errorExample(code, spec.description) };
+        } else {
+          const types: Record<string, JsonSchema> = { [spec.contentType ?? 'application/json']: spec.schema ?? { type: 'object' }, ...(spec.alternatives ?? {}) };
+          for (const [type, schema] of Object.entries(types)) {
+            const example = recorded[status]?.[type];
+            content[type] = { schema, ...(example !== undefined ? { example } : {}) };
+          }
+        }
+        responses[status] = { description: spec.description, headers, content };
       }
       (r.tags ?? []).forEach((t) => tags.add(t));
       paths[p] ??= {};

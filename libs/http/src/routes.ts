@@ -6,13 +6,17 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { bodyValidator, queryValidator, type JsonSchema } from '@cw/validation';
+import { jsonBody } from './body.middleware';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseSpec {
   description: string;
   schema?: JsonSchema;
+  /** The body's media type (default application/json). */
   contentType?: string;
+  /** Other media types this answer can have (a parameter picks one, e.g. format=csv), each with its schema. */
+  alternatives?: Record<string, JsonSchema>;
 }
 
 export interface RouteSpec {
@@ -50,7 +54,11 @@ export function route<Q extends JSONSchema = NoInput, B extends JSONSchema = NoI
   return spec as unknown as RouteSpec;
 }
 
-/** Registers routes on a router (query/body validated first) and answers 405 for other methods. */
+/**
+ * Registers routes on a router (query/body validated first) and answers 405 for other methods.
+ * A body is read only once a route matched, so a wrong method is 405 and an unknown path 404,
+ * whatever the body.
+ */
 export function buildRouter(prefix: string, routes: RouteSpec[]): Router {
   const router = new Router({ prefix: prefix || undefined });
   for (const r of routes) {
@@ -61,7 +69,8 @@ export function buildRouter(prefix: string, routes: RouteSpec[]): Router {
       const body = validateBody ? validateBody((ctx.request as { body?: unknown }).body) : {};
       await r.handler(ctx, { query, body: body as Record<string, unknown> });
     };
-    router.register(r.path === '' ? '/' : r.path, [r.method], [...(r.before ?? []), handler], { name: r.operationId });
+    const reads = r.method === 'POST' || r.method === 'PUT' || r.method === 'PATCH' ? [jsonBody] : [];
+    router.register(r.path === '' ? '/' : r.path, [r.method], [...reads, ...(r.before ?? []), handler], { name: r.operationId });
   }
   return router;
 }

@@ -8,7 +8,6 @@ import type { Logger } from 'pino';
 import { ApiError } from '@cw/errors';
 import { countRequest, enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { HttpMetrics } from '@cw/metrics';
-import { jsonBody } from './body.middleware';
 import { errorHandler, type ErrorClassifier, type ErrorRenderer } from './error.middleware';
 import { requestId } from './request-id.middleware';
 import { trailingSlash } from './trailing-slash.middleware';
@@ -31,8 +30,6 @@ export interface ServiceAppOptions {
   classifiers?: readonly ErrorClassifier[];
   /** Another error envelope (HasOffers' for /Apiv3/json, MCP's); default: the one JSON error body. */
   renderError?: ErrorRenderer;
-  /** Requests whose body the app reads itself (not JSON), e.g. /Apiv3/json's form bodies. */
-  readsOwnBody?: (ctx: Koa.Context) => boolean;
 }
 
 /** The longest request target served (a longer one is 414, counted against the address budget). */
@@ -65,7 +62,5 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
   });
   app.use(uriLength);
   app.use(trailingSlash);
-  const own = opts.readsOwnBody;
-  app.use(own ? (ctx, next) => (own(ctx) ? next() : jsonBody(ctx, next)) : jsonBody);
   return app;
 }

@@ -45,8 +45,6 @@ export interface PlatformAppOptions {
   /** See ServiceAppOptions.softIpLimit (the tracker's redirects). */
   softIpLimit?: (ctx: Koa.Context) => boolean;
   renderError?: ErrorRenderer;
-  /** See ServiceAppOptions.readsOwnBody. */
-  readsOwnBody?: (ctx: Koa.Context) => boolean;
   /** Middleware of the app's own, mounted before its routes. */
   use?: Koa.Middleware[];
 }
@@ -62,7 +60,6 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
     softIpLimit: opts.softIpLimit,
     classifiers: [databaseError],
     renderError: opts.renderError,
-    readsOwnBody: opts.readsOwnBody,
   });
   const api = opts.api;
   if (api) mountRouter(app, docsRouter({ prefix: api.prefix, title: api.title, document: () => apiDocument(deps, api) }));
@@ -83,7 +80,6 @@ export interface AppDefinition {
   /** Middleware of the app's own, mounted before its routes. */
   use?: (deps: AppDeps) => Koa.Middleware[];
   renderError?: ErrorRenderer;
-  readsOwnBody?: (ctx: Koa.Context) => boolean;
 }
 
 /**
@@ -105,6 +101,6 @@ export function defineApp(def: AppDefinition) {
     api,
     openApiDocument: (deps: AppDeps) => apiDocument(deps, api(deps)),
     createApp: (deps: AppDeps): Koa =>
-      createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError, readsOwnBody: def.readsOwnBody }),
+      createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError }),
   };
 }

@@ -110,7 +110,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       limit: { type: 'string', doc: 'at most this many (default 100)' },
     },
     run: async (deps, o) => {
-      const status = str(o, 'status');
+      const status = str(o, 'status') as 'active' | 'inactive' | 'provisional' | undefined;
       if (status !== undefined && !['active', 'inactive', 'provisional'].includes(status)) throw new UsageError('--status must be active, inactive or provisional');
       const rows = await deps.models.Publisher.find(status ? { status } : {})
         .sort({ created_at: -1, _id: 1 })
@@ -238,7 +238,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
     run: async (deps, o) => {
       const merchant = int(o, 'merchant');
-      const status = str(o, 'status');
+      const status = str(o, 'status') as 'active' | 'paused' | 'closed' | undefined;
       if (status !== undefined && !['active', 'paused', 'closed'].includes(status)) throw new UsageError('--status must be active, paused or closed');
       const rows = await deps.models.Program.find({ ...(merchant !== undefined ? { merchant_id: merchant } : {}), ...(status ? { status } : {}) })
         .sort({ _id: 1 })

@@ -1,17 +1,22 @@
 /**
  * Every route of every public app, fuzzed from the OpenAPI documents the platform serves, with
  * every credential kind (tools/testing/src/openapi-fuzz.ts). The oracle: never a 5xx; every
- * answer has an X-Request-Id and the four RateLimit headers; every error is the one error shape
- * naming that request id; no answer carries a secret, or another account's id. The MCP endpoint
- * gets malformed and random JSON-RPC and must answer JSON-RPC, never a 5xx.
+ * answer holds to its document (a status the operation declares, a media type declared for that
+ * status, a body valid against its schema); every answer has an X-Request-Id and the four
+ * RateLimit headers; every error is the one error shape naming that request id; no answer
+ * carries a secret, or another account's id. The MCP endpoint gets malformed and random JSON-RPC
+ * and must answer JSON-RPC, never a 5xx.
  */
 import { Writable } from 'node:stream';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyCase, operationsOf, type FuzzCase, type OpenApiDocument } from '@cw-tools/testing';
+import { ERROR_SCHEMA } from '@cw/http';
+import { anyCase, operationsOf, type FuzzCase, type FuzzOperation, type OpenApiDocument } from '@cw-tools/testing';
 import { startPlatform, type Platform } from '../src/platform';
 
-const RUNS = 10_000;
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const LIFTED = '10000000';
 let platform: Platform;
 let credentials: Array<string | undefined>;
@@ -121,9 +126,51 @@ async function send(c: FuzzCase): Promise<Answer> {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
+const validators = new Map<object, ValidateFunction>();
+function validatorOf(schema: Record<string, unknown>): ValidateFunction {
+  let v = validators.get(schema);
+  if (!v) validators.set(schema, (v = ajv.compile(schema.$ref === '#/components/schemas/Error' ? ERROR_SCHEMA : schema)));
+  return v;
+}
+
+/** The operation a request meets: its own, or another method's on the same path (none: 405). */
+function operationMet(c: FuzzCase): FuzzOperation | undefined {
+  if (c.method === c.operation.method) return c.operation;
+  return ops.find((o) => o.path === c.operation.path && o.method === c.method);
+}
+
+/** Whether the answer is one its OpenAPI document promises: status, media type, body schema. */
+function offDocument(c: FuzzCase, a: Answer): string | undefined {
+  // OPTIONS asks which methods a path takes (HTTP's own answer: the Allow header), not an operation.
+  if (c.method === 'OPTIONS' && a.status === 200 && a.headers.get('allow')) return undefined;
+  const op = operationMet(c);
+  if (!op) return a.status === 405 || a.status === 414 || a.status === 431 ? undefined : `${c.method} is no operation of ${c.operation.path}, yet answered ${a.status}`;
+  const declared = op.responses[String(a.status)];
+  if (!declared) return `status ${a.status} is not declared for ${op.method} ${op.path} (declared: ${Object.keys(op.responses).join(', ')})`;
+  const types = Object.keys(declared);
+  if (!types.length) return undefined;
+  const type = (a.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  if (!types.includes(type)) return `content type ${type || 'none'} is not declared for ${a.status} (declared: ${types.join(', ')})`;
+  const schema = declared[type];
+  if (!schema || !(type === 'application/json' || type.endsWith('+json'))) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(a.text);
+  } catch {
+    return `${type} answer is not JSON: ${a.text.slice(0, 100)}`;
+  }
+  const validate = validatorOf(schema);
+  if (!validate(body)) return `body does not match the ${a.status} schema: ${ajv.errorsText(validate.errors)}`;
+  return undefined;
+}
+
 /** What every answer must satisfy; returns the first broken promise, or undefined. */
 function broken(c: FuzzCase, a: Answer): string | undefined {
   if (a.status >= 500) return `status ${a.status}: ${a.text.slice(0, 300)}`;
+  const off = offDocument(c, a);
+  if (off) return off;
   const id = a.headers.get('x-request-id');
   if (!id) return 'no X-Request-Id';
   // Refusals of the HTTP parser itself (headers over 16 KiB, slow or malformed requests) come

@@ -23,6 +23,7 @@ interface Operation {
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   security?: Array<Record<string, unknown>>;
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 
 export interface FuzzOperation {
@@ -32,6 +33,8 @@ export interface FuzzOperation {
   body?: Schema;
   /** The security schemes the operation names (empty: public). */
   security: string[];
+  /** What the document promises: per status, per media type, the body's schema (no media type: no body). */
+  responses: Record<string, Record<string, Schema | undefined>>;
 }
 
 export interface FuzzCase {
@@ -43,6 +46,8 @@ export interface FuzzCase {
   /** Which credential the caller uses (an index into the caller's credential list) and how. */
   credential: number;
   scheme: 'x-api-key' | 'bearer';
+  /** The operation the request was generated for (its method may have been swapped for another). */
+  operation: FuzzOperation;
 }
 
 /** Every operation of the documents. */
@@ -58,6 +63,9 @@ export function operationsOf(docs: OpenApiDocument[]): FuzzOperation[] {
           parameters: op.parameters ?? [],
           body: op.requestBody?.content?.['application/json']?.schema,
           security: (op.security ?? []).flatMap((r) => Object.keys(r)),
+          responses: Object.fromEntries(
+            Object.entries(op.responses ?? {}).map(([status, r]) => [status, Object.fromEntries(Object.entries(r.content ?? {}).map(([t, c]) => [t, c.schema]))]),
+          ),
         });
       }
     }
@@ -257,6 +265,7 @@ export function caseFor(op: FuzzOperation, credentials: number, fitting: (op: Fu
         contentType: c.method === 'GET' || c.method === 'OPTIONS' ? undefined : c.body.contentType,
         credential: c.credential,
         scheme: c.scheme,
+        operation: op,
       };
     });
 }

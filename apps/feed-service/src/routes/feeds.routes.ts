@@ -71,7 +71,20 @@ export function feedRoutes(deps: AppDeps): RouteSpec[] {
       query: FEED_PRODUCTS_INPUT,
       before: [auth],
       responses: {
-        200: { description: 'The feed', contentType: 'application/rss+xml', schema: { type: 'string' } },
+        200: {
+          description: 'The feed in the format asked for: RSS 2.0 with the g: namespace (xml), CSV, TSV (header line first) or JSON',
+          contentType: 'application/rss+xml',
+          schema: { type: 'string' },
+          alternatives: {
+            'text/csv': { type: 'string' },
+            'text/tab-separated-values': { type: 'string' },
+            'application/json': {
+              type: 'object',
+              required: ['products'],
+              properties: { products: { type: 'array', items: { type: 'object', properties: Object.fromEntries(FEED_FIELDS.map((f) => [f, { type: 'string' }])) } } },
+            },
+          },
+        },
         304: { description: 'Not modified' },
         ...ERRORS,
       },
