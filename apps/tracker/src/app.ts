@@ -1,13 +1,14 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
-import { mountRouter, type RouteSpec } from '@cw/http';
+import { mountRouter, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
 import { fastRedirects } from './routes/redirect.fast';
 import { redirectRouter } from './routes/redirect.routes';
 import { ClickRecorder } from './services/click-recorder';
 import { ClickRedirects } from './services/click-redirects';
+import examples from './openapi.examples.json';
 
 export const PREFIX = '/api/v1/track';
 
@@ -23,6 +24,7 @@ export function api(deps: AppDeps): ApiDescription {
     title: 'Tracking API',
     description: 'Merchant conversion intake (server to server, merchant token). Tracked links themselves are {tracking_url}/c/{code}.',
     prefix: PREFIX,
+    examples: examples as OpenApiExamples,
     securitySchemes: { MerchantToken: { type: 'http', scheme: 'bearer', description: 'A merchant token (mrc_…), issued with the operator CLI.' } },
     routes: routes(deps),
   };

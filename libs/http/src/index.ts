@@ -8,7 +8,7 @@ export { buildRouter, mountRouter, route } from './routes';
 export type { HttpMethod, ResponseSpec, RouteSpec, TypedRouteSpec } from './routes';
 export { buildOpenApi, ERROR_SCHEMA } from './openapi';
 export { pageEnvelopeSchema } from '@cw/usecase';
-export type { OpenApiGroup, OpenApiOptions } from './openapi';
+export type { OpenApiExamples, OpenApiGroup, OpenApiOptions } from './openapi';
 export { docsRouter } from './docs.routes';
 export { createServiceApp, MAX_URL_LENGTH } from './service-app';
 export type { ServiceAppOptions } from './service-app';

@@ -4,7 +4,7 @@
  * OpenAPI document, and its routes. Apps differ only in the description they pass.
  */
 import type Koa from 'koa';
-import { buildOpenApi, buildRouter, createServiceApp, docsRouter, mountRouter, type ErrorRenderer, type RouteSpec } from '@cw/http';
+import { buildOpenApi, buildRouter, createServiceApp, docsRouter, mountRouter, type ErrorRenderer, type OpenApiExamples, type RouteSpec } from '@cw/http';
 import { databaseError } from '@cw/db';
 import type { AppDeps } from './service-deps';
 
@@ -15,6 +15,10 @@ export interface ApiDescription {
   routes: RouteSpec[];
   /** Routes under other prefixes served by the same app (the feed-service's `/api/v1/affiliates`). */
   moreRoutes?: Array<{ prefix: string; routes: RouteSpec[] }>;
+  /** Operations the app's own middleware serves (not routes): in its document only. */
+  described?: RouteSpec[];
+  /** Recorded answers for the document's examples (tools/dev-stack/src/openapi-examples.ts). */
+  examples?: OpenApiExamples;
   securitySchemes?: Record<string, Record<string, unknown>>;
 }
 
@@ -34,7 +38,8 @@ export function apiDocument(deps: Pick<AppDeps, 'config'>, api: ApiDescription):
     description: api.description,
     serverUrl: deps.config.portalUrl,
     securitySchemes: api.securitySchemes ?? {},
-    groups: [{ prefix: api.prefix, routes: api.routes }, ...(api.moreRoutes ?? [])],
+    groups: [{ prefix: api.prefix, routes: api.routes }, ...(api.moreRoutes ?? []), { prefix: '', routes: api.described ?? [] }],
+    examples: api.examples,
   });
 }
 
@@ -77,6 +82,10 @@ export interface AppDefinition {
   securitySchemes?: Record<string, Record<string, unknown>>;
   routes: (deps: AppDeps) => RouteSpec[];
   moreRoutes?: (deps: AppDeps) => Array<{ prefix: string; routes: RouteSpec[] }>;
+  /** See ApiDescription.described. */
+  described?: RouteSpec[];
+  /** See ApiDescription.examples. */
+  examples?: OpenApiExamples;
   /** Middleware of the app's own, mounted before its routes. */
   use?: (deps: AppDeps) => Koa.Middleware[];
   renderError?: ErrorRenderer;
@@ -94,6 +103,8 @@ export function defineApp(def: AppDefinition) {
     securitySchemes: def.securitySchemes,
     routes: def.routes(deps),
     moreRoutes: def.moreRoutes?.(deps),
+    described: def.described,
+    examples: def.examples,
   });
   return {
     PREFIX: def.prefix,

@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
@@ -17,7 +16,7 @@ import { onAccessChange } from '@cw/db';
 import { ensureLinks } from '@cw/links';
 import { createLogger } from '@cw/logging';
 import { createRedisRateLimiter } from '@cw/ratelimit';
-import { createTestDeps, startRedisServer, type PrivateRedis, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, freePort, startRedisServer, type PrivateRedis, type TestDeps } from '@cw-tools/testing';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as trackerApp } from '@cw/app-tracker';
 
@@ -205,10 +204,7 @@ describe('the database down and back', () => {
 
 /** The tracker as its own process (apps/tracker/src/main.ts) on the test database, ready to redirect. */
 async function spawnTracker(deps: TestDeps, env: Record<string, string> = {}) {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
+  const port = await freePort();
   const root = resolve(import.meta.dirname, '../../..');
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/tracker/src/main.ts'], {
     cwd: root,

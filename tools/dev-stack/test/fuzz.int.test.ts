@@ -8,12 +8,9 @@
  * and must answer JSON-RPC, never a 5xx.
  */
 import { Writable } from 'node:stream';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_SCHEMA } from '@cw/http';
-import { anyCase, operationsOf, type FuzzCase, type FuzzOperation, type OpenApiDocument } from '@cw-tools/testing';
+import { anyCase, operationsOf, schemaErrors, type FuzzCase, type FuzzOperation, type OpenApiDocument } from '@cw-tools/testing';
 import { startPlatform, type Platform } from '../src/platform';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
@@ -126,15 +123,6 @@ async function send(c: FuzzCase): Promise<Answer> {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
-const validators = new Map<object, ValidateFunction>();
-function validatorOf(schema: Record<string, unknown>): ValidateFunction {
-  let v = validators.get(schema);
-  if (!v) validators.set(schema, (v = ajv.compile(schema.$ref === '#/components/schemas/Error' ? ERROR_SCHEMA : schema)));
-  return v;
-}
-
 /** The operation a request meets: its own, or another method's on the same path (none: 405). */
 function operationMet(c: FuzzCase): FuzzOperation | undefined {
   if (c.method === c.operation.method) return c.operation;
@@ -161,9 +149,8 @@ function offDocument(c: FuzzCase, a: Answer): string | undefined {
   } catch {
     return `${type} answer is not JSON: ${a.text.slice(0, 100)}`;
   }
-  const validate = validatorOf(schema);
-  if (!validate(body)) return `body does not match the ${a.status} schema: ${ajv.errorsText(validate.errors)}`;
-  return undefined;
+  const errors = schemaErrors(schema, body);
+  return errors && `body does not match the ${a.status} schema: ${errors}`;
 }
 
 /** What every answer must satisfy; returns the first broken promise, or undefined. */

@@ -5,10 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@cw-tools/testing';
 import { REPO_ROOT, startPlatform, type Platform } from '../src/platform';
 
 let platform: Platform;
@@ -33,13 +33,6 @@ export function walkthroughScript(readme: string): string {
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('\n');
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe('README walkthrough', () => {
   it('runs top to bottom against the local platform: every persona, every request answered 2xx', async () => {

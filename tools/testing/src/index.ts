@@ -8,3 +8,5 @@ export { anyCase, caseFor, invalidValue, operationsOf, validValue } from './open
 export type { FuzzCase, FuzzOperation, OpenApiDocument } from './openapi-fuzz';
 export { startRedisServer } from './private-redis';
 export type { PrivateRedis } from './private-redis';
+export { resolvedSchema, schemaErrors } from './openapi-conformance';
+export { freePort } from './free-port';

@@ -5,11 +5,13 @@
  * methods and content types. A route is fuzzed by being in its document: nothing here names one.
  */
 import fc from 'fast-check';
+import { resolvedSchema } from './openapi-conformance';
 
 type Schema = Record<string, unknown>;
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
 }
 
 interface Parameter {
@@ -64,7 +66,10 @@ export function operationsOf(docs: OpenApiDocument[]): FuzzOperation[] {
           body: op.requestBody?.content?.['application/json']?.schema,
           security: (op.security ?? []).flatMap((r) => Object.keys(r)),
           responses: Object.fromEntries(
-            Object.entries(op.responses ?? {}).map(([status, r]) => [status, Object.fromEntries(Object.entries(r.content ?? {}).map(([t, c]) => [t, c.schema]))]),
+            Object.entries(op.responses ?? {}).map(([status, r]) => [
+              status,
+              Object.fromEntries(Object.entries(r.content ?? {}).map(([t, c]) => [t, c.schema && resolvedSchema(doc, c.schema)])),
+            ]),
           ),
         });
       }
