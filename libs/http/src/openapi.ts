@@ -154,6 +154,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         parameters,
         ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
         responses,
+        ...(r.extensions ?? {}),
       };
     }
   }

@@ -33,6 +33,8 @@ export interface RouteSpec {
   body?: JsonSchema;
   pathParams?: Record<string, JsonSchema>;
   responses: Record<number, ResponseSpec>;
+  /** OpenAPI specification extensions (`x-…`) of the operation. */
+  extensions?: Record<`x-${string}`, unknown>;
   /** Run before validation (authentication, rate limits). */
   before?: Middleware[];
   handler: (ctx: Context, input: { query: Record<string, unknown>; body: Record<string, unknown> }) => unknown | Promise<unknown>;

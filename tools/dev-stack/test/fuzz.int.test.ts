@@ -123,9 +123,12 @@ async function send(c: FuzzCase): Promise<Answer> {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-/** The operation a request meets: its own, or another method's on the same path (none: 405). */
+/**
+ * The operation a request meets: its own, or another method's on the same path; none (405) but on
+ * an envelope API, which answers any method as its documented operation would.
+ */
 function operationMet(c: FuzzCase): FuzzOperation | undefined {
-  if (c.method === c.operation.method) return c.operation;
+  if (c.method === c.operation.method || c.operation.statusInEnvelope) return c.operation;
   return ops.find((o) => o.path === c.operation.path && o.method === c.method);
 }
 

@@ -26,6 +26,7 @@ interface Operation {
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   security?: Array<Record<string, unknown>>;
   responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+  'x-status-in-envelope'?: boolean;
 }
 
 export interface FuzzOperation {
@@ -37,6 +38,8 @@ export interface FuzzOperation {
   security: string[];
   /** What the document promises: per status, per media type, the body's schema (no media type: no body). */
   responses: Record<string, Record<string, Schema | undefined>>;
+  /** Every request to the path is answered HTTP 200 with its real status inside the body (HasOffers' envelope). */
+  statusInEnvelope: boolean;
 }
 
 export interface FuzzCase {
@@ -65,6 +68,7 @@ export function operationsOf(docs: OpenApiDocument[]): FuzzOperation[] {
           parameters: op.parameters ?? [],
           body: op.requestBody?.content?.['application/json']?.schema,
           security: (op.security ?? []).flatMap((r) => Object.keys(r)),
+          statusInEnvelope: op['x-status-in-envelope'] === true,
           responses: Object.fromEntries(
             Object.entries(op.responses ?? {}).map(([status, r]) => [
               status,

@@ -61,6 +61,8 @@ export function apiv3Docs(): RouteSpec[] {
     security: [],
     ...(method === 'GET' ? { query: PARAMETERS } : { body: PARAMETERS }),
     responses: { 200: { description: "HasOffers' envelope (errors too: see response.httpStatus)", schema: ENVELOPE } },
+    // Any request to the path, another method included, is answered this way.
+    extensions: { 'x-status-in-envelope': true },
     handler: () => undefined,
   });
   return [spec('GET', 'apiv3Get'), spec('POST', 'apiv3Post')];
