@@ -1,4 +1,4 @@
-import { defineApp } from '@cw/runtime';
+import { defineApp, gettingStarted } from '@cw/runtime';
 import { monetizeRoutes } from './routes/monetize.routes';
 import type { OpenApiExamples } from '@cw/http';
 import examples from './openapi.examples.json';
@@ -7,8 +7,14 @@ import examples from './openapi.examples.json';
 export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   name: 'monetize-api',
   title: 'Instant monetization API',
-  description:
-    'Provisional tracking links issued at once; the account is claimed later for payout. No account and no e-mail needed: an application is read and edited with its access_secret.',
+  description: gettingStarted({
+    intro:
+      'Instant monetization for creators without an account: provisional tracking links issued at once, real from the first click; the account is claimed later for payout.',
+    authentication:
+      'None: each address has its own budget. Opening an application answers an `access_secret`, shown once and stored only as a hash: it reads and edits that application (`?access_secret=`). A wrong or missing secret is 404, revealing nothing.',
+    firstRequest:
+      'curl -s -X POST http://127.0.0.1:8080/api/v1/monetize/links/ -H "Content-Type: application/json" \\\n  -d \'{"publisher_url": "https://my-blog.example", "placement_description": "gear list in my running blog"}\'',
+  }),
   prefix: '/api/v1/monetize',
   examples: examples as OpenApiExamples,
   routes: (deps) => monetizeRoutes(deps),

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { API_KEY_SCHEMES, defineApp } from '@cw/runtime';
+import { API_KEY_SCHEMES, apiIndexRouter, defineApp, gettingStarted } from '@cw/runtime';
 import { accountRoutes } from './routes/account.routes';
 import { clickRoutes } from './routes/clicks.routes';
 import { linkRoutes } from './routes/links.routes';
@@ -20,10 +20,21 @@ const privateProducts: Koa.Middleware = (ctx, next) => (ctx.path.startsWith(`${P
 export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   name: 'publisher-api',
   title: 'Publisher Affiliate API',
-  description: 'Products, programs, tracking links, conversions, reports, clicks, postbacks, payment status, offers and trending opportunities for affiliate publishers.',
+  description: gettingStarted({
+    intro:
+      'Products, programs, tracking links, conversions, reports, clicks, postbacks, payment status, offers and trending opportunities for affiliate publishers: one API key for all of it. Every product link in an answer is already your tracked link.',
+    authentication:
+      'Send your API key as `X-API-Key: live_…` or `Authorization: Bearer live_…` (see the security schemes below for what each key kind may do). Offers take the offers credential (`ofr_…`) as Bearer; the postback configuration is written with the portal API token (`ptl_…`).',
+    firstRequest: 'curl -s "http://127.0.0.1:8080/api/v1/publisher/products/?q=running%20shoe&country=DE&limit=2" -H "X-API-Key: $KEY"',
+    more: [
+      '**Writes are safe to retry.** POST, PUT and PATCH take an `Idempotency-Key` header: the first answer is replayed for 24 hours (`Idempotent-Replayed: true`); another body under the same key is 409 `idempotency_key_reused`.',
+      '**Sub-IDs.** `subid` and `sub_id` are the same parameter everywhere (the spec spells it both ways).',
+    ],
+  }),
   prefix: PUBLISHER_PREFIX,
   examples: examples as OpenApiExamples,
   securitySchemes: { ...API_KEY_SCHEMES, OffersCredential: { type: 'http', scheme: 'bearer', description: 'The dedicated offers credential (pilot), issued per publisher.' } },
   routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps), ...offersRoutes(deps), ...trendingRoutes(deps)],
-  use: () => [privateProducts],
+  // The portal's front door: the index of every API reference at / and /docs.
+  use: () => [privateProducts, apiIndexRouter().routes() as unknown as Koa.Middleware],
 });

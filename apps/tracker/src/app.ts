@@ -2,7 +2,7 @@
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { mountRouter, type RouteSpec, type OpenApiExamples } from '@cw/http';
-import { apiDocument, createPlatformApp, type ApiDescription, type AppDeps } from '@cw/runtime';
+import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
 import { fastRedirects } from './routes/redirect.fast';
 import { redirectRouter } from './routes/redirect.routes';
@@ -22,7 +22,16 @@ export const routes = (deps: AppDeps): RouteSpec[] => conversionRoutes(deps);
 export function api(deps: AppDeps): ApiDescription {
   return {
     title: 'Tracking API',
-    description: 'Merchant conversion intake (server to server, merchant token). Tracked links themselves are {tracking_url}/c/{code}.',
+    description: gettingStarted({
+      intro:
+        "For merchants: report each sale on the click that brought it (server to server), then approve or decline it. Tracked links themselves are `{tracking_url}/c/{code}`: they redirect to your landing page with the click id appended (`cw_click_id`, or your program's own parameter).",
+      authentication: 'Send your merchant token (`mrc_…`, issued by the network) as `Authorization: Bearer mrc_…`.',
+      firstRequest:
+        'curl -s -X POST http://127.0.0.1:8080/api/v1/track/conversions/ -H "Authorization: Bearer $MRC" -H "Content-Type: application/json" \\\n  -d \'{"click_id": "clk_…", "order_id": "A-1001", "amount": "89.90", "currency": "EUR"}\'',
+      more: [
+        '**Report at once.** A click id carries, signed, what attribution needs: a sale converts the moment the redirect answered. The same order id again answers the existing conversion (200) and changes nothing.',
+      ],
+    }),
     prefix: PREFIX,
     examples: examples as OpenApiExamples,
     securitySchemes: { MerchantToken: { type: 'http', scheme: 'bearer', description: 'A merchant token (mrc_…), issued with the operator CLI.' } },

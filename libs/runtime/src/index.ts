@@ -7,3 +7,7 @@ export { API_KEY_SCHEMES, API_KEY_SECURITY, API_VERSION, apiDocument, createPlat
 export type { ApiDescription, AppDefinition, PlatformAppOptions } from './platform-app';
 export { createHttpServer, DEFAULT_SERVER_LIMITS } from './http-server';
 export type { ServerLimits } from './http-server';
+export { gettingStarted } from './getting-started';
+export type { GettingStarted } from './getting-started';
+export { API_REFERENCES, apiIndexRouter } from './api-index';
+export type { ApiReference } from './api-index';

@@ -26,8 +26,19 @@ export const API_VERSION = '1.1.0';
 
 /** Security schemes of the publisher API key (X-API-Key or Bearer). */
 export const API_KEY_SCHEMES = {
-  ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-  BearerAuth: { type: 'http', scheme: 'bearer' },
+  ApiKeyHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description:
+      'Your publisher API key: `live_…` (everything), `test_…` and `sandbox_…` (no real money moves), `read_only_…` (no writes), `demo_…` (product search and lookup only). Stored only as a hash; issued and revoked by the network.',
+  },
+  BearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The same API key as `Authorization: Bearer live_…`. On `/postback/…` also the portal API token (`ptl_…`), which alone writes the postback configuration and rotates its secret.',
+  },
 };
 export const API_KEY_SECURITY = ['ApiKeyHeader', 'BearerAuth'];
 

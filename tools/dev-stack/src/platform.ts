@@ -185,7 +185,7 @@ async function startOn(
   const trackerApp = tracker(appDeps);
   const handler = routeByPrefix(
     [
-      { prefixes: ['/api/v1/publisher'], handler: cb(publisherApi(appDeps)) },
+      { prefixes: ['/api/v1/publisher', '/docs'], exact: ['/'], handler: cb(publisherApi(appDeps)) },
       { prefixes: ['/api/v1/affiliate-reporting', '/Apiv3/json'], handler: cb(reportingApi(appDeps)) },
       { prefixes: ['/api/v1/monetize'], handler: cb(monetizeApi(appDeps)) },
       { prefixes: ['/api/v1/affiliates/feed', '/api/v1/feeds'], handler: cb(feedService(appDeps)) },

@@ -101,6 +101,22 @@ describe('local platform', () => {
     expect((await get('/api/v1/publisher/docs/redoc.standalone.js')).status).toBe(200);
   });
 
+  it('links every API reference from / and /docs: a page for browsers, JSON for programs; every link answers', async () => {
+    const html = await get('/', { Accept: 'text/html,application/xhtml+xml' });
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/text\/html/);
+    const listed = (await (await get('/docs/', { Accept: 'application/json' })).json()) as { data: Array<{ title: string; docs: string; openapi: string }> };
+    expect(listed.data.map((d) => d.title)).toEqual(['Publisher Affiliate API', 'Reporting API', 'Product feeds', 'Instant monetization API', 'MCP', 'Tracking API']);
+    const page = await html.text();
+    for (const d of listed.data) {
+      expect(page).toContain(`href="${d.docs}"`);
+      expect((await get(d.docs)).status, d.docs).toBe(200);
+      const doc = (await (await get(d.openapi)).json()) as { info: { description: string }; components: { securitySchemes: Record<string, { description?: string }> } };
+      expect(doc.info.description, d.openapi).toContain('## Getting started');
+      for (const [name, scheme] of Object.entries(doc.components.securitySchemes)) expect(scheme.description, `${d.openapi} ${name}`).toBeTruthy();
+    }
+  });
+
   it('follows a link created through the API: 302 with the click id, and the click shows in GET /clicks/', async () => {
     const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
     const key = c.publishers[1].keys.live;
