@@ -10,6 +10,8 @@ import type Koa from 'koa';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_VERSION, type AppDeps } from '@cw/runtime';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { portableSchema } from './portable-schema';
 import { mcpCall } from './tool';
 import { TOOLS } from './tools';
 
@@ -25,10 +27,24 @@ const INSTRUCTIONS = [
 
 const isMcpPath = (ctx: Koa.Context) => ctx.path === MCP_PATH || ctx.path === `${MCP_PATH}/`;
 
+/** tools/list as every client can read it: each tool's own JSON schemas, made portable (portable-schema.ts). */
+const LISTED = {
+  tools: TOOLS.map((t) => ({
+    name: t.name,
+    title: t.config.title,
+    description: t.config.description,
+    inputSchema: portableSchema(t.schemas.input) as { type: 'object' },
+    outputSchema: portableSchema(t.schemas.output) as { type: 'object' },
+    annotations: t.config.annotations,
+  })),
+};
+
 function buildServer(deps: AppDeps, ctx: Koa.Context): McpServer {
   const server = new McpServer({ name: 'cw-affiliate-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });
   const call = mcpCall(deps, ctx);
   for (const tool of TOOLS) server.registerTool(tool.name, tool.config, (args: unknown) => tool.handle(call, args));
+  // The SDK would list the zod round trip of these schemas (`additionalProperties: {}`, type arrays).
+  server.server.setRequestHandler(ListToolsRequestSchema, () => LISTED);
   return server;
 }
 

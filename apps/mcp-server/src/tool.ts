@@ -57,6 +57,8 @@ export type ToolDefinition<In> = ToolBase &
 
 export interface Tool {
   name: string;
+  /** The JSON schemas the zod ones are derived from (what tools/list shows, made portable). */
+  schemas: { input: Record<string, unknown>; output: Record<string, unknown> };
   config: {
     title: string;
     description: string;
@@ -96,6 +98,7 @@ export function defineTool<In>(def: ToolDefinition<In>): Tool {
   const validate = bodyValidator<In>(def.input as Record<string, unknown>);
   return {
     name: def.name,
+    schemas: { input: def.input as Record<string, unknown>, output: def.output },
     config: {
       title: def.title,
       description: def.description,

@@ -10,8 +10,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { issueCredential, revokeCredential } from '@cw/auth';
-import { createTestDeps, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, schemaErrors, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
+import { portabilityProblems } from '../src/portable-schema';
 
 let deps: TestDeps;
 let server: http.Server;
@@ -87,6 +88,20 @@ describe('MCP tools', () => {
     expect(search.description).toMatch(/next_offset/);
     expect(tools.find((t) => t.name === 'list_links')!.description).toMatch(/next_page/);
     expect(Object.keys(tools.find((t) => t.name === 'create_tracking_link')!.inputSchema.properties!)).toContain('idempotency_key');
+  });
+
+  it('lists schemas every client can read (no type arrays, nothing unconstrained) that still describe the answers', async () => {
+    const client = await connect(keys().live);
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      expect(portabilityProblems(t.inputSchema), `${t.name} input`).toEqual([]);
+      expect(portabilityProblems(t.outputSchema), `${t.name} output`).toEqual([]);
+    }
+    const search = tools.find((t) => t.name === 'search_products')!;
+    const answer = data(await call(client, 'search_products', { country: 'DE', limit: 3 }));
+    expect(schemaErrors(search.outputSchema as Record<string, unknown>, answer)).toBeUndefined();
+    const report = tools.find((t) => t.name === 'get_report')!;
+    expect(schemaErrors(report.outputSchema as Record<string, unknown>, data(await call(client, 'get_report', { group_by: 'subid' })))).toBeUndefined();
   });
 
   it('answers public statistics without a key, and nothing else', async () => {
