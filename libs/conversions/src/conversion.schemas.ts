@@ -1,4 +1,5 @@
 import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
+import { CURRENCY_CODES } from './money';
 
 const SUBID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,100}$' } as const;
 const DAY = { type: 'string', format: 'date', description: 'UTC day, YYYY-MM-DD (inclusive).' } as const;
@@ -11,8 +12,12 @@ export const INTAKE_INPUT = {
   properties: {
     click_id: { type: 'string', pattern: '^clk_[A-Za-z0-9_-]{1,128}$', description: 'The click id the tracked link appended to your landing URL.' },
     order_id: { type: 'string', minLength: 1, maxLength: 128, description: 'Your order id; the same order id again answers the existing conversion.' },
-    amount: { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'Sale amount, a non-negative decimal string.' },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217.' },
+    amount: {
+      type: 'string',
+      pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$',
+      description: "Sale amount, a non-negative decimal string with at most the currency's minor-unit decimals (EUR 2, JPY 0, KWD 3).",
+    },
+    currency: { type: 'string', enum: CURRENCY_CODES, description: 'ISO 4217 (upper case).' },
     occurred_at: { type: 'string', format: 'date-time', description: 'When the sale happened (default: now).' },
   },
 } as const;
@@ -29,7 +34,7 @@ export const LIST_CONVERSIONS_INPUT = {
   additionalProperties: false,
   properties: {
     date_from: DAY,
-    date_to: DAY,
+    date_to: { ...DAY, description: 'UTC day, YYYY-MM-DD (inclusive), not before date_from.' },
     subid: SUBID,
     status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
     source: { type: 'string', enum: ['all', 'v1', 'ledger'], default: 'all' },
@@ -45,7 +50,7 @@ export const REPORT_INPUT = {
   properties: {
     group_by: { type: 'string', enum: ['day', 'week', 'month', 'subid', 'campaign', 'status'], default: 'day' },
     date_from: DAY,
-    date_to: DAY,
+    date_to: { ...DAY, description: 'UTC day, YYYY-MM-DD (inclusive), not before date_from.' },
     subid: SUBID,
     status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
   },

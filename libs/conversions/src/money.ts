@@ -1,7 +1,9 @@
 /** Currencies and their minor units, from the runtime's ICU data (ISO 4217). */
 import { formatDecimal, parseDecimal, type Dec } from '@cw/money';
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+/** Every ISO 4217 code the platform takes, as JSON schemas list them. */
+export const CURRENCY_CODES: readonly string[] = Intl.supportedValuesOf('currency');
+const CURRENCIES = new Set(CURRENCY_CODES);
 
 export function isCurrency(code: string): boolean {
   return CURRENCIES.has(code);

@@ -110,7 +110,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
     for (const r of g.routes) {
       const p = toOpenApiPath(g.prefix, r.path);
       const parameters: unknown[] = [];
-      for (const [name, schema] of Object.entries(r.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, schema });
+      for (const [name, schema] of Object.entries(r.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, schema: queryParameterSchema(schema) });
       const qprops = (r.query?.properties ?? {}) as Record<string, JsonSchema>;
       const qreq = new Set((r.query?.required as string[] | undefined) ?? []);
       for (const [name, schema] of Object.entries(qprops)) {

@@ -29,7 +29,7 @@ export const LINK_REQUEST_INPUT = {
       description: "The program's campaign (merchant) id, as integer or string.",
     },
     subid: { type: 'string', pattern: SUBID_PATTERN, description: 'Your sub-ID: 1 to 100 of A-Z a-z 0-9 . _ ~ -' },
-    landing_url: { type: 'string', maxLength: 2048, description: "http(s) URL on the program's allowed domains; default: the program's landing page." },
+    landing_url: { type: 'string', format: 'uri', minLength: 1, maxLength: 2048, description: "http(s) URL on the program's allowed domains; default: the program's landing page." },
   },
 } as const;
 

@@ -24,6 +24,7 @@ export const POSTBACK_INPUT = {
   properties: {
     url: {
       type: 'string',
+      format: 'uri',
       minLength: 1,
       maxLength: 2048,
       description: 'https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}.',

@@ -10,8 +10,19 @@ import { ApiError, type ParamError } from '@cw/errors';
 export type JsonSchema = Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const queryAjv = addFormats(new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false }));
-const bodyAjv = addFormats(new Ajv({ coerceTypes: false, allErrors: true, useDefaults: true, strict: false }));
+
+/**
+ * `format: uri` as the platform reads URLs (WHATWG URL, as browsers do): RFC 3986's grammar would
+ * refuse internationalized URLs the code has always taken. What else a URL must be (http(s),
+ * allowed domains, a public host) is each field's own rule, in its description.
+ */
+function withPlatformFormats(ajv: Ajv): Ajv {
+  addFormats(ajv);
+  ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
+  return ajv;
+}
+const queryAjv = withPlatformFormats(new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false }));
+const bodyAjv = withPlatformFormats(new Ajv({ coerceTypes: false, allErrors: true, useDefaults: true, strict: false }));
 
 function paramOf(e: ErrorObject, root: string): string {
   if (e.keyword === 'additionalProperties') return joinPath(e.instancePath, String((e.params as { additionalProperty: string }).additionalProperty), root);

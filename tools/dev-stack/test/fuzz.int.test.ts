@@ -156,6 +156,23 @@ function offDocument(c: FuzzCase, a: Answer): string | undefined {
   return errors && `body does not match the ${a.status} schema: ${errors}`;
 }
 
+/**
+ * The answer without the one secret it may carry by design: the one a 201 has just issued and
+ * shows once (an instant-monetization application's access_secret, a new postback secret).
+ * Any secret that existed before (the fixtures' keys) is still caught by value.
+ */
+function withoutIssuedSecret(a: Answer): string {
+  if (a.status !== 201) return a.text;
+  try {
+    const body = JSON.parse(a.text) as Record<string, unknown>;
+    delete body.access_secret;
+    delete body.secret;
+    return JSON.stringify(body);
+  } catch {
+    return a.text;
+  }
+}
+
 /** What every answer must satisfy; returns the first broken promise, or undefined. */
 function broken(c: FuzzCase, a: Answer): string | undefined {
   if (a.status >= 500) return `status ${a.status}: ${a.text.slice(0, 300)}`;
@@ -177,7 +194,7 @@ function broken(c: FuzzCase, a: Answer): string | undefined {
     if (typeof body.code !== 'string' || typeof body.detail !== 'string' || body.request_id !== id)
       return `error ${a.status} not in the error shape: ${a.text.slice(0, 200)}`;
   }
-  const leaked = secrets.find((s) => a.text.includes(s)) ?? SECRET_SHAPE.exec(a.text)?.[0];
+  const leaked = secrets.find((s) => a.text.includes(s)) ?? SECRET_SHAPE.exec(withoutIssuedSecret(a))?.[0];
   if (leaked) return `answer carries a secret (${leaked.slice(0, 8)}…)`;
   const caller = accountOf[c.credential];
   const other = caller && accounts.find((acct) => acct !== caller && a.text.includes(acct));
