@@ -1,3 +1,4 @@
+/* global process, console, Buffer */
 // A postback receiver that verifies every delivery's signature (Standard Webhooks with this API's
 // header names) using only Node's standard library, and prints each verified event once.
 //   node docs/examples/postback-receiver.mjs PORT whsec_…
