@@ -18,7 +18,7 @@ import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { formatResult, runLoad } from './lib/run-load';
-import type { LoadResult } from './lib/load';
+import type { LoadResult, LoadSpec } from './lib/load';
 import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
@@ -88,6 +88,9 @@ async function listen(handler: http.RequestListener): Promise<{ url: string; clo
 const apiHeaders = { 'X-API-Key': key };
 const sample = JSON.parse((await get(`${B}/products/?country=DE&limit=100`, apiHeaders)).text) as { products: Array<{ gtin: string; title: string }> };
 const gtins = [...new Set(sample.products.map((p) => p.gtin))];
+const more = JSON.parse((await get(`${B}/products/?country=DE&limit=100&offset=100`, apiHeaders)).text) as { products: Array<{ gtin: string }> };
+/** 97 GTINs (a prime, so every step through the pool gives distinct members). */
+const gtinPool = [...new Set([...gtins, ...more.products.map((p) => p.gtin)])].slice(0, 97);
 const words = [...new Set(sample.products.flatMap((p) => p.title.toLowerCase().split(/\s+/)).filter((w) => /^[a-z]{4,}$/.test(w)))].slice(0, 8);
 
 const created = await fetch(`${platform.url}${B}/links/`, {
@@ -101,20 +104,25 @@ const browser = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko
 interface Scenario {
   name: string;
   paths: string[];
+  /** Every request a page no earlier request asked for (no cache can answer): see LoadSpec.distinct. */
+  distinct?: LoadSpec['distinct'];
   headers: Record<string, string>;
   target: number;
   bareLabel: string;
   bare(): Promise<{ url: string; close(): void }>;
 }
 
-async function searchScenario(name: string, paths: string[], target: number): Promise<Scenario> {
-  const first = await get(paths[0], apiHeaders);
-  if (first.status !== 200) throw new Error(`${paths[0]} answered ${first.status}: ${first.text}`);
-  for (const p of paths.slice(1)) if ((await get(p, apiHeaders)).status !== 200) throw new Error(`${p} failed`);
+async function searchScenario(name: string, paths: string[], target: number, distinct?: LoadSpec['distinct']): Promise<Scenario> {
+  // With distinct values, the page the bare server answers is one such page.
+  const probe = distinct ? `${paths[0]}&${distinct.param}=${distinct.pool ? distinct.pool.slice(0, distinct.pick ?? 1).join(',') : '0.0001'}` : paths[0];
+  const first = await get(probe, apiHeaders);
+  if (first.status !== 200) throw new Error(`${probe} answered ${first.status}: ${first.text}`);
+  for (const p of distinct ? [] : paths.slice(1)) if ((await get(p, apiHeaders)).status !== 200) throw new Error(`${p} failed`);
   const page = first.text;
   return {
     name,
     paths,
+    distinct,
     headers: apiHeaders,
     target,
     bareLabel: `bare Koa, same ${Buffer.byteLength(page)}-byte page`,
@@ -141,6 +149,10 @@ const scenarios: Scenario[] = [
   ),
   await searchScenario('search: price range', [`${B}/products/?country=DE&min_price=20&max_price=80.5&currency=EUR`], 5),
   await searchScenario('search: group=1', [`${B}/products/?q=${encodeURIComponent(creds.fixtures.group_query)}&group=1`], 5),
+  // Pages nobody asked for in the last 5 s (a comparison site walking a category, an agent trying
+  // filters): each request a new min_price below every price, so the same rows, but no cache hit.
+  await searchScenario('search: distinct pages', [`${B}/products/?country=DE&currency=EUR`], 10, { param: 'min_price' }),
+  await searchScenario('lookup: distinct 10 GTINs', [`${B}/products/lookup/?country=DE`], 10, { param: 'gtins', pool: gtinPool, pick: 10 }),
   await searchScenario(
     'lookup: 10 GTINs',
     Array.from({ length: 8 }, (_, i) => `${B}/products/lookup/?gtins=${gtins.slice(i * 10, i * 10 + 10).join(',')}`),
@@ -161,7 +173,7 @@ const scenarios: Scenario[] = [
 ];
 
 const load = (url: string, s: Scenario, overallRate?: number, seconds = SECONDS): Promise<LoadResult> =>
-  runLoad({ url, requests: s.paths.map((path) => ({ path, headers: s.headers })), connections: CONNECTIONS, durationSeconds: seconds, overallRate });
+  runLoad({ url, requests: s.paths.map((path) => ({ path, headers: s.headers })), connections: CONNECTIONS, durationSeconds: seconds, overallRate, distinct: s.distinct });
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

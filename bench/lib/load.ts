@@ -12,6 +12,12 @@ export interface LoadSpec {
   durationSeconds: number;
   /** Fixed offered load (requests/s over all connections); omitted = as fast as possible. */
   overallRate?: number;
+  /**
+   * Makes every request a page nobody asked for: `&{param}=` a value no other request of the run
+   * had. Without `pool`, a decimal counter (0.0001, 0.0002, …); with it, `pick` members of the pool
+   * in a new combination each time (comma-separated).
+   */
+  distinct?: { param: string; pool?: string[]; pick?: number };
 }
 
 export interface LoadResult {
@@ -26,6 +32,22 @@ export interface LoadResult {
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
+let issued = 0;
+/** The n-th distinct value: a counter, or a combination of the pool no earlier request used. */
+function distinctValue(d: NonNullable<LoadSpec['distinct']>, n: number): string {
+  if (!d.pool) return (n / 10_000).toFixed(4);
+  // An arithmetic progression through the pool: start n mod P, a step coprime to P, so `pick`
+  // distinct members, and P x (steps) different lists before one comes back.
+  const pool = d.pool;
+  const size = pool.length;
+  const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+  let step = 1 + (Math.floor(n / size) % Math.max(1, size - 1));
+  while (gcd(step, size) !== 1) step++;
+  return Array.from({ length: Math.min(d.pick ?? 1, size) }, (_, j) => pool[(n + j * step) % size]).join(',');
+}
+const setupRequest = spec.distinct
+  ? (req: { path?: string }) => ({ ...req, path: `${req.path}&${spec.distinct!.param}=${distinctValue(spec.distinct!, ++issued)}` })
+  : undefined;
 const statusCounts: Record<string, number> = {};
 const r = await new Promise<autocannon.Result>((resolve, reject) => {
   const instance = autocannon(
@@ -34,7 +56,7 @@ const r = await new Promise<autocannon.Result>((resolve, reject) => {
       connections: spec.connections,
       duration: spec.durationSeconds,
       overallRate: spec.overallRate,
-      requests: spec.requests.map((req) => ({ method: 'GET' as const, path: req.path, headers: req.headers })),
+      requests: spec.requests.map((req) => ({ method: 'GET' as const, path: req.path, headers: req.headers, ...(setupRequest ? { setupRequest } : {}) })),
     },
     (err, result) => (err ? reject(err) : resolve(result)),
   );
