@@ -37,6 +37,12 @@ const int = (o: Options, k: string): number | undefined => {
   if (!/^\d+$/.test(v)) throw new UsageError(`--${k} must be a positive integer, got "${v}"`);
   return Number(v);
 };
+/** An option that must be one of `allowed` (undefined when not given). */
+function choice<T extends string>(o: Options, k: string, allowed: readonly T[]): T | undefined {
+  const v = str(o, k);
+  if (v !== undefined && !(allowed as readonly string[]).includes(v)) throw new UsageError(`--${k} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`);
+  return v as T | undefined;
+}
 const list = (o: Options, k: string): string[] | undefined =>
   str(o, k)
     ?.split(',')
@@ -110,8 +116,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       limit: { type: 'string', doc: 'at most this many (default 100)' },
     },
     run: async (deps, o) => {
-      const status = str(o, 'status') as 'active' | 'inactive' | 'provisional' | undefined;
-      if (status !== undefined && !['active', 'inactive', 'provisional'].includes(status)) throw new UsageError('--status must be active, inactive or provisional');
+      const status = choice(o, 'status', ['active', 'inactive', 'provisional'] as const);
       const rows = await deps.models.Publisher.find(status ? { status } : {})
         .sort({ created_at: -1, _id: 1 })
         .limit(int(o, 'limit') ?? 100)
@@ -134,8 +139,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'Activate or deactivate an account (applies to the next request)',
     options: { publisher: { type: 'string', required: true, doc: 'account id' }, status: { type: 'string', required: true, doc: 'active or inactive' } },
     run: async (deps, o) => {
-      const status = str(o, 'status');
-      if (status !== 'active' && status !== 'inactive') throw new UsageError('--status must be active or inactive');
+      const status = choice(o, 'status', ['active', 'inactive'] as const)!;
       await setAccountStatus(deps, str(o, 'publisher')!, status);
       return { account_id: str(o, 'publisher'), status };
     },
@@ -238,8 +242,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
     run: async (deps, o) => {
       const merchant = int(o, 'merchant');
-      const status = str(o, 'status') as 'active' | 'paused' | 'closed' | undefined;
-      if (status !== undefined && !['active', 'paused', 'closed'].includes(status)) throw new UsageError('--status must be active, paused or closed');
+      const status = choice(o, 'status', ['active', 'paused', 'closed'] as const);
       const rows = await deps.models.Program.find({ ...(merchant !== undefined ? { merchant_id: merchant } : {}), ...(status ? { status } : {}) })
         .sort({ _id: 1 })
         .limit(int(o, 'limit') ?? 100)
@@ -317,8 +320,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'Pause, close or reactivate a program (its products and links stop or resume on the next request)',
     options: { id: { type: 'string', required: true, doc: 'program id' }, status: { type: 'string', required: true, doc: 'active, paused or closed' } },
     run: async (deps, o) => {
-      const status = str(o, 'status');
-      if (status !== 'active' && status !== 'paused' && status !== 'closed') throw new UsageError('--status must be active, paused or closed');
+      const status = choice(o, 'status', ['active', 'paused', 'closed'] as const)!;
       const program = await mustProgram(deps, int(o, 'id')!);
       await deps.repos.programs.setStatus(program._id, status);
       return { program_id: program._id, status };
@@ -370,8 +372,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       if (str(o, 'publisher')) filter.publisher_id = str(o, 'publisher');
       if (str(o, 'merchant')) filter.campaign_id = int(o, 'merchant');
       if (!filter.publisher_id && filter.campaign_id === undefined) throw new UsageError('give --publisher or --merchant');
-      const status = str(o, 'status');
-      if (status !== undefined && !['pending', 'approved', 'declined'].includes(status)) throw new UsageError('--status must be pending, approved or declined');
+      const status = choice(o, 'status', ['pending', 'approved', 'declined'] as const);
       if (status) filter.status = status;
       const rows = await deps.models.Conversion.find(filter, { events: 0 })
         .sort({ occurred_at: -1, _id: 1 })
@@ -420,8 +421,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
     run: async (deps, o) => {
       const program = await mustProgram(deps, int(o, 'program')!);
-      const type = str(o, 'type');
-      if (type !== 'voucher' && type !== 'deal') throw new UsageError('--type must be voucher or deal');
+      const type = choice(o, 'type', ['voucher', 'deal'] as const)!;
       const country = str(o, 'country')!.toUpperCase();
       if (!/^[A-Z]{2}$/.test(country)) throw new UsageError(`--country: "${country}" is not an ISO alpha-2 country`);
       const when = (k: string, fallback?: Date) => {
@@ -570,9 +570,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       limit: { type: 'string', doc: 'at most this many (default 50)' },
     },
     run: async (deps, o) => {
-      const status = str(o, 'status');
-      if (status !== undefined && !['pending', 'succeeded', 'failed', 'dead'].includes(status))
-        throw new UsageError('--status must be pending, succeeded, failed or dead');
+      const status = choice(o, 'status', ['pending', 'succeeded', 'failed', 'dead'] as const);
       const filter: Record<string, unknown> = { publisher_id: str(o, 'publisher'), ...(status ? { status } : {}) };
       const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 })
         .sort({ created_at: -1, _id: 1 })
