@@ -50,6 +50,8 @@ export interface PlatformConfig {
   trustProxy: boolean;
   rateLimits: Record<BudgetName, number>;
   clickFlushIntervalMs: number;
+  /** After SIGTERM: how long /readyz answers 503 before the server stops taking requests (the balancer's grace). */
+  shutdownDrainMs: number;
   /** Clicks held while the database cannot take them; beyond, the oldest are dropped (metric and log). */
   clickBufferMax: number;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
@@ -173,6 +175,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     trustProxy: bool('TRUST_PROXY', false),
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),

@@ -1,8 +1,31 @@
-import type { Context, Next } from 'koa';
+/**
+ * Probes, answered in front of every app (before its rate limits, request logging and routes), so
+ * a kubelet, a load balancer or Prometheus is never refused by a budget meant for clients:
+ *
+ * - `GET /healthz`: liveness. 200 while the process serves; no dependency is asked, so a database
+ *   blip never has every replica restarted.
+ * - `GET /readyz`: readiness. 200 when every check (MongoDB ping, Redis ping, ...) passes within
+ *   its timeout, else 503 in the error shape with each check's state; 503 from the moment the
+ *   process starts draining (SIGTERM), so the balancer stops sending before the server closes.
+ * - `GET /metrics`: the Prometheus exposition of the process's registry.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
 
 export interface ReadinessCheck {
   name: string;
   check: () => Promise<void>;
+}
+
+export interface ProbeOptions {
+  checks: ReadinessCheck[];
+  /** The process's metrics, served at /metrics (absent: no /metrics here). */
+  registry?: Registry;
+  /** True once the process drains (readiness turns 503). */
+  draining?: () => boolean;
+  /** The request id of an answer (the platform's X-Request-Id). */
+  requestId: (req: IncomingMessage) => string;
+  timeoutMs?: number;
 }
 
 async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<Record<string, string>> {
@@ -20,19 +43,40 @@ async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<R
   return results;
 }
 
-/**
- * GET /healthz: 200 once the process is ready (every check passes), else 503.
- * GET /readyz: the same answer with each dependency's state.
- */
-export function healthMiddleware(opts: { checks: ReadinessCheck[]; timeoutMs?: number }) {
-  return async (ctx: Context, next: Next) => {
-    if (ctx.method !== 'GET' || !['/healthz', '/readyz', '/healthz/', '/readyz/'].includes(ctx.path)) return next();
-    const results = await runChecks(opts.checks, opts.timeoutMs ?? 2000);
-    const ready = Object.values(results).every((r) => r === 'ok');
-    ctx.status = ready ? 200 : 503;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = ready
-      ? { status: 'ok', checks: results }
-      : { detail: 'A dependency is not ready.', code: 'service_unavailable', request_id: ctx.state.requestId ?? 'unknown', checks: results };
+const PROBES = new Set(['/healthz', '/healthz/', '/readyz', '/readyz/', '/metrics', '/metrics/']);
+
+function send(res: ServerResponse, status: number, id: string, type: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Request-Id': id, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The probes in front of `next` (the app): GET /healthz, /readyz and /metrics; everything else passes through. */
+export function withProbes(next: RequestListener, opts: ProbeOptions): RequestListener {
+  const json = 'application/json; charset=utf-8';
+  return (req, res) => {
+    const path = req.url?.split('?')[0] ?? '';
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !PROBES.has(path) || (path.startsWith('/metrics') && !opts.registry)) return next(req, res);
+    const id = opts.requestId(req);
+    if (path.startsWith('/healthz')) return send(res, 200, id, json, JSON.stringify({ status: 'ok' }));
+    if (path.startsWith('/metrics')) {
+      opts.registry!.metrics().then(
+        (text) => send(res, 200, id, opts.registry!.contentType, text),
+        () => send(res, 503, id, json, JSON.stringify({ detail: 'Metrics are unavailable.', code: 'service_unavailable', request_id: id })),
+      );
+      return;
+    }
+    if (opts.draining?.()) {
+      return send(res, 503, id, json, JSON.stringify({ detail: 'The process is shutting down.', code: 'service_unavailable', request_id: id, checks: { draining: 'yes' } }));
+    }
+    runChecks(opts.checks, opts.timeoutMs ?? 2000).then((results) => {
+      const ready = Object.values(results).every((r) => r === 'ok');
+      send(
+        res,
+        ready ? 200 : 503,
+        id,
+        json,
+        JSON.stringify(ready ? { status: 'ok', checks: results } : { detail: 'A dependency is not ready.', code: 'service_unavailable', request_id: id, checks: results }),
+      );
+    });
   };
 }

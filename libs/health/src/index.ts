@@ -1,2 +1,2 @@
-export { healthMiddleware } from './health';
-export type { ReadinessCheck } from './health';
+export { withProbes } from './health';
+export type { ProbeOptions, ReadinessCheck } from './health';

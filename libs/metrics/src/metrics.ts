@@ -7,7 +7,6 @@ export interface HttpMetrics {
   /** Counts one answered request (for handlers outside Koa: the tracker's redirect fast path). */
   observe(service: string, method: string, route: string, status: number, seconds: number): void;
   /** Koa middleware answering GET /metrics in the Prometheus text format. */
-  endpoint(): Middleware;
 }
 
 /** One registry per process; request counts and latencies labelled by service, route and status. */
@@ -43,11 +42,6 @@ export function createHttpMetrics(opts: { defaultMetrics?: boolean } = {}): Http
         end({ service, method: ctx.method, route: String(route) });
         requests.inc({ service, method: ctx.method, route: String(route), status: String(ctx.status) });
       }
-    },
-    endpoint: () => async (ctx: Context, next: Next) => {
-      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
-      ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
     },
   };
 }

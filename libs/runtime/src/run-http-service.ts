@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
-import { healthMiddleware } from '@cw/health';
+import { withProbes } from '@cw/health';
+import { requestIdFor } from '@cw/http';
 import { closeServer } from './close-server';
 import { createHttpServer } from './http-server';
 import { openServiceDeps, type ServiceDeps } from './service-deps';
@@ -25,15 +26,19 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     process.exit(1);
   }
   const app = await opts.createApp(deps);
-  app.use(healthMiddleware({ checks: deps.checks }));
-  app.use(deps.metrics.endpoint());
-  const server = createHttpServer(app.callback());
+  let draining = false;
+  const server = createHttpServer(
+    withProbes(app.callback(), { checks: deps.checks, registry: deps.metrics.registry, draining: () => draining, requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined) }),
+  );
   server.listen(deps.config.port, deps.config.host, () => deps.logger.info({ port: deps.config.port }, `${opts.name} listening`));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    deps.logger.info(`${opts.name} shutting down`);
+    // Readiness turns false first, so the balancer stops sending; requests keep being served meanwhile.
+    draining = true;
+    deps.logger.info({ drain_ms: deps.config.shutdownDrainMs }, `${opts.name} draining, then shutting down`);
+    await new Promise((r) => setTimeout(r, deps.config.shutdownDrainMs));
     await closeServer(server);
     await opts.onShutdown?.(app);
     await deps.close();

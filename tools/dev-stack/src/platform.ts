@@ -14,7 +14,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo
 import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp, requestIdFor } from '@cw/http';
 import { credentialsStore, localRunFiles, storeOf, writeCredentials } from '@cw-tools/admin-cli';
-import { healthMiddleware } from '@cw/health';
+import { withProbes } from '@cw/health';
 import { closeServer, createHttpServer, openServiceDeps } from '@cw/runtime';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as reportingApi } from '@cw/app-reporting-api';
@@ -178,8 +178,6 @@ async function startOn(
   await worker.start();
 
   const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxy: config.trustProxy });
-  edge.use(healthMiddleware({ checks: deps.checks }));
-  edge.use(deps.metrics.endpoint());
 
   const cb = (app: { callback(): http.RequestListener }) => app.callback();
   const trackerApp = tracker(appDeps);
@@ -194,7 +192,7 @@ async function startOn(
     ],
     edge.callback(),
   );
-  serve(handler);
+  serve(withProbes(handler, { checks: deps.checks, registry: deps.metrics.registry, requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined) }));
   const port = (server.address() as AddressInfo).port;
   const infoPath = opts.infoPath ?? (opts.credentialsPath === null ? undefined : resolve(dirname(opts.credentialsPath ?? CREDENTIALS_PATH), 'platform.json'));
   if (infoPath) {

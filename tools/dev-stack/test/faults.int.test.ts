@@ -283,12 +283,32 @@ describe('kill -9 under load', () => {
   }, 60_000);
 });
 
+describe('SIGTERM: readiness first', () => {
+  it('answers /readyz 503 (and /healthz 200) while it drains, still serving requests, then exits', async () => {
+    const deps = await createTestDeps({ seedProducts: 10 });
+    cleanups.push(() => deps.close());
+    const code = await linkOf(deps);
+    const { child, base } = await spawnTracker(deps, { SHUTDOWN_DRAIN_MS: '1500' });
+    const exited = once(child, 'exit');
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await sleep(300);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ code: 'service_unavailable', checks: { draining: 'yes' } });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/c/${code}`, { redirect: 'manual', headers: { 'User-Agent': BROWSER } })).status).toBe(302);
+    const [exitCode] = (await exited) as [number];
+    expect(exitCode).toBe(0);
+  }, 60_000);
+});
+
 describe('SIGTERM under load', () => {
   it('finishes what it answered and writes every click of every redirect answered before it exits', async () => {
     const deps = await createTestDeps({ seedProducts: 10 });
     cleanups.push(() => deps.close());
     const code = await linkOf(deps);
-    const { child, base } = await spawnTracker(deps);
+    const { child, base } = await spawnTracker(deps, { SHUTDOWN_DRAIN_MS: '0' });
     const exited = once(child, 'exit');
     let answered = 0;
     let sent = 0;

@@ -46,6 +46,17 @@ describe('local platform', () => {
     expect(JSON.parse(readFileSync(join(dir, 'platform.json'), 'utf8')).mongodb_uri).toMatch(/^mongodb:\/\//);
   });
 
+  it('answers probes and metrics before any rate limit: no probe spends or meets the per-address budget', async () => {
+    for (let i = 0; i < 5; i++) {
+      for (const path of ['/healthz', '/readyz', '/metrics']) {
+        const res = await get(path);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('ratelimit-limit'), path).toBeNull();
+      }
+    }
+    expect(await (await get('/metrics')).text()).toContain('http_requests_total');
+  });
+
   it('answers /healthz 200 when every app is ready', async () => {
     const res = await get('/healthz');
     expect(res.status).toBe(200);

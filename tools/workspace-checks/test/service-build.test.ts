@@ -1,10 +1,10 @@
 /** Each service builds to its own bundle that runs with plain `node` (no tsx, no repository sources). */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { freePort } from '@cw-tools/testing';
 
 const root = resolve(import.meta.dirname, '../../..');
 let engine: EmbeddedMongo | undefined;
@@ -14,15 +14,6 @@ afterAll(async () => {
   child?.kill('SIGTERM');
   await engine?.stop();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => ok(port));
-    });
-  });
-}
 
 describe('per-service build', () => {
   it('bundles the tracker with its libs into dist/apps/tracker with a package.json of only its external dependencies, and the bundle serves /healthz under node', async () => {
@@ -50,7 +41,9 @@ describe('per-service build', () => {
       if (!health) await new Promise((r) => setTimeout(r, 100));
     }
     expect(health?.status).toBe(200);
-    expect(await health!.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
+    expect(await health!.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
     const redirect = await fetch(`http://127.0.0.1:${port}/c/doesnotexist1`, { redirect: 'manual' });
     expect(redirect.status).toBe(404);
   }, 180_000);
