@@ -35,7 +35,7 @@ await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
 const budgets = Object.fromEntries(['IP', 'PRODUCTS', 'LINKS', 'REPORTING', 'POSTBACKS', 'MERCHANT'].map((b) => [`RATELIMIT_${b}_PER_MIN`, LIFTED]));
 console.log(`seeding ${values.products} products...`);
 const platform = await startPlatform({
-  env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...budgets },
+  env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', TRUST_PROXY_HOPS: '1', ...budgets },
   seedProducts: Number(values.products),
   credentialsPath: null,
 });

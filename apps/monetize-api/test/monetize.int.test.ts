@@ -20,7 +20,7 @@ const CAP = 3;
 beforeAll(async () => {
   deps = await createTestDeps({
     seedProducts: 20,
-    env: { TRUST_PROXY: 'true', MONETIZE_APPLICATIONS_PER_DAY: String(CAP), RATELIMIT_MONETIZE_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
+    env: { TRUST_PROXY_HOPS: '1', MONETIZE_APPLICATIONS_PER_DAY: String(CAP), RATELIMIT_MONETIZE_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
   });
   http = createApp(deps).callback();
 });

@@ -46,8 +46,11 @@ export interface PlatformConfig {
   monetizeApplicationsPerDay: number;
   /** Days a creator has to claim an instant-monetization application. */
   monetizeClaimDays: number;
-  /** Trust X-Forwarded-For for the client address (behind the reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Reverse proxies in front of the service: the client address is the X-Forwarded-For entry that
+   * many from the right (a client cannot choose it by sending the header); 0: the peer address.
+   */
+  trustProxyHops: number;
   rateLimits: Record<BudgetName, number>;
   clickFlushIntervalMs: number;
   /** After SIGTERM: how long /readyz answers 503 before the server stops taking requests (the balancer's grace). */
@@ -172,7 +175,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     trendingEnabled: bool('FEATURE_TRENDING', true),
     monetizeApplicationsPerDay: int('MONETIZE_APPLICATIONS_PER_DAY', 10, 1, 1_000_000),
     monetizeClaimDays: int('MONETIZE_CLAIM_DAYS', 30, 1, 3650),
-    trustProxy: bool('TRUST_PROXY', false),
+    // TRUST_PROXY=true (before hops were counted) means one proxy.
+    trustProxyHops: int('TRUST_PROXY_HOPS', bool('TRUST_PROXY', false) ? 1 : 0, 0, 10),
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),

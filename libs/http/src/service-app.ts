@@ -24,7 +24,8 @@ export interface ServiceAppOptions {
    * redirects, which must work for every reader; it flags such clicks instead).
    */
   softIpLimit?: (ctx: Koa.Context) => boolean;
-  trustProxy?: boolean;
+  /** Proxies in front (TRUST_PROXY_HOPS): the client is the X-Forwarded-For entry that many from the right. */
+  trustProxyHops?: number;
   metrics?: HttpMetrics;
   /** Infrastructure failures mapped to error codes (the database's, from @cw/db). */
   classifiers?: readonly ErrorClassifier[];
@@ -41,7 +42,9 @@ async function uriLength(ctx: Koa.Context, next: Koa.Next): Promise<void> {
 }
 
 export function createServiceApp(opts: ServiceAppOptions): Koa {
-  const app = new Koa({ proxy: opts.trustProxy ?? false });
+  // Koa's maxIpsCount keeps the last N entries of X-Forwarded-For, and ctx.ip is the first of them.
+  const hops = opts.trustProxyHops ?? 0;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   app.use(requestId);
   app.use(async (ctx, next) => {

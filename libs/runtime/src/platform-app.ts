@@ -71,7 +71,7 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
     logger: deps.logger,
     limiter: deps.limiter,
     ipLimit: deps.config.rateLimits.ip,
-    trustProxy: deps.config.trustProxy,
+    trustProxyHops: deps.config.trustProxyHops,
     metrics: deps.metrics,
     softIpLimit: opts.softIpLimit,
     classifiers: [databaseError],

@@ -177,7 +177,7 @@ async function startOn(
   });
   await worker.start();
 
-  const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxy: config.trustProxy });
+  const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxyHops: config.trustProxyHops });
 
   const cb = (app: { callback(): http.RequestListener }) => app.callback();
   const trackerApp = tracker(appDeps);

@@ -240,7 +240,7 @@ describe('kill -9 under load', () => {
     cleanups.push(() => deps.close());
     const code = await linkOf(deps);
     // Clicks are written every minute here, so every click the process answered is still in its buffer when it dies.
-    const { child, base } = await spawnTracker(deps, { CLICK_FLUSH_INTERVAL_MS: '60000', TRUST_PROXY: 'true' });
+    const { child, base } = await spawnTracker(deps, { CLICK_FLUSH_INTERVAL_MS: '60000', TRUST_PROXY_HOPS: '1' });
     const exited = once(child, 'exit');
     const clickIds: string[] = [];
     let stop = false;

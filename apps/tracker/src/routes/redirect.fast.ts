@@ -23,12 +23,12 @@ function codeOf(url: string): string | undefined {
   return path && !path.includes('/') ? path : undefined;
 }
 
-/** Koa's ctx.ip: the first X-Forwarded-For address behind a trusted proxy, else the peer's. */
-function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
+/** Koa's ctx.ip: behind `hops` trusted proxies, the X-Forwarded-For entry that many from the right; else the peer's. */
+function clientIp(req: IncomingMessage, hops: number): string {
+  if (hops > 0) {
     const xff = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-    if (first) return first;
+    const entries = (Array.isArray(xff) ? xff.join(',') : xff)?.split(',').map((s) => s.trim()).filter(Boolean);
+    if (entries?.length) return entries[Math.max(0, entries.length - hops)]!;
   }
   return req.socket.remoteAddress ?? '';
 }
@@ -47,13 +47,13 @@ export function fastRedirects(
   koa: RequestListener,
 ): RequestListener {
   const limit = deps.config.rateLimits.ip;
-  const trustProxy = deps.config.trustProxy;
+  const hops = deps.config.trustProxyHops;
 
   async function answer(req: IncomingMessage, res: ServerResponse, code: string): Promise<void> {
     const started = performance.now();
     const target = redirects.resolver.cached(code)!;
     const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
-    const ip = clientIp(req, trustProxy);
+    const ip = clientIp(req, hops);
     const counted = await countOnly(deps.limiter, 'ip', ip || 'unknown', limit);
     if (counted.failed) deps.logger.error({ err: counted.failed.message, budget: 'ip', request_id: requestId }, 'rate limit store failure');
     const clickId = redirects.follow(target, req.method!, {
