@@ -204,7 +204,7 @@ describe('GET /api/v1/feeds/products/', () => {
     expectErrorShape(await request(app).get(path.replace(/&sig=[^&]+/, '')), 403, 'feed_url_invalid');
     expectErrorShape(await request(app).get(`${path}&x=1`), 400);
     const kid = new URL(url).searchParams.get('kid')!;
-    const expired = signedFeedUrl(deps.config.feedUrl, deps.config.secretKey, {
+    const expired = signedFeedUrl(deps.config.feedUrl, deps.config.keys, {
       account: pub().account_id,
       country: 'DE',
       format: 'xml',

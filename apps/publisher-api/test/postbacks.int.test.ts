@@ -32,7 +32,7 @@ describe('postback configuration', () => {
     expect(created.body.secret_prefix).toBe(`${created.body.secret.slice(0, 10)}…`);
     const stored = (await deps.models.PostbackConfig.findById(pub().account_id).lean())!;
     expect(JSON.stringify(stored)).not.toContain(created.body.secret.slice(6));
-    expect(open(deps.config.secretKey, stored.secret as never)).toBe(created.body.secret);
+    expect(open(deps.config.keys, stored.secret as never)).toBe(created.body.secret);
 
     const updated = await put({ url: 'http://127.0.0.1:9/v2?c={commission}' });
     expect(updated.status).toBe(200);
@@ -52,8 +52,8 @@ describe('postback configuration', () => {
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     const after = (await deps.models.PostbackConfig.findById(pub().account_id).lean())!;
-    expect(open(deps.config.secretKey, after.previous_secret as never)).toBe(open(deps.config.secretKey, before.secret as never));
-    expect(open(deps.config.secretKey, after.secret as never)).toBe(res.body.secret);
+    expect(open(deps.config.keys, after.previous_secret as never)).toBe(open(deps.config.keys, before.secret as never));
+    expect(open(deps.config.keys, after.secret as never)).toBe(res.body.secret);
   });
 
   it('refuses every publisher API key kind with 403 postback_write_requires_portal, and 404s a rotation with nothing configured', async () => {

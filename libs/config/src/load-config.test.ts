@@ -12,6 +12,28 @@ describe('loadConfig', () => {
     expect(c.mongodbUri).toBeUndefined();
   });
 
+  it('reads the key ring: SECRET_KEYS newest first, the base key last; bad entries are named', () => {
+    const k2 = Buffer.alloc(32, 2).toString('base64');
+    const k1 = Buffer.alloc(32, 1).toString('base64');
+    const c = loadConfig({ SECRET_KEYS: `k2026:${k2}, k2025:${k1}` }, { port: 1 });
+    expect(c.keys.current.id).toBe('k2026');
+    expect(c.keys.all.map((k) => k.id)).toEqual(['k2026', 'k2025', 'base']);
+    expect(c.keys.byId('base')).toEqual(c.secretKey);
+    expect(loadConfig({}, { port: 1 }).keys.current).toEqual({ id: 'base', key: c.secretKey });
+    let err: unknown;
+    try {
+      loadConfig({ SECRET_KEYS: `a:${k1},a:${k1},bad id:${k1},short:AAAA,base:${k1}` }, { port: 1 });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as ConfigError).problems).toEqual([
+      'SECRET_KEYS: key id a is given twice',
+      'SECRET_KEYS: "bad id" is not a key id (1-32 of A-Z a-z 0-9 _ -, not "base")',
+      'SECRET_KEYS: key short must be 32 bytes, base64-encoded',
+      'SECRET_KEYS: "base" is not a key id (1-32 of A-Z a-z 0-9 _ -, not "base")',
+    ]);
+  });
+
   it('reads every budget from its own variable', () => {
     const c = loadConfig({ RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '5' }, { port: 1 });
     expect(c.rateLimits.products).toBe(100000);

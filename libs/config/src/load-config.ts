@@ -2,6 +2,7 @@
  * The one typed, validated configuration loader. Only main.ts files call it. Every problem in the
  * environment is collected and reported at once.
  */
+import { keyRing, parseSecretKeys, type KeyRing } from './key-ring';
 export const RATE_LIMIT_BUDGETS = {
   ip: { env: 'RATELIMIT_IP_PER_MIN', default: 600, doc: 'per client address, before the credential is looked at' },
   products: { env: 'RATELIMIT_PRODUCTS_PER_MIN', default: 60, doc: 'search and lookup, shared, per publisher account' },
@@ -33,8 +34,10 @@ export interface PlatformConfig {
   trackingUrl: string;
   feedUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** 32-byte key for secrets that must be readable again (postback signing secrets). */
+  /** The base key (SECRET_ENCRYPTION_KEY): what must never change derives from it (link codes, address hashes). */
   secretKey: Buffer;
+  /** Rotatable keys (SECRET_KEYS, then the base key): postback secrets, feed URL and click id signatures. */
+  keys: KeyRing;
   /** Allow http:// and loopback postback targets (development and tests only). */
   postbackAllowInsecure: boolean;
   /** Budget of one postback attempt (connect, send, answer). */
@@ -142,6 +145,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   } else if (nodeEnv === 'production') {
     problems.push('SECRET_ENCRYPTION_KEY is required in production (32 bytes, base64)');
   }
+  const keys = keyRing(secretKey, parseSecretKeys(str('SECRET_KEYS'), problems));
 
   const usdRates: Record<string, string> = {};
   const ratesRaw = str('INDICATIVE_USD_RATES') ?? DEFAULT_USD_RATES;
@@ -169,6 +173,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     feedUrl: url('FEED_URL', portalUrl, ['http:', 'https:'])!,
     logLevel,
     secretKey,
+    keys,
     postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', nodeEnv !== 'production'),
     postbackTimeoutMs: int('POSTBACK_TIMEOUT_MS', 10_000, 100, 60_000),
     postbackRetryUnitMs: int('POSTBACK_RETRY_UNIT_MS', 60_000, 1, 3_600_000),

@@ -151,7 +151,7 @@ interface Attribution {
  * (older clicks, demo data) are looked up as stored.
  */
 async function attributionOf(deps: UseCaseDeps, clickId: string): Promise<Attribution | null> {
-  const claims = readClickId(deps.config.secretKey, clickId);
+  const claims = readClickId(deps.config.keys, clickId);
   if (!claims) return deps.models.Click.findById(clickId).lean<Attribution>();
   if (claims.preview) return null;
   const link = await deps.repos.links.byCode(claims.linkId);

@@ -48,6 +48,7 @@ export const FEED_PRODUCTS_INPUT = {
     account: { type: 'string', maxLength: 64, description: 'Signed URLs: the account.' },
     expires: { type: 'integer', minimum: 0, maximum: 99999999999, description: 'Signed URLs: expiry (Unix seconds).' },
     kid: { type: 'string', maxLength: 64, description: 'Signed URLs: the issuing key.' },
+    sk: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'Signed URLs: the id of the platform key that signed it.' },
     sig: { type: 'string', maxLength: 128, description: 'Signed URLs: the signature.' },
   },
 } as const;
@@ -81,7 +82,7 @@ function checkParams(publisher: Publisher, p: FeedParams): { country: string; me
 export function issueFeedUrl(deps: Pick<UseCaseDeps, 'config'>, principal: Principal, input: FeedParams, now = new Date()) {
   const { country } = checkParams(principal.publisher, input);
   const expires = Math.floor(now.getTime() / 1000) + VALIDITY_DAYS * 86_400;
-  const url = signedFeedUrl(deps.config.feedUrl, deps.config.secretKey, {
+  const url = signedFeedUrl(deps.config.feedUrl, deps.config.keys, {
     account: principal.publisher._id,
     country,
     format: input.format,
@@ -112,7 +113,7 @@ export async function signedFeedAccount(deps: UseCaseDeps, q: InputOf<typeof FEE
     throw invalidUrl('A signed feed URL needs account, expires, kid and sig, as issued by /api/v1/affiliates/feed/.');
   }
   verifyFeedSignature(
-    deps.config.secretKey,
+    deps.config.keys,
     {
       account: q.account,
       country: q.country,
@@ -121,6 +122,7 @@ export async function signedFeedAccount(deps: UseCaseDeps, q: InputOf<typeof FEE
       sample: q.sample || undefined,
       expires: q.expires,
       kid: q.kid,
+      sk: q.sk,
     },
     q.sig,
     now,

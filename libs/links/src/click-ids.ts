@@ -8,9 +8,11 @@
  *
  * Layout (base64url after `clk_`): version (1 byte) | time in ms (6) | flags (1) | nonce (6) |
  * link code (ASCII, 1-64) | HMAC-SHA256 of everything before it, truncated to 10 bytes, under a
- * key derived from the platform secret for this purpose only.
+ * key derived for this purpose only from the key ring's current key. Any key of the ring verifies
+ * (a click made before a rotation still converts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyRing } from '@cw/config';
 
 const VERSION = 1;
 const HEADER = 14;
@@ -46,10 +48,10 @@ export class ClickIds {
   private readonly key: Buffer;
 
   constructor(
-    secret: Buffer,
+    keys: KeyRing,
     private readonly poolSize = 1024,
   ) {
-    this.key = clickKey(secret);
+    this.key = clickKey(keys.current.key);
   }
 
   next(linkId: string, flags: { isBot: boolean; preview?: boolean }, now = Date.now()): string {
@@ -68,13 +70,14 @@ export class ClickIds {
   }
 }
 
-/** The claims of a click id signed under `secret`; undefined for any other id (unsigned, tampered, malformed). */
-export function readClickId(secret: Buffer, clickId: string): ClickClaims | undefined {
+/** The claims of a click id signed under a key of the ring; undefined for any other id (unsigned, tampered, malformed). */
+export function readClickId(keys: KeyRing, clickId: string): ClickClaims | undefined {
   if (!clickId.startsWith('clk_')) return undefined;
   const raw = Buffer.from(clickId.slice(4), 'base64url');
   if (raw.length <= HEADER + MAC_BYTES || raw[0] !== VERSION || raw.toString('base64url') !== clickId.slice(4)) return undefined;
   const body = raw.subarray(0, raw.length - MAC_BYTES);
-  if (!timingSafeEqual(raw.subarray(raw.length - MAC_BYTES), mac(clickKey(secret), body))) return undefined;
+  const given = raw.subarray(raw.length - MAC_BYTES);
+  if (!keys.all.some((k) => timingSafeEqual(given, mac(clickKey(k.key), body)))) return undefined;
   const linkId = body.toString('latin1', HEADER);
   if (!LINK_CODE.test(linkId)) return undefined;
   return { linkId, at: new Date(body.readUIntBE(1, 6)), isBot: (body[7]! & BOT) !== 0, preview: (body[7]! & PREVIEW) !== 0 };

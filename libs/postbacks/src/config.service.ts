@@ -88,7 +88,7 @@ export async function putPostbackConfig(deps: UseCaseDeps, principal: Principal,
     await deps.models.PostbackConfig.create({
       _id: id,
       ...fields,
-      secret: seal(deps.config.secretKey, secret),
+      secret: seal(deps.config.keys, secret),
       secret_prefix: secretPrefix(secret),
       created_at: now,
     });
@@ -112,7 +112,7 @@ export async function rotatePostbackSecret(deps: UseCaseDeps, principal: Princip
     { _id: id },
     {
       $set: {
-        secret: seal(deps.config.secretKey, secret),
+        secret: seal(deps.config.keys, secret),
         secret_prefix: secretPrefix(secret),
         previous_secret: current.secret,
         previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS),

@@ -137,9 +137,9 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
 }
 
 function secretsOf(deps: UseCaseDeps, config: ConfigRow, now: Date): string[] {
-  const secrets = [open(deps.config.secretKey, config.secret as never)];
+  const secrets = [open(deps.config.keys, config.secret as never)];
   if (config.previous_secret && config.previous_valid_until && config.previous_valid_until > now)
-    secrets.push(open(deps.config.secretKey, config.previous_secret as never));
+    secrets.push(open(deps.config.keys, config.previous_secret as never));
   return secrets;
 }
 

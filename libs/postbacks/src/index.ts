@@ -8,7 +8,7 @@ export {
   ROTATION_OVERLAP_MS,
   WRITE_POSTBACK_POLICY,
 } from './config.service';
-export { newSigningSecret, open, seal } from './secret-box';
+export { newSigningSecret, open, seal, sealedWithOlderKey } from './secret-box';
 export type { SealedSecret } from './secret-box';
 export { MACROS, validateTarget } from './target';
 export type { Macro, Resolver } from './target';

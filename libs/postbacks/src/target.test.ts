@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newSigningSecret, open, seal } from './secret-box';
+import { keyRing } from '@cw/config';
+import { newSigningSecret, open, seal, sealedWithOlderKey } from './secret-box';
 import { validateTarget } from './target';
 
 describe('postback target URLs', () => {
@@ -13,6 +14,20 @@ describe('postback target URLs', () => {
       /^https:/,
     );
     await expect(validateTarget('https://93.184.216.34/cb', strict)).resolves.toBeTruthy();
+  });
+
+  it('open under every key of the ring after a rotation; new seals use the newest key', () => {
+    const secret = newSigningSecret();
+    const before = keyRing(Buffer.alloc(32, 1));
+    const sealedBefore = seal(before, secret);
+    const after = keyRing(Buffer.alloc(32, 1), [{ id: 'k2026', key: Buffer.alloc(32, 2) }]);
+    expect(open(after, sealedBefore)).toBe(secret);
+    expect(sealedWithOlderKey(after, sealedBefore)).toBe(true);
+    const resealed = seal(after, open(after, sealedBefore));
+    expect(resealed.kid).toBe('k2026');
+    expect(sealedWithOlderKey(after, resealed)).toBe(false);
+    expect(open(after, resealed)).toBe(secret);
+    expect(() => open(before, resealed)).toThrow(/k2026/);
   });
 
   it('refuses http, credentials, unknown macros, private hosts and hosts that resolve to any private address', async () => {
@@ -41,11 +56,11 @@ describe('signing secrets at rest', () => {
   it('are whsec_ + 32 random bytes, sealed with AES-GCM so a wrong key or altered data fails', () => {
     const secret = newSigningSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const key = Buffer.alloc(32, 9);
+    const key = keyRing(Buffer.alloc(32, 9));
     const sealed = seal(key, secret);
     expect(JSON.stringify(sealed)).not.toContain(secret.slice(6));
     expect(open(key, sealed)).toBe(secret);
-    expect(() => open(Buffer.alloc(32, 8), sealed)).toThrow();
+    expect(() => open(keyRing(Buffer.alloc(32, 8)), sealed)).toThrow();
     expect(() => open(key, { ...sealed, data: Buffer.from('x'.repeat(40)).toString('base64') })).toThrow();
   });
 });

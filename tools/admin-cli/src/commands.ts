@@ -13,7 +13,7 @@ import { API_KEY_KINDS, APPLICATION_STATUSES, type ApiKeyKind, type ApplicationS
 import { regenerateMarket } from '@cw/feeds';
 import { approveApplication, listApplications, rejectApplication } from '@cw/monetize';
 import { createOffer, endOffer } from '@cw/offers';
-import { deliveryView, redeliver } from '@cw/postbacks';
+import { deliveryView, open, redeliver, seal, sealedWithOlderKey, type SealedSecret } from '@cw/postbacks';
 import { setAssignment, type AssignmentStatus } from '@cw/programs';
 import { createPlan, releasePlan, subscribeTrending, type NewPlanItem } from '@cw/trending';
 import type { UseCaseDeps } from '@cw/usecase';
@@ -577,6 +577,26 @@ export const COMMANDS: Record<string, CommandSpec> = {
         .limit(int(o, 'limit') ?? 50)
         .lean();
       return rows.map((d) => deliveryView(d as never));
+    },
+  },
+  'postback:reseal': {
+    summary: 'Re-seal every stored postback signing secret under the newest key of SECRET_KEYS (after adding a key; then older keys can be retired)',
+    options: {},
+    run: async (deps, _o, progress) => {
+      const total = await deps.models.PostbackConfig.countDocuments();
+      let resealed = 0;
+      let done = 0;
+      for await (const c of deps.models.PostbackConfig.find({}, { secret: 1, previous_secret: 1 }).lean().cursor()) {
+        const secret = c.secret as SealedSecret;
+        const previous = (c.previous_secret ?? undefined) as SealedSecret | undefined;
+        const $set: Record<string, SealedSecret> = {};
+        if (sealedWithOlderKey(deps.config.keys, secret)) $set.secret = seal(deps.config.keys, open(deps.config.keys, secret));
+        if (previous?.data && sealedWithOlderKey(deps.config.keys, previous)) $set.previous_secret = seal(deps.config.keys, open(deps.config.keys, previous));
+        // Guarded by the values read: a secret rotated meanwhile is left as its rotation wrote it.
+        if (Object.keys($set).length && (await deps.models.PostbackConfig.updateOne({ _id: c._id, 'secret.data': secret.data }, { $set })).modifiedCount) resealed++;
+        progress?.(++done, total);
+      }
+      return { key: deps.config.keys.current.id, postbacks: total, resealed };
     },
   },
   'postback:redeliver': {

@@ -6,6 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueMerchantToken } from '@cw/auth';
+import { keyRing } from '@cw/config';
 import { ClickIds, ensureLinks } from '@cw/links';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
@@ -91,7 +92,7 @@ describe('POST /api/v1/track/conversions/', () => {
     expectErrorShape(await report(sale('clk_doesnotexist0000')), 404, 'click_not_found');
     expectErrorShape(await report(sale(await newClick('curl/8.5.0'))), 422, 'click_is_bot');
     // The click's time is signed into its id: a click id minted 31 days ago is past the 30-day window.
-    const old = new ClickIds(deps.config.secretKey).next(code, { isBot: false }, Date.now() - 31 * 86_400_000);
+    const old = new ClickIds(deps.config.keys).next(code, { isBot: false }, Date.now() - 31 * 86_400_000);
     expectErrorShape(await report(sale(old)), 422, 'click_expired');
     expect(await deps.models.Conversion.countDocuments({ click_id: { $in: [old] } })).toBe(0);
   });
@@ -116,7 +117,7 @@ describe('POST /api/v1/track/conversions/', () => {
     const clickId = await newClick(BROWSER, code2);
     const flipped = clickId.slice(0, 10) + (clickId[10] === 'A' ? 'B' : 'A') + clickId.slice(11);
     expectErrorShape(await report(sale(flipped)), 404, 'click_not_found');
-    expectErrorShape(await report(sale(new ClickIds(Buffer.alloc(32, 9)).next(code2, { isBot: false }))), 404, 'click_not_found');
+    expectErrorShape(await report(sale(new ClickIds(keyRing(Buffer.alloc(32, 9))).next(code2, { isBot: false }))), 404, 'click_not_found');
     const preview = await request(tracker).head(`/c/${code2}`).set('User-Agent', BROWSER);
     expectErrorShape(await report(sale(new URL(preview.headers.location).searchParams.get('cw_click_id')!)), 404, 'click_not_found');
   });

@@ -28,7 +28,7 @@ export class ClickRedirects {
   ) {
     this.resolver = new RedirectResolver(deps.repos);
     this.key = deps.config.secretKey;
-    this.ids = new ClickIds(this.key);
+    this.ids = new ClickIds(deps.config.keys);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
-const sealed = { iv: { type: String }, tag: { type: String }, data: { type: String } };
+const sealed = { kid: { type: String }, iv: { type: String }, tag: { type: String }, data: { type: String } };
 
 /**
  * A publisher's conversion postback: target URL (with macros), method, event types, and the
