@@ -1,6 +1,8 @@
 export { connectDatabase } from './connection';
 export type { Database } from './connection';
-export { createModels, ensureIndexes } from './models';
+export { createModels } from './models';
+export { declaredIndexes, migrateIndexes, verifyIndexes } from './migrate';
+export type { DeclaredIndex, IndexStep } from './migrate';
 export type { Models } from './models';
 export { API_KEY_KINDS, CREDENTIAL_TYPES } from './schemas/credential.schema';
 export type { ApiKeyKind, CredentialDoc, CredentialType } from './schemas/credential.schema';

@@ -58,11 +58,4 @@ export function createModels(conn: Connection): Models {
   };
 }
 
-/** Builds every declared index (idempotent); call once at start-up. */
-export async function ensureIndexes(models: Models): Promise<void> {
-  // autoIndex is off on our connections (no index builds behind a request), so build them here.
-  for (const m of Object.values(models)) {
-    await (m as Model<unknown>).init();
-    await (m as Model<unknown>).createIndexes();
-  }
-}
+

@@ -4,7 +4,7 @@ import { withProbes } from '@cw/health';
 import { requestIdFor } from '@cw/http';
 import { closeServer } from './close-server';
 import { createHttpServer } from './http-server';
-import { openServiceDeps, type ServiceDeps } from './service-deps';
+import { IndexesMissingError, openServiceDeps, type ServiceDeps } from './service-deps';
 
 export interface RunOptions {
   name: string;
@@ -22,7 +22,7 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     const config = loadConfig(opts.env, { port: opts.defaultPort });
     deps = await openServiceDeps(config, requireMongoUri(config), opts.name);
   } catch (e) {
-    console.error(e instanceof ConfigError ? e.message : `${opts.name} failed to start: ${(e as Error).message}`);
+    console.error(e instanceof ConfigError || e instanceof IndexesMissingError ? `${opts.name}: ${e.message}` : `${opts.name} failed to start: ${(e as Error).message}`);
     process.exit(1);
   }
   const app = await opts.createApp(deps);

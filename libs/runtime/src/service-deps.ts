@@ -6,7 +6,7 @@
 import { Redis } from 'ioredis';
 import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
-import { connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange, type Database, type Models, type Repositories } from '@cw/db';
+import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange, verifyIndexes, type Database, type Models, type Repositories } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -34,7 +34,16 @@ export interface ServiceDepsOptions {
   localVersions?: AccessVersions;
   /** Where logs go (default: standard output); tests read them. */
   logDestination?: NodeJS.WritableStream;
+  /**
+   * `verify` (services): refuse to start while a declared index is missing, naming it (indexes
+   * are built by `npm run admin -- db:migrate` before a deploy); `migrate`: build them (the local
+   * platform, tests).
+   */
+  indexes?: 'verify' | 'migrate';
 }
+
+/** A service started on a database whose indexes are not migrated. */
+export class IndexesMissingError extends Error {}
 
 export async function openServiceDeps(
   config: PlatformConfig,
@@ -45,7 +54,14 @@ export async function openServiceDeps(
   const logger = createLogger({ level: config.logLevel, name, destination: opts.logDestination });
   const db = await connectDatabase(mongoUri);
   const models = createModels(db.connection);
-  await ensureIndexes(models);
+  if (opts.indexes === 'migrate') await migrateIndexes(models);
+  else {
+    const missing = await verifyIndexes(models);
+    if (missing.length) {
+      await db.close();
+      throw new IndexesMissingError(`the database lacks ${missing.length} index(es) this service needs; run \`npm run admin -- db:migrate\` first: ${missing.join('; ')}`);
+    }
+  }
   let redis: Redis | undefined;
   let limiter: RateLimiter;
   const checks: ReadinessCheck[] = [{ name: 'mongodb', check: () => db.ping() }];

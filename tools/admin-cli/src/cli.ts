@@ -7,7 +7,7 @@ import { bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
 import { loadConfig } from '@cw/config';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { connectDatabase, createModels, createRepositories, ensureIndexes, onAccessChange } from '@cw/db';
+import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
 import { COMMANDS, UsageError, type CommandSpec } from './commands';
@@ -79,7 +79,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       onAccessChange(db.connection, bumpOnAccessChange(versions));
     }
     const models = createModels(db.connection);
-    await ensureIndexes(models);
+    // The operator's tool builds what is missing before any command (quick when all is there);
+    // db:migrate reports each index, rebuilds changed ones and drops undeclared ones.
+    if (name !== 'db:migrate') await migrateIndexes(models);
     const deps = { config, models, repos: createRepositories(models) };
     const result = publicIds(await spec.run(deps, values, json ? undefined : progressBar(name)));
     return { code: 0, out: json ? JSON.stringify(result) : formatHuman(result) };

@@ -133,7 +133,7 @@ async function startOn(
       if (change) versions.bump(change);
     });
   }
-  const deps = await openServiceDeps(config, mongoUri, 'platform', { localVersions, logDestination: opts.logDestination });
+  const deps = await openServiceDeps(config, mongoUri, 'platform', { localVersions, logDestination: opts.logDestination, indexes: 'migrate' });
 
   let credentials: CredentialsFile | undefined;
   let seeded: DemoDataset['counts'] | undefined;

@@ -6,7 +6,7 @@
  */
 import { parseCommandLine } from '@cw-tools/cli-kit';
 import { loadConfig } from '@cw/config';
-import { connectDatabase, createModels, ensureIndexes } from '@cw/db';
+import { connectDatabase, createModels, migrateIndexes } from '@cw/db';
 import { generateDemoData, progressBar } from '@cw-tools/demo-data';
 import { resolveMongoUri, runningLocalPlatform, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { CREDENTIALS_PATH, REPO_ROOT } from './platform';
@@ -44,7 +44,7 @@ try {
     }
     await db.connection.dropDatabase();
   }
-  await ensureIndexes(models);
+  await migrateIndexes(models);
   const started = Date.now();
   const { counts, ...data } = await generateDemoData(models, { products, linkKey: config.secretKey, seed: values.seed ? Number(values.seed) : undefined, onProgress: progressBar('seeding products') });
   const written = writeCredentials(CREDENTIALS_PATH, store, { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...data });

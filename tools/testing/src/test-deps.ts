@@ -6,7 +6,7 @@ import {
   connectDatabase,
   createModels,
   createRepositories,
-  ensureIndexes,
+  migrateIndexes,
   onAccessChange,
   type Database,
   type Models,
@@ -65,7 +65,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   const tdb = shared?.tdb ?? (await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }));
   const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   const models = createModels(db.connection);
-  await ensureIndexes(models);
+  await migrateIndexes(models);
   let redis: Redis | undefined;
   let limiter: RateLimiter;
   const prefix = shared?.prefix ?? `test_${randomBytes(4).toString('hex')}`;

@@ -1,9 +1,11 @@
 /** Each service builds to its own bundle that runs with plain `node` (no tsx, no repository sources). */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { runCli } from '@cw-tools/admin-cli';
 import { freePort } from '@cw-tools/testing';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -34,7 +36,17 @@ describe('per-service build', () => {
 
     engine = await startEmbeddedMongo();
     const port = await freePort();
-    child = spawn(process.execPath, ['main.js'], { cwd: out, env: { PATH: process.env.PATH, NODE_ENV: 'production', MONGODB_URI: `${engine.uri}/build_test`, PORT: String(port), SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+    const env = { PATH: process.env.PATH, NODE_ENV: 'production', MONGODB_URI: `${engine.uri}/build_test`, PORT: String(port), SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' };
+    // Services verify indexes, they do not build them: on an unmigrated database the bundle refuses to start, naming what is missing.
+    // (asynchronously: the engine answering it runs in this process)
+    const refused = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    refused.stderr!.on('data', (d) => (stderr += d));
+    const [status] = (await once(refused, 'exit')) as [number];
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/^tracker: the database lacks \d+ index\(es\) this service needs; run `npm run admin -- db:migrate` first: .*links \{/);
+    expect((await runCli(['db:migrate'], { MONGODB_URI: env.MONGODB_URI }, root)).code).toBe(0);
+    child = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: 'ignore' });
     let health: Response | undefined;
     for (let i = 0; i < 100 && !health; i++) {
       health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
