@@ -1,9 +1,14 @@
-/** Each service builds to its own bundle that runs with plain `node` (no tsx, no repository sources). */
+/**
+ * Each service builds to its own bundle that runs with plain `node` (no tsx, no repository
+ * sources), also under the Node the images use (docker/Dockerfile.*), fetched from the npm
+ * registry (`node-linux-<arch>`, as the README's MCP Inspector line fetches its Node). One file,
+ * so the builds never run at the same time.
+ */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { runCli } from '@cw-tools/admin-cli';
 import { freePort } from '@cw-tools/testing';
@@ -45,7 +50,7 @@ describe('per-service build', () => {
     const [status] = (await once(refused, 'exit')) as [number];
     expect(status).toBe(1);
     expect(stderr).toMatch(/^tracker: the database lacks \d+ index\(es\) this service needs; run `npm run admin -- db:migrate` first: .*links \{/);
-    expect((await runCli(['db:migrate'], { MONGODB_URI: env.MONGODB_URI }, root)).code).toBe(0);
+    expect((await runCli(['db:migrate', '--json'], { MONGODB_URI: env.MONGODB_URI }, root)).code).toBe(0);
     child = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: 'ignore' });
     let health: Response | undefined;
     for (let i = 0; i < 100 && !health; i++) {
@@ -59,4 +64,68 @@ describe('per-service build', () => {
     const redirect = await fetch(`http://127.0.0.1:${port}/c/doesnotexist1`, { redirect: 'manual' });
     expect(redirect.status).toBe(404);
   }, 180_000);
+});
+
+const APPS = readdirSync(resolve(root, 'apps')).sort();
+let imagesEngine: EmbeddedMongo;
+let node: string;
+const children: ChildProcess[] = [];
+
+/** The images' Node major, read from the Dockerfiles (they must all agree). */
+function imageNodeMajor(): string {
+  const majors = new Set(APPS.map((app) => /FROM node:(\d+)-/.exec(readFileSync(resolve(root, `docker/Dockerfile.${app}`), 'utf8'))?.[1]));
+  expect([...majors]).toHaveLength(1);
+  return [...majors][0]!;
+}
+
+beforeAll(async () => {
+  const major = imageNodeMajor();
+  const dir = resolve(root, `node_modules/.cache/image-node-${major}`);
+  node = resolve(dir, `node_modules/node-linux-${process.arch}/bin/node`);
+  if (!existsSync(node)) {
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, `node-linux-${process.arch}@${major}`], { stdio: 'ignore', timeout: 240_000 });
+  }
+  execFileSync(process.execPath, [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--projects', APPS.join(','), '--skip-nx-cache'], {
+    cwd: root,
+    env: { ...process.env, NX_DAEMON: 'false' },
+    stdio: 'ignore',
+    timeout: 300_000,
+  });
+  imagesEngine = await startEmbeddedMongo();
+  expect((await runCli(['db:migrate', '--json'], { MONGODB_URI: `${imagesEngine.uri}/images` }, root)).code).toBe(0);
+}, 600_000);
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await imagesEngine?.stop();
+});
+
+describe('the images’ Node', () => {
+  it('is a supported LTS that package.json engines admit', () => {
+    const major = Number(imageNodeMajor());
+    expect(major % 2).toBe(0);
+    expect(major).toBeGreaterThanOrEqual(22);
+    const engines = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines).toContain(`^${major}.`);
+  });
+
+  it.each(APPS)('runs the %s bundle: /healthz and /readyz answer 200', async (app) => {
+    expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(new RegExp(`^v${imageNodeMajor()}\\.`));
+    const port = await freePort();
+    const child = spawn(node, ['main.js'], {
+      cwd: resolve(root, `dist/apps/${app}`),
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', MONGODB_URI: `${imagesEngine.uri}/images`, PORT: String(port), SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    children.push(child);
+    let live: Response | undefined;
+    for (let i = 0; i < 150 && !live; i++) {
+      live = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      if (!live) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(live?.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
+    child.kill('SIGTERM');
+  }, 60_000);
 });
