@@ -11,6 +11,7 @@ import { createDeliveryAgent } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
 import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
 import { postbackJobs } from './jobs/postbacks.job';
+import { Gauge, type Registry } from 'prom-client';
 
 export interface WorkerDeps extends UseCaseDeps {
   db: Db;
@@ -19,6 +20,8 @@ export interface WorkerDeps extends UseCaseDeps {
   processEveryMs?: number;
   /** How often stale feed markets are looked for (default 5 minutes). */
   feedsRefreshMs?: number;
+  /** Where the Agenda queue's depth is reported (agenda_jobs_due at each scrape). */
+  registry?: Registry;
 }
 
 export interface JobDefinition {
@@ -36,6 +39,17 @@ export interface Worker {
 export function createWorker(deps: WorkerDeps): Worker {
   const every = deps.processEveryMs ?? 1000;
   const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs' }), processEvery: every });
+  if (deps.registry && !deps.registry.getSingleMetric('agenda_jobs_due')) {
+    const jobs = deps.db.collection('jobs');
+    new Gauge({
+      name: 'agenda_jobs_due',
+      help: 'Agenda jobs due now and not running (the queue the workers have not caught up with; -1: not measured)',
+      registers: [deps.registry],
+      async collect() {
+        this.set(await jobs.countDocuments({ nextRunAt: { $lte: new Date() }, lockedAt: null }, { maxTimeMS: 1000 }).catch(() => -1));
+      },
+    });
+  }
   const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: deps.config.postbackTimeoutMs });
   const postbacks = postbackJobs(deps, agenda, http, (err) => deps.logger.error({ err: err.message }, 'postback attempt failed'));
   const feeds = feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated'));

@@ -6,7 +6,6 @@ export interface HttpMetrics {
   middleware(service: string): Middleware;
   /** Counts one answered request (for handlers outside Koa: the tracker's redirect fast path). */
   observe(service: string, method: string, route: string, status: number, seconds: number): void;
-  /** Koa middleware answering GET /metrics in the Prometheus text format. */
 }
 
 /** One registry per process; request counts and latencies labelled by service, route and status. */

@@ -11,3 +11,4 @@ export { gettingStarted } from './getting-started';
 export type { GettingStarted } from './getting-started';
 export { API_REFERENCES, apiIndexRouter } from './api-index';
 export type { ApiReference } from './api-index';
+export { registerOperatorMetrics } from './operator-metrics';

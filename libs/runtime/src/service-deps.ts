@@ -6,6 +6,7 @@
 import { Redis } from 'ioredis';
 import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
+import { registerOperatorMetrics } from './operator-metrics';
 import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange, verifyIndexes, type Database, type Models, type Repositories } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
@@ -84,6 +85,7 @@ export async function openServiceDeps(
       bumpOnAccessChange(versions, (m) => logger.error(m)),
     );
   const metrics = createHttpMetrics();
+  registerOperatorMetrics(metrics.registry, { db, models, redis });
   return {
     config,
     logger,

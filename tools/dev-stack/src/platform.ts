@@ -174,6 +174,7 @@ async function startOn(
     models: deps.models,
     repos: deps.repos,
     processEveryMs: opts.workerIntervalMs,
+    registry: deps.metrics.registry,
   });
   await worker.start();
 

@@ -54,7 +54,16 @@ describe('local platform', () => {
         expect(res.headers.get('ratelimit-limit'), path).toBeNull();
       }
     }
-    expect(await (await get('/metrics')).text()).toContain('http_requests_total');
+    const metrics = await (await get('/metrics')).text();
+    expect(metrics).toContain('http_requests_total');
+    // What an operator watches: the driver's pool, the postback pipeline, the queue, the click buffer.
+    expect(Number(/^mongodb_pool_connections\{state="open"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    expect(metrics).toMatch(/^mongodb_pool_connections\{state="in_use"\} \d+/m);
+    expect(metrics).toMatch(/^mongodb_pool_checkout_failures 0$/m);
+    for (const status of ['pending', 'succeeded', 'failed', 'dead']) expect(metrics).toMatch(new RegExp(`^postback_deliveries\\{status="${status}"\\} \\d+$`, 'm'));
+    expect(Number(/^outbox_oldest_pending_seconds (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(0);
+    expect(Number(/^agenda_jobs_due (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(0);
+    expect(metrics).toMatch(/^tracker_click_buffer \d+$/m);
   });
 
   it('answers /healthz 200 when every app is ready', async () => {

@@ -6,7 +6,7 @@
  * the buffer holds at most CLICK_BUFFER_MAX clicks; beyond, the oldest are dropped, counted in
  * `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
  */
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ClickRepository, ClickRow } from '@cw/db';
 import type { Logger } from '@cw/logging';
 
@@ -35,6 +35,17 @@ export class ClickRecorder {
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), flushIntervalMs);
     this.timer.unref();
+    if (registry && !registry.getSingleMetric('tracker_click_buffer')) {
+      const recorder = this;
+      new Gauge({
+        name: 'tracker_click_buffer',
+        help: 'Clicks answered but not yet written (buffered, and the batch being written)',
+        registers: [registry],
+        collect() {
+          this.set(recorder.pending + recorder.inFlight);
+        },
+      });
+    }
     if (registry) {
       this.droppedMetric =
         (registry.getSingleMetric('tracker_clicks_dropped_total') as Counter | undefined) ??
