@@ -36,13 +36,13 @@ export class ClickRecorder {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), flushIntervalMs);
     this.timer.unref();
     if (registry && !registry.getSingleMetric('tracker_click_buffer')) {
-      const recorder = this;
+      const depth = () => this.pending + this.inFlight;
       new Gauge({
         name: 'tracker_click_buffer',
         help: 'Clicks answered but not yet written (buffered, and the batch being written)',
         registers: [registry],
         collect() {
-          this.set(recorder.pending + recorder.inFlight);
+          this.set(depth());
         },
       });
     }
