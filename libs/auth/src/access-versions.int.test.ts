@@ -63,7 +63,7 @@ describe('access versions', () => {
     expect(await v.stamp('pub_a')).toBeNull();
     const first = await v.stamp('pub_a');
     expect(first).not.toBeNull();
-    await redis.del(`${prefix}:epoch`); // what a restart without persistence or a flush leaves
+    await redis.del(`{${prefix}}:epoch`); // what a restart without persistence or a flush leaves
     expect(await v.stamp('pub_a')).toBeNull();
     expect(v.catalogStamp()).toBeNull();
     const next = await v.stamp('pub_a');

@@ -19,7 +19,7 @@
  * at least as new as every change acknowledged before it started.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { AccessChange, AccessChangeListener } from '@cw/db';
 import { ApiError } from '@cw/errors';
 
@@ -74,14 +74,18 @@ export class RedisAccessVersions implements AccessVersions {
   private readonly catalogKey: string;
   private catalogSeen: string | null = null;
 
+  /**
+   * Every key carries the hash tag `{prefix}`, so on a Redis Cluster they share one slot and the
+   * stamp's MGET and a bump's pipeline are one-slot commands (no CROSSSLOT).
+   */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly prefix = 'access',
   ) {
-    this.epochKey = `${prefix}:epoch`;
-    this.allKey = `${prefix}:all`;
-    this.programsKey = `${prefix}:programs`;
-    this.catalogKey = `${prefix}:catalog`;
+    this.epochKey = `{${prefix}}:epoch`;
+    this.allKey = `{${prefix}}:all`;
+    this.programsKey = `{${prefix}}:programs`;
+    this.catalogKey = `{${prefix}}:catalog`;
   }
 
   catalogStamp(): string | null {
@@ -89,7 +93,7 @@ export class RedisAccessVersions implements AccessVersions {
   }
 
   private accountKey(id: string): string {
-    return `${this.prefix}:acct:${id}`;
+    return `{${this.prefix}}:acct:${id}`;
   }
 
   async stamp(accountId: string): Promise<string | null> {
@@ -110,13 +114,18 @@ export class RedisAccessVersions implements AccessVersions {
     return `${epoch}.${all ?? 0}.${programs ?? 0}.${account ?? 0}`;
   }
 
+  /**
+   * A bump writes a new random token, never a counter: if a failover loses a bump, a later bump
+   * can never bring back a value some cache was stamped with (a counter could count up to it again).
+   */
   async bump(change: AccessChange): Promise<void> {
-    if (change === 'catalog') await this.redis.incr(this.catalogKey);
-    else if (change === 'all') await this.redis.incr(this.allKey);
-    else if (change === 'programs') await this.redis.incr(this.programsKey);
+    const token = () => randomBytes(9).toString('base64url');
+    if (change === 'catalog') await this.redis.set(this.catalogKey, token());
+    else if (change === 'all') await this.redis.set(this.allKey, token());
+    else if (change === 'programs') await this.redis.set(this.programsKey, token());
     else if (change.accounts.length) {
       const p = this.redis.pipeline();
-      for (const id of change.accounts) p.incr(this.accountKey(id));
+      for (const id of change.accounts) p.set(this.accountKey(id), token());
       const results = (await p.exec()) ?? [];
       const failed = results.find(([err]) => err);
       if (failed) throw failed[0];

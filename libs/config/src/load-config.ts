@@ -30,6 +30,8 @@ export interface PlatformConfig {
   mongodbUri?: string;
   /** Absent: the in-memory limiter (correct for one process only). */
   redisUrl?: string;
+  /** Redis Cluster seed nodes (`host:port`), instead of REDIS_URL. */
+  redisClusterNodes?: Array<{ host: string; port: number }>;
   portalUrl: string;
   trackingUrl: string;
   feedUrl: string;
@@ -145,6 +147,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   } else if (nodeEnv === 'production') {
     problems.push('SECRET_ENCRYPTION_KEY is required in production (32 bytes, base64)');
   }
+  if (str('REDIS_URL') !== undefined && str('REDIS_CLUSTER_NODES') !== undefined) problems.push('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: one Redis, or one cluster');
   const keys = keyRing(secretKey, parseSecretKeys(str('SECRET_KEYS'), problems));
 
   const usdRates: Record<string, string> = {};
@@ -168,6 +171,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     port,
     mongodbUri: url('MONGODB_URI', undefined, ['mongodb:', 'mongodb+srv:']),
     redisUrl: url('REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redisClusterNodes: clusterNodes(str('REDIS_CLUSTER_NODES'), problems),
     portalUrl,
     trackingUrl: url('TRACKING_URL', portalUrl, ['http:', 'https:'])!,
     feedUrl: url('FEED_URL', portalUrl, ['http:', 'https:'])!,
@@ -208,6 +212,19 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
  * Where tests run: a real MongoDB when MONGODB_URI is set (else the embedded engine), and Redis at
  * REDIS_URL or 127.0.0.1:6379. Validated like every other setting.
  */
+/** REDIS_CLUSTER_NODES: `host:port,host:port,...` (any reachable nodes of the cluster; the client finds the rest). */
+function clusterNodes(raw: string | undefined, problems: string[]): Array<{ host: string; port: number }> | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const nodes = raw.split(',').map((s) => s.trim());
+  const parsed = nodes.map((n) => /^([A-Za-z0-9.:[\]-]+):(\d{1,5})$/.exec(n)).map((m) => (m ? { host: m[1]!, port: Number(m[2]) } : undefined));
+  const bad = nodes.filter((_, i) => !parsed[i] || parsed[i]!.port > 65535);
+  if (bad.length) {
+    problems.push(`REDIS_CLUSTER_NODES must be host:port,host:port,..., got "${bad.join(', ')}"`);
+    return undefined;
+  }
+  return parsed as Array<{ host: string; port: number }>;
+}
+
 export function loadTestTargets(env: Env = process.env): { mongodbUri?: string; redisUrl: string } {
   const c = loadConfig({ NODE_ENV: 'test', MONGODB_URI: env.MONGODB_URI, REDIS_URL: env.REDIS_URL }, { port: 0 });
   return { mongodbUri: c.mongodbUri, redisUrl: c.redisUrl ?? DEFAULT_REDIS_URL };

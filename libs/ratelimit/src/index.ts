@@ -1,3 +1,5 @@
 export { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, WINDOW_SECONDS } from './limiter';
 export type { RateLimiter, RateLimitResult } from './limiter';
 export { countOnly, countRequest, enforceRateLimit, rateLimit, rateLimitHeaders, setRateLimitHeaders, STORE_RETRY_SECONDS } from './rate-limit.middleware';
+export { openRedis } from './redis-client';
+export type { RedisClient } from './redis-client';

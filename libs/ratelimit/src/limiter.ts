@@ -4,7 +4,7 @@
  * raises RateLimitStoreError: callers answer 503, never an unlimited pass.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 export const WINDOW_SECONDS = 60;
 
@@ -65,6 +65,6 @@ export function createMemoryRateLimiter(prefix = 'rl'): RateLimiter {
   return new FlexibleLimiter((o) => new RateLimiterMemory(o), prefix);
 }
 
-export function createRedisRateLimiter(redis: Redis, prefix = 'rl'): RateLimiter {
+export function createRedisRateLimiter(redis: Redis | Cluster, prefix = 'rl'): RateLimiter {
   return new FlexibleLimiter((o) => new RateLimiterRedis({ ...o, storeClient: redis, rejectIfRedisNotReady: true }), prefix);
 }

@@ -6,13 +6,13 @@
  * event not yet turned into deliveries). Apps add their own (the tracker's click buffer, the
  * worker's Agenda queue) next to where the numbers live.
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database, Models } from '@cw/db';
 
 const SCRAPE_QUERY_MS = 1_000;
 
-export function registerOperatorMetrics(registry: Registry, deps: { db: Database; models: Models; redis?: Redis }): void {
+export function registerOperatorMetrics(registry: Registry, deps: { db: Database; models: Models; redis?: Redis | Cluster }): void {
   const pool = deps.db.pool;
   new Gauge({
     name: 'mongodb_pool_connections',

@@ -3,10 +3,10 @@
  * the rate limiter (memory limiter without REDIS_URL), logger and metrics. Used by app mains
  * and by the dev stack; nothing here reads the environment.
  */
-import { Redis } from 'ioredis';
 import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
 import { registerOperatorMetrics } from './operator-metrics';
+import { openRedis, type RedisClient } from '@cw/ratelimit';
 import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange, verifyIndexes, type Database, type Models, type Repositories } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
@@ -20,7 +20,7 @@ export interface ServiceDeps {
   models: Models;
   repos: Repositories;
   limiter: RateLimiter;
-  redis?: Redis;
+  redis?: RedisClient;
   metrics: HttpMetrics;
   checks: ReadinessCheck[];
   /** Principals cached and validated on every request against the access versions. */
@@ -63,15 +63,10 @@ export async function openServiceDeps(
       throw new IndexesMissingError(`the database lacks ${missing.length} index(es) this service needs; run \`npm run admin -- db:migrate\` first: ${missing.join('; ')}`);
     }
   }
-  let redis: Redis | undefined;
   let limiter: RateLimiter;
   const checks: ReadinessCheck[] = [{ name: 'mongodb', check: () => db.ping() }];
-  if (config.redisUrl) {
-    // Auto-pipelining: the access stamp read and the rate-limit consume of a request, issued in
-    // the same tick, leave in one write and come back in one read.
-    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, enableAutoPipelining: true });
-    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-    await redis.connect();
+  const redis = await openRedis(config, (err) => logger.warn({ err: err.message }, 'redis error'));
+  if (redis) {
     limiter = createRedisRateLimiter(redis);
     checks.push({ name: 'redis', check: async () => void (await redis!.ping()) });
   } else {

@@ -2,9 +2,9 @@
  * `npm run admin -- <command> [--options] [--json]`. Talks to MONGODB_URI, or to the running
  * `npm start` platform's embedded engine (its URI is in .local/platform.json).
  */
-import { Redis } from 'ioredis';
 import { bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
 import { loadConfig } from '@cw/config';
+import { openRedis, type RedisClient } from '@cw/ratelimit';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange } from '@cw/db';
@@ -67,14 +67,14 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   } catch (e) {
     return fail(`cannot connect to ${uri.replace(/\/\/[^@/]*@/, '//***@')}: ${(e as Error).message}`, 1);
   }
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   try {
     const config = loadConfig({ ...env, MONGODB_URI: undefined }, { port: 0 });
-    if (config.redisUrl) {
-      // The services cache principals against access versions in Redis: every change this command
-      // makes to credentials, accounts, memberships or programs bumps them before it returns.
-      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-      await redis.connect();
+    // The services cache principals against access versions in Redis (one server or a cluster):
+    // every change this command makes to credentials, accounts, memberships or programs bumps them
+    // before it returns.
+    redis = await openRedis(config, () => undefined);
+    if (redis) {
       const versions = new RedisAccessVersions(redis);
       onAccessChange(db.connection, bumpOnAccessChange(versions));
     }

@@ -38,7 +38,7 @@ try {
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const store = platform.config.mongodbUri ? 'MONGODB_URI' : files.dataDir ? `embedded MongoDB engine, data in ${files.dataDir}` : 'embedded MongoDB engine, in memory';
-  console.log(`platform ready at ${platform.url} in ${seconds}s (${store}, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} rate limits)`);
+  console.log(`platform ready at ${platform.url} in ${seconds}s (${store}, ${platform.config.redisClusterNodes ? 'Redis Cluster' : platform.config.redisUrl ? 'Redis' : 'in-memory'} rate limits)`);
   if (platform.seeded) console.log(`seeded demo data: ${Object.entries(platform.seeded).map(([k, v]) => `${v} ${k}`).join(', ')}`);
   if (platform.credentialsPath) console.log(`credentials: ${platform.credentialsPath}`);
   if (!files.dataDir && !platform.config.mongodbUri) console.log(`database (for MONGODB_URI=… npm run admin): ${platform.mongoUri}`);

@@ -124,7 +124,7 @@ async function startOn(
   // Without Redis, access versions live in this process; the engine is in this process too and
   // reports every writer's changes (the operator CLI's included), so the next request sees them.
   let localVersions: MemoryAccessVersions | undefined;
-  if (embedded && !config.redisUrl) {
+  if (embedded && !config.redisUrl && !config.redisClusterNodes) {
     const engine = embedded;
     const versions = (localVersions = new MemoryAccessVersions(() => !engine.stopped));
     embedded.engine.onChange((c) => {

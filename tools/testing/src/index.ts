@@ -10,3 +10,5 @@ export { startRedisServer } from './private-redis';
 export type { PrivateRedis } from './private-redis';
 export { resolvedSchema, schemaErrors } from './openapi-conformance';
 export { freePort } from './free-port';
+export { startRedisCluster } from './private-redis-cluster';
+export type { PrivateRedisCluster } from './private-redis-cluster';

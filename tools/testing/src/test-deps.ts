@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { loadConfig, type PlatformConfig } from '@cw/config';
 import { AccessCache, bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
 import {
@@ -15,7 +14,7 @@ import {
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@cw/ratelimit';
+import { createMemoryRateLimiter, createRedisRateLimiter, openRedis, type RateLimiter, type RedisClient } from '@cw/ratelimit';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
 
@@ -32,7 +31,9 @@ export interface TestDeps {
   prefix: string;
   db: Database;
   tdb: TestDatabase;
-  redis?: Redis;
+  redis?: RedisClient;
+  /** The Redis Cluster's nodes, when on one (instances on the same database use it too). */
+  clusterNodes?: string[];
   /** The demo dataset's credentials and fixtures, when seeded. */
   data?: DemoDataset;
   close(): Promise<void>;
@@ -43,6 +44,8 @@ export interface TestDepsOptions {
   env?: Record<string, string>;
   /** Use a real Redis limiter (REDIS_URL or 127.0.0.1:6379) instead of the memory limiter. */
   redis?: boolean;
+  /** Use a Redis Cluster (its nodes, `host:port`) for the limiter and the access versions. */
+  redisCluster?: string[];
   /** Seed the demo dataset with this many products. */
   seedProducts?: number;
   /** An own embedded engine even when MONGODB_URI is set, for tests that stop it. */
@@ -66,13 +69,14 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   const models = createModels(db.connection);
   await migrateIndexes(models);
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   let limiter: RateLimiter;
   const prefix = shared?.prefix ?? `test_${randomBytes(4).toString('hex')}`;
-  if (opts.redis || shared?.redis) {
-    redis = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 1, enableAutoPipelining: true });
-    await redis.connect();
-    limiter = createRedisRateLimiter(redis, prefix);
+  const cluster = opts.redisCluster ?? shared?.clusterNodes;
+  if (opts.redis || cluster || shared?.redis) {
+    // The production client (one server, or a cluster), as openServiceDeps opens it.
+    redis = await openRedis(cluster ? { redisClusterNodes: cluster.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })) } : { redisUrl: redisUrl() }, () => undefined);
+    limiter = createRedisRateLimiter(redis!, prefix);
   } else {
     limiter = createMemoryRateLimiter(prefix);
   }
@@ -101,6 +105,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     db,
     tdb,
     redis,
+    clusterNodes: cluster,
     data,
     close: async () => {
       unobserve?.();

@@ -1,0 +1,75 @@
+/**
+ * A real Redis Cluster of a test's own: three primaries with a replica each, six redis-server
+ * processes with `cluster-enabled`, joined with `redis-cli --cluster create`. A primary can be
+ * killed (SIGKILL) to watch its replica take over.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port';
+import { redisAnswers } from './redis-answers';
+
+const run = promisify(execFile);
+
+export interface PrivateRedisCluster {
+  /** `host:port` of every node, as REDIS_CLUSTER_NODES takes them. */
+  nodes: string[];
+  /** SIGKILL the primary that serves `key`'s slot; resolves with its port. */
+  killPrimaryOf(key: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function cli(port: number, ...args: string[]): Promise<string> {
+  return (await run('redis-cli', ['-p', String(port), ...args], { timeout: 10_000 })).stdout;
+}
+
+export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): Promise<PrivateRedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'cw-redis-cluster-'));
+  const ports: number[] = [];
+  for (let i = 0; i < 6; i++) ports.push(await freePort());
+  const children = new Map<number, ChildProcess>();
+  for (const port of ports) {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 1000), '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    children.set(port, child);
+  }
+  for (const port of ports) {
+    for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
+  }
+  await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 60_000 });
+  for (let i = 0; i < 200; i++) {
+    const states = await Promise.all(ports.map((p) => cli(p, 'cluster', 'info').catch(() => '')));
+    if (states.every((s) => s.includes('cluster_state:ok'))) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    nodes: ports.map((p) => `127.0.0.1:${p}`),
+    async killPrimaryOf(key) {
+      const slot = (await cli(ports[0]!, 'cluster', 'keyslot', key)).trim();
+      const shards = (await cli(ports[0]!, 'cluster', 'slots')).split('\n').map((l) => l.trim());
+      // `cluster slots` lists: start, end, then the primary's host and port.
+      for (let i = 0; i + 3 < shards.length; i++) {
+        const start = Number(shards[i]);
+        const end = Number(shards[i + 1]);
+        if (Number.isInteger(start) && Number.isInteger(end) && start <= Number(slot) && Number(slot) <= end && shards[i + 2] === '127.0.0.1') {
+          const port = Number(shards[i + 3]);
+          const child = children.get(port)!;
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGKILL');
+          await exited;
+          return port;
+        }
+      }
+      throw new Error(`no primary found for slot ${slot}`);
+    },
+    async stop() {
+      for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
