@@ -1,8 +1,9 @@
 /**
  * The platform on a real Redis Cluster (three primaries with a replica each, started here from
  * redis-server): rate budgets and the cached principals' access stamps (one MGET over hash-tagged
- * keys: no CROSSSLOT) work through HTTP, and an operator CLI revocation on the cluster reaches the
- * very next request.
+ * keys: no CROSSSLOT) work through HTTP; an operator CLI revocation on the cluster reaches the
+ * very next request; with the primary of the access keys killed, answers are 200, 429 or 503
+ * (never the revoked key), and the same app recovers once the replica took over.
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,4 +45,30 @@ describe('on a Redis Cluster', () => {
     expect(revoked.code).toBe(0);
     expect((await me(secret)).status).toBe(401);
   });
+
+  it('answers only 200/429/503 while the access keys\' primary is down, never lets a revoked key in, and recovers without a restart', async () => {
+    const cliEnv = { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') };
+    const issued = JSON.parse((await runCli(['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'], cliEnv, '/tmp')).out) as { id: string; secret: string };
+    const live = deps.data!.publishers[0].keys.live;
+    expect((await me(issued.secret)).status).toBe(200);
+    expect((await runCli(['credential:revoke', '--id', issued.id, '--json'], cliEnv, '/tmp')).code).toBe(0);
+    await cluster.killPrimaryOf('{access}:epoch');
+    const seen: number[] = [];
+    const until = Date.now() + 6_000;
+    while (Date.now() < until) {
+      const [a, b] = await Promise.all([me(live), me(issued.secret)]);
+      seen.push(a.status);
+      expect([200, 429, 503]).toContain(a.status);
+      expect([401, 503]).toContain(b.status);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen.length).toBeGreaterThan(10);
+    let last = 0;
+    for (let i = 0; i < 100 && last !== 200; i++) {
+      last = (await me(live)).status;
+      if (last !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(last).toBe(200);
+    expect((await me(issued.secret)).status).toBe(401);
+  }, 60_000);
 });

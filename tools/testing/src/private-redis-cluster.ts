@@ -33,7 +33,7 @@ export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): 
   for (const port of ports) {
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 1000), '--save', '', '--appendonly', 'no', '--dir', dir],
+      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 1000), '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', '--dir', dir],
       { stdio: 'ignore' },
     );
     children.set(port, child);
@@ -42,9 +42,12 @@ export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): 
     for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
   }
   await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 60_000 });
-  for (let i = 0; i < 200; i++) {
+  // Ready when every node sees the cluster ok and every replica's link to its primary is up (a
+  // replica that never synced would refuse to take over: its data counts as too old).
+  for (let i = 0; i < 300; i++) {
     const states = await Promise.all(ports.map((p) => cli(p, 'cluster', 'info').catch(() => '')));
-    if (states.every((s) => s.includes('cluster_state:ok'))) break;
+    const roles = await Promise.all(ports.map((p) => cli(p, 'info', 'replication').catch(() => '')));
+    if (states.every((s) => s.includes('cluster_state:ok')) && roles.every((r) => r.includes('role:master') || r.includes('master_link_status:up'))) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
