@@ -1,7 +1,9 @@
 export { connectDatabase } from './connection';
 export type { Database } from './connection';
 export { createModels } from './models';
-export { declaredIndexes, migrateIndexes, verifyIndexes } from './migrate';
+export { declaredIndexes, migrateIndexes, NotShardedClusterError, shardCollections, verifyIndexes } from './migrate';
+export { SHARD_KEYS, shardKeyOf, UnroutedWriteError } from './sharding';
+export type { ShardKey, ShardPlan } from './sharding';
 export type { DeclaredIndex, IndexStep } from './migrate';
 export type { Models } from './models';
 export { API_KEY_KINDS, CREDENTIAL_TYPES } from './schemas/credential.schema';

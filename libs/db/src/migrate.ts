@@ -4,10 +4,12 @@
  * the ones no model declares), one progress line per index; services only verify at start that
  * what they need exists (`verifyIndexes`), and refuse to serve naming what is missing. On a
  * sharded cluster index builds behind a booting service are refused anyway. The local platform
- * and the tests run the same migration.
+ * and the tests run the same migration. With `shard` (on a mongos), collections are first sharded as
+ * the shard-key table says (./sharding.ts, docs/scaling.md).
  */
 import type { Model } from 'mongoose';
 import type { Models } from './models';
+import { SHARD_KEYS } from './sharding';
 
 type IndexKey = Record<string, number | string>;
 interface IndexOptions {
@@ -27,7 +29,7 @@ export interface DeclaredIndex {
 export interface IndexStep {
   collection: string;
   index: string;
-  action: 'created' | 'rebuilt' | 'dropped' | 'present';
+  action: 'created' | 'rebuilt' | 'dropped' | 'present' | 'sharded';
 }
 
 /** The options that make two indexes on the same key different. */
@@ -100,6 +102,30 @@ export async function migrateIndexes(models: Models, opts: { dropUndeclared?: bo
         step({ collection, index: e.name, action: 'dropped' });
       }
     }
+  }
+  return steps;
+}
+
+/** `db:migrate --shard` was run against a server that is not a mongos. */
+export class NotShardedClusterError extends Error {}
+
+/**
+ * Shards every collection the shard-key table shards (docs/scaling.md), before its indexes are
+ * built: on a mongos only. Already sharded on the same key is no change (MongoDB answers ok).
+ */
+export async function shardCollections(models: Models, opts: { onStep?: (step: IndexStep) => void } = {}): Promise<IndexStep[]> {
+  const db = (Object.values(models)[0] as Model<unknown>).db.db!;
+  const admin = db.admin();
+  const hello = (await admin.command({ hello: 1 })) as { msg?: string };
+  if (hello.msg !== 'isdbgrid') throw new NotShardedClusterError('--shard needs a mongos (a sharded cluster\'s router): this server is not one');
+  await admin.command({ enableSharding: db.databaseName });
+  const steps: IndexStep[] = [];
+  for (const [collection, plan] of Object.entries(SHARD_KEYS)) {
+    if (!('key' in plan)) continue;
+    await admin.command({ shardCollection: `${db.databaseName}.${collection}`, key: plan.key });
+    const step: IndexStep = { collection, index: Object.entries(plan.key).map(([k, v]) => `${k}_${v}`).join('_'), action: 'sharded' };
+    steps.push(step);
+    opts.onStep?.(step);
   }
   return steps;
 }

@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import './access-changes';
+import { guardShardKeyWrites } from './sharding';
 import { clickSchema, type ClickDoc } from './schemas/click.schema';
 import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
 import { credentialSchema, type CredentialDoc } from './schemas/credential.schema';
@@ -36,25 +37,48 @@ export interface Models {
   FeedState: Model<FeedStateDoc>;
 }
 
+/** Each model's schema and collection. */
+const COLLECTIONS = {
+  Publisher: [publisherSchema, 'publishers'],
+  Credential: [credentialSchema, 'credentials'],
+  Merchant: [merchantSchema, 'merchants'],
+  Program: [programSchema, 'programs'],
+  Membership: [membershipSchema, 'program_memberships'],
+  Product: [productSchema, 'products'],
+  Link: [linkSchema, 'links'],
+  Click: [clickSchema, 'clicks'],
+  Conversion: [conversionSchema, 'conversions'],
+  Idempotency: [idempotencySchema, 'idempotency_keys'],
+  PostbackConfig: [postbackConfigSchema, 'postback_configs'],
+  PostbackDelivery: [postbackDeliverySchema, 'postback_deliveries'],
+  Offer: [offerSchema, 'offers'],
+  MonetizeApplication: [monetizeApplicationSchema, 'monetize_applications'],
+  TrendingPlan: [trendingPlanSchema, 'trending_plans'],
+  FeedState: [feedStateSchema, 'feed_states'],
+} as const;
+
+// Hooks go on the schemas once, before any connection compiles a model from them.
+for (const [schema, collection] of Object.values(COLLECTIONS)) guardShardKeyWrites(schema, collection);
+
 /** Registers every model on the given connection (never on mongoose's default connection). */
 export function createModels(conn: Connection): Models {
   return {
-    Publisher: conn.model<PublisherDoc>('Publisher', publisherSchema, 'publishers'),
-    Credential: conn.model<CredentialDoc>('Credential', credentialSchema, 'credentials'),
-    Merchant: conn.model<MerchantDoc>('Merchant', merchantSchema, 'merchants'),
-    Program: conn.model<ProgramDoc>('Program', programSchema, 'programs'),
-    Membership: conn.model<MembershipDoc>('Membership', membershipSchema, 'program_memberships'),
-    Product: conn.model<ProductDoc>('Product', productSchema, 'products'),
-    Link: conn.model<LinkDoc>('Link', linkSchema, 'links'),
-    Click: conn.model<ClickDoc>('Click', clickSchema, 'clicks'),
-    Conversion: conn.model<ConversionDoc>('Conversion', conversionSchema, 'conversions'),
-    Idempotency: conn.model<IdempotencyDoc>('Idempotency', idempotencySchema, 'idempotency_keys'),
-    PostbackConfig: conn.model<PostbackConfigDoc>('PostbackConfig', postbackConfigSchema, 'postback_configs'),
-    PostbackDelivery: conn.model<PostbackDeliveryDoc>('PostbackDelivery', postbackDeliverySchema, 'postback_deliveries'),
-    Offer: conn.model<OfferDoc>('Offer', offerSchema, 'offers'),
-    MonetizeApplication: conn.model<MonetizeApplicationDoc>('MonetizeApplication', monetizeApplicationSchema, 'monetize_applications'),
-    TrendingPlan: conn.model<TrendingPlanDoc>('TrendingPlan', trendingPlanSchema, 'trending_plans'),
-    FeedState: conn.model<FeedStateDoc>('FeedState', feedStateSchema, 'feed_states'),
+    Publisher: conn.model<PublisherDoc>('Publisher', ...COLLECTIONS.Publisher),
+    Credential: conn.model<CredentialDoc>('Credential', ...COLLECTIONS.Credential),
+    Merchant: conn.model<MerchantDoc>('Merchant', ...COLLECTIONS.Merchant),
+    Program: conn.model<ProgramDoc>('Program', ...COLLECTIONS.Program),
+    Membership: conn.model<MembershipDoc>('Membership', ...COLLECTIONS.Membership),
+    Product: conn.model<ProductDoc>('Product', ...COLLECTIONS.Product),
+    Link: conn.model<LinkDoc>('Link', ...COLLECTIONS.Link),
+    Click: conn.model<ClickDoc>('Click', ...COLLECTIONS.Click),
+    Conversion: conn.model<ConversionDoc>('Conversion', ...COLLECTIONS.Conversion),
+    Idempotency: conn.model<IdempotencyDoc>('Idempotency', ...COLLECTIONS.Idempotency),
+    PostbackConfig: conn.model<PostbackConfigDoc>('PostbackConfig', ...COLLECTIONS.PostbackConfig),
+    PostbackDelivery: conn.model<PostbackDeliveryDoc>('PostbackDelivery', ...COLLECTIONS.PostbackDelivery),
+    Offer: conn.model<OfferDoc>('Offer', ...COLLECTIONS.Offer),
+    MonetizeApplication: conn.model<MonetizeApplicationDoc>('MonetizeApplication', ...COLLECTIONS.MonetizeApplication),
+    TrendingPlan: conn.model<TrendingPlanDoc>('TrendingPlan', ...COLLECTIONS.TrendingPlan),
+    FeedState: conn.model<FeedStateDoc>('FeedState', ...COLLECTIONS.FeedState),
   };
 }
 

@@ -9,7 +9,7 @@ import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential
 import { bookLedgerEntry, changeStatus, conversionView, type ConversionRecord } from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
-import { API_KEY_KINDS, APPLICATION_STATUSES, migrateIndexes, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
+import { API_KEY_KINDS, APPLICATION_STATUSES, migrateIndexes, NotShardedClusterError, shardCollections, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
 import { regenerateMarket } from '@cw/feeds';
 import { approveApplication, listApplications, rejectApplication } from '@cw/monetize';
 import { createOffer, endOffer } from '@cw/offers';
@@ -79,15 +79,24 @@ function url(v: string | undefined, name: string): string {
 export const COMMANDS: Record<string, CommandSpec> = {
   'db:migrate': {
     summary: 'Create every index the models declare, rebuild any whose options changed (run before a deploy; services only verify)',
-    options: { 'drop-undeclared': { type: 'boolean', doc: 'also drop indexes no model declares' } },
+    options: {
+      'drop-undeclared': { type: 'boolean', doc: 'also drop indexes no model declares' },
+      shard: { type: 'boolean', doc: 'first shard the collections docs/scaling.md shards (on a mongos only)' },
+    },
     run: async (deps, o, progress) => {
+      const sharded =
+        o.shard === true
+          ? await shardCollections(deps.models, { onStep: progress ? (s) => process.stderr.write(`sharded  ${s.collection} ${s.index}\n`) : undefined }).catch((e) => {
+              throw e instanceof NotShardedClusterError ? new UsageError(e.message) : e;
+            })
+          : [];
       const steps = await migrateIndexes(deps.models, {
         dropUndeclared: o['drop-undeclared'] === true,
         // For a person (not --json): one line per index as it happens, on standard error.
         onStep: progress ? (s) => process.stderr.write(`${s.action.padEnd(8)} ${s.collection}.${s.index}\n`) : undefined,
       });
       const count = (a: string) => steps.filter((s) => s.action === a).length;
-      return { indexes: steps.length, created: count('created'), rebuilt: count('rebuilt'), dropped: count('dropped'), present: count('present') };
+      return { indexes: steps.length, created: count('created'), rebuilt: count('rebuilt'), dropped: count('dropped'), present: count('present'), ...(o.shard === true ? { sharded: sharded.length } : {}) };
     },
   },
   'publisher:create': {

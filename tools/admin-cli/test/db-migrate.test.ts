@@ -31,7 +31,7 @@ describe('index migrations', () => {
     expect(declared.length).toBeGreaterThan(20);
     const missing = await verifyIndexes(models);
     expect(missing).toHaveLength(declared.length);
-    expect(missing).toContain('conversions {"campaign_id":1,"order_ref":1}');
+    expect(missing).toContain('conversions {"publisher_id":1,"occurred_at":-1}');
     const cli = await runCli(['db:migrate', '--json'], { MONGODB_URI: tdb.uri }, mkdtempSync(join(tmpdir(), 'migrate-')));
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.out)).toEqual({ indexes: declared.length, created: declared.length, rebuilt: 0, dropped: 0, present: 0 });
@@ -40,17 +40,36 @@ describe('index migrations', () => {
   });
 
   it('rebuild an index whose options changed, and drop undeclared ones only when asked', async () => {
-    const links = db.connection.db!.collection('links');
-    const unique = (await links.listIndexes().toArray()).find((i) => i.unique)!;
-    await links.dropIndex(unique.name);
-    await links.createIndex(unique.key, { name: unique.name });
-    await links.createIndex({ landing_url: 1 }, { name: 'stray_1' });
-    expect(await verifyIndexes(models)).toEqual([`links ${JSON.stringify(unique.key)} (options differ)`]);
+    const credentials = db.connection.db!.collection('credentials');
+    const unique = (await credentials.listIndexes().toArray()).find((i) => i.unique)!;
+    await credentials.dropIndex(unique.name);
+    await credentials.createIndex(unique.key, { name: unique.name });
+    await credentials.createIndex({ status: 1 }, { name: 'stray_1' });
+    expect(await verifyIndexes(models)).toEqual([`credentials ${JSON.stringify(unique.key)} (options differ)`]);
     const steps = await migrateIndexes(models);
-    expect(steps.filter((s) => s.action !== 'present')).toEqual([{ collection: 'links', index: unique.name, action: 'rebuilt' }]);
-    expect((await links.listIndexes().toArray()).find((i) => i.name === unique.name)?.unique).toBe(true);
-    expect((await links.listIndexes().toArray()).some((i) => i.name === 'stray_1')).toBe(true);
+    expect(steps.filter((s) => s.action !== 'present')).toEqual([{ collection: 'credentials', index: unique.name, action: 'rebuilt' }]);
+    expect((await credentials.listIndexes().toArray()).find((i) => i.name === unique.name)?.unique).toBe(true);
+    expect((await credentials.listIndexes().toArray()).some((i) => i.name === 'stray_1')).toBe(true);
     const dropped = await migrateIndexes(models, { dropUndeclared: true });
-    expect(dropped.filter((s) => s.action === 'dropped')).toEqual([{ collection: 'links', index: 'stray_1', action: 'dropped' }]);
+    expect(dropped.filter((s) => s.action === 'dropped')).toEqual([{ collection: 'credentials', index: 'stray_1', action: 'dropped' }]);
+  });
+
+  it('retire the unique indexes a sharded cluster cannot keep (order dedupe and link identity now live in _id)', async () => {
+    // What a database migrated before the sharding-ready model holds.
+    await db.connection.db!.collection('conversions').createIndex({ campaign_id: 1, order_ref: 1 }, { name: 'campaign_id_1_order_ref_1', unique: true, partialFilterExpression: { order_ref: { $type: 'string' } } });
+    await db.connection.db!.collection('links').createIndex({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { name: 'publisher_id_1_program_id_1_landing_url_1_subid_1', unique: true });
+    expect(await verifyIndexes(models)).toEqual([]);
+    const cli = await runCli(['db:migrate', '--drop-undeclared', '--json'], { MONGODB_URI: tdb.uri }, mkdtempSync(join(tmpdir(), 'migrate-')));
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.out)).toMatchObject({ created: 0, rebuilt: 0, dropped: 2 });
+    const unique = async (c: string) => (await db.connection.db!.collection(c).listIndexes().toArray()).filter((i) => i.unique).map((i) => i.name);
+    expect(await unique('conversions')).toEqual([]);
+    expect(await unique('links')).toEqual([]);
+  });
+
+  it('shards only through a mongos: --shard on a plain server says so and changes nothing', async () => {
+    const cli = await runCli(['db:migrate', '--shard'], { MONGODB_URI: tdb.uri }, mkdtempSync(join(tmpdir(), 'migrate-')));
+    expect(cli.code).toBe(2);
+    expect(cli.out).toBe("error: --shard needs a mongos (a sharded cluster's router): this server is not one");
   });
 });

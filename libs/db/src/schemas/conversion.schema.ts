@@ -20,7 +20,11 @@ const saleEventSchema = new Schema(
   { versionKey: false },
 );
 
-/** A sale attributed to a publisher (or a ledger entry the network books); money in Decimal128, exact. */
+/**
+ * A sale attributed to a publisher (or a ledger entry the network books); money in Decimal128,
+ * exact. A sale's _id is the hash of (merchant, order id), so one order is one document, cluster-
+ * wide, through the _id index alone (the collection is sharded by hashed _id: docs/scaling.md).
+ */
 export const conversionSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -31,7 +35,7 @@ export const conversionSchema = new Schema(
     click_id: { type: String },
     link_id: { type: String },
     subid: { type: String, default: '' },
-    /** The merchant's order id: never shown to publishers; unique per merchant (campaign). */
+    /** The merchant's order id: never shown to publishers; unique per merchant (campaign) through _id. */
     order_ref: { type: String },
     /** Ledger entries: why the network booked it. */
     reason: { type: String },
@@ -54,7 +58,6 @@ export const conversionSchema = new Schema(
 conversionSchema.index({ publisher_id: 1, occurred_at: -1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
 conversionSchema.index({ publisher_id: 1, updated_at: 1 });
-conversionSchema.index({ campaign_id: 1, order_ref: 1 }, { unique: true, partialFilterExpression: { order_ref: { $type: 'string' } } });
 conversionSchema.index({ 'events.published_at': 1 }, { sparse: true });
 
 export type ConversionDoc = InferSchemaType<typeof conversionSchema>;

@@ -2,7 +2,9 @@ import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
  * A tracked link: {tracking_url}/c/{_id}. One per (publisher, program, landing URL, sub-ID),
- * reused, never shared between publishers. Its _id is also the deeplink id clicks are filtered by.
+ * reused, never shared between publishers: the _id is an HMAC of those four, so one identity is one
+ * document through the _id index alone (sharded by hashed _id: docs/scaling.md). Its _id is also
+ * the deeplink id clicks are filtered by.
  */
 export const linkSchema = new Schema(
   {
@@ -20,7 +22,6 @@ export const linkSchema = new Schema(
   },
   { versionKey: false },
 );
-linkSchema.index({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { unique: true });
 linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1 });
 
 export type LinkDoc = InferSchemaType<typeof linkSchema>;

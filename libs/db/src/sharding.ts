@@ -1,0 +1,115 @@
+/**
+ * The shard-key table: how each collection is split on a sharded MongoDB, and the rules the code
+ * keeps so that it can be (docs/scaling.md says which queries each key serves and which scatter).
+ *
+ * - Every unique index on a sharded collection is prefixed by its shard key; on a hashed key, the
+ *   only unique index is the shard key's own `_id` (order dedupe and link identity live in `_id`).
+ * - Every single-document write (updateOne, replaceOne, deleteOne, findOneAnd*) on a sharded
+ *   collection names its whole shard key, or `_id` by equality; an upsert names the whole shard
+ *   key. `guardShardKeyWrites` enforces it on every write through the models, on any database, so
+ *   the embedded engine refuses what a sharded cluster would.
+ */
+import type { Model, Query, Schema } from 'mongoose';
+
+export type ShardKey = Record<string, 1 | 'hashed'>;
+export type ShardPlan = { key: ShardKey; why: string } | { unsharded: string };
+
+/** Keyed by collection name; `agendaJobs` is the worker's Agenda collection (no model of ours). */
+export const SHARD_KEYS: Record<string, ShardPlan> = {
+  conversions: {
+    key: { _id: 'hashed' },
+    why: 'the id is the hash of (merchant, order): one order is one document cluster-wide; intake, status changes and outbox stamps are by id',
+  },
+  links: {
+    key: { _id: 'hashed' },
+    why: 'the code is an HMAC of (publisher, program, landing URL, sub-ID): one identity is one document; every redirect reads by code',
+  },
+  clicks: {
+    key: { publisher_id: 1, _id: 'hashed' },
+    why: "the largest collection: a publisher's reads are targeted, a busy publisher's inserts spread over its chunks",
+  },
+  postback_deliveries: { key: { _id: 'hashed' }, why: 'every claim, attempt and redelivery names the delivery id' },
+  idempotency_keys: { key: { _id: 'hashed' }, why: 'every claim and completion names the key id' },
+  publishers: { unsharded: 'one document per account' },
+  credentials: { unsharded: 'a few documents per account; the unique key hash is read on every cache miss' },
+  merchants: { unsharded: 'one document per merchant' },
+  programs: { unsharded: 'one document per program' },
+  program_memberships: { unsharded: 'publishers times joined programs: small documents, read by publisher' },
+  products: { unsharded: 'read-mostly catalog, served from cache; a GTIN lookup would scatter on any key search pages target' },
+  offers: { unsharded: 'live offers only, small' },
+  monetize_applications: { unsharded: 'one per application, reviewed by operators' },
+  trending_plans: { unsharded: 'a few per day' },
+  feed_states: { unsharded: 'one per country' },
+  postback_configs: { unsharded: 'one per account' },
+  agendaJobs: { unsharded: 'due retries only (finished jobs are removed)' },
+};
+
+export const shardKeyOf = (collection: string): ShardKey | undefined => {
+  const plan = SHARD_KEYS[collection];
+  return plan && 'key' in plan ? plan.key : undefined;
+};
+
+type IndexKey = Record<string, unknown>;
+
+/** Why this index cannot exist on the collection once sharded (undefined: it can). */
+export function uniqueIndexProblem(collection: string, key: IndexKey, options: { unique?: boolean }): string | undefined {
+  const shardKey = shardKeyOf(collection);
+  if (!shardKey || !options.unique) return undefined;
+  const fields = Object.keys(shardKey);
+  const hashed = Object.values(shardKey).includes('hashed');
+  const name = `${collection} ${JSON.stringify(key)}`;
+  if (hashed) return `${name}: unique, on a collection sharded by a hashed key (${JSON.stringify(shardKey)}); only _id can be unique there`;
+  const prefix = Object.keys(key).slice(0, fields.length);
+  if (prefix.join() !== fields.join()) return `${name}: unique, not prefixed by the shard key ${JSON.stringify(shardKey)}`;
+  return undefined;
+}
+
+const OPERATORS_OF_EQUALITY = new Set(['$eq']);
+
+/** Whether the filter holds `field` by equality (a value, or `{$eq: value}`), so the write can be routed. */
+function namesByEquality(filter: Record<string, unknown>, field: string): boolean {
+  if (!(field in filter)) return false;
+  const v = filter[field];
+  if (v === null || typeof v !== 'object' || v instanceof Date || Array.isArray(v)) return v !== undefined;
+  const keys = Object.keys(v);
+  if (!keys.some((k) => k.startsWith('$'))) return true; // an embedded document or an ObjectId-like value
+  return keys.length === 1 && OPERATORS_OF_EQUALITY.has(keys[0]!);
+}
+
+/**
+ * Why a single-document write with this filter cannot be routed on the collection once sharded
+ * (undefined: it can). `upsert`: the whole shard key is needed (a new document must land somewhere).
+ */
+export function unroutedWriteProblem(collection: string, op: string, filter: Record<string, unknown>, opts: { upsert?: boolean } = {}): string | undefined {
+  const shardKey = shardKeyOf(collection);
+  if (!shardKey) return undefined;
+  const fields = Object.keys(shardKey);
+  if (fields.every((f) => namesByEquality(filter, f))) return undefined;
+  if (!opts.upsert && !op.startsWith('findOneAnd') && namesByEquality(filter, '_id')) return undefined;
+  return `${op} on ${collection} must name its shard key ${JSON.stringify(shardKey)}${opts.upsert || op.startsWith('findOneAnd') ? '' : ' or _id'} by equality (filter: ${Object.keys(filter).join(', ') || 'none'})`;
+}
+
+/** A write a sharded cluster could not route: a programming error, raised before the write is sent. */
+export class UnroutedWriteError extends Error {}
+
+const SINGLE_DOCUMENT_WRITES = ['updateOne', 'replaceOne', 'deleteOne', 'findOneAndUpdate', 'findOneAndReplace', 'findOneAndDelete'] as const;
+type AnyQuery = Query<unknown, unknown> & { model: Model<unknown> };
+
+/** Refuses, on every database, the single-document writes a sharded cluster could not route. */
+export function guardShardKeyWrites(schema: Schema, collection: string): void {
+  if (!shardKeyOf(collection)) return;
+  for (const op of SINGLE_DOCUMENT_WRITES) {
+    schema.pre(op, { document: false, query: true }, function (this: AnyQuery) {
+      const problem = unroutedWriteProblem(collection, op, this.getFilter() as Record<string, unknown>, { upsert: !!this.getOptions().upsert });
+      if (problem) throw new UnroutedWriteError(problem);
+    });
+  }
+  schema.pre('bulkWrite', function (ops: unknown) {
+    for (const raw of (ops as Array<Record<string, { filter?: Record<string, unknown>; upsert?: boolean }>>) ?? []) {
+      const [op, spec] = Object.entries(raw)[0] ?? [];
+      if (!op || !spec || !['updateOne', 'replaceOne', 'deleteOne'].includes(op)) continue;
+      const problem = unroutedWriteProblem(collection, op, spec.filter ?? {}, { upsert: !!spec.upsert });
+      if (problem) throw new UnroutedWriteError(problem);
+    }
+  });
+}
