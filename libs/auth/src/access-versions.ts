@@ -73,15 +73,22 @@ export class RedisAccessVersions implements AccessVersions {
   private readonly programsKey: string;
   private readonly catalogKey: string;
   private catalogSeen: string | null = null;
+  private readonly waitMs: number;
 
   /**
    * Every key carries the hash tag `{prefix}`, so on a Redis Cluster they share one slot and the
    * stamp's MGET and a bump's pipeline are one-slot commands (no CROSSSLOT).
    */
+  /** Replicas that must hold a bump before it returns (WAIT): 1 on a Redis Cluster, else 0. */
+  private readonly waitReplicas: number;
+
   constructor(
     private readonly redis: Redis | Cluster,
     private readonly prefix = 'access',
+    opts: { waitReplicas?: number; waitMs?: number } = {},
   ) {
+    this.waitReplicas = opts.waitReplicas ?? ((redis as { isCluster?: boolean }).isCluster ? 1 : 0);
+    this.waitMs = opts.waitMs ?? 500;
     this.epochKey = `{${prefix}}:epoch`;
     this.allKey = `{${prefix}}:all`;
     this.programsKey = `{${prefix}}:programs`;
@@ -117,19 +124,22 @@ export class RedisAccessVersions implements AccessVersions {
   /**
    * A bump writes a new random token, never a counter: if a failover loses a bump, a later bump
    * can never bring back a value some cache was stamped with (a counter could count up to it again).
+   * On a cluster the bump then WAITs for a replica to hold it, on the same connection, so a
+   * failover right after cannot lose it; no acknowledgement in time fails the bump.
    */
   async bump(change: AccessChange): Promise<void> {
     const token = () => randomBytes(9).toString('base64url');
-    if (change === 'catalog') await this.redis.set(this.catalogKey, token());
-    else if (change === 'all') await this.redis.set(this.allKey, token());
-    else if (change === 'programs') await this.redis.set(this.programsKey, token());
-    else if (change.accounts.length) {
-      const p = this.redis.pipeline();
-      for (const id of change.accounts) p.set(this.accountKey(id), token());
-      const results = (await p.exec()) ?? [];
-      const failed = results.find(([err]) => err);
-      if (failed) throw failed[0];
-    }
+    const keys =
+      change === 'catalog' ? [this.catalogKey] : change === 'all' ? [this.allKey] : change === 'programs' ? [this.programsKey] : change.accounts.map((id) => this.accountKey(id));
+    if (!keys.length) return;
+    const p = this.redis.pipeline();
+    for (const key of keys) p.set(key, token());
+    if (this.waitReplicas > 0) p.wait(this.waitReplicas, this.waitMs);
+    const results = (await p.exec()) ?? [];
+    const failed = results.find(([err]) => err);
+    if (failed) throw failed[0];
+    if (this.waitReplicas > 0 && Number(results.at(-1)?.[1]) < this.waitReplicas)
+      throw new Error(`the access version bump was not acknowledged by ${this.waitReplicas} replica(s) within ${this.waitMs} ms`);
   }
 }
 

@@ -68,15 +68,19 @@ describe('writes name their shard key', () => {
   it('refuses through mongoose, before sending, a write a sharded cluster could not route', async () => {
     await expect(models.Conversion.findOneAndUpdate({ publisher_id: 'pub_1' }, { $set: { paid: true } })).rejects.toBeInstanceOf(UnroutedWriteError);
     await expect(models.PostbackDelivery.updateOne({ status: 'pending' }, { $set: { status: 'dead' } })).rejects.toBeInstanceOf(UnroutedWriteError);
-    await expect(models.Click.bulkWrite([{ updateOne: { filter: { _id: 'clk_1' }, update: { $set: { is_bot: true } }, upsert: true } }])).rejects.toBeInstanceOf(
-      UnroutedWriteError,
-    );
+    await expect(
+      models.Click.bulkWrite([{ updateOne: { filter: { _id: 'clk_1' }, update: { $set: { is_bot: true } }, upsert: true } }]),
+    ).rejects.toBeInstanceOf(UnroutedWriteError);
     // A routed write passes the guard and only then fails for want of a connection.
     const routed = await models.Conversion.findOneAndUpdate({ _id: 'cnv_1' }, { $set: { paid: true } }).catch((e: unknown) => e);
     expect(routed).toBeInstanceOf(Error);
     expect(routed).not.toBeInstanceOf(UnroutedWriteError);
     // Many-document writes may scatter; unsharded collections are not checked.
-    expect(await models.Conversion.updateMany({ publisher_id: 'pub_1' }, { $set: { paid: true } }).catch((e: unknown) => e)).not.toBeInstanceOf(UnroutedWriteError);
-    expect(await models.Publisher.updateOne({ status: 'active' }, { $set: { status: 'inactive' } }).catch((e: unknown) => e)).not.toBeInstanceOf(UnroutedWriteError);
+    expect(await models.Conversion.updateMany({ publisher_id: 'pub_1' }, { $set: { paid: true } }).catch((e: unknown) => e)).not.toBeInstanceOf(
+      UnroutedWriteError,
+    );
+    expect(await models.Publisher.updateOne({ status: 'active' }, { $set: { status: 'inactive' } }).catch((e: unknown) => e)).not.toBeInstanceOf(
+      UnroutedWriteError,
+    );
   });
 });

@@ -1,18 +1,29 @@
-/** One contract, both stores: the memory limiter and the Redis limiter behave the same. */
+/**
+ * One contract, every store: the memory limiter, the Redis limiter on one server and on a Redis
+ * Cluster (the run's shared six-node cluster) behave the same.
+ */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Cluster, Redis } from 'ioredis';
 import { loadTestTargets } from '@cw/config';
 // Not @cw-tools/testing: that lib builds on this one.
 import { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, type RateLimiter } from './limiter';
 
 const redis = new Redis(loadTestTargets().redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-beforeAll(() => redis.connect());
-afterAll(() => redis.disconnect());
+const cluster = new Cluster(
+  inject('redisClusterNodes').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })),
+  { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1 } },
+);
+beforeAll(() => Promise.all([redis.connect(), cluster.connect()]));
+afterAll(() => {
+  redis.disconnect();
+  cluster.disconnect();
+});
 
 const stores: Array<[string, () => RateLimiter]> = [
   ['memory', () => createMemoryRateLimiter(`t${randomBytes(4).toString('hex')}`)],
   ['redis', () => createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`)],
+  ['redis cluster', () => createRedisRateLimiter(cluster, `t${randomBytes(4).toString('hex')}`)],
 ];
 
 describe.each(stores)('%s rate limiter', (_name, make) => {

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDeps, redisUrl, type TestDeps } from '@cw-tools/testing';
 import { runCli } from '@cw-tools/admin-cli';
 import { createApp } from '@cw/app-publisher-api';
@@ -18,8 +18,14 @@ import { createApp } from '@cw/app-publisher-api';
 const B = '/api/v1/publisher';
 const dir = mkdtempSync(join(tmpdir(), 'access-cache-'));
 
-for (const mode of ['redis', 'one-process'] as const) {
-  describe(`access cache (${mode === 'redis' ? 'versions in Redis' : 'in-process versions fed by the embedded engine'})`, () => {
+const MODES = {
+  redis: 'versions in Redis',
+  'redis-cluster': 'versions in a Redis Cluster (the run\'s shared six nodes)',
+  'one-process': 'in-process versions fed by the embedded engine',
+} as const;
+
+for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
+  describe(`access cache (${MODES[mode]})`, () => {
     let a: TestDeps;
     let b: TestDeps;
     let servers: Array<ReturnType<ReturnType<typeof createApp>['callback']>>;
@@ -30,6 +36,7 @@ for (const mode of ['redis', 'one-process'] as const) {
       a = await createTestDeps({
         seedProducts: 60,
         redis: mode === 'redis',
+        redisCluster: mode === 'redis-cluster' ? inject('redisClusterNodes') : undefined,
         env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
       });
       b = await createTestDeps({
@@ -45,9 +52,10 @@ for (const mode of ['redis', 'one-process'] as const) {
       await a?.close();
     });
 
-    /** The operator CLI as its own process would run it: own connection, REDIS_URL when the platform has Redis. */
+    /** The operator CLI as its own process would run it: own connection, REDIS_URL or REDIS_CLUSTER_NODES when the platform has Redis. */
     async function admin(...args: string[]): Promise<Record<string, unknown>> {
-      const r = await runCli([...args, '--json'], { MONGODB_URI: a.tdb.uri, ...(mode === 'redis' ? { REDIS_URL: redisUrl() } : {}) }, dir);
+      const redisEnv = mode === 'redis' ? { REDIS_URL: redisUrl() } : mode === 'redis-cluster' ? { REDIS_CLUSTER_NODES: inject('redisClusterNodes').join(',') } : {};
+      const r = await runCli([...args, '--json'], { MONGODB_URI: a.tdb.uri, ...redisEnv }, dir);
       expect(r.code, r.out).toBe(0);
       return JSON.parse(r.out) as Record<string, unknown>;
     }

@@ -1,25 +1,35 @@
-/** The Redis part of the operator metrics, against a real Redis: a PING's round trip at each scrape, errors counted. */
-import { Redis } from 'ioredis';
+/**
+ * The Redis part of the operator metrics, against a real Redis and the run's Redis Cluster: a
+ * PING's round trip at each scrape, errors counted.
+ */
+import { Cluster, Redis } from 'ioredis';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { registerOperatorMetrics } from '@cw/runtime';
 import { createTestDeps, redisUrl, type TestDeps } from '@cw-tools/testing';
 
 let deps: TestDeps;
-let redis: Redis;
 
 beforeAll(async () => {
   deps = await createTestDeps({});
-  redis = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  await redis.connect();
 });
 afterAll(async () => {
-  redis?.disconnect();
   await deps?.close();
 });
 
-describe('operator metrics', () => {
+const clients = {
+  redis: () => new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false }),
+  'redis cluster': () =>
+    new Cluster(
+      inject('redisClusterNodes').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })),
+      { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1 } },
+    ),
+};
+
+describe.each(Object.keys(clients) as Array<keyof typeof clients>)('operator metrics (%s)', (kind) => {
   it('report the Redis round trip at each scrape, and -1 when Redis does not answer', async () => {
+    const redis = clients[kind]();
+    await redis.connect();
     const registry = new Registry();
     registerOperatorMetrics(registry, { db: deps.db, models: deps.models, redis });
     const ping = Number(/^redis_ping_seconds (\S+)$/m.exec(await registry.metrics())?.[1]);

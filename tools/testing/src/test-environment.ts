@@ -4,6 +4,9 @@
  * - Redis at REDIS_URL (default redis://127.0.0.1:6379): when nothing answers there, a private
  *   `redis-server` is started on that port for the run (Debian's package installed first when
  *   missing and running as root), and stopped afterwards.
+ * - A Redis Cluster (three primaries with a replica each, six local `redis-server`s) that the
+ *   contract tests of everything touching Redis also run against: its nodes are provided as
+ *   `redisClusterNodes` (vitest inject).
  * - Chromium for the docs browser test (Debian's `chromium` at /usr/bin/chromium, or
  *   CHROMIUM_PATH): installed with apt-get when missing and running as root.
  *
@@ -15,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { loadBrowserTarget, loadTestTargets } from '@cw/config';
 import { redisAnswers } from './redis-answers';
 import { startRedisServer } from './private-redis';
+import { startRedisCluster, type PrivateRedisCluster } from './private-redis-cluster';
 
 function say(message: string): void {
   process.stderr.write(`[test environment] ${message}\n`);
@@ -79,17 +83,28 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Why Chromium is unavailable, when it is (the browser test fails with this message). */
     chromiumProblem: string;
+    /** `host:port` of each node of the run's shared Redis Cluster. */
+    redisClusterNodes: string[];
   }
 }
 
 /** Vitest globalSetup: runs once before every test file, tears down after the run. */
-export default async function setup(project: { provide(key: 'chromiumProblem', value: string): void }): Promise<() => Promise<void>> {
+export default async function setup(project: {
+  provide(key: 'chromiumProblem', value: string): void;
+  provide(key: 'redisClusterNodes', value: string[]): void;
+}): Promise<() => Promise<void>> {
   const redis = await ensureRedis();
   if (redis.problem) throw new Error(`[test environment] ${redis.problem}`);
+  // The cluster needs redis-server here even when REDIS_URL answers from elsewhere.
+  const missing = onPath('redis-server') ? undefined : aptInstall(['redis-server'], 'redis-server is needed by the Redis Cluster tests');
+  if (missing) throw new Error(`[test environment] ${missing}`);
+  const cluster: PrivateRedisCluster = await startRedisCluster();
+  project.provide('redisClusterNodes', cluster.nodes);
   const chromium = ensureChromium();
   if (chromium) say(chromium);
   project.provide('chromiumProblem', chromium ?? '');
   return async () => {
+    await cluster.stop();
     await redis.stop?.();
   };
 }
