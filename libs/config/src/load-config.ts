@@ -60,6 +60,12 @@ export interface PlatformConfig {
   clickFlushIntervalMs: number;
   /** After SIGTERM: how long /readyz answers 503 before the server stops taking requests (the balancer's grace). */
   shutdownDrainMs: number;
+  /** Event streams (`/events/stream/`) an account may hold open at once, across instances with Redis. */
+  eventStreamsPerAccount: number;
+  /** How often an open event stream looks for new events. */
+  eventsPollMs: number;
+  /** How often an idle event stream sends a heartbeat comment. */
+  eventsHeartbeatMs: number;
   /** Clicks held while the database cannot take them; beyond, the oldest are dropped (metric and log). */
   clickBufferMax: number;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
@@ -189,6 +195,9 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),
+    eventStreamsPerAccount: int('EVENT_STREAMS_PER_ACCOUNT', 5, 1, 1000),
+    eventsPollMs: int('EVENTS_POLL_MS', 250, 10, 60_000),
+    eventsHeartbeatMs: int('EVENTS_HEARTBEAT_MS', 15_000, 100, 300_000),
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),

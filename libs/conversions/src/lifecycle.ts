@@ -3,7 +3,8 @@
  * (created `pending`); the merchant or an operator approves or declines it; an approved sale can
  * be reversed (declined). Each change and its event are one atomic single-document update (the
  * event is pushed into the conversion's outbox with the new status, guarded by the old status),
- * so no event is lost or doubled, even under concurrent changes. Ledger entries (bonuses,
+ * so no event is lost or doubled, even under concurrent changes; the same update flags the
+ * conversion for the events feed (`log_pending`, see ./event-log.ts). Ledger entries (bonuses,
  * corrections) are booked approved and emit no sale event.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -121,6 +122,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
     paid: false,
     source: 'v1' as const,
     events: [saleEvent('sale.created', now)],
+    log_pending: true,
     created_at: now,
     updated_at: now,
   };
@@ -190,7 +192,7 @@ export async function changeStatus(
   }
   const updated = await deps.models.Conversion.findOneAndUpdate(
     { ...scope, status: current.status },
-    { $set: { status: to, updated_at: now, ...(event === 'sale.reversed' ? { reversed: true } : {}) }, $push: { events: saleEvent(event, now) } },
+    { $set: { status: to, updated_at: now, log_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) }, $push: { events: saleEvent(event, now) } },
     { returnDocument: 'after' },
   ).lean<ConversionRecord>();
   // Someone else changed it between the read and the write: judge again against the new status.

@@ -52,3 +52,4 @@ export { TRENDING_CHANNELS } from './schemas/trending-plan.schema';
 export type { TrendingPlanDoc } from './schemas/trending-plan.schema';
 export { accessChangeOfWrite, onAccessChange } from './access-changes';
 export type { AccessChange, AccessChangeListener } from './access-changes';
+export type { EventLogHeadDoc, SaleEventDoc } from './schemas/sale-event.schema';

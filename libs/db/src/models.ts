@@ -17,6 +17,7 @@ import { productSchema, type ProductDoc } from './schemas/product.schema';
 import { programSchema, type ProgramDoc } from './schemas/program.schema';
 import { publisherSchema, type PublisherDoc } from './schemas/publisher.schema';
 import { trendingPlanSchema, type TrendingPlanDoc } from './schemas/trending-plan.schema';
+import { eventLogHeadSchema, saleEventLogSchema, type EventLogHeadDoc, type SaleEventDoc } from './schemas/sale-event.schema';
 
 export interface Models {
   Publisher: Model<PublisherDoc>;
@@ -35,6 +36,8 @@ export interface Models {
   MonetizeApplication: Model<MonetizeApplicationDoc>;
   TrendingPlan: Model<TrendingPlanDoc>;
   FeedState: Model<FeedStateDoc>;
+  SaleEvent: Model<SaleEventDoc>;
+  EventLogHead: Model<EventLogHeadDoc>;
 }
 
 /** Each model's schema and collection. */
@@ -55,6 +58,8 @@ const COLLECTIONS = {
   MonetizeApplication: [monetizeApplicationSchema, 'monetize_applications'],
   TrendingPlan: [trendingPlanSchema, 'trending_plans'],
   FeedState: [feedStateSchema, 'feed_states'],
+  SaleEvent: [saleEventLogSchema, 'sale_events'],
+  EventLogHead: [eventLogHeadSchema, 'event_log_heads'],
 } as const;
 
 // Hooks go on the schemas once, before any connection compiles a model from them.
@@ -79,6 +84,8 @@ export function createModels(conn: Connection): Models {
     MonetizeApplication: conn.model<MonetizeApplicationDoc>('MonetizeApplication', ...COLLECTIONS.MonetizeApplication),
     TrendingPlan: conn.model<TrendingPlanDoc>('TrendingPlan', ...COLLECTIONS.TrendingPlan),
     FeedState: conn.model<FeedStateDoc>('FeedState', ...COLLECTIONS.FeedState),
+    SaleEvent: conn.model<SaleEventDoc>('SaleEvent', ...COLLECTIONS.SaleEvent),
+    EventLogHead: conn.model<EventLogHeadDoc>('EventLogHead', ...COLLECTIONS.EventLogHead),
   };
 }
 

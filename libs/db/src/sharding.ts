@@ -28,6 +28,10 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     key: { publisher_id: 1, _id: 'hashed' },
     why: "the largest collection: a publisher's reads are targeted, a busy publisher's inserts spread over its chunks",
   },
+  sale_events: {
+    key: { publisher_id: 1, seq: 1 },
+    why: "an account's feed is read by (publisher, seq) ranges: one chunk range per account, pages in order",
+  },
   postback_deliveries: { key: { _id: 'hashed' }, why: 'every claim, attempt and redelivery names the delivery id' },
   idempotency_keys: { key: { _id: 'hashed' }, why: 'every claim and completion names the key id' },
   publishers: { unsharded: 'one document per account' },
@@ -41,6 +45,7 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   trending_plans: { unsharded: 'a few per day' },
   feed_states: { unsharded: 'one per country' },
   postback_configs: { unsharded: 'one per account' },
+  event_log_heads: { unsharded: "one per account: its log's append lease" },
   agendaJobs: { unsharded: 'due retries only (finished jobs are removed)' },
 };
 

@@ -14,3 +14,5 @@ export { createServiceApp, MAX_URL_LENGTH } from './service-app';
 export type { ServiceAppOptions } from './service-app';
 export { neutralizeFormula, sendDelimited } from './delimited-response';
 export type { DelimitedOptions } from './delimited-response';
+export { endEventStreams, openEventStreams, serveEventStream } from './event-stream';
+export type { EventStreamOptions, StreamedEvent } from './event-stream';

@@ -11,9 +11,11 @@ import type { Agent } from 'undici';
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import type { PostbackConfigDoc, PostbackDeliveryDoc } from '@cw/db';
-import { conversionView, type ConversionRecord } from '@cw/conversions';
+import { saleEventBody, type ConversionRecord } from '@cw/conversions';
 import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { attemptDelivery, type SaleEventBody } from './delivery';
+
+export { saleEventBody };
 import { MAX_ATTEMPTS, retryDelayMs } from './retry';
 import { open } from './secret-box';
 
@@ -50,37 +52,6 @@ export const DELIVERIES_INPUT = {
 
 export const deliveryIdOf = (eventId: string, configId: string) =>
   `dlv_${createHash('sha256').update(`${eventId}\u0000${configId}`).digest('base64url').slice(0, 22)}`;
-
-/** The SaleEvent a publisher receives (the publisher view of the conversion). */
-export function saleEventBody(
-  c: ConversionRecord,
-  ev: { _id: string; type: string; created_at: Date },
-  merchantName: string | undefined,
-  test = false,
-): SaleEventBody {
-  const v = conversionView(c, merchantName);
-  return {
-    id: ev._id,
-    type: ev.type,
-    event: ev.type.replace('sale.', ''),
-    created_at: ev.created_at.toISOString(),
-    publisher_id: c.publisher_id,
-    ...(test ? { test: true } : {}),
-    conversion: {
-      id: v.id,
-      status: v.status,
-      subid: v.subid,
-      commission: v.commission,
-      sale_amount: v.sale_amount,
-      currency: v.currency,
-      program_id: v.program_id,
-      campaign_id: v.campaign_id,
-      merchant: v.merchant,
-      click_id: v.click_id,
-      occurred_at: new Date(v.occurred_at).toISOString(),
-    },
-  };
-}
 
 /**
  * One pass of the outbox pump, in two bulk writes: upsert one delivery per pending event and

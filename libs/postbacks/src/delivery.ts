@@ -10,31 +10,12 @@ import { Agent, request } from 'undici';
 import { isForbiddenAddress } from '@cw/validation';
 import { signatures } from './signing';
 import type { Macro } from './target';
+import type { SaleEventBody } from '@cw/conversions';
+
+export type { SaleEventBody };
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const USER_AGENT = 'CW-Postbacks/1.0 (+https://standardwebhooks.com)';
-
-export interface SaleEventBody {
-  id: string;
-  type: string;
-  event: string;
-  created_at: string;
-  publisher_id: string;
-  test?: boolean;
-  conversion: {
-    id: string;
-    status: string;
-    subid: string | null;
-    commission: string;
-    sale_amount: string;
-    currency: string;
-    program_id: number | null;
-    campaign_id: number | null;
-    merchant: { id: number; name: string } | null;
-    click_id: string | null;
-    occurred_at: string;
-  };
-}
 
 export interface Attempt {
   ok: boolean;

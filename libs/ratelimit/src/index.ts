@@ -3,3 +3,5 @@ export type { RateLimiter, RateLimitResult } from './limiter';
 export { countOnly, countRequest, enforceRateLimit, rateLimit, rateLimitHeaders, setRateLimitHeaders, STORE_RETRY_SECONDS } from './rate-limit.middleware';
 export { openRedis } from './redis-client';
 export type { RedisClient } from './redis-client';
+export { createMemorySlots, createRedisSlots } from './slots';
+export type { Slot, Slots } from './slots';

@@ -11,7 +11,7 @@ import { connectDatabase, createModels, createRepositories, migrateIndexes, onAc
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '@cw/ratelimit';
+import { createMemoryRateLimiter, createMemorySlots, createRedisRateLimiter, createRedisSlots, type RateLimiter, type Slots } from '@cw/ratelimit';
 
 export interface ServiceDeps {
   config: PlatformConfig;
@@ -20,6 +20,8 @@ export interface ServiceDeps {
   models: Models;
   repos: Repositories;
   limiter: RateLimiter;
+  /** Concurrency caps (open event streams per account): Redis's when there is Redis, else this process's. */
+  slots: Slots;
   redis?: RedisClient;
   metrics: HttpMetrics;
   checks: ReadinessCheck[];
@@ -88,6 +90,7 @@ export async function openServiceDeps(
     models,
     repos: createRepositories(models),
     limiter,
+    slots: redis ? createRedisSlots(redis) : createMemorySlots(),
     redis,
     metrics,
     checks,
@@ -100,4 +103,4 @@ export async function openServiceDeps(
 }
 
 /** What an app's createApp needs: no connections it must open itself. */
-export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'repos' | 'limiter' | 'metrics' | 'access'>;
+export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'repos' | 'limiter' | 'slots' | 'metrics' | 'access'>;

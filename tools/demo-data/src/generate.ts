@@ -474,7 +474,8 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           if (age > 30) status = r < 0.72 ? 'approved' : r < 0.88 ? 'declined' : 'pending';
           else status = r < 0.7 ? 'pending' : r < 0.9 ? 'approved' : 'declined';
           const reversed = status === 'declined' && age > 30 && rng.chance(0.3);
-          const decidedAt = new Date(occurred.getTime() + Math.min(age - 0.5, 20) * DAY);
+          // Decided after the sale (a sale younger than half a day: a millisecond after it).
+          const decidedAt = new Date(occurred.getTime() + Math.max(Math.min(age - 0.5, 20) * DAY, 1));
           const events = [saleEvent('sale.created', occurred)];
           if (status === 'approved' || reversed) events.push(saleEvent('sale.approved', decidedAt));
           if (status === 'declined')
@@ -500,6 +501,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
             ...(status === 'approved' && age > 45 ? { paid_at: new Date(occurred.getTime() + 40 * DAY) } : {}),
             source: 'v1',
             events,
+            log_pending: true,
             created_at: occurred,
             updated_at: events[events.length - 1].created_at,
           } as unknown as ConversionRow);

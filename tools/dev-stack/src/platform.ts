@@ -166,7 +166,7 @@ async function startOn(
     );
   }
 
-  const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, metrics: deps.metrics, access: deps.access };
+  const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, slots: deps.slots, metrics: deps.metrics, access: deps.access };
   const worker = createWorker({
     db: deps.db.connection.db!,
     logger: deps.logger,

@@ -14,7 +14,7 @@ import {
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
-import { createMemoryRateLimiter, createRedisRateLimiter, openRedis, type RateLimiter, type RedisClient } from '@cw/ratelimit';
+import { createMemoryRateLimiter, createMemorySlots, createRedisRateLimiter, createRedisSlots, openRedis, type RateLimiter, type RedisClient, type Slots } from '@cw/ratelimit';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
 
@@ -24,6 +24,7 @@ export interface TestDeps {
   models: Models;
   repos: Repositories;
   limiter: RateLimiter;
+  slots: Slots;
   metrics: HttpMetrics;
   access: AccessCache;
   versions: AccessVersions;
@@ -99,6 +100,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     repos: createRepositories(models),
     limiter,
     metrics: createHttpMetrics({ defaultMetrics: false }),
+    slots: redis ? createRedisSlots(redis, `${prefix}:slots`) : createMemorySlots(),
     access: new AccessCache(versions),
     versions,
     prefix,

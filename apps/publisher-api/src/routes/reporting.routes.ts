@@ -3,6 +3,8 @@ import {
   CONVERSION_PAGE_SCHEMA,
   conversionReport,
   CONVERSIONS_POLICY,
+  eventRoutes,
+  EVENTS_POLICY,
   LIST_CONVERSIONS_INPUT,
   listConversions,
   REPORT_INPUT,
@@ -22,6 +24,7 @@ const ERRORS = {
 
 export function reportingRoutes(deps: AppDeps): RouteSpec[] {
   return [
+    ...eventRoutes(deps, { auth: [requirePolicy(deps, EVENTS_POLICY)], security: API_KEY_SECURITY, accountOf: (ctx) => principalOf(ctx).publisher._id, errors: ERRORS }),
     route({
       method: 'GET',
       path: '/conversions',

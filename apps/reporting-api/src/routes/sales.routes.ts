@@ -3,7 +3,7 @@
  * streamed from a cursor (backpressure through the pipe; a client that goes away closes it).
  */
 import { principalOf, requirePolicy } from '@cw/auth';
-import { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/conversions';
+import { eventRoutes, exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/conversions';
 import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 
@@ -63,6 +63,8 @@ const ERRORS = {
 export function salesRoutes(deps: AppDeps): RouteSpec[] {
   const auth = [requirePolicy(deps, SALES_POLICY)];
   return [
+    // The account's events feed, the same log and cursors as the publisher API's /events/.
+    ...eventRoutes(deps, { auth, security: SECURITY, accountOf: (ctx) => principalOf(ctx).publisher._id, errors: ERRORS }),
     route({
       method: 'GET',
       path: '/sales',

@@ -50,6 +50,8 @@ export const conversionSchema = new Schema(
     paid_at: { type: Date },
     source: { type: String, enum: ['v1', 'ledger'], default: 'v1' },
     events: { type: [saleEventSchema], default: [] },
+    /** Set in the same update that pushes an event; cleared once every event is in the events feed (sale_events). */
+    log_pending: { type: Boolean },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
   },
@@ -59,5 +61,7 @@ conversionSchema.index({ publisher_id: 1, occurred_at: -1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
 conversionSchema.index({ publisher_id: 1, updated_at: 1 });
 conversionSchema.index({ 'events.published_at': 1 }, { sparse: true });
+// The events feed's appender: conversions with events not yet logged, by account.
+conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpression: { log_pending: true } });
 
 export type ConversionDoc = InferSchemaType<typeof conversionSchema>;

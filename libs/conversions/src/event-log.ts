@@ -1,0 +1,198 @@
+/**
+ * The events feed: every sale event of an account in one ordered log, read from a cursor that
+ * resumes exactly after the last event seen.
+ *
+ * A status change pushes its event into the conversion and flags it (`log_pending`) in one
+ * update (./lifecycle.ts). Appending moves flagged events into `sale_events`, numbering them
+ * 1, 2, 3... per account. Only the holder of the account's lease (`event_log_heads`) appends, and
+ * each append is one ordered insert numbered from the last stored number, checked by the unique
+ * `{publisher_id, seq}` index: numbers are contiguous and never reused. An event joins the log
+ * once it is committed, so a reader that has seen number n has seen every event numbered up to
+ * n, and every later event gets a number above n: nothing is skipped, nothing repeated, whatever
+ * the instance or the concurrency of the changes. Appends run before every feed read and stream
+ * poll (for that account) and in the worker's pass (for every account), so an event reaches the
+ * log within a poll of its change; a crash between the insert and the flag's clearing is
+ * repaired by the next append (events already logged are recognised by id).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Policy } from '@cw/auth';
+import { ApiError } from '@cw/errors';
+import type { UseCaseDeps } from '@cw/usecase';
+import type { ConversionRecord } from './lifecycle';
+import { saleEventBody, type SaleEventBody } from './sale-events';
+
+/** Publisher API keys of every kind but demo (403), on the reporting budget. */
+export const EVENTS_POLICY: Policy = { budget: 'reporting' };
+
+/** How long an append may hold an account's log; an append takes milliseconds. */
+const LEASE_MS = 10_000;
+/** Conversions read per append step. */
+const BATCH = 200;
+
+type Deps = Pick<UseCaseDeps, 'models' | 'repos'>;
+
+interface LoggedEvent {
+  _id: string;
+  publisher_id: string;
+  seq: number;
+  type: string;
+  body: string;
+}
+
+/**
+ * Appends the account's events not yet in its log. Returns how many it appended; 0 also when
+ * another process holds the account's lease (that process appends them).
+ */
+export async function appendAccountEvents(deps: Deps, publisherId: string): Promise<number> {
+  if (!(await deps.models.Conversion.exists({ log_pending: true, publisher_id: publisherId }))) return 0;
+  const holder = randomBytes(9).toString('base64url');
+  const now = new Date();
+  try {
+    await deps.models.EventLogHead.findOneAndUpdate(
+      { _id: publisherId, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
+      { $set: { leased_until: new Date(now.getTime() + LEASE_MS), holder } },
+      { upsert: true },
+    );
+  } catch (e) {
+    // The head exists and is leased: the upsert's insert collided with it.
+    if ((e as { code?: number }).code === 11000) return 0;
+    throw e;
+  }
+  let appended = 0;
+  try {
+    for (;;) {
+      const step = await appendStep(deps, publisherId);
+      appended += step.appended;
+      if (!step.more) break;
+    }
+  } finally {
+    await deps.models.EventLogHead.updateOne({ _id: publisherId, holder }, { $set: { leased_until: null, holder: null } });
+  }
+  return appended;
+}
+
+async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: number; more: boolean }> {
+  const rows = await deps.models.Conversion.find({ log_pending: true, publisher_id: publisherId }).limit(BATCH).lean<ConversionRecord[]>();
+  if (!rows.length) return { appended: 0, more: false };
+  const ids = rows.flatMap((c) => c.events.map((e) => e._id));
+  const logged = new Set(
+    (await deps.models.SaleEvent.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1 }).lean()).map((e) => String(e._id)),
+  );
+  const names = await deps.repos.merchants.namesOf(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
+  const fresh = rows
+    .flatMap((c) => c.events.filter((e) => !logged.has(e._id)).map((e) => ({ c, e })))
+    .sort((a, b) => a.e.created_at.getTime() - b.e.created_at.getTime() || (a.e._id < b.e._id ? -1 : 1));
+  if (fresh.length) {
+    const last = await deps.models.SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>();
+    const loggedAt = new Date();
+    let seq = last?.seq ?? 0;
+    await deps.models.SaleEvent.insertMany(
+      fresh.map(({ c, e }) => ({
+        _id: e._id,
+        publisher_id: publisherId,
+        seq: ++seq,
+        type: e.type,
+        conversion_id: c._id,
+        body: JSON.stringify(saleEventBody(c, e, c.campaign_id !== undefined ? names.get(c.campaign_id) : undefined)),
+        created_at: e.created_at,
+        logged_at: loggedAt,
+      })),
+      { ordered: true },
+    );
+    await deps.models.EventLogHead.updateOne({ _id: publisherId }, { $max: { last_seq: seq } });
+  }
+  // Cleared only where no event was pushed since the read (the array has the length we saw).
+  await deps.models.Conversion.bulkWrite(
+    rows.map((c) => ({ updateOne: { filter: { _id: c._id, events: { $size: c.events.length } }, update: { $unset: { log_pending: '' } } } })),
+    { ordered: false },
+  );
+  return { appended: fresh.length, more: rows.length === BATCH };
+}
+
+/** Every account with events not yet logged gets them appended (the worker's pass). */
+export async function appendPendingEvents(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
+  const accounts = (await deps.models.Conversion.distinct('publisher_id', { log_pending: true })).slice(0, opts.accounts ?? 1000) as string[];
+  let appended = 0;
+  for (const account of accounts) appended += await appendAccountEvents(deps, account);
+  return appended;
+}
+
+const CURSOR_PREFIX = 'evc1_';
+
+/** The cursor after event `seq` of the account: opaque to clients. */
+export const eventCursor = (publisherId: string, seq: number) => `${CURSOR_PREFIX}${Buffer.from(`${publisherId}\u0000${seq}`).toString('base64url')}`;
+
+const invalidCursor = (detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'cursor': ${detail}.`, errors: [{ param: 'cursor', detail }] });
+
+function seqOf(cursor: string, publisherId: string): number {
+  const invalid = invalidCursor;
+  if (!cursor.startsWith(CURSOR_PREFIX)) throw invalid('not a cursor of the events feed (pass next_cursor or an event stream id as given)');
+  const [account, seq, ...rest] = Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString().split('\u0000');
+  if (rest.length || !seq || !/^(0|[1-9][0-9]{0,15})$/.test(seq)) throw invalid('not a cursor of the events feed (pass next_cursor or an event stream id as given)');
+  if (account !== publisherId) throw invalid("a cursor of another account's feed");
+  return Number(seq);
+}
+
+export const EVENTS_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'Resume after the event this cursor names (`next_cursor`, or a stream event id); absent: from the first event.' },
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+  },
+} as const;
+
+export interface EventsPage {
+  data: SaleEventBody[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+export interface LoggedPage {
+  events: Array<{ type: string; body: string; cursor: string }>;
+  next_cursor: string;
+  has_more: boolean;
+}
+
+/**
+ * The account's events after `cursor`, oldest first, as stored JSON with each one's cursor.
+ * `next_cursor` is always set (the last event's, or the given one when there is nothing new), so
+ * a poller keeps it and asks again. A cursor before the oldest event kept (pruned) answers 410.
+ */
+export async function readEventLog(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }): Promise<LoggedPage> {
+  const after = input.cursor ? seqOf(input.cursor, publisherId) : 0;
+  const limit = input.limit ?? 100;
+  await appendAccountEvents(deps, publisherId);
+  // The head first: its number is set after the events it counts, so it never runs ahead of them.
+  const lastSeq = after > 0 ? ((await deps.models.EventLogHead.findById(publisherId, { last_seq: 1 }).lean<{ last_seq?: number }>())?.last_seq ?? 0) : 0;
+  if (after > lastSeq) throw invalidCursor("past the account's last event");
+  const rows = await deps.models.SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { seq: 1, type: 1, body: 1 })
+    .sort({ seq: 1 })
+    .limit(limit + 1)
+    .lean<LoggedEvent[]>();
+  // The next event after the cursor is gone (or, with nothing left, every one it had seen the head count).
+  if ((rows.length && rows[0]!.seq !== after + 1) || (!rows.length && after < lastSeq)) {
+    throw new ApiError({
+      code: 'cursor_expired',
+      detail: 'The events after this cursor are no longer kept; list from the start (no cursor) and reconcile with /conversions/.',
+    });
+  }
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    events: page.map((r) => ({ type: r.type, body: r.body, cursor: eventCursor(publisherId, r.seq) })),
+    next_cursor: last ? eventCursor(publisherId, last.seq) : input.cursor ?? eventCursor(publisherId, 0),
+    has_more: rows.length > limit,
+  };
+}
+
+/** GET /events/: a page of the account's events after the cursor. */
+export async function listEvents(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }): Promise<EventsPage> {
+  const page = await readEventLog(deps, publisherId, input);
+  return { data: page.events.map((e) => JSON.parse(e.body) as SaleEventBody), next_cursor: page.next_cursor, has_more: page.has_more };
+}
+
+/** Removes events logged before `before` (every account); a cursor older than what is left answers 410. */
+export async function pruneEvents(deps: Pick<UseCaseDeps, 'models'>, before: Date): Promise<number> {
+  return (await deps.models.SaleEvent.deleteMany({ logged_at: { $lt: before } })).deletedCount ?? 0;
+}

@@ -1,0 +1,41 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/**
+ * The events feed: every sale event of an account, numbered 1, 2, 3... in the order it joined the
+ * account's log (`seq`, contiguous, never reused). The body is the postback body, frozen when the
+ * event was logged. Appended only by the holder of the account's log lease (event_log_heads), so
+ * numbers never collide or leave gaps; kept as long as conversions are (`events:prune` aside).
+ */
+export const saleEventLogSchema = new Schema(
+  {
+    /** The event id (`evt_...`), the same as the postback's. */
+    _id: { type: String, required: true },
+    publisher_id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    type: { type: String, required: true },
+    conversion_id: { type: String, required: true },
+    /** The postback body (JSON), as of the event. */
+    body: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    logged_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+saleEventLogSchema.index({ publisher_id: 1, seq: 1 }, { unique: true });
+// `events:prune` (by age).
+saleEventLogSchema.index({ logged_at: 1 });
+
+/** One per account: who may append to its log right now (a lease), so appends are serial. */
+export const eventLogHeadSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    leased_until: { type: Date, default: null },
+    holder: { type: String, default: null },
+    /** The highest number appended so far (survives a prune of every event). */
+    last_seq: { type: Number, default: 0 },
+  },
+  { versionKey: false },
+);
+
+export type SaleEventDoc = InferSchemaType<typeof saleEventLogSchema>;
+export type EventLogHeadDoc = InferSchemaType<typeof eventLogHeadSchema>;
