@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeStatus, pruneEvents, type ConversionRecord } from '@cw/conversions';
 import { endEventStreams } from '@cw/http';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
-import { createApp as createReportingApp } from '@cw/app-reporting-api';
 import { createApp } from '../src/app';
 
 const ENV = { RATELIMIT_REPORTING_PER_MIN: '1000000', RATELIMIT_REPORTING_TOKEN_PER_MIN: '1000000', EVENTS_POLL_MS: '50', EVENTS_HEARTBEAT_MS: '300', EVENT_STREAMS_PER_ACCOUNT: '2' };
@@ -124,14 +123,6 @@ describe('GET /events/', () => {
     expectErrorShape(await request(servers[0]!).get('/api/v1/publisher/events/').set('X-API-Key', a.data!.publishers[0].keys.demo), 403, 'credential_not_allowed');
   });
 
-  it('is the same feed for the reporting token at /api/v1/affiliate-reporting/events/', async () => {
-    const reporting = createReportingApp(a).callback();
-    const viaKey = await page('?limit=20');
-    const res = await request(reporting).get('/api/v1/affiliate-reporting/events/?limit=20').set('Authorization', `Bearer ${a.data!.publishers[0].reporting_token}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(viaKey);
-    expectErrorShape(await request(reporting).get('/api/v1/affiliate-reporting/events/').set('Authorization', `Bearer ${key}`), 401, 'not_authenticated');
-  });
 });
 
 describe('GET /events/stream/', () => {

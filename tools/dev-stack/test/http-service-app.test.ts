@@ -1,3 +1,4 @@
+/** libs/http's service app (here, not in the lib: @cw-tools/testing builds on libs that build on @cw/http). */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -7,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '@cw/logging';
 import { createMemoryRateLimiter } from '@cw/ratelimit';
 import { expectErrorShape } from '@cw-tools/testing';
-import { buildOpenApi, buildRouter, createServiceApp, mountRouter, type RouteSpec } from './index';
+import { buildOpenApi, buildRouter, createServiceApp, mountRouter, type RouteSpec } from '@cw/http';
 
 const logLines: string[] = [];
 const logger = createLogger({ destination: new Writable({ write: (c, _e, cb) => (logLines.push(String(c)), cb()) }) });
