@@ -21,7 +21,7 @@ export const MAX_MESSAGE_BYTES = 1024 * 1024;
 const INSTRUCTIONS = [
   'Affiliate network tools for a publisher. Every product url and tracking link these tools return is attributed to the API key of this connection: give it to the user unchanged.',
   'Without an API key (X-API-Key header) only network_stats works; demo keys get an error from every other tool.',
-  'Typical flow: network_stats (which markets), list_programs (what you may promote; apply_to_program to join), search_products or create_tracking_link (links), then list_clicks, list_conversions, get_report and get_payment_status (results).',
+  'Typical flow: network_stats (which markets), list_programs (what you may promote; apply_to_program to join), search_products or create_tracking_link (links), then list_clicks, list_conversions, get_report and get_payment_status (results); list_events with its next_cursor for what changed since you last looked.',
   'Errors come back as tool results with isError, the API error code and a detail; rate_limited means wait retry_after seconds.',
 ].join(' ');
 

@@ -74,6 +74,7 @@ describe('MCP tools', () => {
       'create_tracking_link',
       'list_links',
       'list_conversions',
+      'list_events',
       'get_report',
       'list_clicks',
       'get_payment_status',
@@ -176,6 +177,17 @@ describe('MCP tools', () => {
     const payment = data(await call(client, 'get_payment_status'));
     expect(payment.approved_unpaid.total_usd).toMatch(/^-?[0-9]+\.[0-9]{2}$/);
   });
+
+  it('reads the events feed page by page with the HTTP API\'s cursors', async () => {
+    const client = await connect(keys().live);
+    const first = data(await call(client, 'list_events', { limit: 3 }));
+    expect(first.data).toHaveLength(3);
+    expect(first.data[0]).toMatchObject({ type: 'sale.created', conversion: { status: 'pending' } });
+    const next = data(await call(client, 'list_events', { limit: 2, cursor: first.next_cursor }));
+    const both = data(await call(client, 'list_events', { limit: 5 }));
+    expect([...first.data, ...next.data].map((e: { id: string }) => e.id)).toEqual(both.data.map((e: { id: string }) => e.id));
+    expect(errorOf(await call(client, 'list_events', { cursor: 'nonsense' })).code).toBe('invalid_parameter');
+  });
 });
 
 describe('MCP credential rules', () => {
@@ -196,6 +208,7 @@ describe('MCP credential rules', () => {
       'create_tracking_link',
       'list_links',
       'list_conversions',
+      'list_events',
       'get_report',
       'list_clicks',
       'get_payment_status',

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
 import { withProbes } from '@cw/health';
-import { requestIdFor } from '@cw/http';
+import { endEventStreams, requestIdFor } from '@cw/http';
 import { closeServer } from './close-server';
 import { createHttpServer } from './http-server';
 import { IndexesMissingError, openServiceDeps, type ServiceDeps } from './service-deps';
@@ -39,6 +39,8 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     draining = true;
     deps.logger.info({ drain_ms: deps.config.shutdownDrainMs }, `${opts.name} draining, then shutting down`);
     await new Promise((r) => setTimeout(r, deps.config.shutdownDrainMs));
+    // Open event streams end with a comment saying so (clients reconnect elsewhere with Last-Event-ID).
+    endEventStreams();
     await closeServer(server);
     await opts.onShutdown?.(app);
     await deps.close();

@@ -84,7 +84,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (name !== 'db:migrate') await migrateIndexes(models);
     const deps = { config, models, repos: createRepositories(models) };
     const result = publicIds(await spec.run(deps, values, json ? undefined : progressBar(name)));
-    return { code: 0, out: json ? JSON.stringify(result) : formatHuman(result) };
+    return { code: 0, out: result === undefined ? '' : json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
     // The use cases' own refusals (unknown account, invalid value) are the operator's input errors.

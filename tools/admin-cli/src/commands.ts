@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createPublishers, setAccountStatus } from '@cw/account';
 import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential } from '@cw/auth';
-import { bookLedgerEntry, changeStatus, conversionView, type ConversionRecord } from '@cw/conversions';
+import { appendPendingEvents, bookLedgerEntry, changeStatus, conversionView, readEventLog, pruneEvents, type ConversionRecord } from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
 import { API_KEY_KINDS, APPLICATION_STATUSES, migrateIndexes, NotShardedClusterError, shardCollections, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
@@ -402,6 +402,66 @@ export const COMMANDS: Record<string, CommandSpec> = {
         .lean<ConversionRecord[]>();
       const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id === undefined || r.campaign_id === null ? [] : [r.campaign_id])));
       return rows.map((r) => ({ ...conversionView(r, r.campaign_id === undefined ? undefined : names.get(r.campaign_id)), publisher_id: r.publisher_id, order_id: r.order_ref ?? null }));
+    },
+  },
+  'events:tail': {
+    summary: "A publisher's sale events, oldest first, from a cursor; --follow prints each new one as it happens (one JSON line each) until interrupted",
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      cursor: { type: 'string', doc: 'start after this cursor (default: the first event)' },
+      limit: { type: 'string', doc: 'without --follow: at most this many (default 100, at most 500)' },
+      follow: { type: 'boolean', doc: 'keep printing new events (one JSON line each, with its cursor) until Ctrl-C' },
+    },
+    run: async (deps, o) => {
+      const publisher = str(o, 'publisher')!;
+      await mustPublisher(deps, publisher);
+      const read = (cursor: string | undefined, limit: number) =>
+        readEventLog(deps, publisher, { cursor, limit }).catch((e: unknown) => {
+          throw e instanceof ApiError && e.status < 500 ? new UsageError(e.detail) : e;
+        });
+      if (!o.follow) {
+        const limit = int(o, 'limit') ?? 100;
+        if (limit < 1 || limit > 500) throw new UsageError('--limit must be 1 to 500');
+        const page = await read(str(o, 'cursor'), limit);
+        return { events: page.events.map((e) => ({ ...(JSON.parse(e.body) as object), cursor: e.cursor })), next_cursor: page.next_cursor, has_more: page.has_more };
+      }
+      let cursor = str(o, 'cursor');
+      let stop = false;
+      const interrupt = () => (stop = true);
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      try {
+        while (!stop) {
+          const page = await read(cursor, 500);
+          for (const e of page.events) process.stdout.write(`${JSON.stringify({ ...(JSON.parse(e.body) as object), cursor: e.cursor })}\n`);
+          cursor = page.next_cursor;
+          if (!page.has_more) await new Promise((r) => setTimeout(r, 500));
+        }
+      } finally {
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
+      }
+      // Where it stopped, for the person (standard error): standard output holds only event lines.
+      process.stderr.write(`stopped; resume with --cursor ${cursor}\n`);
+      return undefined;
+    },
+  },
+  'events:prune': {
+    summary: 'Remove sale events logged more than N days ago from the events feed (cursors before them then answer 410)',
+    options: { 'older-than-days': { type: 'string', required: true, doc: 'keep the last N days of events' } },
+    run: async (deps, o) => {
+      const days = int(o, 'older-than-days')!;
+      return { removed: await pruneEvents(deps, new Date(Date.now() - days * 86_400_000)) };
+    },
+  },
+  'events:backfill': {
+    summary: 'Put the sale events of conversions from before the events feed existed into it (safe to repeat: logged events are skipped)',
+    options: {},
+    run: async (deps) => {
+      const flagged = (await deps.models.Conversion.updateMany({ source: 'v1', 'events.0': { $exists: true } }, { $set: { log_pending: true } })).modifiedCount;
+      let appended = 0;
+      for (let n = -1; n !== 0; ) appended += n = await appendPendingEvents(deps);
+      return { conversions: flagged, appended };
     },
   },
   'ledger:add': {

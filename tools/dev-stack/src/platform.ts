@@ -12,7 +12,7 @@ import { loadConfig, type PlatformConfig } from '@cw/config';
 import { accessChangeOfWrite } from '@cw/db';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
-import { createServiceApp, requestIdFor } from '@cw/http';
+import { createServiceApp, endEventStreams, requestIdFor } from '@cw/http';
 import { credentialsStore, localRunFiles, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { withProbes } from '@cw/health';
 import { closeServer, createHttpServer, openServiceDeps } from '@cw/runtime';
@@ -209,6 +209,7 @@ async function startOn(
     credentialsPath: credentials ? credentialsPath : undefined,
     seeded,
     stop: async () => {
+      endEventStreams();
       await closeServer(server, 5_000);
       await trackerApp.clicks.close();
       await worker.stop();

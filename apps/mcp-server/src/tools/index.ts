@@ -6,6 +6,7 @@ import { getPaymentStatusTool } from './get-payment-status.tool';
 import { getReportTool } from './get-report.tool';
 import { listClicksTool } from './list-clicks.tool';
 import { listConversionsTool } from './list-conversions.tool';
+import { listEventsTool } from './list-events.tool';
 import { listLinksTool } from './list-links.tool';
 import { listProgramsTool } from './list-programs.tool';
 import { lookupProductsTool } from './lookup-products.tool';
@@ -21,6 +22,7 @@ export const TOOLS: readonly Tool[] = [
   createTrackingLinkTool,
   listLinksTool,
   listConversionsTool,
+  listEventsTool,
   getReportTool,
   listClicksTool,
   getPaymentStatusTool,

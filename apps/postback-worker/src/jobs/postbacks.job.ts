@@ -1,6 +1,7 @@
 /**
  * Postback delivery in two Agenda jobs (docs/decisions.md, "Postbacks"):
- * - `postbacks:dispatch`, recurring: the outbox pump (pending sale events become deliveries), then
+ * - `postbacks:dispatch`, recurring: the events feed's appender (sale events join their account's
+ *   log, for accounts no reader asked about since), the outbox pump (pending sale events become deliveries), then
  *   every first attempt due (up to 64 at once, not waiting for slow receivers), and any retry
  *   whose own job was lost;
  * - `postbacks:retry`, one job per scheduled retry of a delivery (data: delivery id and attempt
@@ -11,6 +12,7 @@
 import type { Agenda } from 'agenda';
 import type { Agent } from 'undici';
 import { attemptDue, dueDeliveries, leaseMs, publishPendingEvents, type AttemptOptions } from '@cw/postbacks';
+import { appendPendingEvents } from '@cw/conversions';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from '../worker';
 
@@ -62,6 +64,7 @@ export function postbackJobs(deps: UseCaseDeps, agenda: Agenda, http: Agent, onE
         run: async () => {
           // A pass ends well inside its lock (Agenda cancels a job that outlives it); the next continues.
           const deadline = Date.now() + leaseMs(deps);
+          await appendPendingEvents(deps);
           while (Date.now() < deadline && (await publishPendingEvents(deps)).length >= 1000);
           // Configurations are read once per pass (a change applies from the next pass, within a second).
           const configs: AttemptOptions['configs'] = new Map();
