@@ -99,6 +99,7 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   await pubCall('listLinks', 'GET', '/links/?page_size=2');
   await pubCall('listConversions', 'GET', '/conversions/?page_size=2');
   await pubCall('getReport', 'GET', '/reports/?group_by=week');
+  await pubCall('listEvents', 'GET', '/events/?limit=2');
   await pubCall('listClicks', 'GET', '/clicks/?page_size=2');
   await pubCall('getPostback', 'GET', '/postback/');
   const sink = await receiver();
@@ -131,6 +132,7 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   const R = '/api/v1/affiliate-reporting';
   const rpt = bearer(pub.reporting_token);
   await call('reporting-api', 'listSales', 'GET', `${R}/sales/?page_size=2`, rpt);
+  await call('reporting-api', 'listEvents', 'GET', `${R}/events/?limit=2`, rpt);
   await call('reporting-api', 'exportSales', 'GET', `${R}/sales/export/`, rpt);
   await call('reporting-api', 'listSubidSales', 'GET', `${R}/subid-sales/?page_size=2`, rpt);
   await call('reporting-api', 'salesSummary', 'GET', `${R}/summary/?group_by=subid`, rpt);
