@@ -13,7 +13,13 @@ import { endEventStreams } from '@cw/http';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
-const ENV = { RATELIMIT_REPORTING_PER_MIN: '1000000', RATELIMIT_REPORTING_TOKEN_PER_MIN: '1000000', EVENTS_POLL_MS: '50', EVENTS_HEARTBEAT_MS: '300', EVENT_STREAMS_PER_ACCOUNT: '2' };
+const ENV = {
+  RATELIMIT_REPORTING_PER_MIN: '1000000',
+  RATELIMIT_REPORTING_TOKEN_PER_MIN: '1000000',
+  EVENTS_POLL_MS: '50',
+  EVENTS_HEARTBEAT_MS: '300',
+  EVENT_STREAMS_PER_ACCOUNT: '2',
+};
 let a: TestDeps;
 let b: TestDeps;
 let servers: Array<ReturnType<ReturnType<typeof createApp>['callback']>>;
@@ -61,7 +67,9 @@ async function drain(cursor?: string, limit = 100): Promise<{ events: Event[]; c
 }
 
 const storedEvents = async (publisherId: string) =>
-  (await a.models.Conversion.find({ publisher_id: publisherId, source: 'v1' }, { events: 1 }).lean<ConversionRecord[]>()).flatMap((c) => c.events.map((e) => e._id));
+  (await a.models.Conversion.find({ publisher_id: publisherId, source: 'v1' }, { events: 1 }).lean<ConversionRecord[]>()).flatMap((c) =>
+    c.events.map((e) => e._id),
+  );
 
 describe('GET /events/', () => {
   it('lists every sale event of the account once, oldest first, each showing the conversion as of that event', async () => {
@@ -69,7 +77,10 @@ describe('GET /events/', () => {
     const stored = await storedEvents(account);
     expect(events.length).toBe(stored.length);
     expect(new Set(events.map((e) => e.id))).toEqual(new Set(stored));
-    const after = { 'sale.created': 'pending', 'sale.approved': 'approved', 'sale.declined': 'declined', 'sale.reversed': 'declined' } as Record<string, string>;
+    const after = { 'sale.created': 'pending', 'sale.approved': 'approved', 'sale.declined': 'declined', 'sale.reversed': 'declined' } as Record<
+      string,
+      string
+    >;
     for (const e of events) expect(e.conversion.status).toBe(after[e.type]);
     // One conversion's events keep their order: created before its decision.
     const seen = new Map<string, string[]>();
@@ -120,9 +131,12 @@ describe('GET /events/', () => {
     const foreign = await request(servers[0]!).get(`/api/v1/publisher/events/?cursor=${theirs}`).set('X-API-Key', key);
     expectErrorShape(foreign, 400, 'invalid_parameter');
     expect(foreign.body.detail).toContain("another account's feed");
-    expectErrorShape(await request(servers[0]!).get('/api/v1/publisher/events/').set('X-API-Key', a.data!.publishers[0].keys.demo), 403, 'credential_not_allowed');
+    expectErrorShape(
+      await request(servers[0]!).get('/api/v1/publisher/events/').set('X-API-Key', a.data!.publishers[0].keys.demo),
+      403,
+      'credential_not_allowed',
+    );
   });
-
 });
 
 describe('GET /events/stream/', () => {
@@ -159,7 +173,12 @@ describe('GET /events/stream/', () => {
           while ((cut = buffer.indexOf('\n\n')) >= 0) {
             const block = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
-            const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+            const fields = Object.fromEntries(
+              block
+                .split('\n')
+                .filter((l) => !l.startsWith(':'))
+                .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+            );
             if (block.startsWith(':')) sse.comments.push(block);
             else if (fields.data) sse.events.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) as Event });
           }
@@ -172,7 +191,7 @@ describe('GET /events/stream/', () => {
   }
 
   const until = async (what: () => boolean, ms = 5000, label = '') => {
-    for (const t = Date.now(); !what(); ) {
+    for (const t = Date.now(); !what();) {
       if (Date.now() - t > ms) throw new Error(`timed out waiting ${label}`);
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-const get = (path: string, token = deps.data!.publishers[0].reporting_token) => request(server).get(`/api/v1/affiliate-reporting${path}`).set('Authorization', `Bearer ${token}`);
+const get = (path: string, token = deps.data!.publishers[0].reporting_token) =>
+  request(server).get(`/api/v1/affiliate-reporting${path}`).set('Authorization', `Bearer ${token}`);
 
 describe('GET /api/v1/affiliate-reporting/events/', () => {
   it("pages the account's events with the publisher feed's order and cursors", async () => {
@@ -25,7 +26,7 @@ describe('GET /api/v1/affiliate-reporting/events/', () => {
     expect(next.body.data).toEqual((await listEvents(deps, account, { limit: 25 })).data.slice(20));
   });
 
-  it('takes only the reporting token, and refuses another account\'s cursor', async () => {
+  it("takes only the reporting token, and refuses another account's cursor", async () => {
     expectErrorShape(await get('/events/', deps.data!.publishers[0].keys.live), 401, 'not_authenticated');
     const theirs = (await get('/events/?limit=1', deps.data!.publishers[1].reporting_token)).body.next_cursor as string;
     expectErrorShape(await get(`/events/?cursor=${theirs}`), 400, 'invalid_parameter');

@@ -75,9 +75,7 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
   const rows = await deps.models.Conversion.find({ log_pending: true, publisher_id: publisherId }).limit(BATCH).lean<ConversionRecord[]>();
   if (!rows.length) return { appended: 0, more: false };
   const ids = rows.flatMap((c) => c.events.map((e) => e._id));
-  const logged = new Set(
-    (await deps.models.SaleEvent.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1 }).lean()).map((e) => String(e._id)),
-  );
+  const logged = new Set((await deps.models.SaleEvent.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1 }).lean()).map((e) => String(e._id)));
   const names = await deps.repos.merchants.namesOf(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
   const fresh = rows
     .flatMap((c) => c.events.filter((e) => !logged.has(e._id)).map((e) => ({ c, e })))
@@ -122,13 +120,15 @@ const CURSOR_PREFIX = 'evc1_';
 /** The cursor after event `seq` of the account: opaque to clients. */
 export const eventCursor = (publisherId: string, seq: number) => `${CURSOR_PREFIX}${Buffer.from(`${publisherId}\u0000${seq}`).toString('base64url')}`;
 
-const invalidCursor = (detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'cursor': ${detail}.`, errors: [{ param: 'cursor', detail }] });
+const invalidCursor = (detail: string) =>
+  new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'cursor': ${detail}.`, errors: [{ param: 'cursor', detail }] });
 
 function seqOf(cursor: string, publisherId: string): number {
   const invalid = invalidCursor;
   if (!cursor.startsWith(CURSOR_PREFIX)) throw invalid('not a cursor of the events feed (pass next_cursor or an event stream id as given)');
   const [account, seq, ...rest] = Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString().split('\u0000');
-  if (rest.length || !seq || !/^(0|[1-9][0-9]{0,15})$/.test(seq)) throw invalid('not a cursor of the events feed (pass next_cursor or an event stream id as given)');
+  if (rest.length || !seq || !/^(0|[1-9][0-9]{0,15})$/.test(seq))
+    throw invalid('not a cursor of the events feed (pass next_cursor or an event stream id as given)');
   if (account !== publisherId) throw invalid("a cursor of another account's feed");
   return Number(seq);
 }
@@ -137,7 +137,12 @@ export const EVENTS_INPUT = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'Resume after the event this cursor names (`next_cursor`, or a stream event id); absent: from the first event.' },
+    cursor: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'Resume after the event this cursor names (`next_cursor`, or a stream event id); absent: from the first event.',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
   },
 } as const;
@@ -181,7 +186,7 @@ export async function readEventLog(deps: Deps, publisherId: string, input: { cur
   const last = page.at(-1);
   return {
     events: page.map((r) => ({ type: r.type, body: r.body, cursor: eventCursor(publisherId, r.seq) })),
-    next_cursor: last ? eventCursor(publisherId, last.seq) : input.cursor ?? eventCursor(publisherId, 0),
+    next_cursor: last ? eventCursor(publisherId, last.seq) : (input.cursor ?? eventCursor(publisherId, 0)),
     has_more: rows.length > limit,
   };
 }

@@ -57,6 +57,8 @@ export interface EventRoutesOptions {
   /** The account whose feed it is, from the request's principal. */
   accountOf(ctx: Parameters<Middleware>[0]): string;
   errors: Record<number, { description: string }>;
+  /** Operation ids, unique across the platform's documents (default listEvents, streamEvents). */
+  operationIds?: { list: string; stream: string };
 }
 
 export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): RouteSpec[] {
@@ -64,7 +66,7 @@ export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): Ro
     route({
       method: 'GET',
       path: '/events',
-      operationId: 'listEvents',
+      operationId: opts.operationIds?.list ?? 'listEvents',
       summary: 'Every sale event of the account, oldest first, from a cursor',
       description:
         'Each change to a conversion (created, approved, declined, reversed) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids).',
@@ -84,7 +86,7 @@ export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): Ro
     route({
       method: 'GET',
       path: '/events/stream',
-      operationId: 'streamEvents',
+      operationId: opts.operationIds?.stream ?? 'streamEvents',
       summary: 'The same events as Server-Sent Events, live',
       description:
         'text/event-stream: one `id:` (the cursor after that event), `event:` (the type) and `data:` (the event JSON) per event, a comment every 15 s when idle. Reconnect with `Last-Event-ID` (or `?cursor=`) to resume exactly after the last event received. At most EVENT_STREAMS_PER_ACCOUNT (default 5) open streams per account: 429 `too_many_streams` beyond.',

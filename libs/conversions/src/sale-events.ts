@@ -29,7 +29,12 @@ export interface SaleEventBody {
 }
 
 /** The status a conversion has right after each event. */
-const STATUS_AFTER: Record<string, string> = { 'sale.created': 'pending', 'sale.approved': 'approved', 'sale.declined': 'declined', 'sale.reversed': 'declined' };
+const STATUS_AFTER: Record<string, string> = {
+  'sale.created': 'pending',
+  'sale.approved': 'approved',
+  'sale.declined': 'declined',
+  'sale.reversed': 'declined',
+};
 
 export function saleEventBody(
   c: ConversionRecord,

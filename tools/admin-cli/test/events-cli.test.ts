@@ -44,18 +44,22 @@ describe('events commands', () => {
     const account = deps.data!.publishers[0].account_id;
     const end = (await listEvents(deps, account, { limit: 500 })).next_cursor;
     const root = resolve(import.meta.dirname, '../../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/admin-cli/src/main.ts', 'events:tail', '--publisher', account, '--cursor', end, '--follow'], {
-      cwd: root,
-      env: { ...process.env, MONGODB_URI: deps.tdb.uri },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'tools/admin-cli/src/main.ts', 'events:tail', '--publisher', account, '--cursor', end, '--follow'],
+      {
+        cwd: root,
+        env: { ...process.env, MONGODB_URI: deps.tdb.uri },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines = createInterface({ input: child.stdout! });
     const seen: Array<{ type: string; conversion: { id: string }; cursor: string }> = [];
     lines.on('line', (l) => seen.push(JSON.parse(l)));
     await new Promise((r) => setTimeout(r, 3000)); // the CLI is polling
     const pending = (await deps.models.Conversion.findOne({ publisher_id: account, source: 'v1', status: 'pending' }, { _id: 1 }).lean())!;
     await changeStatus(deps, String(pending._id), 'declined');
-    for (const t = Date.now(); !seen.length && Date.now() - t < 10_000; ) await new Promise((r) => setTimeout(r, 50));
+    for (const t = Date.now(); !seen.length && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 50));
     expect(seen.map((e) => [e.type, e.conversion.id])).toEqual([['sale.declined', String(pending._id)]]);
     child.kill('SIGINT');
     const [code] = await once(child, 'exit');

@@ -75,6 +75,23 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
     out.push({ app, operationId, status: res.status, contentType, body: masked(parsed) });
     return parsed as Record<string, unknown> & { data?: Array<Record<string, unknown>> };
   }
+  /** An event stream's opening (the retry hint and the first events), then hang up. */
+  async function stream(app: string, operationId: string, path: string, auth: Auth) {
+    const controller = new AbortController();
+    const res = await fetch(`${base}${path}`, { headers: auth, signal: controller.signal });
+    if (res.status !== 200) throw new Error(`${operationId}: GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    const reader = res.body!.getReader();
+    let text = '';
+    // The retry hint, then two events (each ends with a blank line).
+    while ((text.match(/\n\n/g) ?? []).length < 3) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const body = text.split('\n\n').slice(0, 3).join('\n\n') + '\n\n';
+    out.push({ app, operationId, status: 200, contentType: 'text/event-stream', body: masked(body) });
+  }
   const P = '/api/v1/publisher';
   const f = creds.fixtures;
   const pubCall = (op: string, method: string, path: string, auth: Auth = key, body?: unknown) => call('publisher-api', op, method, `${P}${path}`, auth, body);
@@ -100,6 +117,7 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   await pubCall('listConversions', 'GET', '/conversions/?page_size=2');
   await pubCall('getReport', 'GET', '/reports/?group_by=week');
   await pubCall('listEvents', 'GET', '/events/?limit=2');
+  await stream('publisher-api', 'streamEvents', `${P}/events/stream/`, key);
   await pubCall('listClicks', 'GET', '/clicks/?page_size=2');
   await pubCall('getPostback', 'GET', '/postback/');
   const sink = await receiver();
@@ -132,7 +150,8 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   const R = '/api/v1/affiliate-reporting';
   const rpt = bearer(pub.reporting_token);
   await call('reporting-api', 'listSales', 'GET', `${R}/sales/?page_size=2`, rpt);
-  await call('reporting-api', 'listEvents', 'GET', `${R}/events/?limit=2`, rpt);
+  await call('reporting-api', 'listReportingEvents', 'GET', `${R}/events/?limit=2`, rpt);
+  await stream('reporting-api', 'streamReportingEvents', `${R}/events/stream/`, rpt);
   await call('reporting-api', 'exportSales', 'GET', `${R}/sales/export/`, rpt);
   await call('reporting-api', 'listSubidSales', 'GET', `${R}/subid-sales/?page_size=2`, rpt);
   await call('reporting-api', 'salesSummary', 'GET', `${R}/summary/?group_by=subid`, rpt);

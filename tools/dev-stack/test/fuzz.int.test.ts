@@ -119,7 +119,15 @@ async function send(c: FuzzCase): Promise<Answer> {
   const secret = credentials[c.credential];
   if (secret) headers[c.scheme === 'x-api-key' ? 'X-API-Key' : 'Authorization'] = c.scheme === 'x-api-key' ? secret : `Bearer ${secret}`;
   if (c.contentType) headers['Content-Type'] = c.contentType;
-  const res = await fetch(`${platform.url}${c.url}`, { method: c.method, headers, body: c.body, redirect: 'manual' });
+  const controller = new AbortController();
+  const res = await fetch(`${platform.url}${c.url}`, { method: c.method, headers, body: c.body, redirect: 'manual', signal: controller.signal });
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // An event stream never ends by itself: its first chunk is the answer to check, then hang up.
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    controller.abort();
+    return { status: res.status, headers: res.headers, text: new TextDecoder().decode(first.value) };
+  }
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 

@@ -15,7 +15,9 @@ export const listEventsTool = defineTool<InputOf<typeof EVENTS_INPUT>>({
     const page = await listEvents(call.deps, principal.publisher._id, input);
     const counts = page.data.reduce<Record<string, number>>((m, e) => ((m[e.type] = (m[e.type] ?? 0) + 1), m), {});
     const summary = page.data.length
-      ? `${page.data.length} events (${Object.entries(counts).map(([t, n]) => `${n} ${t}`).join(', ')}); ${page.has_more ? 'more follow: call again with next_cursor' : 'that is all for now: call again later with next_cursor'}.`
+      ? `${page.data.length} events (${Object.entries(counts)
+          .map(([t, n]) => `${n} ${t}`)
+          .join(', ')}); ${page.has_more ? 'more follow: call again with next_cursor' : 'that is all for now: call again later with next_cursor'}.`
       : 'No new events since this cursor: call again later with next_cursor.';
     return { data: page, summary };
   },

@@ -64,7 +64,7 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
   const auth = [requirePolicy(deps, SALES_POLICY)];
   return [
     // The account's events feed, the same log and cursors as the publisher API's /events/.
-    ...eventRoutes(deps, { auth, security: SECURITY, accountOf: (ctx) => principalOf(ctx).publisher._id, errors: ERRORS }),
+    ...eventRoutes(deps, { auth, security: SECURITY, accountOf: (ctx) => principalOf(ctx).publisher._id, errors: ERRORS, operationIds: { list: 'listReportingEvents', stream: 'streamReportingEvents' } }),
     route({
       method: 'GET',
       path: '/sales',
