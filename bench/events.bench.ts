@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
-import { changeStatus } from '@cw/conversions';
+import { changeStatus, saleEvent } from '@cw/conversions';
 import { connectDatabase, createModels } from '@cw/db';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
@@ -45,6 +45,8 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 // The demo events are logged by the first read; the synthetic ones go to the second account.
 await fetch(`${platform.url}/api/v1/publisher/events/?limit=1`, { headers });
+// The second account's own demo events are logged first; the synthetic ones follow them.
+await fetch(`${platform.url}/api/v1/publisher/events/?limit=1`, { headers: { 'X-API-Key': other.keys.live } });
 const client = await MongoClient.connect(platform.mongoUri);
 const events = client.db().collection<{ _id: string }>('sale_events');
 const body = JSON.stringify({
@@ -67,7 +69,7 @@ const body = JSON.stringify({
     occurred_at: new Date().toISOString(),
   },
 });
-let stored = 0;
+let stored = await events.countDocuments({ publisher_id: other.account_id });
 async function growTo(n: number): Promise<void> {
   const t = performance.now();
   for (; stored < n;) {
@@ -113,7 +115,21 @@ await growTo(Number(values.events));
 await pages(`page of 500 from a random cursor, ${stored.toLocaleString('en')} events`);
 await client.close();
 
-// Change-to-stream latency.
+// Change-to-stream latency: fresh pending sales (logged before the streams open), then changed.
+const db = await connectDatabase(platform.mongoUri);
+const models = createModels(db.connection);
+const template = (await models.Conversion.findOne({ publisher_id: pub.account_id, source: 'v1' }).lean<Record<string, unknown>>())!;
+const fresh = Array.from({ length: Number(values.changes) }, (_, i) => ({
+  ...template,
+  _id: `cnv_bench_${i}`,
+  order_ref: `BENCH-${i}`,
+  status: 'pending',
+  reversed: false,
+  paid: false,
+  events: [saleEvent('sale.created', new Date())],
+  log_pending: true,
+}));
+await models.Conversion.insertMany(fresh);
 const end = ((await (await fetch(`${platform.url}/api/v1/publisher/events/?limit=500`, { headers })).json()) as { next_cursor: string }).next_cursor;
 let tail = end;
 for (;;) {
@@ -146,8 +162,8 @@ await Promise.all(
             buffer = buffer.slice(cut + 2);
             const data = block.split('\n').find((l) => l.startsWith('data: '));
             if (!data) continue;
-            const id = (JSON.parse(data.slice(6)) as { conversion: { id: string } }).conversion.id;
-            const at = committed.get(id);
+            const event = JSON.parse(data.slice(6)) as { type: string; conversion: { id: string } };
+            const at = event.type === 'sale.approved' ? committed.get(event.conversion.id) : undefined;
             if (at !== undefined) (latencies.push(performance.now() - at), received++);
           }
         }
@@ -157,15 +173,11 @@ await Promise.all(
     })();
   }),
 );
-const db = await connectDatabase(platform.mongoUri);
-const models = createModels(db.connection);
-const pending = await models.Conversion.find({ publisher_id: pub.account_id, source: 'v1', status: 'pending' }, { _id: 1 })
-  .limit(Number(values.changes))
-  .lean();
+const pending = fresh;
 const gap = 1000 / Number(values.rate);
 for (const c of pending) {
   const t = performance.now();
-  await changeStatus({ models }, String(c._id), 'approved');
+  await changeStatus({ models }, c._id, 'approved');
   committed.set(String(c._id), performance.now());
   await new Promise((r) => setTimeout(r, Math.max(0, gap - (performance.now() - t))));
 }

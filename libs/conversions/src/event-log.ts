@@ -133,6 +133,71 @@ function seqOf(cursor: string, publisherId: string): number {
   return Number(seq);
 }
 
+/** The number after which a cursor of this account's feed resumes (0: from the start); 400 if it is not one. */
+export const cursorSeq = (cursor: string | undefined, publisherId: string): number => (cursor ? seqOf(cursor, publisherId) : 0);
+
+export interface TailEvent {
+  seq: number;
+  type: string;
+  body: string;
+}
+
+/**
+ * The newest events of each account with open streams, kept in this process: refreshed at most
+ * once per `maxAgeMs` by whichever stream polls first (its pending events appended, then only
+ * what is newer than the last refresh is read), so idle streams cost one query per account per
+ * poll interval and a change reaches every stream of the account without a query per stream.
+ */
+interface Tail {
+  at: number;
+  /** The newest number seen; -1 before the first refresh. */
+  latest: number;
+  /** Contiguous, ending at `latest`; at most TAIL_MAX. */
+  entries: TailEvent[];
+  refreshing?: Promise<void>;
+}
+const TAIL_MAX = 1000;
+const tails = new Map<string, Tail>();
+
+async function refreshTail(deps: Deps, publisherId: string, t: Tail): Promise<void> {
+  await appendAccountEvents(deps, publisherId);
+  if (t.latest < 0) {
+    t.latest = (await deps.models.SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>())?.seq ?? 0;
+  } else {
+    const rows = await deps.models.SaleEvent.find({ publisher_id: publisherId, seq: { $gt: t.latest } }, { _id: 0, seq: 1, type: 1, body: 1 })
+      .sort({ seq: 1 })
+      .limit(TAIL_MAX)
+      .lean<TailEvent[]>();
+    if (rows.length) {
+      // Not contiguous with what is kept (a prune, or more news than fits): keep only the new rows.
+      t.entries = rows[0]!.seq === t.latest + 1 ? [...t.entries, ...rows].slice(-TAIL_MAX) : rows;
+      t.latest = rows.at(-1)!.seq;
+    }
+  }
+  t.at = Date.now();
+}
+
+/**
+ * The account's events after `afterSeq` from this process's tail: [] when nothing is newer, null
+ * when the cursor is older than the tail (read the log instead).
+ */
+export async function tailAfter(deps: Deps, publisherId: string, afterSeq: number, maxAgeMs: number): Promise<TailEvent[] | null> {
+  let t = tails.get(publisherId);
+  if (!t) {
+    if (tails.size >= 10_000) tails.clear();
+    tails.set(publisherId, (t = { at: 0, latest: -1, entries: [] }));
+  }
+  if (Date.now() - t.at >= maxAgeMs) {
+    const tail = t;
+    tail.refreshing ??= refreshTail(deps, publisherId, tail).finally(() => (tail.refreshing = undefined));
+    await tail.refreshing;
+  }
+  if (afterSeq >= t.latest) return [];
+  const first = t.entries[0]?.seq ?? t.latest + 1;
+  if (afterSeq + 1 < first) return null;
+  return t.entries.slice(afterSeq + 1 - first);
+}
+
 export const EVENTS_INPUT = {
   type: 'object',
   additionalProperties: false,

@@ -10,7 +10,7 @@ import { ApiError } from '@cw/errors';
 import { serveEventStream } from '@cw/http';
 import type { Slots } from '@cw/ratelimit';
 import type { UseCaseDeps } from '@cw/usecase';
-import { readEventLog } from './event-log';
+import { cursorSeq, eventCursor, readEventLog, tailAfter } from './event-log';
 
 export interface EventStreamDeps extends Pick<UseCaseDeps, 'models' | 'repos'> {
   config: Pick<PlatformConfig, 'eventStreamsPerAccount' | 'eventsPollMs' | 'eventsHeartbeatMs'>;
@@ -38,6 +38,12 @@ export async function openEventStream(ctx: Context, deps: EventStreamDeps, publi
     pollMs: deps.config.eventsPollMs,
     heartbeatMs: deps.config.eventsHeartbeatMs,
     poll: async (after) => {
+      // Caught up: from this process's tail of the account (shared by its streams); behind: the log.
+      const tail = await tailAfter(deps, publisherId, cursorSeq(after, publisherId), deps.config.eventsPollMs);
+      if (tail) {
+        const events = tail.map((e) => ({ id: eventCursor(publisherId, e.seq), event: e.type, data: e.body }));
+        return { events, cursor: events.at(-1)?.id ?? after };
+      }
       const page = await readEventLog(deps, publisherId, { cursor: after, limit: 500 });
       return {
         events: page.events.map((e) => ({ id: e.cursor, event: e.type, data: e.body })),
