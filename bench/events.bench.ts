@@ -164,7 +164,10 @@ await Promise.all(
             if (!data) continue;
             const event = JSON.parse(data.slice(6)) as { type: string; conversion: { id: string } };
             const at = event.type === 'sale.approved' ? committed.get(event.conversion.id) : undefined;
-            if (at !== undefined) (latencies.push(performance.now() - at), received++);
+            if (at !== undefined) {
+              latencies.push(performance.now() - at);
+              received++;
+            }
           }
         }
       } catch {
