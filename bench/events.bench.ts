@@ -6,9 +6,12 @@
  *   2. Change-to-stream latency: S (default 100) open `/events/stream/` connections of one account,
  *      then C (default 200) status changes at R/s; for every (stream, event) the time from the
  *      change's commit to the event's arrival, p50/p99.
- * `npm run bench:events [-- --events 1000000 --requests 50 --streams 100 --changes 200 --rate 20]`
+ * `npm run bench:events [-- --events 1000000 --requests 50 --streams 100 --changes 200 --rate 20 --engine child|in-process]`
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { MongoClient } from 'mongodb';
 import { changeStatus, saleEvent } from '@cw/conversions';
 import { connectDatabase, createModels } from '@cw/db';
@@ -21,6 +24,8 @@ const OPTIONS = {
   streams: { type: 'string', default: '100' },
   changes: { type: 'string', default: '200' },
   rate: { type: 'string', default: '20' },
+  /** `child`: the engine in its own process (as MongoDB would be), so its heap and GC are not the platform's. */
+  engine: { type: 'string', default: 'child' },
 } as const;
 const values = parseCommandLine(
   generatedUsage('npm run bench:events --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
