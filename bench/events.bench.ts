@@ -17,6 +17,7 @@ import { changeStatus, saleEvent } from '@cw/conversions';
 import { connectDatabase, createModels } from '@cw/db';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
+import { readEventStream } from '@cw-tools/testing';
 
 const OPTIONS = {
   events: { type: 'string', default: '1000000' },
@@ -32,8 +33,19 @@ const values = parseCommandLine(
   OPTIONS,
 );
 const STREAMS = Number(values.streams);
+let engineUri: string | undefined;
+if (values.engine === 'child') {
+  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.unref();
+  process.on('exit', () => child.kill());
+  engineUri = `${((await once(createInterface({ input: child.stdout! }), 'line')) as [string])[0]}/bench_events`;
+}
+console.log(`engine ${engineUri ? 'in a child process' : 'in this process'}`);
 const platform = await startPlatform({
   env: {
+    ...(engineUri ? { MONGODB_URI: engineUri } : {}),
     PORT: '0',
     LOG_LEVEL: 'warn',
     RATELIMIT_REPORTING_PER_MIN: '10000000',
@@ -155,30 +167,15 @@ await Promise.all(
     controllers.push(controller);
     const res = await fetch(`${platform.url}/api/v1/publisher/events/stream/?cursor=${tail}`, { headers, signal: controller.signal });
     if (res.status !== 200) throw new Error(`stream: ${res.status}`);
-    void (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (!data) continue;
-            const event = JSON.parse(data.slice(6)) as { type: string; conversion: { id: string } };
-            const at = event.type === 'sale.approved' ? committed.get(event.conversion.id) : undefined;
-            if (at !== undefined) {
-              latencies.push(performance.now() - at);
-              received++;
-            }
-          }
-        }
-      } catch {
-        // closed by the bench
+    void readEventStream(res.body, (m) => {
+      if (!m.data) return;
+      const event = JSON.parse(m.data) as { type: string; conversion: { id: string } };
+      const at = event.type === 'sale.approved' ? committed.get(event.conversion.id) : undefined;
+      if (at !== undefined) {
+        latencies.push(performance.now() - at);
+        received++;
       }
-    })();
+    }).catch(() => undefined);
   }),
 );
 const pending = fresh;

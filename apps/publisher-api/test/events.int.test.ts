@@ -10,7 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeStatus, pruneEvents, type ConversionRecord } from '@cw/conversions';
 import { endEventStreams } from '@cw/http';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, expectErrorShape, readEventStream, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 const ENV = {
@@ -163,30 +163,10 @@ describe('GET /events/stream/', () => {
     const sse: Sse = { events: [], comments: [], status: res.status, ended: Promise.resolve(), close: () => controller.abort() };
     if (res.status !== 200) return sse;
     expect(res.headers.get('content-type')).toContain('text/event-stream');
-    sse.ended = (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const fields = Object.fromEntries(
-              block
-                .split('\n')
-                .filter((l) => !l.startsWith(':'))
-                .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-            );
-            if (block.startsWith(':')) sse.comments.push(block);
-            else if (fields.data) sse.events.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) as Event });
-          }
-        }
-      } catch {
-        // aborted by the test
-      }
-    })();
+    sse.ended = readEventStream(res.body, (m) => {
+      if (m.comment !== undefined) sse.comments.push(m.comment);
+      else if (m.data) sse.events.push({ id: m.id!, event: m.event!, data: JSON.parse(m.data) as Event });
+    }).catch(() => undefined);
     return sse;
   }
 

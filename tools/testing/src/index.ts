@@ -12,3 +12,5 @@ export { resolvedSchema, schemaErrors } from './openapi-conformance';
 export { freePort } from './free-port';
 export { startRedisCluster } from './private-redis-cluster';
 export type { PrivateRedisCluster } from './private-redis-cluster';
+export { readEventStream } from './event-stream-reader';
+export type { SseMessage } from './event-stream-reader';
