@@ -91,7 +91,7 @@ describe('GET /events/', () => {
   it('resumes exactly after any cut: every cursor gives what followed it in the full list', async () => {
     const full = (await page('?limit=500')).data.map((e) => e.id);
     let cursor: string | undefined;
-    for (let i = 0; i < Math.min(full.length, 40); i++) {
+    for (let i = 0; i < full.length; i++) {
       const next = await page(`?limit=3${cursor ? `&cursor=${cursor}` : ''}`, i % 2);
       expect(next.data.map((e) => e.id)).toEqual(full.slice(i, i + 3));
       const one = await page(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`, (i + 1) % 2);

@@ -16,7 +16,7 @@ import { onAccessChange } from '@cw/db';
 import { ensureLinks } from '@cw/links';
 import { createLogger } from '@cw/logging';
 import { createRedisRateLimiter } from '@cw/ratelimit';
-import { createTestDeps, freePort, startRedisServer, type PrivateRedis, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, freePort, readEventStream, startRedisServer, type PrivateRedis, type SseMessage, type TestDeps } from '@cw-tools/testing';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as trackerApp } from '@cw/app-tracker';
 
@@ -203,10 +203,13 @@ describe('the database down and back', () => {
 });
 
 /** The tracker as its own process (apps/tracker/src/main.ts) on the test database, ready to redirect. */
-async function spawnTracker(deps: TestDeps, env: Record<string, string> = {}) {
+const spawnTracker = (deps: TestDeps, env: Record<string, string> = {}) => spawnService('tracker', deps, env);
+
+/** A service as its own process (apps/<app>/src/main.ts) on the test database, once /healthz answers. */
+async function spawnService(app: string, deps: TestDeps, env: Record<string, string> = {}) {
   const port = await freePort();
   const root = resolve(import.meta.dirname, '../../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/tracker/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
     cwd: root,
     env: {
       ...process.env,
@@ -298,6 +301,25 @@ describe('SIGTERM: readiness first', () => {
     expect(await ready.json()).toMatchObject({ code: 'service_unavailable', checks: { draining: 'yes' } });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/c/${code}`, { redirect: 'manual', headers: { 'User-Agent': BROWSER } })).status).toBe(302);
+    const [exitCode] = (await exited) as [number];
+    expect(exitCode).toBe(0);
+  }, 60_000);
+});
+
+describe('SIGTERM with open event streams', () => {
+  it('ends each stream with a comment saying so (clients resume with Last-Event-ID), then exits', async () => {
+    const deps = await createTestDeps({ seedProducts: 10 });
+    cleanups.push(() => deps.close());
+    const { child, base } = await spawnService('publisher-api', deps, { SHUTDOWN_DRAIN_MS: '300' });
+    const exited = once(child, 'exit');
+    const res = await fetch(`${base}/api/v1/publisher/events/stream/`, { headers: { 'X-API-Key': deps.data!.publishers[0].keys.live } });
+    expect(res.status).toBe(200);
+    const messages: SseMessage[] = [];
+    const reading = readEventStream(res.body, (m) => messages.push(m));
+    while (!messages.some((m) => m.data)) await sleep(20);
+    child.kill('SIGTERM');
+    await reading; // the server ended the response
+    expect(messages.at(-1)?.comment).toContain('shutting down');
     const [exitCode] = (await exited) as [number];
     expect(exitCode).toBe(0);
   }, 60_000);
