@@ -64,6 +64,9 @@ export async function appendAccountEvents(deps: Deps, publisherId: string): Prom
       const step = await appendStep(deps, publisherId);
       appended += step.appended;
       if (!step.more) break;
+      // A long append (a backfill) renews its lease between steps; one it lost, it stops.
+      const renewed = await deps.models.EventLogHead.updateOne({ _id: publisherId, holder }, { $set: { leased_until: new Date(Date.now() + LEASE_MS) } });
+      if (!renewed.matchedCount) break;
     }
   } finally {
     await deps.models.EventLogHead.updateOne({ _id: publisherId, holder }, { $set: { leased_until: null, holder: null } });
