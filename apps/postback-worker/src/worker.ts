@@ -1,33 +1,31 @@
 /**
- * The job worker: Agenda on the MongoDB backend. Job definitions live in jobs/<name>.job.ts and
- * are registered here: postback delivery (the dispatch pass every interval, and one job per retry)
- * and the refresh of prepared feed files (every FEEDS_REFRESH_MS).
+ * The job worker. Every process runs the postback dispatch loop (jobs/postbacks.job.ts) on its own
+ * timer, so every replica adds delivery capacity; Agenda (MongoDB backend, collection `jobs`, its
+ * indexes declared by the migration) runs the jobs that wake retries and the refresh of prepared
+ * feed files (every FEEDS_REFRESH_MS).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import type { Logger } from '@cw/logging';
-import { createDeliveryAgent } from '@cw/postbacks';
+import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
+import { createMemorySlots, type Slots } from '@cw/ratelimit';
 import type { UseCaseDeps } from '@cw/usecase';
 import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
-import { postbackJobs } from './jobs/postbacks.job';
+import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface WorkerDeps extends UseCaseDeps {
   db: Db;
   logger: Logger;
-  /** Poll and dispatch interval in milliseconds (a number: Agenda reads '200 milliseconds' as seconds). */
+  /** Where the per-configuration cap's slots are held (Redis: across workers); default: this process. */
+  slots?: Slots;
+  /** Dispatch and Agenda poll interval in milliseconds (a number: Agenda reads '200 milliseconds' as seconds). */
   processEveryMs?: number;
   /** How often stale feed markets are looked for (default 5 minutes). */
   feedsRefreshMs?: number;
   /** Where the Agenda queue's depth is reported (agenda_jobs_due at each scrape). */
   registry?: Registry;
-}
-
-export interface JobDefinition {
-  name: string;
-  run: (data: unknown) => Promise<void>;
-  options?: { concurrency?: number; removeOnComplete?: boolean; lockLifetime?: number };
 }
 
 export interface Worker {
@@ -36,9 +34,13 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/** The job that dispatched postbacks before every worker did (removed at start where an older version left it). */
+const RETIRED_JOBS = ['postbacks:dispatch'];
+
 export function createWorker(deps: WorkerDeps): Worker {
   const every = deps.processEveryMs ?? 1000;
-  const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs' }), processEvery: every });
+  // Indexes are a deploy step (db:migrate declares Agenda's): the backend does not create them.
+  const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs', ensureIndex: false }), processEvery: every });
   if (deps.registry && !deps.registry.getSingleMetric('agenda_jobs_due')) {
     const jobs = deps.db.collection('jobs');
     new Gauge({
@@ -46,27 +48,54 @@ export function createWorker(deps: WorkerDeps): Worker {
       help: 'Agenda jobs due now and not running (the queue the workers have not caught up with; -1: not measured)',
       registers: [deps.registry],
       async collect() {
-        this.set(await jobs.countDocuments({ nextRunAt: { $lte: new Date() }, lockedAt: null }, { maxTimeMS: 1000 }).catch(() => -1));
+        const due = { name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB] }, nextRunAt: { $lte: new Date() }, lockedAt: null };
+        this.set(await jobs.countDocuments(due, { maxTimeMS: 1000 }).catch(() => -1));
       },
     });
   }
   const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: deps.config.postbackTimeoutMs });
-  const postbacks = postbackJobs(deps, agenda, http, (err) => deps.logger.error({ err: err.message }, 'postback attempt failed'));
-  const feeds = feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated'));
-  for (const job of [...postbacks.definitions, ...feeds]) agenda.define(job.name, async (j) => job.run(j.attrs.data), job.options);
+  const onError = (err: Error) => deps.logger.error({ err: err.message }, 'postback attempt failed');
+  const dispatcher = createDispatcher(deps, { agent: http, slots: deps.slots ?? createMemorySlots(), scheduleRetry: retryScheduler(agenda), onError });
+  for (const job of [...retryJobs(deps, dispatcher), ...feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated'))])
+    agenda.define(job.name, async (j) => job.run(j.attrs.data), job.options);
   // Agenda reports a lost database connection as 'error': log it and keep polling (it recovers).
   agenda.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'job store error'));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));
+
+  // The dispatch loop: a round, then a pause of one interval, until stopped.
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+  const run = async () => {
+    while (!stopped) {
+      await dispatchRound(deps, dispatcher).catch((err: Error) => deps.logger.error({ err: err.message }, 'postback dispatch round failed'));
+      if (stopped) break;
+      await new Promise<void>((ok) => {
+        const t = setTimeout(ok, every);
+        wake = () => {
+          clearTimeout(t);
+          ok();
+        };
+      });
+    }
+  };
   return {
     agenda,
     start: async () => {
+      await deps.db
+        .collection('jobs')
+        .deleteMany({ name: { $in: RETIRED_JOBS } })
+        .catch(() => undefined);
       await agenda.start();
-      await agenda.every(every, 'postbacks:dispatch');
       await agenda.every(deps.feedsRefreshMs ?? 5 * 60_000, FEEDS_REFRESH_JOB);
+      loop = run();
     },
     stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
       await agenda.stop();
-      await postbacks.drain();
+      await dispatcher.drain();
       await http.close();
     },
   };

@@ -46,6 +46,18 @@ export interface PlatformConfig {
   postbackTimeoutMs: number;
   /** The retry schedule's minute: 60,000 ms; tests shorten it to run the schedule quickly. */
   postbackRetryUnitMs: number;
+  /** Postback attempts in flight in one worker process, all receivers together. */
+  postbackConcurrency: number;
+  /** Postback attempts in flight to one configuration, all workers together (one receiver cannot take every slot). */
+  postbackConfigConcurrency: number;
+  /** Consecutive failed attempts after which a configuration's deliveries are paused (the circuit breaker opens). */
+  postbackBreakerFailures: number;
+  /** The first pause of an open breaker; each failed probe doubles it (at most 32 times). */
+  postbackBreakerPauseMs: number;
+  /** Days a succeeded delivery is kept (without its body). */
+  postbackSucceededRetentionDays: number;
+  /** Days a failed or dead delivery is kept (with its body, so it can be redelivered). */
+  postbackFailedRetentionDays: number;
   trendingEnabled: boolean;
   /** Instant-monetization applications one client address may open per 24 hours. */
   monetizeApplicationsPerDay: number;
@@ -187,6 +199,12 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', nodeEnv !== 'production'),
     postbackTimeoutMs: int('POSTBACK_TIMEOUT_MS', 10_000, 100, 60_000),
     postbackRetryUnitMs: int('POSTBACK_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
+    postbackConcurrency: int('POSTBACK_CONCURRENCY', 256, 1, 10_000),
+    postbackConfigConcurrency: int('POSTBACK_CONFIG_CONCURRENCY', 8, 1, 1_000),
+    postbackBreakerFailures: int('POSTBACK_BREAKER_FAILURES', 10, 1, 1_000),
+    postbackBreakerPauseMs: int('POSTBACK_BREAKER_PAUSE_MS', 60_000, 10, 3_600_000),
+    postbackSucceededRetentionDays: int('POSTBACK_SUCCEEDED_RETENTION_DAYS', 7, 1, 365),
+    postbackFailedRetentionDays: int('POSTBACK_FAILED_RETENTION_DAYS', 30, 1, 365),
     trendingEnabled: bool('FEATURE_TRENDING', true),
     monetizeApplicationsPerDay: int('MONETIZE_APPLICATIONS_PER_DAY', 10, 1, 1_000_000),
     monetizeClaimDays: int('MONETIZE_CLAIM_DAYS', 30, 1, 3650),

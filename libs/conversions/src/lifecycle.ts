@@ -4,7 +4,8 @@
  * be reversed (declined). Each change and its event are one atomic single-document update (the
  * event is pushed into the conversion's outbox with the new status, guarded by the old status),
  * so no event is lost or doubled, even under concurrent changes; the same update flags the
- * conversion for the events feed (`log_pending`, see ./event-log.ts). Ledger entries (bonuses,
+ * conversion for the events feed (`log_pending`, see ./event-log.ts) and for the postback outbox
+ * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on). Ledger entries (bonuses,
  * corrections) are booked approved and emit no sale event.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -123,6 +124,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
     source: 'v1' as const,
     events: [saleEvent('sale.created', now)],
     log_pending: true,
+    outbox_since: now,
     created_at: now,
     updated_at: now,
   };
@@ -192,7 +194,11 @@ export async function changeStatus(
   }
   const updated = await deps.models.Conversion.findOneAndUpdate(
     { ...scope, status: current.status },
-    { $set: { status: to, updated_at: now, log_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) }, $push: { events: saleEvent(event, now) } },
+    {
+      $set: { status: to, updated_at: now, log_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
+      $min: { outbox_since: now },
+      $push: { events: saleEvent(event, now) },
+    },
     { returnDocument: 'after' },
   ).lean<ConversionRecord>();
   // Someone else changed it between the read and the write: judge again against the new status.

@@ -42,7 +42,7 @@ export { ConversionRepository } from './repositories/conversion.repository';
 export type { ConversionRow } from './repositories/conversion.repository';
 export { literalPattern } from './query-text';
 export type { PostbackConfigDoc } from './schemas/postback-config.schema';
-export { DELIVERY_STATUSES, DELIVERY_TTL_SECONDS } from './schemas/postback-delivery.schema';
+export { DELIVERY_STATUSES } from './schemas/postback-delivery.schema';
 export type { PostbackDeliveryDoc } from './schemas/postback-delivery.schema';
 export { OFFER_TYPES } from './schemas/offer.schema';
 export type { OfferDoc } from './schemas/offer.schema';

@@ -1,6 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import './access-changes';
 import { guardShardKeyWrites } from './sharding';
+import { agendaJobSchema } from './schemas/agenda-job.schema';
 import { clickSchema, type ClickDoc } from './schemas/click.schema';
 import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
 import { credentialSchema, type CredentialDoc } from './schemas/credential.schema';
@@ -38,6 +39,8 @@ export interface Models {
   FeedState: Model<FeedStateDoc>;
   SaleEvent: Model<SaleEventDoc>;
   EventLogHead: Model<EventLogHeadDoc>;
+  /** The worker's Agenda jobs: declared for their indexes; Agenda reads and writes them itself. */
+  AgendaJob: Model<Record<string, unknown>>;
 }
 
 /** Each model's schema and collection. */
@@ -60,6 +63,7 @@ const COLLECTIONS = {
   FeedState: [feedStateSchema, 'feed_states'],
   SaleEvent: [saleEventLogSchema, 'sale_events'],
   EventLogHead: [eventLogHeadSchema, 'event_log_heads'],
+  AgendaJob: [agendaJobSchema, 'jobs'],
 } as const;
 
 // Hooks go on the schemas once, before any connection compiles a model from them.
@@ -86,6 +90,7 @@ export function createModels(conn: Connection): Models {
     FeedState: conn.model<FeedStateDoc>('FeedState', ...COLLECTIONS.FeedState),
     SaleEvent: conn.model<SaleEventDoc>('SaleEvent', ...COLLECTIONS.SaleEvent),
     EventLogHead: conn.model<EventLogHeadDoc>('EventLogHead', ...COLLECTIONS.EventLogHead),
+    AgendaJob: conn.model<Record<string, unknown>>('AgendaJob', ...COLLECTIONS.AgendaJob),
   };
 }
 

@@ -14,7 +14,7 @@ import type { Model, Query, Schema } from 'mongoose';
 export type ShardKey = Record<string, 1 | 'hashed'>;
 export type ShardPlan = { key: ShardKey; why: string } | { unsharded: string };
 
-/** Keyed by collection name; `agendaJobs` is the worker's Agenda collection (no model of ours). */
+/** Keyed by collection name (`jobs` is the worker's Agenda collection). */
 export const SHARD_KEYS: Record<string, ShardPlan> = {
   conversions: {
     key: { _id: 'hashed' },
@@ -46,7 +46,7 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   feed_states: { unsharded: 'one per country' },
   postback_configs: { unsharded: 'one per account' },
   event_log_heads: { unsharded: "one per account: its log's append lease" },
-  agendaJobs: { unsharded: 'due retries only (finished jobs are removed)' },
+  jobs: { unsharded: 'bounded: one retry job per due-time slot (about 64 per doubling of the delay), finished jobs removed' },
 };
 
 export const shardKeyOf = (collection: string): ShardKey | undefined => {

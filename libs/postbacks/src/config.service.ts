@@ -56,6 +56,8 @@ export function postbackView(c: ConfigRow | null) {
     has_secret: !!c,
     secret_prefix: c?.secret_prefix ?? null,
     previous_secret_valid_until: c?.previous_valid_until && c.previous_valid_until > new Date() ? c.previous_valid_until : null,
+    consecutive_failures: c?.consecutive_failures ?? 0,
+    paused_until: c?.paused_until && c.paused_until > new Date() ? c.paused_until : null,
     created_at: c?.created_at ?? null,
     updated_at: c?.updated_at ?? null,
   };
@@ -81,7 +83,12 @@ export async function putPostbackConfig(deps: UseCaseDeps, principal: Principal,
   const id = principal.publisher._id;
   const now = new Date();
   const fields = { url, http_method: input.http_method, event_types: input.event_types, active: input.active, updated_at: now };
-  const updated = await deps.models.PostbackConfig.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: 'after' }).lean<ConfigRow>();
+  // A saved change (a fixed receiver, usually) closes the circuit breaker: the next due delivery goes out.
+  const updated = await deps.models.PostbackConfig.findOneAndUpdate(
+    { _id: id },
+    { $set: { ...fields, consecutive_failures: 0, paused_until: null, probe_until: null } },
+    { returnDocument: 'after' },
+  ).lean<ConfigRow>();
   if (updated) return { created: false, view: postbackView(updated) };
   const secret = newSigningSecret();
   try {

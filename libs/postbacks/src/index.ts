@@ -15,21 +15,17 @@ export type { Macro, Resolver } from './target';
 export { signature, signatures } from './signing';
 export { attemptDelivery, createDeliveryAgent, DELIVERY_TIMEOUT_MS, expandMacros, USER_AGENT } from './delivery';
 export type { Attempt, SaleEventBody } from './delivery';
-export { MAX_ATTEMPTS, retryDelayMs } from './retry';
+export { MAX_ATTEMPTS, retryDelayMs, retrySlot } from './retry';
+export { OUTBOX_BATCH, deliveryIdOf, publishPendingEvents } from './outbox';
+export { attemptNow, createDispatcher, leaseMs, pauseMs, send, type Dispatcher, type DispatcherOptions, type PassKind, type SendOptions } from './dispatch';
+export { expiresAt } from './retention';
 export {
-  attemptDue,
-  type AttemptOptions,
-  leaseMs,
   DELIVERIES_INPUT,
   DELIVERIES_POLICY,
-  deliveryIdOf,
   deliveryView,
-  dueDeliveries,
   listDeliveries,
-  publishPendingEvents,
   redeliver,
   REDELIVER_POLICY,
-  saleEventBody,
   sendTestEvent,
   TEST_POSTBACK_POLICY,
 } from './deliveries.service';

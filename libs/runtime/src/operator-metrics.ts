@@ -69,13 +69,14 @@ export function registerOperatorMetrics(registry: Registry, deps: { db: Database
     help: 'Age of the oldest sale event not yet turned into deliveries (0: none waiting; -1: not measured)',
     registers: [registry],
     async collect() {
-      const row = await deps.models.Conversion.findOne({ 'events.published_at': null }, { events: 1 })
+      // The outbox index holds only conversions with unpublished events, oldest first (libs/postbacks outbox.ts).
+      const row = await deps.models.Conversion.findOne({ outbox_since: { $exists: true } }, { outbox_since: 1 })
+        .sort({ outbox_since: 1 })
         .maxTimeMS(SCRAPE_QUERY_MS)
-        .lean<{ events: Array<{ created_at: Date; published_at: Date | null }> }>()
+        .lean<{ outbox_since: Date }>()
         .catch(() => undefined);
       if (row === undefined) return void this.set(-1);
-      const oldest = row?.events.filter((e) => e.published_at === null).reduce((t, e) => Math.min(t, new Date(e.created_at).getTime()), Infinity);
-      this.set(oldest === undefined || oldest === Infinity ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
+      this.set(row ? Math.max(0, (Date.now() - new Date(row.outbox_since).getTime()) / 1000) : 0);
     },
   });
 }

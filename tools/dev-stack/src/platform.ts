@@ -173,6 +173,7 @@ async function startOn(
     config,
     models: deps.models,
     repos: deps.repos,
+    slots: deps.slots,
     processEveryMs: opts.workerIntervalMs,
     registry: deps.metrics.registry,
   });

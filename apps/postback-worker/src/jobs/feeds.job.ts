@@ -5,7 +5,7 @@
  */
 import { regenerateMarket, staleMarkets } from '@cw/feeds';
 import type { UseCaseDeps } from '@cw/usecase';
-import type { JobDefinition } from '../worker';
+import type { JobDefinition } from './job';
 
 export const FEED_MAX_AGE_MS = 6 * 3_600_000;
 export const FEEDS_REFRESH_JOB = 'feeds:refresh';

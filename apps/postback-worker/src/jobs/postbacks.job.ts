@@ -1,93 +1,58 @@
 /**
- * Postback delivery in two Agenda jobs (docs/decisions.md, "Postbacks"):
- * - `postbacks:dispatch`, recurring: the events feed's appender (sale events join their account's
- *   log, for accounts no reader asked about since), the outbox pump (pending sale events become deliveries), then
- *   every first attempt due (up to 64 at once, not waiting for slow receivers), and any retry
- *   whose own job was lost;
- * - `postbacks:retry`, one job per scheduled retry of a delivery (data: delivery id and attempt
- *   number), created by the attempt before it, at the time the retry schedule gives.
- * Every attempt is claimed on the delivery itself, so a sweep, a job and a second worker never
- * send one attempt twice.
+ * Postback delivery in the worker (docs/decisions.md, "Postbacks"):
+ * - the dispatch loop, in every worker process (no job one replica holds): every interval the
+ *   events feed's appender (sale events join their account's log), the outbox pump (pending sale
+ *   events become deliveries), then the first attempts due and the retries whose wake-up was lost;
+ * - `postbacks:retry`, Agenda jobs that wake the retries: one job per due-time slot (data
+ *   `{slot}`, unique on it), created by the failed attempts that fall in the slot, due at the slot's
+ *   time; it claims every retry due by then. The live jobs stay bounded by the slots in use (about
+ *   64 per doubling of the wait), not by the number of failing deliveries.
+ * Every attempt is claimed on the delivery itself (./dispatch.ts in @cw/postbacks), so a loop, a slot
+ * job and another worker never send one attempt twice.
  */
 import type { Agenda } from 'agenda';
-import type { Agent } from 'undici';
-import { attemptDue, dueDeliveries, leaseMs, publishPendingEvents, type AttemptOptions } from '@cw/postbacks';
 import { appendPendingEvents } from '@cw/conversions';
+import { OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
-import type { JobDefinition } from '../worker';
+import type { JobDefinition } from './job';
 
-const CONCURRENCY = 64;
 export const RETRY_JOB = 'postbacks:retry';
 
-interface RetryData {
-  delivery_id: string;
-  attempt: number;
-}
-
-/** Creates the retry's job; unique per (delivery, attempt), so saving it twice makes one job. */
-export function retryScheduler(agenda: Agenda): NonNullable<AttemptOptions['scheduleRetry']> {
-  return async (deliveryId, attempt, at) => {
-    await agenda
-      .create<RetryData>(RETRY_JOB, { delivery_id: deliveryId, attempt })
-      .unique({ 'data.delivery_id': deliveryId, 'data.attempt': attempt }, { insertOnly: true })
-      .schedule(at)
-      .save();
+/**
+ * Schedules the wake-up of a retry due at `at`: the slot job it falls in (one upsert on
+ * `{name, data.slot}`, skipped when this process already saved that slot's job).
+ */
+export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
+  const saved = new Set<number>();
+  return async (at) => {
+    const now = Date.now();
+    const slot = retrySlot(at.getTime(), now);
+    if (saved.has(slot)) return;
+    await agenda.create(RETRY_JOB, { slot }).unique({ 'data.slot': slot }, { insertOnly: true }).schedule(new Date(slot)).save();
+    saved.add(slot);
+    if (saved.size > 10_000) for (const s of saved) if (s <= now) saved.delete(s);
   };
 }
 
-export interface PostbackJobs {
-  definitions: JobDefinition[];
-  /** Waits for the attempts still in flight (graceful stop). */
-  drain(): Promise<void>;
+/** One round of the dispatch loop: append events, pump the outbox, launch due first attempts and lost retries. */
+export async function dispatchRound(deps: UseCaseDeps, dispatcher: Dispatcher): Promise<void> {
+  // A round ends well inside a lease, so a claim it makes is never older than its lease.
+  const deadline = Date.now() + leaseMs(deps);
+  await appendPendingEvents(deps);
+  while (Date.now() < deadline && (await publishPendingEvents(deps)).taken >= OUTBOX_BATCH);
+  await dispatcher.pass('first', deadline);
+  await dispatcher.pass('overdue', deadline);
 }
 
-export function postbackJobs(deps: UseCaseDeps, agenda: Agenda, http: Agent, onError: (err: Error) => void): PostbackJobs {
-  const scheduleRetry = retryScheduler(agenda);
-  // First attempts in flight in this worker. A pass launches attempts into free slots and does not
-  // wait for them: a receiver that hangs holds one slot until its timeout, never the others.
-  const inFlight = new Map<string, Promise<void>>();
-  const launch = (id: string, configs: AttemptOptions['configs']) => {
-    const p = attemptDue(deps, http, id, { configs, scheduleRetry })
-      .then(() => undefined, onError)
-      .finally(() => inFlight.delete(id));
-    inFlight.set(id, p);
-  };
-  return {
-    drain: async () => {
-      await Promise.allSettled([...inFlight.values()]);
+export function retryJobs(deps: UseCaseDeps, dispatcher: Dispatcher): JobDefinition[] {
+  return [
+    {
+      name: RETRY_JOB,
+      // One slot job at a time per worker (each claims every retry due); other workers run theirs.
+      options: { concurrency: 1, removeOnComplete: true, lockLifetime: 2 * leaseMs(deps) },
+      run: async () => {
+        await dispatcher.pass('retry', Date.now() + leaseMs(deps));
+      },
     },
-    definitions: [
-      {
-        name: 'postbacks:dispatch',
-        // One dispatch job exists; a worker that dies holding it must not stop the others for long.
-        options: { lockLifetime: 2 * leaseMs(deps) },
-        run: async () => {
-          // A pass ends well inside its lock (Agenda cancels a job that outlives it); the next continues.
-          const deadline = Date.now() + leaseMs(deps);
-          await appendPendingEvents(deps);
-          while (Date.now() < deadline && (await publishPendingEvents(deps)).length >= 1000);
-          // Configurations are read once per pass (a change applies from the next pass, within a second).
-          const configs: AttemptOptions['configs'] = new Map();
-          while (Date.now() < deadline) {
-            const room = CONCURRENCY - inFlight.size;
-            if (room <= 0) {
-              await Promise.race(inFlight.values());
-              continue;
-            }
-            const due = (await dueDeliveries(deps, room + inFlight.size)).filter((id) => !inFlight.has(id)).slice(0, room);
-            if (!due.length) return;
-            for (const id of due) launch(id, configs);
-          }
-        },
-      },
-      {
-        name: RETRY_JOB,
-        options: { concurrency: CONCURRENCY, removeOnComplete: true },
-        run: async (data) => {
-          const { delivery_id, attempt } = data as RetryData;
-          await attemptDue(deps, http, delivery_id, { attempt, scheduleRetry });
-        },
-      },
-    ],
-  };
+  ];
 }

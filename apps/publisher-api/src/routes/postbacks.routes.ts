@@ -34,6 +34,12 @@ const CONFIG = {
       format: 'date-time',
       description: 'During a rotation: until when the previous secret also signs deliveries.',
     },
+    consecutive_failures: { type: 'integer', description: 'Failed deliveries in a row (a success resets it); POSTBACK_BREAKER_FAILURES of them pause deliveries.' },
+    paused_until: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'While deliveries are paused after failures in a row: until when (then one probe delivery decides). Saving the configuration resumes them.',
+    },
     created_at: { type: ['string', 'null'], format: 'date-time' },
     updated_at: { type: ['string', 'null'], format: 'date-time' },
     secret: { type: 'string', description: 'Only in the answer that created it (PUT 201, secret rotation).' },
@@ -63,6 +69,11 @@ const DELIVERY = {
     last_error: { type: ['string', 'null'] },
     last_attempt_at: { type: ['string', 'null'], format: 'date-time' },
     next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+    paused_until: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: "Set while the receiver's failures in a row hold this delivery back (no attempt is counted meanwhile).",
+    },
     created_at: { type: 'string', format: 'date-time' },
   },
 };

@@ -52,6 +52,14 @@ export const conversionSchema = new Schema(
     events: { type: [saleEventSchema], default: [] },
     /** Set in the same update that pushes an event; cleared once every event is in the events feed (sale_events). */
     log_pending: { type: Boolean },
+    /**
+     * The postback outbox: when the oldest event not yet turned into deliveries was pushed (set with
+     * `$min` in the same update that pushes an event; unset once every event is published).
+     */
+    outbox_since: { type: Date },
+    /** Which outbox pump holds this conversion's events, and until when (pumps on several workers never take the same rows). */
+    outbox_claim: { type: String },
+    outbox_claim_until: { type: Date },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
   },
@@ -60,7 +68,8 @@ export const conversionSchema = new Schema(
 conversionSchema.index({ publisher_id: 1, occurred_at: -1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
 conversionSchema.index({ publisher_id: 1, updated_at: 1 });
-conversionSchema.index({ 'events.published_at': 1 }, { sparse: true });
+// The postback outbox, oldest first: only conversions with unpublished events are in it.
+conversionSchema.index({ outbox_since: 1 }, { partialFilterExpression: { outbox_since: { $exists: true } } });
 // The events feed's appender: conversions with events not yet logged, by account.
 conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpression: { log_pending: true } });
 

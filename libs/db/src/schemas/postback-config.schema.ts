@@ -18,6 +18,12 @@ export const postbackConfigSchema = new Schema(
     secret_prefix: { type: String, required: true },
     previous_secret: { type: sealed },
     previous_valid_until: { type: Date },
+    /** Failed attempts in a row (a success resets it): the circuit breaker's count. */
+    consecutive_failures: { type: Number, default: 0 },
+    /** While set and in the future the breaker is open: deliveries wait (not counted as attempts). */
+    paused_until: { type: Date, default: null },
+    /** After a pause, one probe attempt is in flight until then; the others wait for its outcome. */
+    probe_until: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -1,8 +1,6 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dead'] as const;
-/** Deliveries are kept 30 days (TTL index on created_at). */
-export const DELIVERY_TTL_SECONDS = 30 * 86_400;
 
 /**
  * One delivery: an event (or a test event) to one postback configuration. Its id is stable
@@ -26,14 +24,22 @@ export const postbackDeliverySchema = new Schema(
     next_attempt_at: { type: Date, default: null },
     /** While an attempt is being made: until when it holds the delivery (a dead worker's lease runs out). */
     leased_until: { type: Date, default: null },
+    /** Set while the configuration's circuit breaker holds this delivery back (not counted as an attempt). */
+    paused_until: { type: Date, default: null },
+    /**
+     * When the delivery is removed (TTL): a succeeded one POSTBACK_SUCCEEDED_RETENTION_DAYS after it
+     * succeeded (its body dropped then), any other POSTBACK_FAILED_RETENTION_DAYS after its last change.
+     */
+    expires_at: { type: Date },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false },
 );
 postbackDeliverySchema.index({ publisher_id: 1, created_at: -1 });
-// The dispatch pass's scan: first attempts due, and retries whose job was lost.
+// The dispatchers' claims: first attempts due (pending), retries due (failed), oldest first. A claimed
+// delivery's next_attempt_at moves to its lease's end, out of the due range.
 postbackDeliverySchema.index({ status: 1, next_attempt_at: 1 });
-postbackDeliverySchema.index({ created_at: 1 }, { expireAfterSeconds: DELIVERY_TTL_SECONDS });
+postbackDeliverySchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
 export type PostbackDeliveryDoc = InferSchemaType<typeof postbackDeliverySchema>;

@@ -1,0 +1,6 @@
+/** A job the worker registers with Agenda: its name, what it runs, and Agenda's options for it. */
+export interface JobDefinition {
+  name: string;
+  run: (data: unknown) => Promise<void>;
+  options?: { concurrency?: number; removeOnComplete?: boolean; lockLifetime?: number };
+}
