@@ -1,6 +1,6 @@
 /** One signed delivery to a real local receiver, verified with the stock `standardwebhooks` library. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery, createDeliveryAgent, newSigningSecret, type SaleEventBody } from '../src/index';
@@ -145,6 +145,37 @@ describe('a postback delivery', () => {
     expect(loris).toMatchObject({ ok: true, status: 200 });
     expect(Date.now() - t2).toBeLessThan(3000);
     answer = (_req, res) => res.writeHead(204).end();
+  });
+
+  it('ends an attempt by its budget however slowly a receiver trickles its status line and headers', async () => {
+    // A raw socket: the status line at once, then one header line every 100 ms, never the blank line.
+    const sockets = new Set<net.Socket>();
+    const trickler = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\n');
+        let n = 0;
+        const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(`X-Drip-${n++}: .\r\n`)), 100);
+        socket.once('close', () => clearInterval(drip));
+      });
+    });
+    await new Promise<void>((ok) => trickler.listen(0, '127.0.0.1', ok));
+    try {
+      const t = Date.now();
+      const r = await attemptDelivery(
+        { url: `http://127.0.0.1:${(trickler.address() as AddressInfo).port}/t`, method: 'POST', secrets: [newSigningSecret()] },
+        event(),
+        'dlv_7',
+        insecure,
+        { allowInsecure: true, timeoutMs: 1500 },
+      );
+      expect(r).toMatchObject({ ok: false, error: 'timed out after 1.5 s' });
+      expect(Date.now() - t).toBeLessThan(3000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((ok) => trickler.close(ok));
+    }
   });
 
   it('never connects to a non-public address when insecure targets are not allowed, literal or resolved', async () => {

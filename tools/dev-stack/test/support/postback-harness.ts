@@ -22,8 +22,8 @@ export interface Received {
   body: string;
 }
 
-/** 'ok' answers 204, a number answers that status, 'hang' never answers. */
-export type Behaviour = 'ok' | 'hang' | number;
+/** 'ok' answers 204, a number answers that status, 'hang' never answers, `{ delayMs }` answers 204 that much later. */
+export type Behaviour = 'ok' | 'hang' | number | { delayMs: number };
 
 export interface Receiver {
   url: string;
@@ -32,6 +32,9 @@ export interface Receiver {
   behave: (r: Received) => Behaviour;
   /** Called when a request arrives, before it is answered. */
   onRequest?: (r: Received) => void;
+  /** Requests open now (arrived, connection not closed), and the most ever open at once. */
+  open: number;
+  maxOpen: number;
   /** Stops listening and drops every connection: the receiver is down (connection refused). */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -42,6 +45,8 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   const server = http.createServer((req, res) => {
     let body = '';
+    receiver.maxOpen = Math.max(receiver.maxOpen, ++receiver.open);
+    res.once('close', () => receiver.open--);
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const r: Received = { at: Date.now(), headers: req.headers, body };
@@ -49,7 +54,8 @@ export async function startReceiver(): Promise<Receiver> {
       receiver.onRequest?.(r);
       const b = receiver.behave(r);
       if (b === 'hang') return;
-      res.writeHead(b === 'ok' ? 204 : b).end();
+      if (typeof b === 'object') setTimeout(() => res.writeHead(204).end(), b.delayMs);
+      else res.writeHead(b === 'ok' ? 204 : b).end();
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -58,6 +64,8 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hook?e={event}`,
     received: [],
     behave: () => 'ok',
+    open: 0,
+    maxOpen: 0,
     down: async () => {
       const closed = new Promise((ok) => server.close(ok));
       server.closeAllConnections();
@@ -100,9 +108,9 @@ export interface PostbackFixture {
 
 let linkSeq = 0;
 
-/** Configures the first demo publisher's postback to `url` and readies sales on program 1001. */
-export async function postbackFixture(deps: TestDeps, url: string): Promise<PostbackFixture> {
-  const pub = deps.data!.publishers[0];
+/** Configures a demo publisher's postback (the first by default) to `url` and readies sales on program 1001. */
+export async function postbackFixture(deps: TestDeps, url: string, publisher = 0): Promise<PostbackFixture> {
+  const pub = deps.data!.publishers[publisher];
   const put = await request(publisherApi(deps).callback()).put('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub.portal_token}`).send({ url });
   expect(put.status).toBe(201);
   const secret: string = put.body.secret;

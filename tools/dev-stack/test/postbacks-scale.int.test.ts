@@ -1,0 +1,238 @@
+/**
+ * Postback delivery that grows with its workers and keeps bad receivers from hurting good ones:
+ * two worker processes sharing the work (one SIGKILLed mid-pass), a hanging receiver beside a
+ * healthy one, the circuit breaker, outbox pumps running side by side, bounded retry jobs, and
+ * retention by outcome.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { publishPendingEvents } from '@cw/postbacks';
+import { createApp as publisherApi } from '@cw/app-publisher-api';
+import { conversionOf, faultBed, postbackFixture, startReceiver, until, type FaultBed, type PostbackFixture, type Receiver } from './support/postback-harness';
+
+const UNIT = 50; // the schedule's "minute", in ms
+const TIMEOUT = 1000; // one attempt's budget; the lease on a claimed attempt is three of these
+const WORKER_MAIN = fileURLToPath(new URL('../../../apps/postback-worker/src/main.ts', import.meta.url));
+const DAY = 86_400_000;
+
+let bed: FaultBed;
+// A second publisher whose receiver a test makes hang or fail.
+let other: Receiver;
+let otherFx: PostbackFixture;
+beforeAll(async () => {
+  bed = await faultBed({ unitMs: UNIT, timeoutMs: TIMEOUT });
+  other = await startReceiver();
+  otherFx = await postbackFixture(bed.deps, other.url, 1);
+});
+afterEach(async () => {
+  await bed.reset();
+  other.behave = () => 'ok';
+  // Each test starts with no delivery waiting and every breaker closed.
+  await bed.deps.models.PostbackDelivery.deleteMany({});
+  await bed.deps.models.PostbackConfig.updateMany({}, { $set: { consecutive_failures: 0, paused_until: null, probe_until: null } });
+});
+afterAll(async () => {
+  await otherFx?.close();
+  await other?.close();
+  await bed?.close();
+});
+
+const delivery = (conversionId: string) => bed.deps.models.PostbackDelivery.findOne({ conversion_id: conversionId }).lean();
+const arrivals = (r: Receiver, conversionId: string) => r.received.filter((x) => conversionOf(x.body) === conversionId);
+
+function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
+    env: { ...process.env, NODE_ENV: 'test', MONGODB_URI: bed.deps.tdb.uri, PORT: '0', LOG_LEVEL: 'silent', REDIS_URL: '', POSTBACK_RETRY_UNIT_MS: String(UNIT), POSTBACK_TIMEOUT_MS: String(TIMEOUT), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr += c));
+  return { child, stderr: () => stderr };
+}
+
+describe('postback delivery at scale', () => {
+  it('two worker processes both dispatch; one SIGKILLed mid-pass loses nothing and sends nothing twice but what it had in flight', { timeout: 90_000 }, async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await bed.fx.sale());
+    // Answers take 150 ms, so attempts overlap; each process may have 4 in flight.
+    bed.receiver.behave = () => ({ delayMs: 150 });
+    bed.receiver.maxOpen = 0;
+    const env = { POSTBACK_CONCURRENCY: '4', POSTBACK_CONFIG_CONCURRENCY: '4' };
+    const a = startWorkerProcess(env);
+    const b = startWorkerProcess(env);
+    try {
+      const dead = (w: { child: ChildProcess; stderr: () => string }) => new Promise((_, no) => w.child.once('exit', () => no(new Error(`worker exited: ${w.stderr()}`))));
+      await Promise.race([until(() => bed.receiver.received.length >= 20, 30_000), dead(a), dead(b)]);
+      a.child.kill('SIGKILL');
+      await new Promise((ok) => a.child.once('exit', ok));
+      const killedAt = Date.now();
+      // What was claimed and not finished when it died: only those may be sent again.
+      const heldAtKill = new Set(
+        (await bed.deps.models.PostbackDelivery.find({ conversion_id: { $in: ids }, leased_until: { $gt: new Date() } }, { _id: 1 }).lean()).map((d) => String(d._id)),
+      );
+      await until(async () => (await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'succeeded' })) === ids.length, 60_000, 100);
+      // More attempts were open at once than one process may have: both processes dispatched.
+      expect(bed.receiver.maxOpen).toBeGreaterThan(4);
+      const byDelivery = new Map<string, number[]>();
+      for (const r of bed.receiver.received.filter((x) => ids.includes(conversionOf(x.body))))
+        byDelivery.set(String(r.headers['x-cw-delivery']), [...(byDelivery.get(String(r.headers['x-cw-delivery'])) ?? []), r.at]);
+      expect(byDelivery.size).toBe(ids.length); // nothing lost
+      const twice = [...byDelivery].filter(([, at]) => at.length > 1);
+      for (const [id, at] of twice) {
+        expect(at).toHaveLength(2);
+        expect(heldAtKill.has(id)).toBe(true); // the killed process's attempt, taken over after its lease
+        expect(at[0]).toBeLessThan(killedAt);
+      }
+      expect(twice.length).toBeLessThanOrEqual(4);
+      for (const id of ids) expect(arrivals(bed.receiver, id).every((r) => bed.fx.verify(r).conversion.id === id)).toBe(true);
+    } finally {
+      for (const w of [a, b]) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    }
+  });
+
+  it("a receiver that hangs on every attempt holds only its own slots: the healthy receiver's deliveries go out at once", { timeout: 60_000 }, async () => {
+    other.behave = () => 'hang';
+    other.maxOpen = 0;
+    const hanging: string[] = [];
+    for (let i = 0; i < 30; i++) hanging.push(await otherFx.sale());
+    // 16 attempts in flight per process, at most 4 to one configuration; an attempt may wait 3 s.
+    await bed.startWorker({ postbackConcurrency: 16, postbackConfigConcurrency: 4, postbackTimeoutMs: 3000 });
+    await until(() => other.received.length >= 4);
+    const firstHung = Math.min(...other.received.map((r) => r.at));
+    const healthy: string[] = [];
+    for (let i = 0; i < 10; i++) healthy.push(await bed.fx.sale());
+    await until(() => healthy.every((id) => arrivals(bed.receiver, id).length === 1), 10_000);
+    // Every healthy delivery arrived while the first hanging attempts were still waiting for their answer.
+    const lastHealthy = Math.max(...healthy.map((id) => arrivals(bed.receiver, id)[0].at));
+    expect(lastHealthy).toBeLessThan(firstHung + 3000);
+    expect(other.maxOpen).toBeLessThanOrEqual(4);
+    const timedOut = await until(async () => bed.deps.models.PostbackDelivery.findOne({ conversion_id: { $in: hanging }, status: 'failed' }).lean(), 10_000);
+    expect(timedOut.last_error).toBe('timed out after 3 s');
+  });
+
+  it('pauses a failing receiver after failures in a row (not counting attempts), probes once, and resumes', { timeout: 60_000 }, async () => {
+    const PAUSE = 600;
+    other.behave = () => 500;
+    await bed.startWorker({ postbackBreakerFailures: 3, postbackBreakerPauseMs: PAUSE, postbackRetryUnitMs: 60_000 });
+    const failing: string[] = [];
+    for (let i = 0; i < 3; i++) failing.push(await otherFx.sale());
+    const pub = bed.deps.data!.publishers[1];
+    const paused = await until(async () => {
+      const c = await bed.deps.models.PostbackConfig.findById(pub.account_id).lean();
+      return c?.paused_until ? c : undefined;
+    });
+    expect(paused.consecutive_failures).toBe(3);
+    // Sales made during the pause wait, shown in the delivery log, with no attempt counted.
+    const during = [await otherFx.sale(), await otherFx.sale(), await otherFx.sale()];
+    const api = publisherApi(bed.deps).callback();
+    const log = await until(async () => {
+      const res = await request(api).get('/api/v1/publisher/postback/deliveries/').set('X-API-Key', pub.keys.live);
+      const rows = (res.body.data as Array<{ conversion_id: string; paused_until: string | null; attempts: number; status: string }>).filter((d) => during.includes(d.conversion_id));
+      return rows.length === 3 ? rows : undefined;
+    });
+    for (const d of log) expect(d).toMatchObject({ status: 'pending', attempts: 0, paused_until: paused.paused_until!.toISOString() });
+    const config = await request(api).get('/api/v1/publisher/postback/').set('X-API-Key', pub.keys.live);
+    expect(config.body).toMatchObject({ consecutive_failures: 3, paused_until: paused.paused_until!.toISOString() });
+    const before = other.received.length;
+    // The probe fails: paused again, twice as long.
+    const repaused = await until(async () => {
+      const c = await bed.deps.models.PostbackConfig.findById(pub.account_id).lean();
+      return c?.paused_until && c.paused_until > paused.paused_until! ? c : undefined;
+    }, 10_000);
+    expect(other.received.length - before).toBe(1);
+    const probeAt = other.received[other.received.length - 1].at;
+    expect(probeAt).toBeGreaterThanOrEqual(paused.paused_until!.getTime() - 2);
+    expect(repaused.paused_until!.getTime() - probeAt).toBeGreaterThanOrEqual(2 * PAUSE - 50);
+    // The failed probe was one of the waiting deliveries: its next attempt follows the schedule.
+    const probe = await until(async () => bed.deps.models.PostbackDelivery.findOne({ conversion_id: { $in: during }, status: 'failed' }).lean());
+    expect(probe).toMatchObject({ attempts: 1, last_response_status: 500 });
+    expect(probe.next_attempt_at!.getTime() - probe.updated_at.getTime()).toBeGreaterThan(50_000);
+    // The receiver is fixed: the next probe succeeds and everything else waiting goes out.
+    other.behave = () => 'ok';
+    for (const id of during.filter((c) => c !== probe.conversion_id)) {
+      const d = await until(async () => {
+        const row = await delivery(id);
+        return row?.status === 'succeeded' ? row : undefined;
+      }, 10_000);
+      expect(d.attempts).toBe(1); // the paused waits counted no attempt
+      expect(d.paused_until).toBeNull();
+    }
+    const closed = await bed.deps.models.PostbackConfig.findById(pub.account_id).lean();
+    expect(closed).toMatchObject({ consecutive_failures: 0, paused_until: null });
+    // No delivery of this receiver was sent while it was paused, but the probes.
+    const pauses = [
+      [paused.paused_until!.getTime() - PAUSE, paused.paused_until!.getTime()],
+      [probeAt + 50, repaused.paused_until!.getTime()],
+    ];
+    for (const r of other.received) for (const [from, to] of pauses) expect(r.at > from + 50 && r.at < to - 2).toBe(false);
+  });
+
+  it('outbox pumps running side by side never take the same conversion; each event becomes one delivery', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await bed.fx.sale());
+    const results = await Promise.all(
+      [0, 1, 2].map(async () => {
+        let taken = 0;
+        for (;;) {
+          const r = await publishPendingEvents(bed.deps, { limit: 7 });
+          if (!r.taken) return taken;
+          taken += r.taken;
+        }
+      }),
+    );
+    expect(results.reduce((a, b) => a + b, 0)).toBe(ids.length);
+    expect(await bed.deps.models.Conversion.countDocuments({ _id: { $in: ids }, outbox_since: { $exists: true } })).toBe(0);
+    expect(await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids } })).toBe(ids.length);
+    // A status change puts the conversion back in the outbox, in the same update as its event.
+    const res = await request(bed.fx.tracker.callback()).patch(`/api/v1/track/conversions/${ids[0]}`).set('Authorization', `Bearer ${bed.fx.merchantToken}`).send({ status: 'approved' });
+    expect(res.status).toBe(200);
+    expect(await bed.deps.models.Conversion.countDocuments({ _id: ids[0], outbox_since: { $exists: true } })).toBe(1);
+  });
+
+  it('keeps live retry jobs bounded by due-time slots, not by the number of failing deliveries', { timeout: 60_000 }, async () => {
+    bed.receiver.behave = () => 503;
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await bed.fx.sale());
+    await bed.startWorker({ postbackRetryUnitMs: 60_000, postbackBreakerFailures: 1000 });
+    await until(async () => (await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'failed' })) === ids.length, 20_000);
+    const jobs = await bed.deps.db.connection.db!.collection('jobs').find({ name: 'postbacks:retry' }).toArray();
+    // 40 retries due 54-66 s out fall in slots of 512 ms: a few dozen at most, each the wake-up of every retry due by then.
+    expect(jobs.length).toBeLessThanOrEqual(25);
+    expect(jobs.length).toBeGreaterThan(0);
+    const rows = await bed.deps.models.PostbackDelivery.find({ conversion_id: { $in: ids } }).lean();
+    for (const d of rows) expect(jobs.some((j) => j.data.slot >= d.next_attempt_at!.getTime() && j.data.slot - d.next_attempt_at!.getTime() < 1024)).toBe(true);
+  });
+
+  it('keeps a succeeded delivery 7 days without its body, a failed one 30 days with it, and redelivers the failed one', async () => {
+    await bed.startWorker();
+    const ok = await bed.fx.sale();
+    const bad = await bed.fx.sale();
+    bed.receiver.behave = (r) => (conversionOf(r.body) === bad ? 500 : 'ok');
+    const done = await until(async () => {
+      const d = await delivery(ok);
+      return d?.status === 'succeeded' ? d : undefined;
+    });
+    expect(done.body).toBeUndefined();
+    expect(done.expires_at!.getTime() - done.updated_at.getTime()).toBe(7 * DAY);
+    const failed = await until(async () => {
+      const d = await delivery(bad);
+      return d?.status === 'failed' && !d.leased_until ? d : undefined;
+    });
+    expect(failed.body).toBeTruthy();
+    expect(failed.expires_at!.getTime() - failed.updated_at.getTime()).toBe(30 * DAY);
+    await bed.reset();
+    await bed.deps.models.PostbackDelivery.updateOne({ _id: failed._id }, { $set: { status: 'dead', next_attempt_at: null } });
+    const pub = bed.deps.data!.publishers[0];
+    const res = await request(publisherApi(bed.deps).callback()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', pub.keys.live);
+    expect(res.status).toBe(200);
+    await bed.startWorker();
+    const redelivered = await until(async () => {
+      const d = await delivery(bad);
+      return d?.status === 'succeeded' ? d : undefined;
+    });
+    expect(bed.fx.verify(arrivals(bed.receiver, bad).at(-1)!).conversion.id).toBe(bad);
+    expect(redelivered.body).toBeUndefined();
+  });
+});
