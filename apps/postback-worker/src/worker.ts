@@ -1,6 +1,6 @@
 /**
- * The job worker. Every process runs the postback dispatch loop (jobs/postbacks.job.ts) on its own
- * timer, so every replica adds delivery capacity; Agenda (MongoDB backend, collection `jobs`, its
+ * The job worker. Every process runs the postback dispatch loop and the events appender (jobs/postbacks.job.ts) on their own
+ * timers, so every replica adds delivery capacity; Agenda (MongoDB backend, collection `jobs`, its
  * indexes declared by the migration) runs the jobs that wake retries and the refresh of prepared
  * feed files (every FEEDS_REFRESH_MS).
  */
@@ -12,7 +12,7 @@ import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
 import { createMemorySlots, type Slots } from '@cw/ratelimit';
 import type { UseCaseDeps } from '@cw/usecase';
 import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
-import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
+import { appendRound, dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface WorkerDeps extends UseCaseDeps {
@@ -20,7 +20,7 @@ export interface WorkerDeps extends UseCaseDeps {
   logger: Logger;
   /** Where the per-configuration cap's slots are held (Redis: across workers); default: this process. */
   slots?: Slots;
-  /** Dispatch and Agenda poll interval in milliseconds (a number: Agenda reads '200 milliseconds' as seconds). */
+  /** Dispatch and Agenda poll interval in milliseconds (default WORKER_POLL_MS; a number: Agenda reads '200 milliseconds' as seconds). */
   processEveryMs?: number;
   /** How often stale feed markets are looked for (default 5 minutes). */
   feedsRefreshMs?: number;
@@ -34,11 +34,17 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/**
+ * The events appender's interval: a backstop (every feed read and stream poll appends its own
+ * account first), so it need not run as often as the dispatch loop.
+ */
+const APPEND_EVERY_MS = 1000;
+
 /** The job that dispatched postbacks before every worker did (removed at start where an older version left it). */
 const RETIRED_JOBS = ['postbacks:dispatch'];
 
 export function createWorker(deps: WorkerDeps): Worker {
-  const every = deps.processEveryMs ?? 1000;
+  const every = deps.processEveryMs ?? deps.config.workerPollMs;
   // Indexes are a deploy step (db:migrate declares Agenda's): the backend does not create them.
   const agenda = new Agenda({ backend: new MongoBackend({ mongo: deps.db, collection: 'jobs', ensureIndex: false }), processEvery: every });
   if (deps.registry && !deps.registry.getSingleMetric('agenda_jobs_due')) {
@@ -62,20 +68,22 @@ export function createWorker(deps: WorkerDeps): Worker {
   agenda.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'job store error'));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));
 
-  // The dispatch loop: a round, then a pause of one interval, until stopped.
+  // The loops (dispatch, events): a round, then a pause of one interval, until stopped.
   let stopped = false;
-  let wake: (() => void) | undefined;
-  let loop: Promise<void> | undefined;
-  const run = async () => {
+  const wakes = new Set<() => void>();
+  let loops: Array<Promise<void>> = [];
+  const loop = async (name: string, round: () => Promise<void>, interval: number) => {
     while (!stopped) {
-      await dispatchRound(deps, dispatcher).catch((err: Error) => deps.logger.error({ err: err.message }, 'postback dispatch round failed'));
+      await round().catch((err: Error) => deps.logger.error({ err: err.message }, `${name} round failed`));
       if (stopped) break;
       await new Promise<void>((ok) => {
-        const t = setTimeout(ok, every);
-        wake = () => {
+        const wake = () => {
           clearTimeout(t);
+          wakes.delete(wake);
           ok();
         };
+        const t = setTimeout(wake, interval);
+        wakes.add(wake);
       });
     }
   };
@@ -88,12 +96,12 @@ export function createWorker(deps: WorkerDeps): Worker {
         .catch(() => undefined);
       await agenda.start();
       await agenda.every(deps.feedsRefreshMs ?? 5 * 60_000, FEEDS_REFRESH_JOB);
-      loop = run();
+      loops = [loop('postback dispatch', () => dispatchRound(deps, dispatcher), every), loop('events append', () => appendRound(deps), Math.max(every, APPEND_EVERY_MS))];
     },
     stop: async () => {
       stopped = true;
-      wake?.();
-      await loop;
+      for (const wake of [...wakes]) wake();
+      await Promise.all(loops);
       await agenda.stop();
       await dispatcher.drain();
       await http.close();

@@ -46,6 +46,8 @@ export interface PlatformConfig {
   postbackTimeoutMs: number;
   /** The retry schedule's minute: 60,000 ms; tests shorten it to run the schedule quickly. */
   postbackRetryUnitMs: number;
+  /** How often a worker process looks for postback work (outbox, due attempts) and due jobs. */
+  workerPollMs: number;
   /** Postback attempts in flight in one worker process, all receivers together. */
   postbackConcurrency: number;
   /** Postback attempts in flight to one configuration, all workers together (one receiver cannot take every slot). */
@@ -199,6 +201,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', nodeEnv !== 'production'),
     postbackTimeoutMs: int('POSTBACK_TIMEOUT_MS', 10_000, 100, 60_000),
     postbackRetryUnitMs: int('POSTBACK_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
+    workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),
     postbackConcurrency: int('POSTBACK_CONCURRENCY', 256, 1, 10_000),
     postbackConfigConcurrency: int('POSTBACK_CONFIG_CONCURRENCY', 8, 1, 1_000),
     postbackBreakerFailures: int('POSTBACK_BREAKER_FAILURES', 10, 1, 1_000),

@@ -113,6 +113,11 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
 /** Every account with events not yet logged gets them appended (the worker's pass). */
 export async function appendPendingEvents(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
   const accounts = (await deps.models.Conversion.distinct('publisher_id', { log_pending: true })).slice(0, opts.accounts ?? 1000) as string[];
+  // Workers running this side by side start on different accounts (one holding an account's lease skips it for the others).
+  for (let i = accounts.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [accounts[i], accounts[j]] = [accounts[j], accounts[i]];
+  }
   let appended = 0;
   for (const account of accounts) appended += await appendAccountEvents(deps, account);
   return appended;

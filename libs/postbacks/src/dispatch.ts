@@ -23,7 +23,7 @@
  */
 import type { Agent } from 'undici';
 import type { PostbackConfigDoc, PostbackDeliveryDoc } from '@cw/db';
-import type { Slot, Slots } from '@cw/ratelimit';
+import type { Slots } from '@cw/ratelimit';
 import type { UseCaseDeps } from '@cw/usecase';
 import { attemptDelivery, type SaleEventBody } from './delivery';
 import { expiresAt } from './retention';
@@ -49,11 +49,16 @@ function dueFilter(deps: Deps, kind: PassKind, now: Date): Record<string, unknow
   return { status: 'failed', next_attempt_at: { $lte: new Date(now.getTime() - 2 * leaseMs(deps)) } };
 }
 
+// Opened once per configuration row read (a pass reads each configuration once).
+const opened = new WeakMap<ConfigRow, { current: string; previous?: string }>();
+
 function secretsOf(deps: Deps, config: ConfigRow, now: Date): string[] {
-  const secrets = [open(deps.config.keys, config.secret as never)];
-  if (config.previous_secret && config.previous_valid_until && config.previous_valid_until > now)
-    secrets.push(open(deps.config.keys, config.previous_secret as never));
-  return secrets;
+  let o = opened.get(config);
+  if (!o) {
+    o = { current: open(deps.config.keys, config.secret as never), previous: config.previous_secret ? open(deps.config.keys, config.previous_secret as never) : undefined };
+    opened.set(config, o);
+  }
+  return o.previous && config.previous_valid_until && config.previous_valid_until > now ? [o.current, o.previous] : [o.current];
 }
 
 /** Claims delivery `id` if it is still due as `filter` says; the claimed row, or null when another dispatcher has it. */
@@ -76,12 +81,16 @@ export interface SendOptions {
   probe?: boolean;
 }
 
+export interface SendResult {
+  status: 'succeeded' | 'failed' | 'dead';
+}
+
 /**
  * Makes the claimed attempt, then writes its outcome and the breaker's count: succeeded (body
  * dropped, kept 7 days), failed (the next attempt scheduled), or dead after the last attempt or
  * when the configuration is gone.
  */
-export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, config: ConfigRow | null, opts: SendOptions = {}): Promise<DeliveryRow> {
+export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, config: ConfigRow | null, opts: SendOptions = {}): Promise<SendResult> {
   const now = new Date();
   const result = config
     ? await attemptDelivery(
@@ -97,7 +106,7 @@ export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, confi
   const status = result.ok ? 'succeeded' : dead ? 'dead' : 'failed';
   const retryAt = status === 'failed' && !claimed.test ? new Date(done.getTime() + retryDelayMs(claimed.attempts + 1, deps.config.postbackRetryUnitMs)) : null;
   if (retryAt) await opts.scheduleRetry?.(retryAt);
-  const row = (await deps.models.PostbackDelivery.findOneAndUpdate(
+  await deps.models.PostbackDelivery.updateOne(
     { _id: claimed._id },
     {
       $set: {
@@ -111,10 +120,9 @@ export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, confi
       },
       ...(result.ok ? { $unset: { body: '' } } : {}),
     },
-    { returnDocument: 'after' },
-  ).lean<DeliveryRow>())!;
+  );
   if (config && (!opts.test || result.ok)) await breakerOutcome(deps, config, result.ok, !!opts.probe, done);
-  return row;
+  return { status };
 }
 
 /** The pause after `failures` failures in a row (the first at the threshold). */
@@ -196,6 +204,7 @@ export interface Dispatcher {
 }
 
 const FULL = -1;
+type Candidate = { _id: string; publisher_id: string };
 
 export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatcher {
   const running = new Map<string, Promise<void>>();
@@ -204,27 +213,49 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
   const blocked = new Map<string, number>();
   const cap = deps.config.postbackConfigConcurrency;
 
-  // Attempts in flight here, per configuration.
+  // Attempts in flight here (claiming or sending), per configuration.
   const perConfig = new Map<string, number>();
+  const done = (publisherId: string) => {
+    const left = (perConfig.get(publisherId) ?? 1) - 1;
+    if (left) perConfig.set(publisherId, left);
+    else perConfig.delete(publisherId);
+    if (blocked.get(publisherId) === FULL) blocked.delete(publisherId);
+  };
 
-  const launch = (row: DeliveryRow, config: ConfigRow | null, slot: Slot, probe: boolean) => {
-    perConfig.set(row.publisher_id, (perConfig.get(row.publisher_id) ?? 0) + 1);
-    const p = send(deps, opts.agent, row, config, { scheduleRetry: opts.scheduleRetry, probe })
-      .then(() => {
+  /** Holds the configuration's slot, claims the delivery and sends it; all in the background. */
+  const launch = (c: Candidate, filter: Record<string, unknown>, config: ConfigRow | null, probe: boolean) => {
+    const pub = c.publisher_id;
+    perConfig.set(pub, (perConfig.get(pub) ?? 0) + 1);
+    const task = async () => {
+      const slot = await opts.slots.hold(`postbacks:${pub}`, cap, leaseMs(deps));
+      if (!slot) {
+        // Full: skipped until one of its attempts here ends, or briefly when they all run elsewhere.
+        if (!blocked.has(pub)) blocked.set(pub, (perConfig.get(pub) ?? 0) > 1 ? FULL : Date.now() + 100);
+        if (probe) await releaseProbe(pub);
+        return;
+      }
+      try {
+        const row = await claim(deps, c._id, filter, new Date());
+        if (!row) {
+          // Another dispatcher claimed it first.
+          if (probe) await releaseProbe(pub);
+          return;
+        }
+        await send(deps, opts.agent, row, config, { scheduleRetry: opts.scheduleRetry, probe });
         // This process learns of its own breaker changes at once (others at their next pass).
-        if (config?.paused_until && config.paused_until.getTime() > Date.now()) blocked.set(config._id, config.paused_until.getTime());
-        else if (probe) blocked.delete(row.publisher_id);
-      })
+        if (config?.paused_until && config.paused_until.getTime() > Date.now()) blocked.set(pub, config.paused_until.getTime());
+        else if (probe) blocked.delete(pub);
+      } finally {
+        await slot.release();
+      }
+    };
+    const p = task()
       .catch((e: Error) => opts.onError?.(e))
       .finally(() => {
-        running.delete(row._id);
-        const left = (perConfig.get(row.publisher_id) ?? 1) - 1;
-        if (left) perConfig.set(row.publisher_id, left);
-        else perConfig.delete(row.publisher_id);
-        if (blocked.get(row.publisher_id) === FULL) blocked.delete(row.publisher_id);
-        void slot.release().catch((e: Error) => opts.onError?.(e));
+        running.delete(c._id);
+        done(pub);
       });
-    running.set(row._id, p);
+    running.set(c._id, p);
   };
 
   /** Holds a delivery back until the breaker's pause ends, without counting an attempt. */
@@ -248,9 +279,11 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
         return c;
       };
       let launched = 0;
+      // Room is filled in batches: a query per few finished attempts, not per attempt.
+      const batch = Math.max(1, Math.floor(deps.config.postbackConcurrency / 16));
       while (Date.now() < deadline) {
         const room = deps.config.postbackConcurrency - running.size;
-        if (room <= 0) {
+        if (room < batch) {
           await Promise.race(running.values());
           continue;
         }
@@ -260,9 +293,8 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
         const skip = [...blocked.keys()];
         const candidates = await deps.models.PostbackDelivery.find({ ...filter, ...(skip.length ? { publisher_id: { $nin: skip } } : {}) }, { _id: 1, publisher_id: 1 })
           .sort({ next_attempt_at: 1 })
-          .limit(room * 2)
-          .lean<Array<{ _id: string; publisher_id: string }>>();
-        if (!candidates.length) break;
+          .limit(room + running.size)
+          .lean<Candidate[]>();
         // Dispatchers reading the same head claim in different orders, so they rarely race for one delivery.
         for (let i = candidates.length - 1; i > 0; i--) {
           const j = Math.floor(Math.random() * (i + 1));
@@ -272,6 +304,10 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
         for (const c of candidates) {
           if (running.size >= deps.config.postbackConcurrency || Date.now() >= deadline) break;
           if (blocked.has(c.publisher_id) || running.has(c._id)) continue;
+          if ((perConfig.get(c.publisher_id) ?? 0) >= cap) {
+            blocked.set(c.publisher_id, FULL);
+            continue;
+          }
           const config = await configOf(c.publisher_id);
           let probe = false;
           if (config) {
@@ -287,24 +323,9 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
             }
             probe = g.probe;
           }
-          const slot = await opts.slots.hold(`postbacks:${c.publisher_id}`, cap, leaseMs(deps));
-          if (!slot) {
-            // Full: skipped until one of its attempts here ends, or briefly when they all run elsewhere.
-            blocked.set(c.publisher_id, perConfig.get(c.publisher_id) ? FULL : Date.now() + 100);
-            if (probe) await releaseProbe(c.publisher_id);
-            progress++;
-            continue;
-          }
-          const row = await claim(deps, c._id, filter, new Date());
-          progress++;
-          if (!row) {
-            // Another dispatcher claimed it first.
-            await slot.release();
-            if (probe) await releaseProbe(c.publisher_id);
-            continue;
-          }
-          launch(row, config, slot, probe);
+          launch(c, filter, config, probe);
           launched++;
+          progress++;
         }
         if (!progress) break;
       }
@@ -322,5 +343,6 @@ export async function attemptNow(deps: Deps, agent: Agent, id: string, opts: Sen
   const row = await claim(deps, id, { status: 'pending', next_attempt_at: { $lte: now } }, now);
   if (!row) return undefined;
   const config = await deps.models.PostbackConfig.findById(row.publisher_id).lean<ConfigRow>();
-  return send(deps, agent, row, config, opts);
+  await send(deps, agent, row, config, opts);
+  return (await deps.models.PostbackDelivery.findById(id).lean<DeliveryRow>()) ?? undefined;
 }

@@ -110,6 +110,7 @@ export class Collection {
     assertDocumentSize(next);
     for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
     for (const index of this.indexes.values()) {
+      if (index.sameKeys(next, id)) continue;
       index.remove(id);
       index.add(next, id);
     }

@@ -1,6 +1,7 @@
 /**
  * One secondary (or _id) index: key extraction with multikey expansion, equality maps for every
- * key prefix, a lazily re-sorted entry list for range scans and ordered walks, and the unique,
+ * key prefix, a sorted entry list for range scans and ordered walks (writes since the last walk
+ * are merged in at the next one: a few by binary search, many by one sort), and the unique,
  * sparse and partial-filter rules. Documents are referred to by their _id key string.
  */
 import { Query } from 'mingo/query';
@@ -70,7 +71,10 @@ export class IndexStore {
   private readonly partial?: Query;
   /** prefixMaps[i]: key string of the first i+1 fields -> ids. */
   private readonly prefixMaps: Array<Map<string, Holders>>;
+  /** Sorted, but for `dead` entries (removed, dropped at the next walk). */
   private entries: Entry[] = [];
+  /** Added since the last walk, in insertion order. */
+  private pending: Entry[] = [];
   private sorted = true;
   /** bounds() of equality prefixes over the current sorted entries. */
   private readonly boundsMemo = new Map<string, { start: number; end: number; k: number }>();
@@ -151,7 +155,7 @@ export class IndexStore {
       }
       const e = { values, id };
       mine.push(e);
-      this.entries.push(e);
+      this.pending.push(e);
       this.sorted = false;
     }
     if (mine.length) this.byId.set(id, mine.length === 1 ? mine[0] : mine);
@@ -175,6 +179,7 @@ export class IndexStore {
     this.byId.clear();
     this.dead.clear();
     this.entries = [];
+    this.pending = [];
     this.boundsMemo.clear();
   }
 
@@ -194,22 +199,66 @@ export class IndexStore {
     return out;
   }
 
+  /** Index order of two entries; equal keys keep their insertion order (a stable merge). */
+  private order(a: Entry, b: Entry): number {
+    for (let i = 0; i < this.fields.length; i++) {
+      const c = compareValues(a.values[i], b.values[i]);
+      if (c) return c * this.fields[i][1];
+    }
+    return 0;
+  }
+
+  /** The first position in `entries` whose key is above e's (strict) or at least e's. */
+  private position(e: Entry, strict: boolean): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.order(this.entries[mid], e);
+      if (strict ? c > 0 : c >= 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** Few changes since the last walk are spliced in by binary search; many are merged by one sort. */
+  private static readonly SPLICE_MAX = 64;
+
   private ensureSorted(): void {
     if (this.sorted) return;
     this.boundsMemo.clear();
-    if (this.dead.size) {
-      this.entries = this.entries.filter((e) => !this.dead.has(e));
-      this.dead.clear();
-    }
-    const dirs = this.fields.map(([, d]) => d);
-    this.entries.sort((a, b) => {
-      for (let i = 0; i < dirs.length; i++) {
-        const c = compareValues(a.values[i], b.values[i]);
-        if (c) return c * dirs[i];
+    const pending = this.pending.filter((e) => !this.dead.delete(e));
+    this.pending = [];
+    if (pending.length + this.dead.size <= IndexStore.SPLICE_MAX) {
+      for (const e of this.dead) {
+        for (let i = this.position(e, false); i < this.entries.length; i++) {
+          if (this.entries[i] === e) {
+            this.entries.splice(i, 1);
+            break;
+          }
+        }
       }
-      return 0;
-    });
+      for (const e of pending) this.entries.splice(this.position(e, true), 0, e);
+    } else {
+      if (this.dead.size) this.entries = this.entries.filter((e) => !this.dead.has(e));
+      for (const e of pending) this.entries.push(e);
+      this.entries.sort((a, b) => this.order(a, b));
+    }
+    this.dead.clear();
     this.sorted = true;
+  }
+
+  /** Whether `doc` gives the same keys id holds now (an update that leaves this index alone). */
+  sameKeys(doc: Document, id: string): boolean {
+    const held = this.byId.get(id);
+    const tuples = this.keysOf(doc);
+    if (!held) return tuples.length === 0;
+    const mine = Array.isArray(held) ? held : [held];
+    if (mine.length !== tuples.length || mine.length !== 1) return false;
+    const [a] = mine;
+    const [b] = tuples;
+    for (let i = 0; i < b.length; i++) if (compareValues(a.values[i], b[i]) !== 0 || keyString(a.values[i]) !== keyString(b[i])) return false;
+    return true;
   }
 
   /**

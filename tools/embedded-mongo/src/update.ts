@@ -73,6 +73,74 @@ function applyExactNumeric(doc: Document, u: Document): Document {
   return rest;
 }
 
+/**
+ * The parent object of a plain path (no `$`, no numeric or empty segment) when every object on the
+ * way is a plain object or missing; `create` makes the missing ones. Undefined: not plain (mingo decides).
+ */
+function plainParent(doc: Document, path: string, create: boolean): { parent?: Record<string, unknown>; last: string } | undefined {
+  const parts = path.split('.');
+  for (const p of parts) if (!p || p.includes('$') || /^\d+$/.test(p)) return undefined;
+  let cur: unknown = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = (cur as Record<string, unknown>)[parts[i]];
+    if (next === undefined) {
+      if (!create) return { last: parts[parts.length - 1] };
+      // Only now is anything created: every later segment is missing too.
+      let made = cur as Record<string, unknown>;
+      for (let j = i; j < parts.length - 1; j++) made = made[parts[j]] = {};
+      return { parent: made, last: parts[parts.length - 1] };
+    }
+    if (!isPlainObject(next)) return undefined;
+    cur = next;
+  }
+  return { parent: cur as Record<string, unknown>, last: parts[parts.length - 1] };
+}
+
+type PlainOp = ['$set' | '$unset' | '$inc', string, unknown];
+
+/**
+ * Splits off the $set, $unset and $inc (JS numbers) on plain paths through plain objects: the
+ * platform's common writes, applied directly (./applyPlain) without building a mingo context per
+ * update. The rest goes to mingo, first: its filter (positional `$`) must see the document before
+ * any change.
+ */
+function splitPlain(doc: Document, u: Document): { plain: PlainOp[]; rest: Document } {
+  const rest: Document = { ...u };
+  const plain: PlainOp[] = [];
+  for (const op of ['$set', '$unset', '$inc'] as const) {
+    const spec = u[op] as Record<string, unknown> | undefined;
+    if (!spec) continue;
+    const remaining: Record<string, unknown> = {};
+    for (const [path, operand] of Object.entries(spec)) {
+      const current = op === '$inc' ? getPath(doc, path) : undefined;
+      const ok =
+        plainParent(doc, path, false) !== undefined && (op !== '$inc' || (typeof operand === 'number' && (current === undefined || typeof current === 'number')));
+      if (ok) plain.push([op, path, operand]);
+      else remaining[path] = operand;
+    }
+    if (Object.keys(remaining).length) rest[op] = remaining;
+    else delete rest[op];
+  }
+  return { plain, rest };
+}
+
+/** Applies what splitPlain took (paths disjoint from the rest, so after it); answers what no longer applies plainly. */
+function applyPlain(doc: Document, plain: PlainOp[]): Document {
+  const left: Document = {};
+  for (const [op, path, operand] of plain) {
+    const at = plainParent(doc, path, op !== '$unset');
+    if (!at) {
+      (left[op] ??= {})[path] = operand;
+      continue;
+    }
+    if (!at.parent) continue; // $unset under a missing object: nothing to remove
+    if (op === '$set') at.parent[at.last] = cloneDoc(operand);
+    else if (op === '$unset') delete at.parent[at.last];
+    else at.parent[at.last] = ((at.parent[at.last] as number | undefined) ?? 0) + (operand as number);
+  }
+  return left;
+}
+
 function mapMingoError(e: unknown): never {
   if (e instanceof MongoServerError) throw e;
   const msg = e instanceof Error ? e.message : String(e);
@@ -102,13 +170,15 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?:
       if (opts.inserting) ops.$set = { ...(ops.$set ?? {}), ...ops.$setOnInsert };
       delete ops.$setOnInsert;
     }
-    ops = applyExactNumeric(next, ops);
-    if (Object.keys(ops).length) {
-      try {
-        mingoUpdate(next, ops, opts.arrayFilters ?? [], opts.filter ?? {}, { cloneMode: 'none', queryOptions: mingoOptions() });
-      } catch (e) {
-        mapMingoError(e);
-      }
+    const { plain, rest } = splitPlain(next, applyExactNumeric(next, ops));
+    try {
+      // The filter only resolves positional `$` paths (the engine matched the document already).
+      const positional = Object.values(rest).some((spec) => isPlainObject(spec) && Object.keys(spec).some((k) => k.includes('$')));
+      if (Object.keys(rest).length) mingoUpdate(next, rest, opts.arrayFilters ?? [], positional ? (opts.filter ?? {}) : {}, { cloneMode: 'none', queryOptions: mingoOptions() });
+      const left = applyPlain(next, plain);
+      if (Object.keys(left).length) mingoUpdate(next, left, [], {}, { cloneMode: 'none', queryOptions: mingoOptions() });
+    } catch (e) {
+      mapMingoError(e);
     }
   } else {
     if (u._id !== undefined && doc._id !== undefined && !valuesEqual(u._id, doc._id)) {

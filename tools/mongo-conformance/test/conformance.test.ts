@@ -189,6 +189,20 @@ describe('updates and upserts', () => {
     expect(docs).toEqual([{ k: 1, n: 3, arr: ['x'], s: 'y' }, { k: 2, n: 3, arr: ['x'] }]);
   });
 
+  it('applies every operator of an update whose $set changes a field its filter names', async () => {
+    await coll.insertOne({ _id: 1 as never, status: 'pending', events: ['created'], n: 1 });
+    const r = await coll.updateOne(
+      { _id: 1 as never, status: 'pending' },
+      { $set: { status: 'approved', 'meta.by': 'm' }, $min: { since: new Date(5) }, $push: { events: 'approved' }, $inc: { n: 1, 'meta.count': 2 }, $unset: { gone: '' } } as never,
+    );
+    expect(r.modifiedCount).toBe(1);
+    expect(await coll.findOne({ _id: 1 as never })).toEqual({ _id: 1, status: 'approved', events: ['created', 'approved'], n: 2, meta: { by: 'm', count: 2 }, since: new Date(5) });
+    // A positional update still resolves its `$` against the filter.
+    await coll.insertOne({ _id: 2 as never, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 1 }], state: 'open' });
+    await coll.updateOne({ _id: 2 as never, 'items.sku': 'b', state: 'open' }, { $set: { 'items.$.q': 9, state: 'done' } });
+    expect(await coll.findOne({ _id: 2 as never })).toEqual({ _id: 2, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 9 }], state: 'done' });
+  });
+
   it('updates array elements selected by arrayFilters', async () => {
     await coll.insertOne({ _id: 1 as never, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 1 }] });
     await coll.updateOne({ _id: 1 as never }, { $inc: { 'items.$[it].q': 5 } }, { arrayFilters: [{ 'it.sku': 'b' }] });

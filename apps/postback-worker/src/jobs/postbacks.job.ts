@@ -1,8 +1,9 @@
 /**
  * Postback delivery in the worker (docs/decisions.md, "Postbacks"):
  * - the dispatch loop, in every worker process (no job one replica holds): every interval the
- *   events feed's appender (sale events join their account's log), the outbox pump (pending sale
- *   events become deliveries), then the first attempts due and the retries whose wake-up was lost;
+ *   outbox pump (pending sale events become deliveries), then the first attempts due and the
+ *   retries whose wake-up was lost; beside it, on its own timer so neither waits for the other, the
+ *   events feed's appender (sale events join their account's log);
  * - `postbacks:retry`, Agenda jobs that wake the retries: one job per due-time slot (data
  *   `{slot}`, unique on it), created by the failed attempts that fall in the slot, due at the slot's
  *   time; it claims every retry due by then. The live jobs stay bounded by the slots in use (about
@@ -34,11 +35,15 @@ export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
   };
 }
 
-/** One round of the dispatch loop: append events, pump the outbox, launch due first attempts and lost retries. */
+/** One round of the events loop: sale events join their account's log (the events feed), every account. */
+export async function appendRound(deps: UseCaseDeps): Promise<void> {
+  await appendPendingEvents(deps);
+}
+
+/** One round of the dispatch loop: pump the outbox, launch due first attempts and lost retries. */
 export async function dispatchRound(deps: UseCaseDeps, dispatcher: Dispatcher): Promise<void> {
   // A round ends well inside a lease, so a claim it makes is never older than its lease.
   const deadline = Date.now() + leaseMs(deps);
-  await appendPendingEvents(deps);
   while (Date.now() < deadline && (await publishPendingEvents(deps)).taken >= OUTBOX_BATCH);
   await dispatcher.pass('first', deadline);
   await dispatcher.pass('overdue', deadline);
