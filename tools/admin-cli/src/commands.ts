@@ -681,6 +681,31 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return { key: deps.config.keys.current.id, postbacks: total, resealed };
     },
   },
+  'postback:backfill': {
+    summary:
+      'From a version before postbacks scaled out: put conversions with unpublished sale events in the outbox, and give deliveries their expiry by outcome (safe to repeat)',
+    options: {},
+    run: async (deps) => {
+      const now = new Date();
+      const outbox = (
+        await deps.models.Conversion.updateMany({ outbox_since: { $exists: false }, events: { $elemMatch: { published_at: null } } }, { $set: { outbox_since: now } })
+      ).modifiedCount;
+      const DAY = 86_400_000;
+      let deliveries = 0;
+      for (const [statuses, days] of [
+        [['succeeded'], deps.config.postbackSucceededRetentionDays],
+        [['pending', 'failed', 'dead'], deps.config.postbackFailedRetentionDays],
+      ] as const) {
+        const r = await deps.models.PostbackDelivery.updateMany(
+          { expires_at: { $exists: false }, status: { $in: [...statuses] } },
+          [{ $set: { expires_at: { $add: ['$updated_at', days * DAY] } } }],
+          { updatePipeline: true },
+        );
+        deliveries += r.modifiedCount;
+      }
+      return { conversions: outbox, deliveries };
+    },
+  },
   'postback:redeliver': {
     summary: 'Send failed or dead deliveries again under their delivery ids: one (--id) or every dead one of an account (--all-dead, progress bar)',
     options: {
