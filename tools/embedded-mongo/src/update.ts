@@ -165,7 +165,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?:
     }
   } else if (isOperatorUpdate(u)) {
     next = cloneDoc(doc);
-    let ops: Document = { ...u };
+    const ops: Document = { ...u };
     if (ops.$setOnInsert) {
       if (opts.inserting) ops.$set = { ...(ops.$set ?? {}), ...ops.$setOnInsert };
       delete ops.$setOnInsert;
