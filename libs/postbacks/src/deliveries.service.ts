@@ -47,7 +47,7 @@ export function deliveryView(d: DeliveryRow) {
     last_error: d.last_error ?? null,
     last_attempt_at: d.last_attempt_at ?? null,
     next_attempt_at: d.next_attempt_at ?? null,
-    paused_until: d.paused_until ?? null,
+    paused_until: d.paused_until && d.paused_until > new Date() ? d.paused_until : null,
     created_at: d.created_at,
   };
 }
