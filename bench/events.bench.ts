@@ -8,16 +8,14 @@
  *      change's commit to the event's arrival, p50/p99.
  * `npm run bench:events [-- --events 1000000 --requests 50 --streams 100 --changes 200 --rate 20 --engine child|in-process]`
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { MongoClient } from 'mongodb';
 import { changeStatus, saleEvent } from '@cw/conversions';
 import { connectDatabase, createModels } from '@cw/db';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { readEventStream } from '@cw-tools/testing';
+import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = {
   events: { type: 'string', default: '1000000' },
@@ -33,15 +31,7 @@ const values = parseCommandLine(
   OPTIONS,
 );
 const STREAMS = Number(values.streams);
-let engineUri: string | undefined;
-if (values.engine === 'child') {
-  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  child.unref();
-  process.on('exit', () => child.kill());
-  engineUri = `${((await once(createInterface({ input: child.stdout! }), 'line')) as [string])[0]}/bench_events`;
-}
+const engineUri = values.engine === 'child' ? (await startEngineProcess('bench_events')).uri : undefined;
 console.log(`engine ${engineUri ? 'in a child process' : 'in this process'}`);
 const platform = await startPlatform({
   env: {

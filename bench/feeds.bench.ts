@@ -8,23 +8,20 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { Decimal128 } from 'bson';
 import { connectDatabase, createModels, createRepositories } from '@cw/db';
 import { regenerateMarket } from '@cw/feeds';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
+import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = { products: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '3' } } as const;
 const values = parseCommandLine(generatedUsage('npm run bench:feeds --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
 const N = Number(values.products);
 const PROGRAMS = Array.from({ length: 12 }, (_, i) => 2001 + i);
 
-const engine = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const [engineUri] = (await once(createInterface({ input: engine.stdout! }), 'line')) as [string];
-const uri = `${engineUri}/bench_feeds`;
+const engine = await startEngineProcess('bench_feeds');
+const uri = engine.uri;
 const platform = await startPlatform({ env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_FEEDS_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' }, seedProducts: 500, credentialsPath: null });
 const key = platform.credentials!.publishers[0].keys.live;
 const publisherId = platform.credentials!.publishers[0].account_id;
@@ -104,4 +101,4 @@ console.log(`platform process RSS at the end: ${mib(process.memoryUsage().rss)} 
 
 await db.close();
 await platform.stop();
-engine.kill('SIGTERM');
+await engine.stop();

@@ -9,10 +9,7 @@
  * The one-process platform as `npm start` runs it (embedded engine in this process) with budgets
  * lifted; REDIS_URL in the environment switches it to the Redis limiter and access versions.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import http from 'node:http';
-import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
@@ -21,6 +18,7 @@ import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult, LoadSpec } from './lib/load';
 import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
+import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = {
     products: { type: 'string', default: '100000' },
@@ -45,15 +43,7 @@ const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const LIFTED = '10000000';
 
-let engineUri: string | undefined;
-if (values.engine === 'child') {
-  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  child.unref();
-  process.on('exit', () => child.kill());
-  engineUri = `${((await once(createInterface({ input: child.stdout! }), 'line')) as [string])[0]}/bench_hot`;
-}
+const engineUri = values.engine === 'child' ? (await startEngineProcess('bench_hot')).uri : undefined;
 console.log(`seeding ${PRODUCTS} products...`);
 const platform = await startPlatform({
   env: {

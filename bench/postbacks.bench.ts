@@ -17,7 +17,6 @@
 import http from 'node:http';
 import { once } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Decimal128 } from 'bson';
@@ -28,6 +27,7 @@ import { loadConfig } from '@cw/config';
 import { connectDatabase, createModels, createRepositories, migrateIndexes, type ConversionRow } from '@cw/db';
 import { newSigningSecret, seal } from '@cw/postbacks';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { startEngineProcess } from './lib/engine-process';
 import { freePort } from '@cw-tools/testing';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { RETRY_JOB, retryScheduler } from '@cw/app-postback-worker';
@@ -61,20 +61,11 @@ const PARTS = new Set(values.only.split(','));
 
 // The engine.
 let uri: string;
-let stopEngine = async () => undefined as unknown;
+let stopEngine: () => Promise<unknown>;
 if (values.engine === 'child') {
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=16384', '--cpu-prof', '--cpu-prof-dir=/tmp/prof', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  child.unref();
-  process.on('exit', () => child.kill());
-  uri = `${((await once(createInterface({ input: child.stdout! }), 'line')) as [string])[0]}/bench_postbacks`;
-  stopEngine = async () => {
-    child.kill('SIGINT');
-    await once(child, 'exit');
-  };
+  const engine = await startEngineProcess('bench_postbacks');
+  uri = engine.uri;
+  stopEngine = engine.stop;
 } else {
   const engine = await startEmbeddedMongo();
   uri = `${engine.uri}/bench_postbacks`;

@@ -7,12 +7,10 @@
  * `npm run bench:reporting [-- --conversions N]`.
  */
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { seedConversions } from './support/seed-conversions';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
+import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '10' } } as const;
 const values = parseCommandLine(generatedUsage('npm run bench:reporting --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
@@ -21,9 +19,8 @@ const DAY = 86_400_000;
 
 // The engine runs in its own process, so the RSS measured here is the platform's alone (the engine
 // materializes a query's result for its cursor; a real MongoDB streams it).
-const engine = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const [engineUri] = (await once(createInterface({ input: engine.stdout! }), 'line')) as [string];
-const uri = `${engineUri}/bench_reporting`;
+const engine = await startEngineProcess('bench_reporting');
+const uri = engine.uri;
 const platform = await startPlatform({ env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' }, seedProducts: 500, credentialsPath: null });
 const token = platform.credentials!.publishers[0].reporting_token;
 const publisherId = platform.credentials!.publishers[0].account_id;
@@ -61,4 +58,4 @@ times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
 console.log(`Apiv3 getStats, 90 days by date: p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms`);
 await platform.stop();
-engine.kill('SIGTERM');
+await engine.stop();
