@@ -12,6 +12,7 @@ import { IndexStore, type IndexSpec } from './index-store';
 import { mingoOptions, sortDocuments } from './mingo-context';
 import { compileFastMatch } from './fast-match';
 import { choosePlan } from './planner';
+import { checkIdForStorage } from './unsupported';
 
 export interface ReadOptions {
   sort?: Record<string, number>;
@@ -96,6 +97,7 @@ export class Collection {
 
   insert(doc: Document): void {
     assertDocumentSize(doc);
+    checkIdForStorage(doc._id);
     const id = Collection.idKey(doc);
     if (this.docs.has(id)) this.indexes.get('_id_')!.checkUnique(doc, '\u0001', this.ns);
     for (const index of this.indexes.values()) index.checkUnique(doc, id, this.ns);
@@ -108,6 +110,7 @@ export class Collection {
   /** Replaces the stored document with the same _id; all constraints checked before any change. */
   replace(id: string, next: Document): void {
     assertDocumentSize(next);
+    checkIdForStorage(next._id);
     for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
     for (const index of this.indexes.values()) {
       if (index.sameKeys(next, id)) continue;

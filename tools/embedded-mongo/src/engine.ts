@@ -15,6 +15,7 @@ import type { IndexSpec } from './index-store';
 import { mingoOptions } from './mingo-context';
 import { applyUpdate, buildUpsert } from './update';
 import { MAX_BSON_SIZE, MAX_MESSAGE_SIZE } from './wire';
+import { refuseUnsupported } from './unsupported';
 
 interface Cursor {
   ns: string;
@@ -264,6 +265,7 @@ export class Engine {
     if (cmd.txnNumber !== undefined && (cmd.startTransaction || cmd.autocommit === false)) {
       throw new MongoServerError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
     }
+    refuseUnsupported(name, cmd);
     switch (name) {
       case 'hello':
       case 'ismaster':
@@ -484,13 +486,13 @@ export class Engine {
     let nModified = 0;
     const updates = (cmd.updates ?? []) as Document[];
     for (let i = 0; i < updates.length; i++) {
-      const { q = {}, u, upsert, multi, arrayFilters, sort } = updates[i];
+      const { q = {}, u, upsert, multi, arrayFilters } = updates[i];
       try {
         if (u === undefined || u === null || typeof u !== 'object') throw new MongoServerError('FailedToParse', 'update must be an object or an array');
         if (multi && !Array.isArray(u) && Object.keys(u).length && !Object.keys(u).every((k) => k.startsWith('$'))) {
           throw new MongoServerError('FailedToParse', 'multi update is not supported for replacement-style update');
         }
-        const matches = coll.find(q, { sort, limit: multi ? 0 : 1 });
+        const matches = coll.find(q, { limit: multi ? 0 : 1 });
         if (matches.length === 0 && upsert) {
           const doc = buildUpsert(q, u, arrayFilters);
           coll.insert(doc);

@@ -12,14 +12,18 @@ export const CODES = {
   NamespaceExists: 48,
   MaxTimeMSExpired: 50,
   CommandNotFound: 59,
+  DollarPrefixedFieldName: 52,
   ImmutableField: 66,
+  CannotCreateIndex: 67,
   InvalidOptions: 72,
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  NotImplemented: 238,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
   Location40324: 40324,
+  Location40415: 40415,
 } as const;
 
 export type CodeName = keyof typeof CODES;

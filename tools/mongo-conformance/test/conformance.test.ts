@@ -248,6 +248,35 @@ describe('updates and upserts', () => {
     expect(e.code).toBe(40);
   });
 
+  it('refuses an _id holding $-prefixed field names with code 52, on insert, replacement and upsert', async () => {
+    for (const write of [
+      () => coll.insertOne({ _id: { $a: 1 } as never }),
+      () => coll.insertOne({ _id: { ok: { $b: 1 } } as never }),
+      () => coll.updateOne({ k: 'u' }, { $set: { _id: { $c: 1 } } } as never, { upsert: true }),
+    ]) {
+      expect((await serverError(write())).code).toBe(52);
+    }
+    expect(await coll.countDocuments({})).toBe(0);
+  });
+
+  it('refuses sort on an update statement before 8.0 (unknown field 40415), and applies nothing', async () => {
+    await coll.insertMany([{ k: 1, n: 2 }, { k: 1, n: 1 }]);
+    const major = Number((await db.admin().command({ buildInfo: 1 })).versionArray[0]);
+    const run = db.command({ update: coll.collectionName, updates: [{ q: { k: 1 }, u: { $set: { hit: true } }, sort: { n: 1 } }] });
+    if (major >= 8) {
+      await run;
+      expect((await coll.findOne({ hit: true }))!.n).toBe(1);
+    } else {
+      const reply = await run.then(
+        (r) => r,
+        (e: unknown) => e as MongoServerError,
+      );
+      // A 7.0 server answers the unknown field as a command error.
+      expect((reply as MongoServerError).code).toBe(40415);
+      expect(await coll.countDocuments({ hit: true })).toBe(0);
+    }
+  });
+
   it('refuses changing _id with code 66', async () => {
     await coll.insertOne({ _id: 'a' as never });
     const e = await serverError(coll.updateOne({ _id: 'a' as never }, { $set: { _id: 'b' } } as never));
