@@ -5,6 +5,7 @@
  * retention by outcome.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -97,19 +98,24 @@ describe('postback delivery at scale', () => {
     other.maxOpen = 0;
     const hanging: string[] = [];
     for (let i = 0; i < 30; i++) hanging.push(await otherFx.sale());
-    // 16 attempts in flight per process, at most 4 to one configuration; an attempt may wait 3 s.
-    await bed.startWorker({ postbackConcurrency: 16, postbackConfigConcurrency: 4, postbackTimeoutMs: 3000 });
-    await until(() => other.received.length >= 4);
-    const firstHung = Math.min(...other.received.map((r) => r.at));
-    const healthy: string[] = [];
-    for (let i = 0; i < 10; i++) healthy.push(await bed.fx.sale());
-    await until(() => healthy.every((id) => arrivals(bed.receiver, id).length === 1), 10_000);
-    // Every healthy delivery arrived while the first hanging attempts were still waiting for their answer.
-    const lastHealthy = Math.max(...healthy.map((id) => arrivals(bed.receiver, id)[0].at));
-    expect(lastHealthy).toBeLessThan(firstHung + 3000);
-    expect(other.maxOpen).toBeLessThanOrEqual(4);
-    const timedOut = await until(async () => bed.deps.models.PostbackDelivery.findOne({ conversion_id: { $in: hanging }, status: 'failed' }).lean(), 10_000);
-    expect(timedOut.last_error).toBe('timed out after 3 s');
+    // A worker process: 16 attempts in flight, at most 4 to one configuration; an attempt may wait 3 s.
+    const w = startWorkerProcess({ POSTBACK_CONCURRENCY: '16', POSTBACK_CONFIG_CONCURRENCY: '4', POSTBACK_TIMEOUT_MS: '3000' });
+    try {
+      await until(() => other.received.length >= 4, 20_000);
+      const firstHung = Math.min(...other.received.map((r) => r.at));
+      const healthy: string[] = [];
+      for (let i = 0; i < 10; i++) healthy.push(await bed.fx.sale());
+      await until(() => healthy.every((id) => arrivals(bed.receiver, id).length === 1), 10_000);
+      // Every healthy delivery arrived while the first hanging attempts were still waiting for their answer.
+      const lastHealthy = Math.max(...healthy.map((id) => arrivals(bed.receiver, id)[0].at));
+      expect(lastHealthy).toBeLessThan(firstHung + 3000);
+      expect(other.maxOpen).toBeLessThanOrEqual(4);
+      const timedOut = await until(async () => bed.deps.models.PostbackDelivery.findOne({ conversion_id: { $in: hanging }, status: 'failed' }).lean(), 10_000);
+      expect(timedOut.last_error).toBe('timed out after 3 s');
+    } finally {
+      w.child.kill('SIGKILL');
+      await once(w.child, 'exit');
+    }
   });
 
   it('pauses a failing receiver after failures in a row (not counting attempts), probes once, and resumes', { timeout: 60_000 }, async () => {
