@@ -1,6 +1,6 @@
 /**
  * Indexes are a deploy step, not a boot step: `npm run admin -- db:migrate` creates every index
- * the models declare and rebuilds one whose options changed (and, with `dropUndeclared`, drops
+ * the models declare, changes a TTL's seconds in place (collMod) and rebuilds one whose other options changed (and, with `dropUndeclared`, drops
  * the ones no model declares), one progress line per index; services only verify at start that
  * what they need exists (`verifyIndexes`), and refuse to serve naming what is missing. On a
  * sharded cluster index builds behind a booting service are refused anyway. The local platform
@@ -29,7 +29,7 @@ export interface DeclaredIndex {
 export interface IndexStep {
   collection: string;
   index: string;
-  action: 'created' | 'rebuilt' | 'dropped' | 'present' | 'sharded';
+  action: 'created' | 'rebuilt' | 'modified' | 'dropped' | 'present' | 'sharded';
 }
 
 /** The options that make two indexes on the same key different. */
@@ -89,6 +89,12 @@ export async function migrateIndexes(models: Models, opts: { dropUndeclared?: bo
       const found = existing.find((e) => sameKey(e.key, key));
       if (found && sameOptions(found, options)) {
         step({ collection, index: found.name, action: 'present' });
+        continue;
+      }
+      // Only a TTL's seconds changed: collMod changes it in place (no rebuild, no window without the index).
+      if (found && found.expireAfterSeconds !== undefined && options.expireAfterSeconds !== undefined && sameOptions({ ...found, expireAfterSeconds: options.expireAfterSeconds }, options)) {
+        await model.db.db!.command({ collMod: collection, index: { name: found.name, expireAfterSeconds: options.expireAfterSeconds } });
+        step({ collection, index: found.name, action: 'modified' });
         continue;
       }
       if (found) await model.collection.dropIndex(found.name);

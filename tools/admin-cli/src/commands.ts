@@ -96,7 +96,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
         onStep: progress ? (s) => process.stderr.write(`${s.action.padEnd(8)} ${s.collection}.${s.index}\n`) : undefined,
       });
       const count = (a: string) => steps.filter((s) => s.action === a).length;
-      return { indexes: steps.length, created: count('created'), rebuilt: count('rebuilt'), dropped: count('dropped'), present: count('present'), ...(o.shard === true ? { sharded: sharded.length } : {}) };
+      return { indexes: steps.length, created: count('created'), rebuilt: count('rebuilt'), modified: count('modified'), dropped: count('dropped'), present: count('present'), ...(o.shard === true ? { sharded: sharded.length } : {}) };
     },
   },
   'publisher:create': {

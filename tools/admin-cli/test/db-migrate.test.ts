@@ -34,7 +34,7 @@ describe('index migrations', () => {
     expect(missing).toContain('conversions {"publisher_id":1,"occurred_at":-1}');
     const cli = await runCli(['db:migrate', '--json'], { MONGODB_URI: tdb.uri }, mkdtempSync(join(tmpdir(), 'migrate-')));
     expect(cli.code).toBe(0);
-    expect(JSON.parse(cli.out)).toEqual({ indexes: declared.length, created: declared.length, rebuilt: 0, dropped: 0, present: 0 });
+    expect(JSON.parse(cli.out)).toEqual({ indexes: declared.length, created: declared.length, rebuilt: 0, modified: 0, dropped: 0, present: 0 });
     expect(await verifyIndexes(models)).toEqual([]);
     expect((await migrateIndexes(models)).every((s) => s.action === 'present')).toBe(true);
   });
@@ -52,6 +52,16 @@ describe('index migrations', () => {
     expect((await credentials.listIndexes().toArray()).some((i) => i.name === 'stray_1')).toBe(true);
     const dropped = await migrateIndexes(models, { dropUndeclared: true });
     expect(dropped.filter((s) => s.action === 'dropped')).toEqual([{ collection: 'credentials', index: 'stray_1', action: 'dropped' }]);
+  });
+
+  it('change a TTL in place (collMod) when only its seconds differ', async () => {
+    const deliveries = db.connection.db!.collection('postback_deliveries');
+    const ttl = (await deliveries.listIndexes().toArray()).find((i) => i.expireAfterSeconds !== undefined)!;
+    await db.connection.db!.command({ collMod: 'postback_deliveries', index: { name: ttl.name, expireAfterSeconds: 999 } });
+    expect(await verifyIndexes(models)).toEqual([`postback_deliveries ${JSON.stringify(ttl.key)} (options differ)`]);
+    const steps = await migrateIndexes(models);
+    expect(steps.filter((s) => s.action !== 'present')).toEqual([{ collection: 'postback_deliveries', index: ttl.name, action: 'modified' }]);
+    expect((await deliveries.listIndexes().toArray()).find((i) => i.name === ttl.name)!.expireAfterSeconds).toBe(ttl.expireAfterSeconds);
   });
 
   it('retire the unique indexes a sharded cluster cannot keep (order dedupe and link identity now live in _id)', async () => {

@@ -16,6 +16,7 @@ import { mingoOptions } from './mingo-context';
 import { applyUpdate, buildUpsert } from './update';
 import { MAX_BSON_SIZE, MAX_MESSAGE_SIZE } from './wire';
 import { refuseUnsupported } from './unsupported';
+import { runCollMod, runMerge, runOut } from './write-stages';
 
 interface Cursor {
   ns: string;
@@ -326,6 +327,8 @@ export class Engine {
         return this.distinct(db, cmd);
       case 'aggregate':
         return this.aggregate(db, cmd);
+      case 'collMod':
+        return runCollMod(this.collection(db, requireString(cmd, 'collMod')), cmd, this.sink);
       default:
         throw new MongoServerError('CommandNotFound', `no such command: '${name}'`);
     }
@@ -624,12 +627,12 @@ export class Engine {
     const target = cmd.aggregate;
     const pipeline = cmd.pipeline as Document[];
     if (!Array.isArray(pipeline)) throw new MongoServerError('FailedToParse', "'pipeline' option must be specified as an array");
-    for (const stage of pipeline) {
-      const op = Object.keys(stage ?? {})[0];
-      if (op === '$out' || op === '$merge') throw new MongoServerError('IllegalOperation', `${op} is not supported by the embedded engine`);
-    }
+    // $out / $merge: the last stage only; it writes what the stages before it produce.
+    const writes = pipeline.map((stage) => Object.keys(stage ?? {})[0]).map((op, i) => ({ op, i })).filter(({ op }) => op === '$out' || op === '$merge');
+    for (const { op, i } of writes) if (i !== pipeline.length - 1) throw new MongoServerError('Location40601', `${op} can only be the final stage in the pipeline`);
+    const write = writes.length ? pipeline[pipeline.length - 1] : undefined;
     let input: Document[];
-    let stages = pipeline;
+    let stages = write ? pipeline.slice(0, -1) : pipeline;
     if (target === 1) {
       input = [];
     } else {
@@ -653,6 +656,12 @@ export class Engine {
       out = stages.length ? (new Aggregator(stages, mingoOptions({ collectionResolver: resolver })).run(input) as Document[]) : input;
     } catch (e) {
       throw new MongoServerError('BadValue', e instanceof Error ? e.message : String(e));
+    }
+    if (write) {
+      const target = { collection: (name: string) => this.collection(db, name, true) };
+      if (write.$out !== undefined) runOut(write.$out, db, out, target);
+      else runMerge(write.$merge, db, out, target);
+      out = [];
     }
     const name = target === 1 ? '$cmd.aggregate' : String(target);
     return this.cursorReply(`${db}.${name}`, out, cmd.cursor?.batchSize !== undefined ? toInt(cmd.cursor.batchSize) : undefined, false, true);

@@ -24,6 +24,10 @@ export const CODES = {
   DuplicateKey: 11000,
   Location40324: 40324,
   Location40415: 40415,
+  Location40601: 40601,
+  Location13113: 13113,
+  Location51132: 51132,
+  Location51183: 51183,
 } as const;
 
 export type CodeName = keyof typeof CODES;

@@ -71,6 +71,26 @@ describe('durable embedded engine', () => {
     expect((await second.db.listCollections().toArray()).map((c) => c.name).sort()).toEqual(['users']);
   });
 
+  it('keeps what $out, $merge and collMod wrote across a restart', async () => {
+    const dir = dataDir();
+    const first = await start(dir);
+    const sales = first.db.collection('sales');
+    await sales.insertMany([{ k: 'a', n: 1 }, { k: 'a', n: 2 }, { k: 'b', n: 4 }]);
+    await sales.aggregate([{ $group: { _id: '$k', total: { $sum: '$n' } } }, { $out: 'totals' }]).toArray();
+    await sales.aggregate([{ $match: { k: 'b' } }, { $group: { _id: '$k', extra: { $sum: 1 } } }, { $merge: { into: 'totals' } }]).toArray();
+    await first.db.collection('totals').createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
+    await first.db.command({ collMod: 'totals', index: { keyPattern: { at: 1 }, expireAfterSeconds: 60 } });
+    await stop(first);
+
+    const second = await start(dir);
+    const totals = second.db.collection('totals');
+    expect(await totals.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', total: 3 },
+      { _id: 'b', total: 4, extra: 1 },
+    ]);
+    expect((await totals.indexes()).find((i) => i.name === 'at_1')!.expireAfterSeconds).toBe(60);
+  });
+
   it('compacts into a snapshot in the background, drops covered journals, and restarts from snapshot plus newer journal', async () => {
     const dir = dataDir();
     const first = await start(dir, { compactAfterBytes: 64 * 1024 });

@@ -290,6 +290,66 @@ describe('updates and upserts', () => {
   });
 });
 
+describe('aggregation stages that write, and collMod', () => {
+  it('$out replaces the target with the pipeline output, keeping its indexes, and answers an empty cursor', async () => {
+    await coll.insertMany([{ k: 'a', n: 1 }, { k: 'a', n: 2 }, { k: 'b', n: 5 }]);
+    const target = db.collection(`${coll.collectionName}_out`);
+    await target.insertOne({ _id: 'stale' as never });
+    await target.createIndex({ total: -1 });
+    const res = await coll.aggregate([{ $group: { _id: '$k', total: { $sum: '$n' } } }, { $out: target.collectionName }]).toArray();
+    expect(res).toEqual([]);
+    expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', total: 3 },
+      { _id: 'b', total: 5 },
+    ]);
+    expect((await target.listIndexes().toArray()).map((i) => i.name)).toContain('total_-1');
+    expect((await serverError(coll.aggregate([{ $out: target.collectionName }, { $match: {} }]).toArray())).code).toBe(40601);
+  });
+
+  it('$merge merges, replaces, keeps, fails and runs a pipeline on matches; inserts, discards or fails the rest', async () => {
+    const target = db.collection(`${coll.collectionName}_stats`);
+    await target.insertMany([{ _id: 'a', total: 1, note: 'kept' }, { _id: 'z', total: 9 }] as never[]);
+    await coll.insertMany([{ k: 'a', n: 2 }, { k: 'b', n: 3 }]);
+    const group = { $group: { _id: '$k', total: { $sum: '$n' } } };
+    await coll.aggregate([group, { $merge: { into: target.collectionName } }]).toArray(); // merge + insert
+    expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', total: 2, note: 'kept' },
+      { _id: 'b', total: 3 },
+      { _id: 'z', total: 9 },
+    ]);
+    await coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'replace', whenNotMatched: 'discard' } }]).toArray();
+    expect(await target.findOne({ _id: 'a' as never })).toEqual({ _id: 'a', total: 2 });
+    await coll.insertOne({ k: 'c', n: 1 });
+    await coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'keepExisting', whenNotMatched: 'discard' } }]).toArray();
+    expect(await target.countDocuments({ _id: 'c' as never })).toBe(0);
+    await coll.aggregate([
+      group,
+      { $merge: { into: target.collectionName, whenMatched: [{ $set: { total: { $add: ['$total', '$$new.total'] } } }], whenNotMatched: 'insert' } },
+    ]).toArray();
+    expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', total: 4 },
+      { _id: 'b', total: 6 },
+      { _id: 'c', total: 1 },
+      { _id: 'z', total: 9 },
+    ]);
+    expect((await serverError(coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'fail' } }]).toArray())).code).toBe(11000);
+    await coll.insertOne({ k: 'new', n: 1 });
+    expect((await serverError(coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'keepExisting', whenNotMatched: 'fail' } }]).toArray())).code).toBe(13113);
+    // on fields other than _id need a unique index on them.
+    expect((await serverError(coll.aggregate([group, { $project: { _id: 0, k: '$_id', total: 1 } }, { $merge: { into: target.collectionName, on: 'k' } }]).toArray())).code).toBe(51183);
+  });
+
+  it('collMod changes a TTL index in place; documents then expire by the new value', { timeout: 120_000 }, async () => {
+    await coll.createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
+    await coll.insertOne({ at: new Date(Date.now() - 60_000) });
+    const r = await db.command({ collMod: coll.collectionName, index: { keyPattern: { at: 1 }, expireAfterSeconds: 10 } });
+    expect(r).toMatchObject({ expireAfterSeconds_old: 3600, expireAfterSeconds_new: 10, ok: 1 });
+    expect((await coll.listIndexes().toArray()).find((i) => i.name === 'at_1')!.expireAfterSeconds).toBe(10);
+    // The TTL monitor (every 200 ms here; 60 s on MongoDB) removes the document it now covers.
+    await vi.waitFor(async () => expect(await coll.countDocuments({})).toBe(0), { timeout: 90_000, interval: 100 });
+  });
+});
+
 describe('indexes and unique constraints', () => {
   it('rejects a second document with the same _id (11000) and keeps the first unchanged', async () => {
     await coll.insertOne({ _id: 'k1' as never, v: 1 });
