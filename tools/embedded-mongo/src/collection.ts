@@ -20,6 +20,8 @@ export interface ReadOptions {
   limit?: number;
   /** maxTimeMS as an absolute time (ms): past it, the read fails with MaxTimeMSExpired (50). */
   deadline?: number;
+  /** The command's `let` variables ($$name in $expr). */
+  variables?: Document;
 }
 
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -40,12 +42,13 @@ export type Change =
 export type ChangeSink = (change: Change) => void;
 
 /** The filter as a test: the compiled fast path where it decides, mingo otherwise (built lazily). */
-function matcher(filter: Document): { test(doc: Document): boolean } {
+function matcher(filter: Document, variables?: Document): { test(doc: Document): boolean } {
   const fast = compileFastMatch(filter);
+  const options = () => mingoOptions(variables ? { variables } : {});
   // Filters the fast path does not take are validated at once (unknown operators are errors).
-  if (!fast) return new Query(filter, mingoOptions());
+  if (!fast) return new Query(filter, options());
   let mingo: Query | undefined;
-  const slow = (doc: Document) => (mingo ??= new Query(filter, mingoOptions())).test(doc);
+  const slow = (doc: Document) => (mingo ??= new Query(filter, options())).test(doc);
   return {
     test: (doc) => {
       const r = fast(doc);
@@ -148,7 +151,7 @@ export class Collection {
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
   find(filter: Document = {}, opts: ReadOptions = {}): Document[] {
-    const query = withDeadline(matcher(filter), opts.deadline);
+    const query = withDeadline(matcher(filter, opts.variables), opts.deadline);
     const sortFields = Object.entries(opts.sort ?? {}).map(([f, d]) => [f, Number(d) < 0 ? -1 : 1] as [string, number]);
     const skip = opts.skip ?? 0;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;

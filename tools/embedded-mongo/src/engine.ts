@@ -8,7 +8,7 @@ import { Query } from 'mingo/query';
 import { Long, ObjectId, type Document } from 'bson';
 import { keyString } from './bson-values';
 import { Collection, type Change } from './collection';
-import { valuesAtPath } from './documents';
+import { isPlainObject, valuesAtPath } from './documents';
 import { nativeGroup } from './group';
 import { MongoServerError } from './errors';
 import type { IndexSpec } from './index-store';
@@ -488,6 +488,7 @@ export class Engine {
     let n = 0;
     let nModified = 0;
     const updates = (cmd.updates ?? []) as Document[];
+    const variables = letOf(cmd);
     for (let i = 0; i < updates.length; i++) {
       const { q = {}, u, upsert, multi, arrayFilters } = updates[i];
       try {
@@ -495,16 +496,16 @@ export class Engine {
         if (multi && !Array.isArray(u) && Object.keys(u).length && !Object.keys(u).every((k) => k.startsWith('$'))) {
           throw new MongoServerError('FailedToParse', 'multi update is not supported for replacement-style update');
         }
-        const matches = coll.find(q, { limit: multi ? 0 : 1 });
+        const matches = coll.find(q, { limit: multi ? 0 : 1, variables });
         if (matches.length === 0 && upsert) {
-          const doc = buildUpsert(q, u, arrayFilters);
+          const doc = buildUpsert(q, u, arrayFilters, variables);
           coll.insert(doc);
           upserted.push({ index: i, _id: doc._id });
           n++;
           continue;
         }
         for (const doc of matches) {
-          const next = applyUpdate(doc, u, { arrayFilters, filter: q });
+          const next = applyUpdate(doc, u, { arrayFilters, filter: q, variables });
           n++;
           if (sameDocument(doc, next)) continue;
           coll.replace(Collection.idKey(doc), next);
@@ -531,7 +532,7 @@ export class Engine {
       try {
         if (!coll) continue;
         const { q = {}, limit } = deletes[i];
-        const matches = coll.find(q, { limit: toInt(limit) === 1 ? 1 : 0 });
+        const matches = coll.find(q, { limit: toInt(limit) === 1 ? 1 : 0, variables: letOf(cmd) });
         for (const doc of matches) if (coll.remove(Collection.idKey(doc))) n++;
       } catch (e) {
         writeErrors.push(writeError(i, e));
@@ -547,7 +548,8 @@ export class Engine {
     const coll = this.collection(db, name, true);
     if (cmd.remove && cmd.update) throw new MongoServerError('FailedToParse', 'Cannot specify both an update and remove=true');
     if (!cmd.remove && cmd.update === undefined) throw new MongoServerError('FailedToParse', 'Either an update or remove=true must be specified');
-    const [doc] = coll.find(query, { sort: cmd.sort, limit: 1 });
+    const variables = letOf(cmd);
+    const [doc] = coll.find(query, { sort: cmd.sort, limit: 1, variables });
     const project = (d: Document | null) => (d && cmd.fields ? projectDocs([d], cmd.fields)[0] : d);
     if (cmd.remove) {
       if (doc) coll.remove(Collection.idKey(doc));
@@ -555,11 +557,11 @@ export class Engine {
     }
     if (!doc) {
       if (!cmd.upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-      const inserted = buildUpsert(query, cmd.update, cmd.arrayFilters);
+      const inserted = buildUpsert(query, cmd.update, cmd.arrayFilters, variables);
       coll.insert(inserted);
       return { lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id }, value: project(cmd.new ? inserted : null), ok: 1 };
     }
-    const next = applyUpdate(doc, cmd.update, { arrayFilters: cmd.arrayFilters, filter: query });
+    const next = applyUpdate(doc, cmd.update, { arrayFilters: cmd.arrayFilters, filter: query, variables });
     if (!sameDocument(doc, next)) coll.replace(Collection.idKey(doc), next);
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(cmd.new ? next : doc), ok: 1 };
   }
@@ -570,7 +572,7 @@ export class Engine {
     const limit = toInt(cmd.limit);
     const single = cmd.singleBatch === true || limit < 0;
     const docs = coll
-      ? coll.find(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit), deadline: deadlineOf(cmd) })
+      ? coll.find(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit), deadline: deadlineOf(cmd), variables: letOf(cmd) })
       : [];
     const batchSize = cmd.batchSize !== undefined ? toInt(cmd.batchSize) : undefined;
     return this.cursorReply(`${db}.${name}`, projectDocs(docs, cmd.projection), single ? Math.abs(limit) || batchSize : batchSize, single, true);
@@ -640,7 +642,7 @@ export class Engine {
       // A leading $match (and a $sort/$skip/$limit right after) uses the collection's indexes.
       const first = stages[0]?.$match;
       if (coll && first) {
-        input = coll.find(first, { deadline: deadlineOf(cmd) });
+        input = coll.find(first, { deadline: deadlineOf(cmd), variables: letOf(cmd) });
         stages = stages.slice(1);
       } else input = coll ? [...coll.docs.values()] : [];
     }
@@ -648,12 +650,13 @@ export class Engine {
     let out: Document[];
     try {
       // The common report shape ($group by fields and UTC days, $sum) natively; the rest through mingo.
-      const grouped = stages[0]?.$group ? nativeGroup(stages[0].$group, input) : undefined;
+      const variables = letOf(cmd);
+      const grouped = stages[0]?.$group && !variables ? nativeGroup(stages[0].$group, input) : undefined;
       if (grouped) {
         input = grouped;
         stages = stages.slice(1);
       }
-      out = stages.length ? (new Aggregator(stages, mingoOptions({ collectionResolver: resolver })).run(input) as Document[]) : input;
+      out = stages.length ? (new Aggregator(stages, mingoOptions({ collectionResolver: resolver, ...(variables ? { variables } : {}) })).run(input) as Document[]) : input;
     } catch (e) {
       throw new MongoServerError('BadValue', e instanceof Error ? e.message : String(e));
     }
@@ -666,6 +669,20 @@ export class Engine {
     const name = target === 1 ? '$cmd.aggregate' : String(target);
     return this.cursorReply(`${db}.${name}`, out, cmd.cursor?.batchSize !== undefined ? toInt(cmd.cursor.batchSize) : undefined, false, true);
   }
+}
+
+/**
+ * A command's `let` variables ($$name): constants, as drivers send them. An expression as a
+ * variable's value (evaluated once by MongoDB) is refused rather than taken literally.
+ */
+function letOf(cmd: Document): Document | undefined {
+  if (cmd.let === undefined) return undefined;
+  if (!isPlainObject(cmd.let)) throw new MongoServerError('TypeMismatch', "BSON field 'let' is the wrong type, expected type 'object'");
+  for (const [name, v] of Object.entries(cmd.let)) {
+    const expression = (typeof v === 'string' && v.startsWith('$')) || (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$')));
+    if (expression) throw new MongoServerError('NotImplemented', `let: the variable '${name}' is an expression; the embedded engine takes constants only`);
+  }
+  return cmd.let as Document;
 }
 
 /**

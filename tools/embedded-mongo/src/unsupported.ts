@@ -1,7 +1,6 @@
 /**
  * Never silently wrong: what the engine does not implement is refused, never accepted and ignored.
- * A collation other than `simple` (binary comparison, what the engine does), `let` variables,
- * views, time series, clustered and capped collections, validators, index types other than
+ * A collation other than `simple` (binary comparison, what the engine does), views, time series, clustered and capped collections, validators, index types other than
  * ascending/descending/hashed and index options that change results are refused with
  * NotImplemented (238); what a 7.0 server itself refuses gets its error: `sort` on an update
  * statement (40415, an unknown field before 8.0), a `$`-prefixed field in `_id` (52).
@@ -16,10 +15,6 @@ function checkCollation(where: string, collation: unknown): void {
   if (collation === undefined) return;
   if (isPlainObject(collation) && collation.locale === 'simple' && Object.keys(collation).length === 1) return;
   throw notImplemented(`${where}: collation ${JSON.stringify(collation)} (only {locale: 'simple'})`);
-}
-
-function checkLet(where: string, vars: unknown): void {
-  if (vars !== undefined) throw notImplemented(`${where}: let variables`);
 }
 
 const CREATE_OPTIONS_REFUSED = [
@@ -48,22 +43,18 @@ export function refuseUnsupported(name: string, cmd: Document): void {
     case 'count':
     case 'distinct':
       checkCollation(name, cmd.collation);
-      if (name === 'find' || name === 'aggregate') checkLet(name, cmd.let);
       return;
     case 'findAndModify':
     case 'findandmodify':
       checkCollation(name, cmd.collation);
-      checkLet(name, cmd.let);
       return;
     case 'update':
-      checkLet(name, cmd.let);
       for (const s of (cmd.updates ?? []) as Document[]) {
         checkCollation('update', s?.collation);
         if (s && s.sort !== undefined) throw new MongoServerError('Location40415', "BSON field 'update.updates.sort' is an unknown field.");
       }
       return;
     case 'delete':
-      checkLet(name, cmd.let);
       for (const s of (cmd.deletes ?? []) as Document[]) checkCollation('delete', s?.collation);
       return;
     case 'create':

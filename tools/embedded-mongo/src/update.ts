@@ -153,12 +153,12 @@ function mapMingoError(e: unknown): never {
  * Returns the updated copy of doc (doc itself is never changed). With inserting, $setOnInsert
  * applies as $set (the upsert case).
  */
-export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?: Document[]; filter?: Document; inserting?: boolean } = {}): Document {
+export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?: Document[]; filter?: Document; inserting?: boolean; variables?: Document } = {}): Document {
   validateUpdate(u);
   let next: Document;
   if (Array.isArray(u)) {
     try {
-      const [out] = new Aggregator(u, mingoOptions()).run([cloneDoc(doc)]) as Document[];
+      const [out] = new Aggregator(u, mingoOptions(opts.variables ? { variables: opts.variables } : {})).run([cloneDoc(doc)]) as Document[];
       next = out ?? {};
     } catch (e) {
       mapMingoError(e);
@@ -215,14 +215,14 @@ export function upsertSeed(filter: Document): Document {
   return seed;
 }
 
-export function buildUpsert(filter: Document, u: UpdateSpec, arrayFilters?: Document[]): Document {
+export function buildUpsert(filter: Document, u: UpdateSpec, arrayFilters?: Document[], variables?: Document): Document {
   let doc: Document;
   if (!Array.isArray(u) && !isOperatorUpdate(u)) {
     const seedId = upsertSeed(filter)._id;
     doc = cloneDoc(u);
     if (doc._id === undefined && seedId !== undefined) doc = { _id: seedId, ...doc };
   } else {
-    doc = applyUpdate(upsertSeed(filter), u, { arrayFilters, filter, inserting: true });
+    doc = applyUpdate(upsertSeed(filter), u, { arrayFilters, filter, inserting: true, variables });
   }
   if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
   return doc;

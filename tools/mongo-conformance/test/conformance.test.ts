@@ -290,6 +290,22 @@ describe('updates and upserts', () => {
   });
 });
 
+describe('let variables', () => {
+  it('are read as $$name in find, aggregate, update (filter and pipeline), delete and findAndModify', async () => {
+    await coll.insertMany([{ _id: 1, name: 'ana', n: 1 }, { _id: 2, name: 'bo', n: 2 }] as never[]);
+    const vars = { who: 'ana', step: 10 };
+    const byName = { $expr: { $eq: ['$name', '$$who'] } };
+    expect(await coll.find(byName, { let: vars }).toArray()).toEqual([{ _id: 1, name: 'ana', n: 1 }]);
+    expect(await coll.aggregate([{ $match: byName }, { $project: { _id: 1, next: { $add: ['$n', '$$step'] } } }], { let: vars }).toArray()).toEqual([{ _id: 1, next: 11 }]);
+    await coll.updateOne(byName, [{ $set: { n: { $add: ['$n', '$$step'] } } }], { let: vars });
+    expect((await coll.findOne({ _id: 1 as never }))!.n).toBe(11);
+    const found = await coll.findOneAndUpdate(byName, { $inc: { n: 1 } }, { let: vars, returnDocument: 'after' });
+    expect(found).toMatchObject({ _id: 1, n: 12 });
+    expect((await coll.deleteMany({ $expr: { $eq: ['$name', '$$gone'] } }, { let: { gone: 'bo' } })).deletedCount).toBe(1);
+    expect(await coll.countDocuments({})).toBe(1);
+  });
+});
+
 describe('aggregation stages that write, and collMod', () => {
   it('$out replaces the target with the pipeline output, keeping its indexes, and answers an empty cursor', async () => {
     await coll.insertMany([{ k: 'a', n: 1 }, { k: 'a', n: 2 }, { k: 'b', n: 5 }]);
