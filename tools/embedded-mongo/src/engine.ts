@@ -680,7 +680,7 @@ function letOf(cmd: Document): Document | undefined {
   if (!isPlainObject(cmd.let)) throw new MongoServerError('TypeMismatch', "BSON field 'let' is the wrong type, expected type 'object'");
   for (const [name, v] of Object.entries(cmd.let)) {
     const expression = (typeof v === 'string' && v.startsWith('$')) || (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$')));
-    if (expression) throw new MongoServerError('NotImplemented', `let: the variable '${name}' is an expression; the embedded engine takes constants only`);
+    if (expression) throw new MongoServerError('CommandNotSupported', `let: the variable '${name}' is an expression; the embedded engine takes constants only`);
   }
   return cmd.let as Document;
 }

@@ -19,7 +19,7 @@ export const CODES = {
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
-  NotImplemented: 238,
+  CommandNotSupported: 115,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
   Location40324: 40324,

@@ -2,14 +2,14 @@
  * Never silently wrong: what the engine does not implement is refused, never accepted and ignored.
  * A collation other than `simple` (binary comparison, what the engine does), views, time series, clustered and capped collections, validators, index types other than
  * ascending/descending/hashed and index options that change results are refused with
- * NotImplemented (238); what a 7.0 server itself refuses gets its error: `sort` on an update
+ * CommandNotSupported (115); what a 7.0 server itself refuses gets its error: `sort` on an update
  * statement (40415, an unknown field before 8.0), a `$`-prefixed field in `_id` (52).
  */
 import type { Document } from './bson';
 import { isPlainObject } from './documents';
 import { MongoServerError } from './errors';
 
-const notImplemented = (what: string) => new MongoServerError('NotImplemented', `${what} is not supported by the embedded engine`);
+const notImplemented = (what: string) => new MongoServerError('CommandNotSupported', `${what} is not supported by the embedded engine`);
 
 function checkCollation(where: string, collation: unknown): void {
   if (collation === undefined) return;

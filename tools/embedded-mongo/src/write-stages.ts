@@ -11,7 +11,7 @@ import { cloneDoc, getPath, isPlainObject } from './documents';
 import { MongoServerError } from './errors';
 import { mingoOptions } from './mingo-context';
 
-const notImplemented = (what: string) => new MongoServerError('NotImplemented', `${what} is not supported by the embedded engine`);
+const notImplemented = (what: string) => new MongoServerError('CommandNotSupported', `${what} is not supported by the embedded engine`);
 
 export interface WriteTarget {
   /** The target collection, created when missing. */

@@ -35,14 +35,14 @@ describe('what the engine does not implement is refused', () => {
   it('a collation other than simple, on reads, writes and indexes; simple works', async () => {
     const c = db.collection('c');
     const en = { locale: 'en', strength: 2 };
-    await refused(c.find({ name: 'ana' }, { collation: en }).toArray(), 'NotImplemented', /collation/);
-    await refused(c.aggregate([{ $match: { name: 'ana' } }], { collation: en }).toArray(), 'NotImplemented', /collation/);
-    await refused(c.countDocuments({ name: 'ana' }, { collation: en }), 'NotImplemented', /collation/);
-    await refused(c.distinct('name', {}, { collation: en }), 'NotImplemented', /collation/);
-    await refused(c.updateMany({ name: 'ana' }, { $set: { x: 1 } }, { collation: en }), 'NotImplemented', /collation/);
-    await refused(c.deleteMany({ name: 'ana' }, { collation: en }), 'NotImplemented', /collation/);
-    await refused(c.findOneAndUpdate({ name: 'ana' }, { $set: { x: 1 } }, { collation: en }), 'NotImplemented', /collation/);
-    await refused(c.createIndex({ name: 1 }, { collation: en }), 'NotImplemented', /collation/);
+    await refused(c.find({ name: 'ana' }, { collation: en }).toArray(), 'CommandNotSupported', /collation/);
+    await refused(c.aggregate([{ $match: { name: 'ana' } }], { collation: en }).toArray(), 'CommandNotSupported', /collation/);
+    await refused(c.countDocuments({ name: 'ana' }, { collation: en }), 'CommandNotSupported', /collation/);
+    await refused(c.distinct('name', {}, { collation: en }), 'CommandNotSupported', /collation/);
+    await refused(c.updateMany({ name: 'ana' }, { $set: { x: 1 } }, { collation: en }), 'CommandNotSupported', /collation/);
+    await refused(c.deleteMany({ name: 'ana' }, { collation: en }), 'CommandNotSupported', /collation/);
+    await refused(c.findOneAndUpdate({ name: 'ana' }, { $set: { x: 1 } }, { collation: en }), 'CommandNotSupported', /collation/);
+    await refused(c.createIndex({ name: 1 }, { collation: en }), 'CommandNotSupported', /collation/);
     // Nothing was changed by the refused writes.
     expect(await c.countDocuments({ x: 1 })).toBe(0);
     expect(await c.countDocuments({})).toBe(2);
@@ -50,15 +50,15 @@ describe('what the engine does not implement is refused', () => {
   });
 
   it('a let variable given as an expression (constants are taken)', async () => {
-    await refused(db.collection('c').find({ $expr: { $eq: ['$name', '$$who'] } }, { let: { who: { $concat: ['a', 'na'] } } }).toArray(), 'NotImplemented', /expression/);
+    await refused(db.collection('c').find({ $expr: { $eq: ['$name', '$$who'] } }, { let: { who: { $concat: ['a', 'na'] } } }).toArray(), 'CommandNotSupported', /expression/);
   });
 
   it('views, time series, clustered and capped collections, validators', async () => {
-    await refused(db.createCollection('v', { viewOn: 'c', pipeline: [{ $match: { name: 'ana' } }] }), 'NotImplemented', /viewOn/);
-    await refused(db.createCollection('ts', { timeseries: { timeField: 't' } }), 'NotImplemented', /timeseries/);
-    await refused(db.createCollection('cl', { clusteredIndex: { key: { _id: 1 }, unique: true } }), 'NotImplemented', /clusteredIndex/);
-    await refused(db.createCollection('cap', { capped: true, size: 4096 }), 'NotImplemented', /capped/);
-    await refused(db.createCollection('val', { validator: { name: { $type: 'string' } } }), 'NotImplemented', /validator/);
+    await refused(db.createCollection('v', { viewOn: 'c', pipeline: [{ $match: { name: 'ana' } }] }), 'CommandNotSupported', /viewOn/);
+    await refused(db.createCollection('ts', { timeseries: { timeField: 't' } }), 'CommandNotSupported', /timeseries/);
+    await refused(db.createCollection('cl', { clusteredIndex: { key: { _id: 1 }, unique: true } }), 'CommandNotSupported', /clusteredIndex/);
+    await refused(db.createCollection('cap', { capped: true, size: 4096 }), 'CommandNotSupported', /capped/);
+    await refused(db.createCollection('val', { validator: { name: { $type: 'string' } } }), 'CommandNotSupported', /validator/);
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     expect(names).toEqual(['c']); // no ordinary collection was made in their place
   });
@@ -68,7 +68,7 @@ describe('what the engine does not implement is refused', () => {
     await refused(c.createIndex({ name: 'text' }), 'CannotCreateIndex', /text/);
     await refused(c.createIndex({ loc: '2dsphere' }), 'CannotCreateIndex', /2dsphere/);
     await refused(c.createIndex({ '$**': 1 }), 'CannotCreateIndex', /wildcard/);
-    await refused(c.createIndex({ name: 1 }, { hidden: true }), 'NotImplemented', /hidden/);
+    await refused(c.createIndex({ name: 1 }, { hidden: true }), 'CommandNotSupported', /hidden/);
     expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
     expect(await c.createIndex({ name: 'hashed' })).toBe('name_hashed');
   });
