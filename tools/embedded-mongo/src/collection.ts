@@ -11,7 +11,7 @@ import { MongoServerError } from './errors';
 import { IndexStore, type IndexSpec } from './index-store';
 import { mingoOptions, sortDocuments } from './mingo-context';
 import { compileFastMatch } from './fast-match';
-import { choosePlan } from './planner';
+import { choosePlan, type Plan } from './planner';
 import { checkIdForStorage } from './unsupported';
 
 export interface ReadOptions {
@@ -22,6 +22,18 @@ export interface ReadOptions {
   deadline?: number;
   /** The command's `let` variables ($$name in $expr). */
   variables?: Document;
+  /** Filled in with what the read did (explain's executionStats). */
+  stats?: ReadStats;
+}
+
+/** What one read did: its plan, the index keys and documents it examined, what it returned. */
+export interface ReadStats {
+  plan?: Plan;
+  /** Whether the documents had to be sorted in memory. */
+  sortedInMemory: boolean;
+  keysExamined: number;
+  docsExamined: number;
+  nReturned: number;
 }
 
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -156,6 +168,15 @@ export class Collection {
     const skip = opts.skip ?? 0;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const plan = choosePlan([...this.indexes.values()], filter, sortFields, limit ? skip + limit : 0);
+    const stats = opts.stats;
+    if (stats) {
+      stats.plan = plan;
+      stats.sortedInMemory = sortFields.length > 0 && !(plan.kind === 'merge' || (plan.kind === 'walk' && plan.servesSort));
+    }
+    const done = (docs: Document[]) => {
+      if (stats) stats.nReturned = docs.length;
+      return docs;
+    };
 
     if (plan.kind === 'walk') {
       const servesSort = plan.servesSort;
@@ -165,22 +186,27 @@ export class Collection {
       const want = limit && final ? skip + limit : Infinity;
       for (const id of plan.index.walk(plan.reverse, plan.prefix, plan.range)) {
         const doc = this.docs.get(id);
+        if (stats) {
+          stats.keysExamined++;
+          if (doc) stats.docsExamined++;
+        }
         if (doc && query.test(doc)) out.push(doc);
         if (out.length >= want) break;
       }
       const ordered = final ? out : this.sortBy(out, sortFields);
-      return this.page(ordered, skip, limit);
+      return done(this.page(ordered, skip, limit));
     }
 
     if (plan.kind === 'merge') {
       const out: Document[] = [];
       const want = limit ? skip + limit : Infinity;
-      for (const id of this.mergeWalks(plan.index, plan.reverse, plan.prefixes, sortFields)) {
+      for (const id of this.mergeWalks(plan.index, plan.reverse, plan.prefixes, sortFields, stats)) {
         const doc = this.docs.get(id);
+        if (stats && doc) stats.docsExamined++;
         if (doc && query.test(doc)) out.push(doc);
         if (out.length >= want) break;
       }
-      return this.page(out, skip, limit);
+      return done(this.page(out, skip, limit));
     }
 
     let docs: Document[];
@@ -189,17 +215,22 @@ export class Collection {
       docs = [];
       for (const id of plan.ids) {
         const doc = this.docs.get(id);
+        if (stats) {
+          stats.keysExamined++;
+          if (doc) stats.docsExamined++;
+        }
         if (doc && query.test(doc)) docs.push(doc);
       }
     } else {
       docs = [];
       for (const doc of this.docs.values()) if (query.test(doc)) docs.push(doc);
+      if (stats) stats.docsExamined += this.docs.size;
     }
-    return this.page(this.sortBy(docs, sortFields), skip, limit);
+    return done(this.page(this.sortBy(docs, sortFields), skip, limit));
   }
 
   /** Several ordered index walks merged into one stream in sort order, without duplicates. */
-  private *mergeWalks(index: IndexStore, reverse: boolean, prefixes: unknown[][], sortFields: Array<[string, number]>): Generator<string> {
+  private *mergeWalks(index: IndexStore, reverse: boolean, prefixes: unknown[][], sortFields: Array<[string, number]>, stats?: ReadStats): Generator<string> {
     // Each head keeps its sort key, read once per document (not once per comparison).
     interface Head {
       it: Iterator<string>;
@@ -209,6 +240,7 @@ export class Collection {
     const heads: Head[] = [];
     const advance = (it: Iterator<string>): Head | undefined => {
       for (let r = it.next(); !r.done; r = it.next()) {
+        if (stats) stats.keysExamined++;
         const doc = this.docs.get(r.value);
         if (doc) return { it, id: r.value, key: sortFields.map(([f]) => getPath(doc, f)) };
       }

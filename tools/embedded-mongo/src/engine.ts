@@ -17,6 +17,7 @@ import { applyUpdate, buildUpsert } from './update';
 import { MAX_BSON_SIZE, MAX_MESSAGE_SIZE } from './wire';
 import { refuseUnsupported } from './unsupported';
 import { runCollMod, runMerge, runOut } from './write-stages';
+import { explainRead, newStats, verbosityOf } from './explain';
 
 interface Cursor {
   ns: string;
@@ -327,6 +328,8 @@ export class Engine {
         return this.distinct(db, cmd);
       case 'aggregate':
         return this.aggregate(db, cmd);
+      case 'explain':
+        return this.explain(db, cmd);
       case 'collMod':
         return runCollMod(this.collection(db, requireString(cmd, 'collMod')), cmd, this.sink);
       default:
@@ -576,6 +579,36 @@ export class Engine {
       : [];
     const batchSize = cmd.batchSize !== undefined ? toInt(cmd.batchSize) : undefined;
     return this.cursorReply(`${db}.${name}`, projectDocs(docs, cmd.projection), single ? Math.abs(limit) || batchSize : batchSize, single, true);
+  }
+
+  /** `explain` of find and aggregate (./explain.ts). */
+  private explain(db: string, cmd: Document): Document {
+    const verbosity = verbosityOf(cmd.verbosity);
+    const inner = cmd.explain as Document;
+    if (!isPlainObject(inner)) throw new MongoServerError('FailedToParse', 'explain needs a command document');
+    const name = Object.keys(inner)[0];
+    refuseUnsupported(name, inner);
+    const stats = newStats();
+    const started = Date.now();
+    if (name === 'find') {
+      const coll = this.collection(db, requireString(inner, 'find'));
+      const limit = Math.abs(toInt(inner.limit));
+      const sort = inner.sort as Record<string, number> | undefined;
+      const shape = { ns: `${db}.${inner.find}`, filter: (inner.filter ?? {}) as Document, sort, skip: toInt(inner.skip), limit };
+      coll?.find(shape.filter, { sort, skip: shape.skip, limit, variables: letOf(inner), stats });
+      return { ...explainRead(stats, shape, Date.now() - started, verbosity), command: inner, ok: 1 };
+    }
+    if (name === 'aggregate') {
+      const coll = this.collection(db, requireString(inner, 'aggregate'));
+      const pipeline = (inner.pipeline ?? []) as Document[];
+      const first = pipeline[0]?.$match as Document | undefined;
+      const shape = { ns: `${db}.${inner.aggregate}`, filter: first ?? {} };
+      coll?.find(shape.filter, { variables: letOf(inner), stats });
+      const cursor = explainRead(stats, shape, Date.now() - started, verbosity);
+      const rest = first ? pipeline.slice(1) : pipeline;
+      return rest.length ? { stages: [{ $cursor: cursor }, ...rest], command: inner, ok: 1 } : { ...cursor, command: inner, ok: 1 };
+    }
+    throw new MongoServerError('CommandNotSupported', `explain of ${name} is not supported by the embedded engine`);
   }
 
   private getMore(db: string, cmd: Document): Document {

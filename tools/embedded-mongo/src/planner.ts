@@ -114,7 +114,7 @@ export function choosePlan(
   // An ordered walk that serves the sort with a small limit reads only what it returns; it wins
   // unless equality already narrowed the candidates to a few (relative to the limit). The walk with the longest equality
   // prefix wins; a prefix of $in lists becomes a merge of one walk per combination.
-  if (sort.length && limit > 0 && (!best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit))) {
+  if (sort.length && limit > 0) {
     let chosen: { index: IndexStore; p: number; reverse: boolean; lists: unknown[][]; combos: number } | undefined;
     for (const index of usable) {
       const lists = equalityPrefix(index, conds, MAX_MERGED_WALKS);
@@ -126,7 +126,10 @@ export function choosePlan(
         break;
       }
     }
-    if (chosen) {
+    // The walk also wins when it reads no more entries than the equality candidates (its prefix is
+    // as narrow): it then never sorts in memory and stops at the limit, as MongoDB's plan would.
+    const walkSize = chosen && chosen.combos === 1 && chosen.p > 0 ? chosen.index.rangeCount(chosen.lists.map((l) => l[0])) : Infinity;
+    if (chosen && (!best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit) || walkSize <= best.size)) {
       const { index, p, reverse, lists } = chosen;
       if (chosen.combos === 1) {
         const range = conds.get(index.fields[p]?.[0] ?? '')?.range;
