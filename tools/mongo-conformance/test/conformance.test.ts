@@ -290,6 +290,12 @@ describe('updates and upserts', () => {
   });
 });
 
+interface Explained {
+  queryPlanner: { winningPlan: Record<string, unknown> };
+  executionStats?: { nReturned: number; totalDocsExamined: number; totalKeysExamined: number };
+  stages?: Array<{ $cursor: Explained }>;
+}
+
 /** Every stage of an explained plan, outermost first (classic trees, and 7.0's `queryPlan` wrapper). */
 function planStages(node: Record<string, unknown> | undefined): Array<Record<string, unknown>> {
   if (!node) return [];
@@ -302,20 +308,20 @@ describe('explain', () => {
   it('shows an index-backed sorted page as IXSCAN with no SORT, reading no more than the page', async () => {
     await coll.createIndex({ p: 1, t: -1, _id: 1 });
     await coll.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, p: i % 2 ? 'a' : 'b', t: new Date(1_700_000_000_000 + i * 1000), x: i })) as never[]);
-    const page = (await coll.find({ p: 'a' }).sort({ t: -1, _id: 1 }).limit(10).explain('executionStats')) as Record<string, any>;
+    const page = (await coll.find({ p: 'a' }).sort({ t: -1, _id: 1 }).limit(10).explain('executionStats')) as Explained;
     const stages = planStages(page.queryPlanner.winningPlan);
     expect(stages.map((st) => st.stage)).toContain('IXSCAN');
     expect(stages.find((st) => st.stage === 'IXSCAN')!.indexName).toBe('p_1_t_-1__id_1');
     expect(stages.map((st) => st.stage)).not.toContain('SORT');
-    expect(page.executionStats.nReturned).toBe(10);
-    expect(page.executionStats.totalDocsExamined).toBeLessThanOrEqual(10);
-    expect(page.executionStats.totalKeysExamined).toBeLessThanOrEqual(11);
+    expect(page.executionStats!.nReturned).toBe(10);
+    expect(page.executionStats!.totalDocsExamined).toBeLessThanOrEqual(10);
+    expect(page.executionStats!.totalKeysExamined).toBeLessThanOrEqual(11);
 
     // No index on x: a collection scan reading every document; a sort no index serves: SORT.
-    const scan = (await coll.find({ x: { $gte: 40 } }).explain('executionStats')) as Record<string, any>;
+    const scan = (await coll.find({ x: { $gte: 40 } }).explain('executionStats')) as Explained;
     expect(planStages(scan.queryPlanner.winningPlan).map((st) => st.stage)).toContain('COLLSCAN');
     expect(scan.executionStats).toMatchObject({ nReturned: 10, totalDocsExamined: 50 });
-    const sorted = (await coll.find({ p: 'a' }).sort({ x: 1 }).explain('queryPlanner')) as Record<string, any>;
+    const sorted = (await coll.find({ p: 'a' }).sort({ x: 1 }).explain('queryPlanner')) as Explained;
     expect(planStages(sorted.queryPlanner.winningPlan).map((st) => st.stage)).toContain('SORT');
     expect(sorted.executionStats).toBeUndefined();
   });
@@ -323,7 +329,7 @@ describe('explain', () => {
   it('shows the index an aggregate’s leading $match uses', async () => {
     await coll.createIndex({ p: 1 });
     await coll.insertMany([{ p: 'a', n: 1 }, { p: 'b', n: 2 }, { p: 'a', n: 3 }]);
-    const r = (await coll.aggregate([{ $match: { p: 'a' } }, { $group: { _id: '$p', n: { $sum: '$n' } } }]).explain('executionStats')) as Record<string, any>;
+    const r = (await coll.aggregate([{ $match: { p: 'a' } }, { $group: { _id: '$p', n: { $sum: '$n' } } }]).explain('executionStats')) as Explained;
     const cursor = r.stages ? r.stages[0].$cursor : r;
     const stages = planStages(cursor.queryPlanner.winningPlan);
     expect(stages.find((st) => st.stage === 'IXSCAN')?.indexName).toBe('p_1');
