@@ -18,8 +18,8 @@ export interface ReadOptions {
   sort?: Record<string, number>;
   skip?: number;
   limit?: number;
-  /** maxTimeMS as an absolute time (ms): past it, the read fails with MaxTimeMSExpired (50). */
-  deadline?: number;
+  /** maxTimeMS: past it, the read fails with MaxTimeMSExpired (50). */
+  budget?: TimeBudget;
   /** The command's `let` variables ($$name in $expr). */
   variables?: Document;
   /** Filled in with what the read did (explain's executionStats). */
@@ -69,13 +69,31 @@ function matcher(filter: Document, variables?: Document): { test(doc: Document):
   };
 }
 
-/** Checks the clock every 256 tested documents; MongoDB's maxTimeMS. */
-function withDeadline(m: { test(doc: Document): boolean }, deadline: number | undefined): { test(doc: Document): boolean } {
-  if (deadline === undefined) return m;
+/**
+ * MongoDB's maxTimeMS: a cumulative limit on the time spent processing a read, its first batch
+ * and a cursor's later ones; the clock stops while a cursor waits for the client's next getMore.
+ */
+export class TimeBudget {
+  private resumedAt = Date.now();
+  constructor(private remainingMs: number) {}
+  resume(): void {
+    this.resumedAt = Date.now();
+  }
+  pause(): void {
+    this.remainingMs -= Date.now() - this.resumedAt;
+  }
+  get expired(): boolean {
+    return Date.now() - this.resumedAt > this.remainingMs;
+  }
+}
+
+/** Checks the budget every 256 tested documents. */
+function withDeadline(m: { test(doc: Document): boolean }, budget: TimeBudget | undefined): { test(doc: Document): boolean } {
+  if (budget === undefined) return m;
   let n = 0;
   return {
     test: (doc) => {
-      if ((++n & 255) === 0 && Date.now() > deadline) throw new MongoServerError('MaxTimeMSExpired', 'operation exceeded time limit');
+      if ((++n & 255) === 0 && budget.expired) throw new MongoServerError('MaxTimeMSExpired', 'operation exceeded time limit');
       return m.test(doc);
     },
   };
@@ -163,70 +181,66 @@ export class Collection {
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
   find(filter: Document = {}, opts: ReadOptions = {}): Document[] {
-    const query = withDeadline(matcher(filter, opts.variables), opts.deadline);
+    return [...this.scan(filter, opts)];
+  }
+
+  /**
+   * The same documents as find, produced as they are read: a plan that gives the final order
+   * (an index walk serving the sort, merged walks, or no sort) reads no further than the consumer
+   * asks, so a cursor holds its position, not its result. An in-memory sort is the one blocking
+   * step: it collects the matches (references to the stored documents) first. Writes between two
+   * reads are seen as MongoDB's cursors see them: a document is read as it is when reached.
+   */
+  *scan(filter: Document = {}, opts: ReadOptions = {}): Generator<Document> {
+    const query = withDeadline(matcher(filter, opts.variables), opts.budget);
     const sortFields = Object.entries(opts.sort ?? {}).map(([f, d]) => [f, Number(d) < 0 ? -1 : 1] as [string, number]);
     const skip = opts.skip ?? 0;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const plan = choosePlan([...this.indexes.values()], filter, sortFields, limit ? skip + limit : 0);
     const stats = opts.stats;
+    const served = plan.kind === 'merge' || (plan.kind === 'walk' && plan.servesSort);
     if (stats) {
       stats.plan = plan;
-      stats.sortedInMemory = sortFields.length > 0 && !(plan.kind === 'merge' || (plan.kind === 'walk' && plan.servesSort));
+      stats.sortedInMemory = sortFields.length > 0 && !served;
     }
-    const done = (docs: Document[]) => {
-      if (stats) stats.nReturned = docs.length;
-      return docs;
-    };
-
-    if (plan.kind === 'walk') {
-      const servesSort = plan.servesSort;
-      const out: Document[] = [];
-      // Walk order is the final order when it serves the sort or no sort was asked for.
-      const final = servesSort || sortFields.length === 0;
-      const want = limit && final ? skip + limit : Infinity;
-      for (const id of plan.index.walk(plan.reverse, plan.prefix, plan.range)) {
-        const doc = this.docs.get(id);
-        if (stats) {
-          stats.keysExamined++;
-          if (doc) stats.docsExamined++;
-        }
-        if (doc && query.test(doc)) out.push(doc);
-        if (out.length >= want) break;
+    let matches: Iterable<Document>;
+    if (plan.kind === 'walk') matches = this.fetch(plan.index.walk(plan.reverse, plan.prefix, plan.range), query, stats, true);
+    else if (plan.kind === 'merge') matches = this.fetch(this.mergeWalks(plan.index, plan.reverse, plan.prefixes, sortFields, stats), query, stats, false);
+    // Index order, as an index scan returns (MongoDB promises no order without a sort).
+    else if (plan.kind === 'ids') matches = this.fetch(plan.ids, query, stats, true);
+    else matches = this.natural(query, stats);
+    if (sortFields.length && !served) matches = this.sortBy([...matches], sortFields);
+    let skipped = 0;
+    let returned = 0;
+    for (const doc of matches) {
+      if (skipped < skip) {
+        skipped++;
+        continue;
       }
-      const ordered = final ? out : this.sortBy(out, sortFields);
-      return done(this.page(ordered, skip, limit));
+      if (stats) stats.nReturned++;
+      yield doc;
+      if (limit && ++returned >= limit) return;
     }
+  }
 
-    if (plan.kind === 'merge') {
-      const out: Document[] = [];
-      const want = limit ? skip + limit : Infinity;
-      for (const id of this.mergeWalks(plan.index, plan.reverse, plan.prefixes, sortFields, stats)) {
-        const doc = this.docs.get(id);
-        if (stats && doc) stats.docsExamined++;
-        if (doc && query.test(doc)) out.push(doc);
-        if (out.length >= want) break;
+  /** The documents of ids that pass the filter (an id whose document is gone is skipped). */
+  private *fetch(ids: Iterable<string>, query: { test(doc: Document): boolean }, stats: ReadStats | undefined, keys: boolean): Generator<Document> {
+    for (const id of ids) {
+      const doc = this.docs.get(id);
+      if (stats) {
+        if (keys) stats.keysExamined++;
+        if (doc) stats.docsExamined++;
       }
-      return done(this.page(out, skip, limit));
+      if (doc && query.test(doc)) yield doc;
     }
+  }
 
-    let docs: Document[];
-    if (plan.kind === 'ids') {
-      // Index order, as an index scan returns (MongoDB promises no order without a sort).
-      docs = [];
-      for (const id of plan.ids) {
-        const doc = this.docs.get(id);
-        if (stats) {
-          stats.keysExamined++;
-          if (doc) stats.docsExamined++;
-        }
-        if (doc && query.test(doc)) docs.push(doc);
-      }
-    } else {
-      docs = [];
-      for (const doc of this.docs.values()) if (query.test(doc)) docs.push(doc);
-      if (stats) stats.docsExamined += this.docs.size;
+  /** Every document in natural (insertion) order that passes the filter. */
+  private *natural(query: { test(doc: Document): boolean }, stats: ReadStats | undefined): Generator<Document> {
+    for (const doc of this.docs.values()) {
+      if (stats) stats.docsExamined++;
+      if (query.test(doc)) yield doc;
     }
-    return done(this.page(this.sortBy(docs, sortFields), skip, limit));
   }
 
   /** Several ordered index walks merged into one stream in sort order, without duplicates. */
@@ -257,13 +271,14 @@ export class Collection {
       }
       return false;
     };
-    const seen = new Set<string>();
+    // Only a multikey index can hold one document under two prefixes.
+    const seen = index.multikey ? new Set<string>() : undefined;
     while (heads.length) {
       let min = 0;
       for (let i = 1; i < heads.length; i++) if (before(heads[i], heads[min])) min = i;
       const head = heads[min];
-      if (!seen.has(head.id)) {
-        seen.add(head.id);
+      if (!seen?.has(head.id)) {
+        seen?.add(head.id);
         yield head.id;
       }
       const next = advance(head.it);
@@ -274,11 +289,6 @@ export class Collection {
 
   private sortBy(docs: Document[], fields: Array<[string, number]>): Document[] {
     return fields.length ? sortDocuments(docs, Object.fromEntries(fields)) : docs;
-  }
-
-  private page(docs: Document[], skip: number, limit: number): Document[] {
-    if (!skip && !limit) return docs;
-    return docs.slice(skip, limit ? skip + limit : undefined);
   }
 
   createIndex(spec: IndexSpec): boolean {

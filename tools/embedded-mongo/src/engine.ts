@@ -7,7 +7,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { Query } from 'mingo/query';
 import { Long, ObjectId, type Document } from 'bson';
 import { keyString } from './bson-values';
-import { Collection, type Change } from './collection';
+import { Collection, TimeBudget, type Change } from './collection';
 import { isPlainObject, valuesAtPath } from './documents';
 import { nativeGroup } from './group';
 import { MongoServerError } from './errors';
@@ -19,11 +19,21 @@ import { refuseUnsupported } from './unsupported';
 import { runCollMod, runMerge, runOut } from './write-stages';
 import { explainRead, newStats, verbosityOf } from './explain';
 
+/**
+ * An open cursor: where its read stands (a generator reading on demand, so it holds one batch,
+ * not its result), the document read one past the last batch, and what every batch gets.
+ */
 interface Cursor {
   ns: string;
-  docs: Document[];
-  pos: number;
+  source: Iterator<Document>;
+  peeked?: IteratorResult<Document>;
+  projection?: Document;
+  budget?: TimeBudget;
+  lastUsed: number;
+  /** noCursorTimeout: kept however long it sits unused. */
+  keep: boolean;
 }
+
 
 const DEFAULT_BATCH = 101;
 const BATCH_BYTES = 8 * 1024 * 1024;
@@ -45,10 +55,10 @@ function requireString(cmd: Document, name: string): string {
   return v;
 }
 
-/** A command's maxTimeMS as an absolute deadline (none when absent or 0). */
-function deadlineOf(cmd: Document): number | undefined {
+/** A command's maxTimeMS as a time budget (none when absent or 0). */
+function budgetOf(cmd: Document): TimeBudget | undefined {
   const ms = cmd.maxTimeMS === undefined ? 0 : toInt(cmd.maxTimeMS);
-  return ms > 0 ? Date.now() + ms : undefined;
+  return ms > 0 ? new TimeBudget(ms) : undefined;
 }
 
 function projectDocs(docs: Document[], projection: Document | undefined): Document[] {
@@ -90,6 +100,8 @@ function simpleProjection(projection: Document): ((doc: Document) => Document) |
 export interface EngineOptions {
   /** How often expired TTL documents are removed (MongoDB: 60 s). */
   ttlMonitorIntervalMs?: number;
+  /** A cursor no getMore touched for this long is closed, checked with the TTL monitor (MongoDB's cursorTimeoutMillis: 10 min). */
+  cursorTimeoutMs?: number;
 }
 
 /** Where a durable engine sends each command's changes; resolves once they are on disk. */
@@ -122,7 +134,10 @@ export class Engine {
   };
 
   constructor(opts: EngineOptions = {}) {
-    this.ttlTimer = setInterval(() => void this.execute(() => this.sweepTtl()).durable?.catch(() => undefined), opts.ttlMonitorIntervalMs ?? 60_000);
+    this.ttlTimer = setInterval(() => {
+      this.closeIdleCursors(Date.now() - (opts.cursorTimeoutMs ?? 10 * 60_000));
+      void this.execute(() => this.sweepTtl()).durable?.catch(() => undefined);
+    }, opts.ttlMonitorIntervalMs ?? 60_000);
     this.ttlTimer.unref();
   }
 
@@ -377,27 +392,64 @@ export class Engine {
     return { ns: coll.ns, nIndexesWas: coll.indexes.size, ok: 1 };
   }
 
-  private cursorReply(ns: string, docs: Document[], batchSize: number | undefined, single: boolean, first: boolean): Document {
-    const batch = this.takeBatch(docs, 0, batchSize ?? DEFAULT_BATCH);
+  /**
+   * The first batch of a read and, when more may follow, an open cursor over the rest. `source`
+   * is read only as far as this batch (and one document past it, to know whether it is the last).
+   */
+  private cursorReply(ns: string, source: Iterable<Document>, batchSize: number | undefined, single: boolean, options: { projection?: Document; budget?: TimeBudget; keep?: boolean } = {}): Document {
+    const cursor: Cursor = { ns, source: source[Symbol.iterator](), projection: options.projection, budget: options.budget, lastUsed: Date.now(), keep: options.keep === true };
+    const { batch, done } = this.takeBatch(cursor, batchSize ?? DEFAULT_BATCH);
     let id = 0n;
-    if (batch.length < docs.length && !single) {
+    if (!done && !single) {
       id = this.nextCursorId++;
-      this.cursors.set(id, { ns, docs, pos: batch.length });
-    }
-    return { cursor: { [first ? 'firstBatch' : 'nextBatch']: batch, id: Long.fromBigInt(id), ns }, ok: 1 };
+      this.cursors.set(id, cursor);
+    } else cursor.source.return?.();
+    return { cursor: { firstBatch: batch, id: Long.fromBigInt(id), ns }, ok: 1 };
   }
 
-  private takeBatch(docs: Document[], from: number, batchSize: number): Document[] {
+  /** The next batch: batchSize documents (all when 0), fewer when the reply would grow past BATCH_BYTES. */
+  private takeBatch(cursor: Cursor, batchSize: number): { batch: Document[]; done: boolean } {
     const max = batchSize > 0 ? batchSize : Infinity;
     const out: Document[] = [];
     let bytes = 0;
-    for (let i = from; i < docs.length && out.length < max; i++) {
-      // Approximate reply size: keep under the 16 MiB reply document.
-      bytes += estimateSize(docs[i]);
-      if (out.length > 0 && bytes > BATCH_BYTES) break;
-      out.push(docs[i]);
+    cursor.budget?.resume();
+    try {
+      let done = false;
+      while (out.length < max) {
+        const r = cursor.peeked ?? cursor.source.next();
+        cursor.peeked = undefined;
+        if (r.done) {
+          done = true;
+          break;
+        }
+        // Approximate reply size: keep under the 16 MiB reply document.
+        bytes += estimateSize(r.value);
+        if (out.length > 0 && bytes > BATCH_BYTES) {
+          cursor.peeked = r;
+          break;
+        }
+        out.push(r.value);
+      }
+      if (!done && !cursor.peeked) {
+        cursor.peeked = cursor.source.next();
+        done = cursor.peeked.done === true;
+      }
+      return { batch: projectDocs(out, cursor.projection), done };
+    } catch (e) {
+      // A stage evaluated lazily failing on a document.
+      throw asServerError(e);
+    } finally {
+      cursor.budget?.pause();
     }
-    return out;
+  }
+
+  /** Closes cursors unused since `before` (ms), as MongoDB's cursor timeout does. */
+  private closeIdleCursors(before: number): void {
+    for (const [id, cursor] of this.cursors) {
+      if (cursor.keep || cursor.lastUsed >= before) continue;
+      cursor.source.return?.();
+      this.cursors.delete(id);
+    }
   }
 
   private listCollections(db: string, cmd: Document): Document {
@@ -411,7 +463,7 @@ export class Engine {
       const q = new Query(cmd.filter, mingoOptions());
       infos = infos.filter((i) => q.test(i));
     }
-    return this.cursorReply(`${db}.$cmd.listCollections`, infos, toInt(cmd.cursor?.batchSize, 0) || undefined, false, true);
+    return this.cursorReply(`${db}.$cmd.listCollections`, infos, toInt(cmd.cursor?.batchSize, 0) || undefined, false);
   }
 
   private createIndexes(db: string, cmd: Document): Document {
@@ -437,7 +489,7 @@ export class Engine {
     const coll = this.collection(db, name);
     if (!coll) throw new MongoServerError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
     const specs = [...coll.indexes.values()].map((i) => ({ ...i.spec }));
-    return this.cursorReply(`${db}.${name}`, specs, toInt(cmd.cursor?.batchSize, 0) || undefined, false, true);
+    return this.cursorReply(`${db}.${name}`, specs, toInt(cmd.cursor?.batchSize, 0) || undefined, false);
   }
 
   private dropIndexes(db: string, cmd: Document): Document {
@@ -574,11 +626,10 @@ export class Engine {
     const coll = this.collection(db, name);
     const limit = toInt(cmd.limit);
     const single = cmd.singleBatch === true || limit < 0;
-    const docs = coll
-      ? coll.find(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit), deadline: deadlineOf(cmd), variables: letOf(cmd) })
-      : [];
+    const budget = budgetOf(cmd);
+    const docs = coll ? coll.scan(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit), budget, variables: letOf(cmd) }) : [];
     const batchSize = cmd.batchSize !== undefined ? toInt(cmd.batchSize) : undefined;
-    return this.cursorReply(`${db}.${name}`, projectDocs(docs, cmd.projection), single ? Math.abs(limit) || batchSize : batchSize, single, true);
+    return this.cursorReply(`${db}.${name}`, docs, single ? Math.abs(limit) || batchSize : batchSize, single, { projection: cmd.projection, budget, keep: cmd.noCursorTimeout === true });
   }
 
   /** `explain` of find and aggregate (./explain.ts). */
@@ -616,9 +667,16 @@ export class Engine {
     const id = raw instanceof Long ? raw.toBigInt() : BigInt(toInt(raw));
     const cursor = this.cursors.get(id);
     if (!cursor) throw new MongoServerError('CursorNotFound', `cursor id ${id} not found`);
-    const batch = this.takeBatch(cursor.docs, cursor.pos, toInt(cmd.batchSize, 0));
-    cursor.pos += batch.length;
-    const done = cursor.pos >= cursor.docs.length;
+    cursor.lastUsed = Date.now();
+    let taken: { batch: Document[]; done: boolean };
+    try {
+      taken = this.takeBatch(cursor, toInt(cmd.batchSize, 0));
+    } catch (e) {
+      // A cursor whose read failed (maxTimeMS, a stage's error) is closed, as on MongoDB.
+      this.cursors.delete(id);
+      throw e;
+    }
+    const { batch, done } = taken;
     if (done) this.cursors.delete(id);
     return { cursor: { nextBatch: batch, id: Long.fromBigInt(done ? 0n : id), ns: cursor.ns }, ok: 1 };
   }
@@ -628,6 +686,8 @@ export class Engine {
     const notFound: Long[] = [];
     for (const raw of (cmd.cursors ?? []) as unknown[]) {
       const id = raw instanceof Long ? raw.toBigInt() : BigInt(toInt(raw));
+      const cursor = this.cursors.get(id);
+      cursor?.source.return?.();
       (this.cursors.delete(id) ? killed : notFound).push(Long.fromBigInt(id));
     }
     return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
@@ -637,7 +697,7 @@ export class Engine {
     const coll = this.collection(db, requireString(cmd, 'count'));
     if (!coll) return { n: 0, ok: 1 };
     const query = cmd.query ?? {};
-    const n = Object.keys(query).length === 0 ? coll.docs.size : coll.find(query, { deadline: deadlineOf(cmd) }).length;
+    const n = Object.keys(query).length === 0 ? coll.docs.size : count(coll.scan(query, { budget: budgetOf(cmd) }));
     const skip = toInt(cmd.skip);
     const limit = toInt(cmd.limit);
     const after = Math.max(0, n - skip);
@@ -666,21 +726,24 @@ export class Engine {
     const writes = pipeline.map((stage) => Object.keys(stage ?? {})[0]).map((op, i) => ({ op, i })).filter(({ op }) => op === '$out' || op === '$merge');
     for (const { op, i } of writes) if (i !== pipeline.length - 1) throw new MongoServerError('Location40601', `${op} can only be the final stage in the pipeline`);
     const write = writes.length ? pipeline[pipeline.length - 1] : undefined;
-    let input: Document[];
+    // Read lazily: stages that do not block ($match, $project, $addFields, $limit...) stream,
+    // so a cursor holds its position and one batch; $sort and $group collect what they need.
+    let input: Iterable<Document>;
     let stages = write ? pipeline.slice(0, -1) : pipeline;
+    const budget = budgetOf(cmd);
     if (target === 1) {
       input = [];
     } else {
       const coll = this.collection(db, requireString(cmd, 'aggregate'));
-      // A leading $match (and a $sort/$skip/$limit right after) uses the collection's indexes.
+      // A leading $match uses the collection's indexes.
       const first = stages[0]?.$match;
       if (coll && first) {
-        input = coll.find(first, { deadline: deadlineOf(cmd), variables: letOf(cmd) });
+        input = coll.scan(first, { budget, variables: letOf(cmd) });
         stages = stages.slice(1);
-      } else input = coll ? [...coll.docs.values()] : [];
+      } else input = coll ? coll.scan({}, { budget }) : [];
     }
     const resolver = (name: string) => [...(this.collection(db, name)?.docs.values() ?? [])];
-    let out: Document[];
+    let out: Iterable<Document>;
     try {
       // The common report shape ($group by fields and UTC days, $sum) natively; the rest through mingo.
       const variables = letOf(cmd);
@@ -689,18 +752,27 @@ export class Engine {
         input = grouped;
         stages = stages.slice(1);
       }
-      out = stages.length ? (new Aggregator(stages, mingoOptions({ collectionResolver: resolver, ...(variables ? { variables } : {}) })).run(input) as Document[]) : input;
+      if (stages.length) {
+        out = new Aggregator(stages, mingoOptions({ collectionResolver: resolver, ...(variables ? { variables } : {}) })).stream(input) as Iterable<Document>;
+      } else out = input;
     } catch (e) {
-      throw new MongoServerError('BadValue', e instanceof Error ? e.message : String(e));
+      throw asServerError(e);
     }
     if (write) {
+      // Everything is read before anything is written ($out may replace the collection read).
+      let docs: Document[];
+      try {
+        docs = [...out];
+      } catch (e) {
+        throw asServerError(e);
+      }
       const target = { collection: (name: string) => this.collection(db, name, true) };
-      if (write.$out !== undefined) runOut(write.$out, db, out, target);
-      else runMerge(write.$merge, db, out, target);
+      if (write.$out !== undefined) runOut(write.$out, db, docs, target);
+      else runMerge(write.$merge, db, docs, target);
       out = [];
     }
     const name = target === 1 ? '$cmd.aggregate' : String(target);
-    return this.cursorReply(`${db}.${name}`, out, cmd.cursor?.batchSize !== undefined ? toInt(cmd.cursor.batchSize) : undefined, false, true);
+    return this.cursorReply(`${db}.${name}`, out, cmd.cursor?.batchSize !== undefined ? toInt(cmd.cursor.batchSize) : undefined, false, { budget });
   }
 }
 
@@ -738,6 +810,17 @@ function estimateSize(value: unknown, depth = 0): number {
   }
   for (const k in value as Record<string, unknown>) size += k.length + 2 + estimateSize((value as Record<string, unknown>)[k], depth + 1);
   return size;
+}
+
+/** An error from evaluating a stage or an expression (mingo) as MongoDB reports it. */
+function asServerError(e: unknown): MongoServerError {
+  return e instanceof MongoServerError ? e : new MongoServerError('BadValue', e instanceof Error ? e.message : String(e));
+}
+
+function count(docs: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of docs) n++;
+  return n;
 }
 
 function sameDocument(a: Document, b: Document): boolean {

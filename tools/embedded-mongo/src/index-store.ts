@@ -32,6 +32,8 @@ export interface KeyRange {
 interface Entry {
   values: unknown[];
   id: string;
+  /** Order of addition: equal keys are kept in it, which makes the order total (a walk resumes by it). */
+  seq: number;
 }
 
 const SEP = '\u0000';
@@ -81,6 +83,11 @@ export class IndexStore {
   private readonly dead = new Set<Entry>();
   /** id -> the entry (or, multikey, the entries) that id contributed (for removal). */
   private readonly byId = new Map<string, Entry | Entry[]>();
+  private nextSeq = 0;
+  /** Changed whenever `entries` is rearranged: a paused walk then finds its place again. */
+  private layout = 0;
+  /** Some document gave more than one key (an array): walks must drop repeated ids. */
+  multikey = false;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -144,6 +151,7 @@ export class IndexStore {
     const tuples = this.keysOf(doc);
     // Only multikey documents (arrays) can yield one key twice.
     const seen = tuples.length > 1 ? new Set<string>() : undefined;
+    if (seen) this.multikey = true;
     for (const values of tuples) {
       const full = IndexStore.tupleKey(values, this.fields.length);
       if (seen) {
@@ -153,7 +161,7 @@ export class IndexStore {
       for (let n = 1; n <= this.fields.length; n++) {
         hold(this.prefixMaps[n - 1], n === this.fields.length ? full : IndexStore.tupleKey(values, n), id);
       }
-      const e = { values, id };
+      const e = { values, id, seq: this.nextSeq++ };
       mine.push(e);
       this.pending.push(e);
       this.sorted = false;
@@ -181,6 +189,7 @@ export class IndexStore {
     this.entries = [];
     this.pending = [];
     this.boundsMemo.clear();
+    this.layout++;
   }
 
   /** How many entries the first n key fields equal one of the given tuples (an upper bound of ids). */
@@ -199,13 +208,13 @@ export class IndexStore {
     return out;
   }
 
-  /** Index order of two entries; equal keys keep their insertion order (a stable merge). */
+  /** Index order of two entries; equal keys keep their order of addition. */
   private order(a: Entry, b: Entry): number {
     for (let i = 0; i < this.fields.length; i++) {
       const c = compareValues(a.values[i], b.values[i]);
       if (c) return c * this.fields[i][1];
     }
-    return 0;
+    return a.seq - b.seq;
   }
 
   /** The first position in `entries` whose key is above e's (strict) or at least e's. */
@@ -246,6 +255,7 @@ export class IndexStore {
     }
     this.dead.clear();
     this.sorted = true;
+    this.layout++;
   }
 
   /** Whether `doc` gives the same keys id holds now (an update that leaves this index alone). */
@@ -261,10 +271,6 @@ export class IndexStore {
     return true;
   }
 
-  /**
-   * Ids in index order (or reverse), without duplicates, restricted to entries whose first
-   * prefix.length fields equal prefix and, optionally, whose next field lies in range.
-   */
   /** Positions [start, end) of the sorted entries under an equality prefix and a range of the next field (binary search). */
   private bounds(prefix: unknown[], range?: KeyRange): { start: number; end: number; k: number } {
     this.ensureSorted();
@@ -315,15 +321,32 @@ export class IndexStore {
     return end - start;
   }
 
+  /**
+   * Ids in index order (or reverse), restricted to entries whose first prefix.length fields equal
+   * prefix and, optionally, whose next field lies in range. A walk paused between reads (a
+   * cursor between batches) while the entries were rearranged resumes right after the last
+   * entry it gave, so it neither repeats nor skips entries that stayed.
+   */
   *walk(reverse: boolean, prefix: unknown[] = [], range?: KeyRange): Generator<string> {
-    const { start, end, k } = this.bounds(prefix, range);
-    const seen = new Set<string>();
-    for (let i = 0; i < end - start; i++) {
-      const e = this.entries[reverse ? end - 1 - i : start + i];
+    let { start, end, k } = this.bounds(prefix, range);
+    let layout = this.layout;
+    const seen = this.multikey ? new Set<string>() : undefined;
+    let i = reverse ? end - 1 : start;
+    while (reverse ? i >= start : i < end) {
+      const e = this.entries[i];
+      i += reverse ? -1 : 1;
       if (range && !range.test(e.values[k])) continue;
-      if (seen.has(e.id)) continue;
-      seen.add(e.id);
+      if (seen) {
+        if (seen.has(e.id)) continue;
+        seen.add(e.id);
+      }
       yield e.id;
+      // Writes while paused: merge them in (an entry added ahead is then read) and find our place.
+      if (this.layout !== layout || !this.sorted) {
+        ({ start, end, k } = this.bounds(prefix, range));
+        layout = this.layout;
+        i = reverse ? this.position(e, false) - 1 : this.position(e, true);
+      }
     }
   }
 

@@ -17,6 +17,8 @@ interface FieldCondition {
 const MAX_EQ_COMBINATIONS = 10_000;
 /** Most ordered walks merged into one sorted stream. */
 const MAX_MERGED_WALKS = 64;
+/** An unlimited sorted read walks an index serving the sort when it reads at most this many times the entries another plan would sort. */
+const UNLIMITED_WALK_FACTOR = 4;
 const SMALL_CANDIDATE_SET = 2_000;
 
 function rangeOf(ops: Record<string, unknown>): KeyRange | undefined {
@@ -111,10 +113,21 @@ export function choosePlan(
   const union = unionOfBranches(usable, filter);
   if (union && (!best || union.size < best.size)) best = union;
 
-  // An ordered walk that serves the sort with a small limit reads only what it returns; it wins
-  // unless equality already narrowed the candidates to a few (relative to the limit). The walk with the longest equality
-  // prefix wins; a prefix of $in lists becomes a merge of one walk per combination.
-  if (sort.length && limit > 0) {
+  // An equality prefix followed by a range on the next field (publisher + date) reads only the
+  // entries in range: counted by binary search, it wins when it is the smaller candidate set.
+  let ranged: { index: IndexStore; prefix: unknown[]; range: KeyRange; size: number } | undefined;
+  for (const index of usable) {
+    const prefix = equalityPrefix(index, conds, 1).map((l) => l[0]);
+    const range = conds.get(index.fields[prefix.length]?.[0] ?? '')?.range;
+    if (!range) continue;
+    const size = index.rangeCount(prefix, range);
+    if (!ranged || size < ranged.size) ranged = { index, prefix, range, size };
+  }
+
+  // An ordered walk that serves the sort never sorts in memory and reads only as far as its
+  // consumer asks (a limit, or a cursor's batches). The walk with the longest equality prefix
+  // wins; a prefix of $in lists becomes a merge of one walk per combination.
+  if (sort.length) {
     let chosen: { index: IndexStore; p: number; reverse: boolean; lists: unknown[][]; combos: number } | undefined;
     for (const index of usable) {
       const lists = equalityPrefix(index, conds, MAX_MERGED_WALKS);
@@ -126,29 +139,23 @@ export function choosePlan(
         break;
       }
     }
-    // The walk also wins when it reads no more entries than the equality candidates (its prefix is
-    // as narrow): it then never sorts in memory and stops at the limit, as MongoDB's plan would.
-    const walkSize = chosen && chosen.combos === 1 && chosen.p > 0 ? chosen.index.rangeCount(chosen.lists.map((l) => l[0])) : Infinity;
-    if (chosen && (!best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit) || walkSize <= best.size)) {
+    if (chosen) {
       const { index, p, reverse, lists } = chosen;
-      if (chosen.combos === 1) {
-        const range = conds.get(index.fields[p]?.[0] ?? '')?.range;
-        return { kind: 'walk', index, reverse, prefix: lists.map((l) => l[0]), range, servesSort: true };
+      const range = chosen.combos === 1 ? conds.get(index.fields[p]?.[0] ?? '')?.range : undefined;
+      // Entries the walk reads at most (merges: not counted).
+      const walkSize = chosen.combos === 1 ? index.rangeCount(lists.map((l) => l[0]), range) : Infinity;
+      // With a limit it stops early, so it wins unless equality already narrowed the candidates to
+      // a few (relative to the limit) or it is as narrow as they are. Without one it reads its whole
+      // range: it wins when that is within a few times what the other plans read before sorting.
+      const other = Math.min(best?.size ?? Infinity, ranged?.size ?? Infinity);
+      const wins = limit > 0 ? !best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit) || walkSize <= best.size : walkSize <= UNLIMITED_WALK_FACTOR * other || other === Infinity;
+      if (wins) {
+        if (chosen.combos === 1) return { kind: 'walk', index, reverse, prefix: lists.map((l) => l[0]), range, servesSort: true };
+        return { kind: 'merge', index, reverse, prefixes: combinations(lists) };
       }
-      return { kind: 'merge', index, reverse, prefixes: combinations(lists) };
     }
   }
 
-  // An equality prefix followed by a range on the next field (publisher + date) reads only the
-  // entries in range: counted by binary search, it wins when it is the smaller candidate set.
-  let ranged: { index: IndexStore; prefix: unknown[]; range: KeyRange; size: number } | undefined;
-  for (const index of usable) {
-    const prefix = equalityPrefix(index, conds, 1).map((l) => l[0]);
-    const range = conds.get(index.fields[prefix.length]?.[0] ?? '')?.range;
-    if (!range) continue;
-    const size = index.rangeCount(prefix, range);
-    if (!ranged || size < ranged.size) ranged = { index, prefix, range, size };
-  }
   if (ranged && (!best || ranged.size < best.size)) return { kind: 'walk', index: ranged.index, reverse: false, prefix: ranged.prefix, range: ranged.range, servesSort: false };
   if (best) return { kind: 'ids', ids: best.ids(), index: best.index };
   return { kind: 'scan' };

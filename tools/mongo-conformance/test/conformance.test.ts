@@ -89,6 +89,22 @@ describe('reads', () => {
     expect(e.code).toBe(43);
   });
 
+  it('reads a cursor as it goes: between batches, a document inserted ahead is returned, one deleted ahead is not, none twice', async () => {
+    await coll.createIndex({ k: 1 });
+    await coll.insertMany(Array.from({ length: 200 }, (_, i) => ({ k: i * 2, shelf: 'a' })));
+    const byIndex = coll.find({ k: { $gte: 0 } }, { batchSize: 20 }).sort({ k: 1 });
+    const natural = coll.find({ shelf: 'a' }, { batchSize: 20 });
+    const first = [(await byIndex.next())!.k, (await natural.next())!.k];
+    expect(first).toEqual([0, 0]);
+    await coll.insertOne({ k: 301, shelf: 'a' });
+    await coll.deleteOne({ k: 350 });
+    const rest = { byIndex: (await byIndex.toArray()).map((d) => d.k as number), natural: (await natural.toArray()).map((d) => d.k as number) };
+    const expected = [...Array.from({ length: 200 }, (_, i) => i * 2).filter((k) => k !== 350), 301].sort((a, b) => a - b);
+    expect([0, ...rest.byIndex]).toEqual(expected);
+    // Natural order: the new document comes after every stored one.
+    expect([0, ...rest.natural]).toEqual([...expected.filter((k) => k !== 301), 301]);
+  });
+
   it('returns the _id first in stored documents', async () => {
     await coll.insertOne({ a: 1, _id: 'x' } as never);
     const raw = await coll.findOne({});
