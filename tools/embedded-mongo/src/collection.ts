@@ -102,8 +102,6 @@ function withDeadline(m: { test(doc: Document): boolean }, budget: TimeBudget | 
 export class Collection {
   readonly uuid = new UUID();
   readonly docs = new Map<string, Document>();
-  private readonly seq = new Map<string, number>();
-  private nextSeq = 0;
   readonly indexes = new Map<string, IndexStore>();
 
   constructor(
@@ -135,7 +133,6 @@ export class Collection {
     if (this.docs.has(id)) this.indexes.get('_id_')!.checkUnique(doc, '\u0001', this.ns);
     for (const index of this.indexes.values()) index.checkUnique(doc, id, this.ns);
     this.docs.set(id, doc);
-    this.seq.set(id, this.nextSeq++);
     for (const index of this.indexes.values()) index.add(doc, id);
     this.sink?.({ op: 'put', db: this.db, coll: this.name, doc });
   }
@@ -145,9 +142,11 @@ export class Collection {
     assertDocumentSize(next);
     checkIdForStorage(next._id);
     for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
+    const prev = this.docs.get(id);
+    if (!prev) return this.insert(next);
     for (const index of this.indexes.values()) {
-      if (index.sameKeys(next, id)) continue;
-      index.remove(id);
+      if (index.sameKeys(prev, next)) continue;
+      index.remove(prev, id);
       index.add(next, id);
     }
     this.docs.set(id, next);
@@ -158,8 +157,7 @@ export class Collection {
     const doc = this.docs.get(id);
     if (!doc) return false;
     this.docs.delete(id);
-    this.seq.delete(id);
-    for (const index of this.indexes.values()) index.remove(id);
+    for (const index of this.indexes.values()) index.remove(doc, id);
     this.sink?.({ op: 'delete', db: this.db, coll: this.name, id: doc._id });
     return true;
   }
@@ -170,13 +168,14 @@ export class Collection {
    */
   load(doc: Document): void {
     const id = Collection.idKey(doc);
-    const had = this.docs.has(id);
+    const prev = this.docs.get(id);
     for (const index of this.indexes.values()) {
-      if (had) index.remove(id);
-      index.add(doc, id);
+      if (prev) {
+        index.remove(prev, id);
+        index.add(doc, id);
+      } else index.stage(doc, id);
     }
     this.docs.set(id, doc);
-    if (!had) this.seq.set(id, this.nextSeq++);
   }
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
@@ -303,8 +302,11 @@ export class Collection {
     }
     const index = new IndexStore(spec);
     for (const [id, doc] of this.docs) {
-      index.checkUnique(doc, id, this.ns);
-      index.add(doc, id);
+      // A unique index is checked document by document; any other is sorted once.
+      if (spec.unique) {
+        index.checkUnique(doc, id, this.ns);
+        index.add(doc, id);
+      } else index.stage(doc, id);
     }
     this.indexes.set(spec.name, index);
     this.sink?.({ op: 'createIndex', db: this.db, coll: this.name, spec });

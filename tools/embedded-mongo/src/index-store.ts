@@ -1,8 +1,14 @@
 /**
- * One secondary (or _id) index: key extraction with multikey expansion, equality maps for every
- * key prefix, a sorted entry list for range scans and ordered walks (writes since the last walk
- * are merged in at the next one: a few by binary search, many by one sort), and the unique,
- * sparse and partial-filter rules. Documents are referred to by their _id key string.
+ * One secondary (or _id) index: key extraction with multikey expansion, the unique, sparse and
+ * partial-filter rules, and the entries themselves: (key, id) pairs kept sorted in chunks of at
+ * most CHUNK_MAX, found by binary search over the chunks' last entries and then within one.
+ * Equality lookups, counts, ranges and ordered walks all read that one structure; an insert or
+ * removal moves at most one chunk's worth of slots. A single-field index stores the key value
+ * itself (no array per entry), and both the value and the id are the stored document's own
+ * references, so an entry costs two slots. Documents are referred to by their _id key string,
+ * which also orders equal keys (so removal finds an entry from the document alone).
+ *
+ * Recovery stages entries (`stage`) and sorts them once at the first read or write.
  */
 import { Query } from 'mingo/query';
 import type { Document } from 'bson';
@@ -29,70 +35,47 @@ export interface KeyRange {
   test: (v: unknown) => boolean;
 }
 
-interface Entry {
-  values: unknown[];
-  id: string;
-  /** Order of addition: equal keys are kept in it, which makes the order total (a walk resumes by it). */
-  seq: number;
+/** A key: the value of a single-field index, the tuple of a compound one. */
+type Key = unknown;
+
+interface Chunk {
+  keys: Key[];
+  ids: string[];
 }
+
+/** Most entries in one chunk; a fuller one is split in two. */
+const CHUNK_MAX = 1024;
+/** Staged entries beyond this are merged by one sort; fewer are inserted one by one. */
+const MERGE_MIN = 4096;
 
 const SEP = '\u0000';
-
-/**
- * The ids under one key: the id itself while there is one (most keys of most indexes: a Set per
- * document cost about 100 bytes each), a Set from the second on.
- */
-type Holders = string | Set<string>;
-
-function hold(map: Map<string, Holders>, key: string, id: string): void {
-  const cur = map.get(key);
-  if (cur === undefined) map.set(key, id);
-  else if (typeof cur === 'string') {
-    if (cur !== id) map.set(key, new Set([cur, id]));
-  } else cur.add(id);
-}
-
-function release(map: Map<string, Holders>, key: string, id: string): void {
-  const cur = map.get(key);
-  if (cur === undefined) return;
-  if (typeof cur === 'string') {
-    if (cur === id) map.delete(key);
-    return;
-  }
-  cur.delete(id);
-  if (cur.size === 1) map.set(key, cur.values().next().value!);
-  else if (cur.size === 0) map.delete(key);
-}
-
-const holderCount = (h: Holders | undefined): number => (h === undefined ? 0 : typeof h === 'string' ? 1 : h.size);
-const holderIds = (h: Holders | undefined): Iterable<string> => (h === undefined ? [] : typeof h === 'string' ? [h] : h);
 
 export class IndexStore {
   readonly spec: IndexSpec;
   readonly fields: Array<[string, number]>;
+  private readonly single: boolean;
+  private readonly dirs: number[];
   private readonly partial?: Query;
-  /** prefixMaps[i]: key string of the first i+1 fields -> ids. */
-  private readonly prefixMaps: Array<Map<string, Holders>>;
-  /** Sorted, but for `dead` entries (removed, dropped at the next walk). */
-  private entries: Entry[] = [];
-  /** Added since the last walk, in insertion order. */
-  private pending: Entry[] = [];
-  private sorted = true;
-  /** bounds() of equality prefixes over the current sorted entries. */
+  private chunks: Chunk[] = [];
+  /** starts[c]: position of chunk c's first entry (rebuilt when stale). */
+  private starts: number[] = [];
+  private startsStale = false;
+  private count_ = 0;
+  /** Entries staged by recovery, not yet sorted in. */
+  private staged: Chunk = { keys: [], ids: [] };
+  /** Changed by every change of the entries: a paused walk then finds its place again. */
+  private version = 0;
+  /** bounds() of equality prefixes, until the entries change ($in over the same programs repeats). */
   private readonly boundsMemo = new Map<string, { start: number; end: number; k: number }>();
-  private readonly dead = new Set<Entry>();
-  /** id -> the entry (or, multikey, the entries) that id contributed (for removal). */
-  private readonly byId = new Map<string, Entry | Entry[]>();
-  private nextSeq = 0;
-  /** Changed whenever `entries` is rearranged: a paused walk then finds its place again. */
-  private layout = 0;
+  private memoVersion = 0;
   /** Some document gave more than one key (an array): walks must drop repeated ids. */
   multikey = false;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.entries(spec.key).map(([path, dir]) => [path, typeof dir === 'number' && dir < 0 ? -1 : 1]);
-    this.prefixMaps = this.fields.map(() => new Map());
+    this.single = this.fields.length === 1;
+    this.dirs = this.fields.map(([, d]) => d);
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, mingoOptions());
   }
 
@@ -103,6 +86,11 @@ export class IndexStore {
   /** Usable by the planner: it holds every document. */
   get complete(): boolean {
     return !this.spec.sparse && !this.partial;
+  }
+
+  /** Entries held (a multikey document holds one per key). */
+  get size(): number {
+    return this.count_ + this.staged.ids.length;
   }
 
   /** The key tuples a document contributes, or none when sparse/partial rules exclude it. */
@@ -119,164 +107,288 @@ export class IndexStore {
     return tuples;
   }
 
+  /** The distinct keys a document contributes, as stored. */
+  private keysFor(doc: Document): Key[] {
+    const tuples = this.keysOf(doc);
+    if (tuples.length > 1) {
+      this.multikey = true;
+      const seen = new Set<string>();
+      const out: Key[] = [];
+      for (const t of tuples) {
+        const s = IndexStore.tupleKey(t, t.length);
+        if (seen.has(s)) continue;
+        seen.add(s);
+        out.push(this.single ? t[0] : t);
+      }
+      return out;
+    }
+    return tuples.map((t) => (this.single ? t[0] : t));
+  }
+
   private static tupleKey(values: unknown[], n: number): string {
     let s = '';
     for (let i = 0; i < n; i++) s += (i ? SEP : '') + keyString(values[i]);
     return s;
   }
 
+  private part(key: Key, i: number): unknown {
+    return this.single ? key : (key as unknown[])[i];
+  }
+
+  private compareKeys(a: Key, b: Key): number {
+    if (this.single) return compareValues(a, b) * this.dirs[0];
+    for (let i = 0; i < this.dirs.length; i++) {
+      const c = compareValues((a as unknown[])[i], (b as unknown[])[i]);
+      if (c) return c * this.dirs[i];
+    }
+    return 0;
+  }
+
+  /** Index order of (key, id) pairs: by key, then by id. */
+  private compare(ka: Key, ia: string, kb: Key, ib: string): number {
+    return this.compareKeys(ka, kb) || (ia < ib ? -1 : ia > ib ? 1 : 0);
+  }
+
+  // ---- positions ----
+
+  private ensureStarts(): void {
+    if (!this.startsStale) return;
+    let n = 0;
+    this.starts = this.chunks.map((c) => {
+      const s = n;
+      n += c.ids.length;
+      return s;
+    });
+    this.startsStale = false;
+  }
+
+  private changed(): void {
+    this.version++;
+    this.startsStale = true;
+  }
+
+  /**
+   * The first position whose entry `above(key, id)` holds (a monotone predicate over the order):
+   * the chunk by its last entry, then the offset by binary search within it.
+   */
+  private firstWhere(above: (key: Key, id: string) => boolean): number {
+    this.ensureStarts();
+    let lo = 0;
+    let hi = this.chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.chunks[mid];
+      if (above(c.keys[c.keys.length - 1], c.ids[c.ids.length - 1])) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo === this.chunks.length) return this.count_;
+    const c = this.chunks[lo];
+    let a = 0;
+    let b = c.ids.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (above(c.keys[mid], c.ids[mid])) b = mid;
+      else a = mid + 1;
+    }
+    return this.starts[lo] + a;
+  }
+
+  /** The chunk and offset of a position (< count). */
+  private locate(pos: number): [number, number] {
+    this.ensureStarts();
+    let lo = 0;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo, pos - this.starts[lo]];
+  }
+
+  // ---- changes ----
+
+  private insertEntry(key: Key, id: string): void {
+    this.changed();
+    this.count_++;
+    if (this.chunks.length === 0) {
+      this.chunks.push({ keys: [key], ids: [id] });
+      return;
+    }
+    // The first chunk whose last entry is above (key, id), or the last chunk.
+    let lo = 0;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.chunks[mid];
+      if (this.compare(c.keys[c.keys.length - 1], c.ids[c.ids.length - 1], key, id) > 0) hi = mid;
+      else lo = mid + 1;
+    }
+    const c = this.chunks[lo];
+    let a = 0;
+    let b = c.ids.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (this.compare(c.keys[mid], c.ids[mid], key, id) > 0) b = mid;
+      else a = mid + 1;
+    }
+    c.keys.splice(a, 0, key);
+    c.ids.splice(a, 0, id);
+    if (c.ids.length > CHUNK_MAX) {
+      const half = c.ids.length >> 1;
+      this.chunks.splice(lo + 1, 0, { keys: c.keys.splice(half), ids: c.ids.splice(half) });
+    }
+  }
+
+  private removeEntry(key: Key, id: string): void {
+    const pos = this.firstWhere((k, i) => this.compare(k, i, key, id) >= 0);
+    if (pos >= this.count_) return;
+    const [ci, o] = this.locate(pos);
+    const c = this.chunks[ci];
+    if (c.ids[o] !== id || this.compareKeys(c.keys[o], key) !== 0) return;
+    this.changed();
+    this.count_--;
+    c.keys.splice(o, 1);
+    c.ids.splice(o, 1);
+    if (c.ids.length === 0) this.chunks.splice(ci, 1);
+    else if (c.ids.length < CHUNK_MAX / 8 && ci + 1 < this.chunks.length && c.ids.length + this.chunks[ci + 1].ids.length <= CHUNK_MAX) {
+      const next = this.chunks[ci + 1];
+      c.keys.push(...next.keys);
+      c.ids.push(...next.ids);
+      this.chunks.splice(ci + 1, 1);
+    }
+  }
+
+  /** Sorts staged entries in: many by one sort and merge, a few one by one. */
+  private settle(): void {
+    const staged = this.staged;
+    if (staged.ids.length === 0) return;
+    this.staged = { keys: [], ids: [] };
+    if (staged.ids.length < MERGE_MIN && this.count_ > 0) {
+      for (let i = 0; i < staged.ids.length; i++) this.insertEntry(staged.keys[i], staged.ids[i]);
+      return;
+    }
+    const order = Array.from({ length: staged.ids.length }, (_, i) => i);
+    order.sort((x, y) => this.compare(staged.keys[x], staged.ids[x], staged.keys[y], staged.ids[y]));
+    const keys: Key[] = [];
+    const ids: string[] = [];
+    // Merge with what is there (already sorted).
+    let c = 0;
+    let o = 0;
+    for (const i of order) {
+      while (c < this.chunks.length && this.compare(this.chunks[c].keys[o], this.chunks[c].ids[o], staged.keys[i], staged.ids[i]) <= 0) {
+        keys.push(this.chunks[c].keys[o]);
+        ids.push(this.chunks[c].ids[o]);
+        if (++o === this.chunks[c].ids.length) {
+          c++;
+          o = 0;
+        }
+      }
+      keys.push(staged.keys[i]);
+      ids.push(staged.ids[i]);
+    }
+    for (; c < this.chunks.length; c++, o = 0) {
+      for (; o < this.chunks[c].ids.length; o++) {
+        keys.push(this.chunks[c].keys[o]);
+        ids.push(this.chunks[c].ids[o]);
+      }
+    }
+    // Chunks three-quarters full: room for inserts before the first split.
+    const per = (CHUNK_MAX * 3) >> 2;
+    this.chunks = [];
+    for (let i = 0; i < ids.length; i += per) this.chunks.push({ keys: keys.slice(i, i + per), ids: ids.slice(i, i + per) });
+    this.count_ = ids.length;
+    this.changed();
+  }
+
   /** Throws a duplicate-key error if adding doc (as id) would break uniqueness. */
   checkUnique(doc: Document, id: string, ns: string): void {
     // The _id index is always unique, although listIndexes does not say so (as in MongoDB).
     if (!this.spec.unique && this.spec.name !== '_id_') return;
-    const full = this.fields.length - 1;
-    for (const values of this.keysOf(doc)) {
-      const holders = this.prefixMaps[full].get(IndexStore.tupleKey(values, this.fields.length));
-      for (const other of holderIds(holders)) {
-        if (other === id) continue;
+    this.settle();
+    for (const key of this.keysFor(doc)) {
+      const start = this.firstWhere((k) => this.compareKeys(k, key) >= 0);
+      for (let pos = start; pos < this.count_; pos++) {
+        const [ci, o] = this.locate(pos);
+        const c = this.chunks[ci];
+        if (this.compareKeys(c.keys[o], key) !== 0) break;
+        if (c.ids[o] === id) continue;
+        const values = this.fields.map((_, i) => this.part(key, i));
         const keyValue: Record<string, unknown> = {};
         this.fields.forEach(([path], i) => (keyValue[path] = values[i]));
         const shown = this.fields.map(([path], i) => `${path}: ${JSON.stringify(values[i])}`).join(', ');
-        throw new MongoServerError(
-          'DuplicateKey',
-          `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${shown} }`,
-          { keyPattern: { ...this.spec.key }, keyValue },
-        );
+        throw new MongoServerError('DuplicateKey', `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${shown} }`, {
+          keyPattern: { ...this.spec.key },
+          keyValue,
+        });
       }
     }
   }
 
   add(doc: Document, id: string): void {
-    const mine: Entry[] = [];
-    const tuples = this.keysOf(doc);
-    // Only multikey documents (arrays) can yield one key twice.
-    const seen = tuples.length > 1 ? new Set<string>() : undefined;
-    if (seen) this.multikey = true;
-    for (const values of tuples) {
-      const full = IndexStore.tupleKey(values, this.fields.length);
-      if (seen) {
-        if (seen.has(full)) continue;
-        seen.add(full);
-      }
-      for (let n = 1; n <= this.fields.length; n++) {
-        hold(this.prefixMaps[n - 1], n === this.fields.length ? full : IndexStore.tupleKey(values, n), id);
-      }
-      const e = { values, id, seq: this.nextSeq++ };
-      mine.push(e);
-      this.pending.push(e);
-      this.sorted = false;
-    }
-    if (mine.length) this.byId.set(id, mine.length === 1 ? mine[0] : mine);
+    this.settle();
+    for (const key of this.keysFor(doc)) this.insertEntry(key, id);
   }
 
-  remove(id: string): void {
-    const held = this.byId.get(id);
-    if (!held) return;
-    this.byId.delete(id);
-    const mine = Array.isArray(held) ? held : [held];
-    for (const e of mine) {
-      for (let n = 1; n <= this.fields.length; n++) release(this.prefixMaps[n - 1], IndexStore.tupleKey(e.values, n), id);
+  /** Recovery: the document's entries, sorted in at the next read or write. */
+  stage(doc: Document, id: string): void {
+    for (const key of this.keysFor(doc)) {
+      this.staged.keys.push(key);
+      this.staged.ids.push(id);
     }
-    // Entries are dropped from the sorted list lazily, at the next ordered walk.
-    for (const e of mine) this.dead.add(e);
-    this.sorted = false;
+  }
+
+  /** Removes the entries `doc` (stored as id) contributed. */
+  remove(doc: Document, id: string): void {
+    this.settle();
+    for (const key of this.keysFor(doc)) this.removeEntry(key, id);
   }
 
   clear(): void {
-    this.prefixMaps.forEach((m) => m.clear());
-    this.byId.clear();
-    this.dead.clear();
-    this.entries = [];
-    this.pending = [];
-    this.boundsMemo.clear();
-    this.layout++;
+    this.chunks = [];
+    this.staged = { keys: [], ids: [] };
+    this.count_ = 0;
+    this.changed();
   }
+
+  /** Whether `next` gives the keys `prev` gave (an update that leaves this index alone). */
+  sameKeys(prev: Document, next: Document): boolean {
+    const a = this.keysOf(prev);
+    const b = this.keysOf(next);
+    if (a.length !== b.length) return false;
+    for (let t = 0; t < a.length; t++) {
+      for (let i = 0; i < a[t].length; i++) if (compareValues(a[t][i], b[t][i]) !== 0 || keyString(a[t][i]) !== keyString(b[t][i])) return false;
+    }
+    return true;
+  }
+
+  // ---- reads ----
 
   /** How many entries the first n key fields equal one of the given tuples (an upper bound of ids). */
   count(tuples: unknown[][], n: number): number {
     let total = 0;
-    for (const t of tuples) total += holderCount(this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n)));
+    for (const t of tuples) {
+      const { start, end } = this.bounds(t.slice(0, n));
+      total += end - start;
+    }
     return total;
   }
 
   /** Ids whose first n key fields equal one of the given tuples. */
   lookup(tuples: unknown[][], n: number): Set<string> {
     const out = new Set<string>();
-    for (const t of tuples) {
-      for (const id of holderIds(this.prefixMaps[n - 1].get(IndexStore.tupleKey(t, n)))) out.add(id);
-    }
+    for (const t of tuples) for (const id of this.walk(false, t.slice(0, n))) out.add(id);
     return out;
   }
 
-  /** Index order of two entries; equal keys keep their order of addition. */
-  private order(a: Entry, b: Entry): number {
-    for (let i = 0; i < this.fields.length; i++) {
-      const c = compareValues(a.values[i], b.values[i]);
-      if (c) return c * this.fields[i][1];
-    }
-    return a.seq - b.seq;
-  }
-
-  /** The first position in `entries` whose key is above e's (strict) or at least e's. */
-  private position(e: Entry, strict: boolean): number {
-    let lo = 0;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const c = this.order(this.entries[mid], e);
-      if (strict ? c > 0 : c >= 0) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  }
-
-  /** Few changes since the last walk are spliced in by binary search; many are merged by one sort. */
-  private static readonly SPLICE_MAX = 64;
-
-  private ensureSorted(): void {
-    if (this.sorted) return;
-    this.boundsMemo.clear();
-    const pending = this.pending.filter((e) => !this.dead.delete(e));
-    this.pending = [];
-    if (pending.length + this.dead.size <= IndexStore.SPLICE_MAX) {
-      for (const e of this.dead) {
-        for (let i = this.position(e, false); i < this.entries.length; i++) {
-          if (this.entries[i] === e) {
-            this.entries.splice(i, 1);
-            break;
-          }
-        }
-      }
-      for (const e of pending) this.entries.splice(this.position(e, true), 0, e);
-    } else {
-      if (this.dead.size) this.entries = this.entries.filter((e) => !this.dead.has(e));
-      for (const e of pending) this.entries.push(e);
-      this.entries.sort((a, b) => this.order(a, b));
-    }
-    this.dead.clear();
-    this.sorted = true;
-    this.layout++;
-  }
-
-  /** Whether `doc` gives the same keys id holds now (an update that leaves this index alone). */
-  sameKeys(doc: Document, id: string): boolean {
-    const held = this.byId.get(id);
-    const tuples = this.keysOf(doc);
-    if (!held) return tuples.length === 0;
-    const mine = Array.isArray(held) ? held : [held];
-    if (mine.length !== tuples.length || mine.length !== 1) return false;
-    const [a] = mine;
-    const [b] = tuples;
-    for (let i = 0; i < b.length; i++) if (compareValues(a.values[i], b[i]) !== 0 || keyString(a.values[i]) !== keyString(b[i])) return false;
-    return true;
-  }
-
-  /** Positions [start, end) of the sorted entries under an equality prefix and a range of the next field (binary search). */
+  /** Positions [start, end) of the entries under an equality prefix and a range of the next field. */
   private bounds(prefix: unknown[], range?: KeyRange): { start: number; end: number; k: number } {
-    this.ensureSorted();
+    this.settle();
     if (range) return this.search(prefix, range);
-    // Equality prefixes repeat from query to query ($in over the same programs): remembered
-    // until the entries change.
+    if (this.memoVersion !== this.version) {
+      this.boundsMemo.clear();
+      this.memoVersion = this.version;
+    }
     const key = IndexStore.tupleKey(prefix, prefix.length);
     let b = this.boundsMemo.get(key);
     if (!b) {
@@ -288,31 +400,23 @@ export class IndexStore {
 
   private search(prefix: unknown[], range?: KeyRange): { start: number; end: number; k: number } {
     const k = prefix.length;
-    const dirs = this.fields.map(([, d]) => d);
+    const dirs = this.dirs;
     // Position of an entry against a bound: the prefix, then (if given) a value of field k.
-    const cmp = (e: Entry, bound: unknown, hasBound: boolean): number => {
+    const cmp = (key: Key, bound: unknown, hasBound: boolean): number => {
       for (let i = 0; i < k; i++) {
-        const c = compareValues(e.values[i], prefix[i]) * dirs[i];
+        const c = compareValues(this.part(key, i), prefix[i]) * dirs[i];
         if (c) return c;
       }
-      return hasBound ? compareValues(e.values[k], bound) * dirs[k] : 0;
-    };
-    const n = this.entries.length;
-    const firstAtLeast = (bound: unknown, has: boolean, strict: boolean) => {
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const c = cmp(this.entries[mid], bound, has);
-        if (strict ? c > 0 : c >= 0) hi = mid;
-        else lo = mid + 1;
-      }
-      return lo;
+      return hasBound ? compareValues(this.part(key, k), bound) * dirs[k] : 0;
     };
     const dir = dirs[k] ?? 1;
     const lo = range ? (dir > 0 ? range.lower : range.upper) : undefined;
     const hi = range ? (dir > 0 ? range.upper : range.lower) : undefined;
-    return { start: firstAtLeast(lo, lo !== undefined, false), end: firstAtLeast(hi, hi !== undefined, true), k };
+    return {
+      start: this.firstWhere((key) => cmp(key, lo, lo !== undefined) >= 0),
+      end: this.firstWhere((key) => cmp(key, hi, hi !== undefined) > 0),
+      k,
+    };
   }
 
   /** Entries a walk with this prefix and range reads (an upper bound of the documents it yields). */
@@ -324,33 +428,40 @@ export class IndexStore {
   /**
    * Ids in index order (or reverse), restricted to entries whose first prefix.length fields equal
    * prefix and, optionally, whose next field lies in range. A walk paused between reads (a
-   * cursor between batches) while the entries were rearranged resumes right after the last
-   * entry it gave, so it neither repeats nor skips entries that stayed.
+   * cursor between batches) while entries changed resumes right after the last entry it gave,
+   * so it neither repeats nor skips entries that stayed, and reads those added ahead of it.
    */
   *walk(reverse: boolean, prefix: unknown[] = [], range?: KeyRange): Generator<string> {
     let { start, end, k } = this.bounds(prefix, range);
-    let layout = this.layout;
+    if (start >= end) return;
+    let version = this.version;
     const seen = this.multikey ? new Set<string>() : undefined;
-    let i = reverse ? end - 1 : start;
-    while (reverse ? i >= start : i < end) {
-      const e = this.entries[i];
-      i += reverse ? -1 : 1;
-      if (range && !range.test(e.values[k])) continue;
-      if (seen) {
-        if (seen.has(e.id)) continue;
-        seen.add(e.id);
+    let left = end - start;
+    let [ci, o] = this.locate(reverse ? end - 1 : start);
+    while (left > 0) {
+      const c = this.chunks[ci];
+      const key = c.keys[o];
+      const id = c.ids[o];
+      left--;
+      if (reverse) {
+        if (--o < 0 && --ci >= 0) o = this.chunks[ci].ids.length - 1;
+      } else if (++o >= c.ids.length) {
+        ci++;
+        o = 0;
       }
-      yield e.id;
-      // Writes while paused: merge them in (an entry added ahead is then read) and find our place.
-      if (this.layout !== layout || !this.sorted) {
+      if (range && !range.test(this.part(key, k))) continue;
+      if (seen) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      yield id;
+      if (this.version !== version || this.staged.ids.length) {
         ({ start, end, k } = this.bounds(prefix, range));
-        layout = this.layout;
-        i = reverse ? this.position(e, false) - 1 : this.position(e, true);
+        version = this.version;
+        const next = reverse ? this.firstWhere((kk, ii) => this.compare(kk, ii, key, id) >= 0) - 1 : this.firstWhere((kk, ii) => this.compare(kk, ii, key, id) > 0);
+        left = reverse ? next - start + 1 : end - next;
+        if (left > 0) [ci, o] = this.locate(next);
       }
     }
-  }
-
-  get size(): number {
-    return this.byId.size;
   }
 }
