@@ -211,6 +211,11 @@ export class Engine {
     return out;
   }
 
+  /** Sorts index entries staged by recovery (each index once). */
+  settleIndexes(): void {
+    for (const db of this.dbs.values()) for (const coll of db.values()) for (const index of coll.indexes.values()) index.settle();
+  }
+
   /** Forgets every database (recovery falls back to an older snapshot). */
   reset(): void {
     this.dbs.clear();
@@ -335,8 +340,13 @@ export class Engine {
       case 'killCursors':
         return this.killCursors(cmd);
       case 'serverStatus':
-        // The one section tools and tests read here: cursors left open (MongoDB's field path).
-        return { metrics: { cursor: { open: { total: Long.fromNumber(this.cursors.size) } } }, ok: 1 };
+        // The sections tools read here, at MongoDB's field paths: cursors left open, and the
+        // process's memory in MiB (mem.resident; mem.heapUsed is the engine's own addition).
+        return {
+          metrics: { cursor: { open: { total: Long.fromNumber(this.cursors.size) } } },
+          mem: { bits: 64, resident: Math.round(process.memoryUsage().rss / 1048576), heapUsed: Math.round(process.memoryUsage().heapUsed / 1048576) },
+          ok: 1,
+        };
       case 'count':
         return this.count(db, cmd);
       case 'distinct':

@@ -109,6 +109,20 @@ export class IndexStore {
 
   /** The distinct keys a document contributes, as stored. */
   private keysFor(doc: Document): Key[] {
+    // The common case first: top-level fields holding no array give one key, built directly.
+    if (!this.partial && !this.spec.sparse) {
+      let plain = true;
+      const parts: unknown[] = [];
+      for (const [path] of this.fields) {
+        const v = path.indexOf('.') < 0 ? doc[path] : undefined;
+        if (Array.isArray(v) || path.indexOf('.') >= 0) {
+          plain = false;
+          break;
+        }
+        parts.push(v === undefined ? null : v);
+      }
+      if (plain) return [this.single ? parts[0] : parts];
+    }
     const tuples = this.keysOf(doc);
     if (tuples.length > 1) {
       this.multikey = true;
@@ -136,7 +150,11 @@ export class IndexStore {
   }
 
   private compareKeys(a: Key, b: Key): number {
-    if (this.single) return compareValues(a, b) * this.dirs[0];
+    if (this.single) {
+      // Strings (most ids and codes) compare directly: the same order compareValues gives them.
+      if (typeof a === 'string' && typeof b === 'string') return (a < b ? -1 : a > b ? 1 : 0) * this.dirs[0];
+      return compareValues(a, b) * this.dirs[0];
+    }
     for (let i = 0; i < this.dirs.length; i++) {
       const c = compareValues((a as unknown[])[i], (b as unknown[])[i]);
       if (c) return c * this.dirs[i];
@@ -260,7 +278,7 @@ export class IndexStore {
   }
 
   /** Sorts staged entries in: many by one sort and merge, a few one by one. */
-  private settle(): void {
+  settle(): void {
     const staged = this.staged;
     if (staged.ids.length === 0) return;
     this.staged = { keys: [], ids: [] };
@@ -270,34 +288,35 @@ export class IndexStore {
     }
     const order = Array.from({ length: staged.ids.length }, (_, i) => i);
     order.sort((x, y) => this.compare(staged.keys[x], staged.ids[x], staged.keys[y], staged.ids[y]));
-    const keys: Key[] = [];
-    const ids: string[] = [];
-    // Merge with what is there (already sorted).
+    // Merged with what is there (already sorted) into chunks three-quarters full: room for
+    // inserts before the first split.
+    const per = (CHUNK_MAX * 3) >> 2;
+    const chunks: Chunk[] = [];
+    let out: Chunk = { keys: [], ids: [] };
+    const put = (key: Key, id: string) => {
+      if (out.ids.length === per) {
+        chunks.push(out);
+        out = { keys: [], ids: [] };
+      }
+      out.keys.push(key);
+      out.ids.push(id);
+    };
     let c = 0;
     let o = 0;
     for (const i of order) {
       while (c < this.chunks.length && this.compare(this.chunks[c].keys[o], this.chunks[c].ids[o], staged.keys[i], staged.ids[i]) <= 0) {
-        keys.push(this.chunks[c].keys[o]);
-        ids.push(this.chunks[c].ids[o]);
+        put(this.chunks[c].keys[o], this.chunks[c].ids[o]);
         if (++o === this.chunks[c].ids.length) {
           c++;
           o = 0;
         }
       }
-      keys.push(staged.keys[i]);
-      ids.push(staged.ids[i]);
+      put(staged.keys[i], staged.ids[i]);
     }
-    for (; c < this.chunks.length; c++, o = 0) {
-      for (; o < this.chunks[c].ids.length; o++) {
-        keys.push(this.chunks[c].keys[o]);
-        ids.push(this.chunks[c].ids[o]);
-      }
-    }
-    // Chunks three-quarters full: room for inserts before the first split.
-    const per = (CHUNK_MAX * 3) >> 2;
-    this.chunks = [];
-    for (let i = 0; i < ids.length; i += per) this.chunks.push({ keys: keys.slice(i, i + per), ids: ids.slice(i, i + per) });
-    this.count_ = ids.length;
+    for (; c < this.chunks.length; c++, o = 0) for (; o < this.chunks[c].ids.length; o++) put(this.chunks[c].keys[o], this.chunks[c].ids[o]);
+    if (out.ids.length) chunks.push(out);
+    this.chunks = chunks;
+    this.count_ += staged.ids.length;
     this.changed();
   }
 
