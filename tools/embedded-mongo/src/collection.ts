@@ -13,6 +13,7 @@ import { mingoOptions, sortDocuments } from './mingo-context';
 import { compileFastMatch } from './fast-match';
 import { choosePlan, type Plan } from './planner';
 import { checkIdForStorage } from './unsupported';
+import { DocumentStore, FieldNames, peekFields, type Encoded } from './stored-docs';
 
 export interface ReadOptions {
   sort?: Record<string, number>;
@@ -101,7 +102,7 @@ function withDeadline(m: { test(doc: Document): boolean }, budget: TimeBudget | 
 
 export class Collection {
   readonly uuid = new UUID();
-  readonly docs = new Map<string, Document>();
+  readonly docs = new DocumentStore();
   readonly indexes = new Map<string, IndexStore>();
 
   constructor(
@@ -176,6 +177,42 @@ export class Collection {
       } else index.stage(doc, id);
     }
     this.docs.set(id, doc);
+  }
+
+  /**
+   * Recovery from a snapshot: keeps the document encoded and stages its index entries from the
+   * fields the indexes read (decoded alone). A document whose indexed fields are not plain
+   * top-level scalars, or that replaces one already loaded, is decoded and loaded whole.
+   */
+  loadEncoded(enc: Encoded): void {
+    const names = this.peekable();
+    const fields = names && peekFields(enc, names);
+    if (!fields || fields._id === undefined) return this.load(enc.decode());
+    const id = Collection.idKey(fields);
+    if (this.docs.has(id)) return this.load(enc.decode());
+    this.docs.set(id, enc);
+    for (const index of this.indexes.values()) index.stage(fields, id);
+  }
+
+  /** The top-level fields every index reads (with _id), or none when an index needs a whole document. */
+  private peekable(): FieldNames | undefined {
+    if (!this.peekCache) this.peekCache = { names: this.peekFieldsOfIndexes() };
+    return this.peekCache.names;
+  }
+
+  /** peekable(), until an index is created or dropped. */
+  private peekCache?: { names: FieldNames | undefined };
+
+  private peekFieldsOfIndexes(): FieldNames | undefined {
+    const names = ['_id'];
+    for (const index of this.indexes.values()) {
+      if (!index.complete) return undefined;
+      for (const [path] of index.fields) {
+        if (path.includes('.')) return undefined;
+        names.push(path);
+      }
+    }
+    return new FieldNames(names);
   }
 
   /** Matching documents, in sort order (or natural order), after skip and limit. */
@@ -309,6 +346,7 @@ export class Collection {
       } else index.stage(doc, id);
     }
     this.indexes.set(spec.name, index);
+    this.peekCache = undefined;
     this.sink?.({ op: 'createIndex', db: this.db, coll: this.name, spec });
     return true;
   }
@@ -316,6 +354,7 @@ export class Collection {
   dropIndex(name: string): void {
     if (name === '_id_') throw new MongoServerError('InvalidOptions', 'cannot drop _id index');
     if (!this.indexes.delete(name)) throw new MongoServerError('IndexNotFound', `index not found with name [${name}]`);
+    this.peekCache = undefined;
     this.sink?.({ op: 'dropIndex', db: this.db, coll: this.name, name });
   }
 

@@ -16,6 +16,7 @@ import { mingoOptions } from './mingo-context';
 import { applyUpdate, buildUpsert } from './update';
 import { MAX_BSON_SIZE, MAX_MESSAGE_SIZE } from './wire';
 import { refuseUnsupported } from './unsupported';
+import type { Encoded } from './stored-docs';
 import { runCollMod, runMerge, runOut } from './write-stages';
 import { explainRead, newStats, verbosityOf } from './explain';
 
@@ -115,7 +116,8 @@ export interface CollectionState {
   coll: string;
   options: Document;
   indexes: IndexSpec[];
-  docs: Document[];
+  /** Decoded, or as loaded from a snapshot and never read since. */
+  docs: Array<Document | Encoded>;
 }
 
 export class Engine {
@@ -206,9 +208,14 @@ export class Engine {
   captureState(): CollectionState[] {
     const out: CollectionState[] = [];
     for (const [db, colls] of this.dbs) {
-      for (const [name, c] of colls) out.push({ db, coll: name, options: c.options, indexes: [...c.indexes.values()].map((i) => ({ ...i.spec })), docs: [...c.docs.values()] });
+      for (const [name, c] of colls) out.push({ db, coll: name, options: c.options, indexes: [...c.indexes.values()].map((i) => ({ ...i.spec })), docs: [...c.docs.stored()] });
     }
     return out;
+  }
+
+  /** Recovery: one document of a snapshot, kept encoded until read (Collection.loadEncoded). */
+  loadEncoded(db: string, coll: string, doc: Encoded): void {
+    this.collection(db, coll, true).loadEncoded(doc);
   }
 
   /** Sorts index entries staged by recovery (each index once). */
@@ -259,11 +266,10 @@ export class Engine {
         for (const index of coll.indexes.values()) {
           const ttl = index.spec.expireAfterSeconds;
           if (typeof ttl !== 'number' || index.fields.length !== 1) continue;
+          // The index's date entries up to the cutoff: a document expires when its earliest date has.
           const cutoff = now - ttl * 1000;
-          for (const [id, doc] of [...coll.docs]) {
-            const dates = valuesAtPath(doc, index.fields[0][0]).filter((v): v is Date => v instanceof Date);
-            if (dates.length && Math.min(...dates.map((d) => d.getTime())) <= cutoff && coll.remove(id)) removed++;
-          }
+          const expired = { lower: new Date(-8.64e15), upper: new Date(cutoff), test: (v: unknown) => v instanceof Date && v.getTime() <= cutoff };
+          for (const id of [...index.walk(false, [], expired)]) if (coll.remove(id)) removed++;
         }
       }
     }

@@ -156,7 +156,17 @@ export class IndexStore {
       return compareValues(a, b) * this.dirs[0];
     }
     for (let i = 0; i < this.dirs.length; i++) {
-      const c = compareValues((a as unknown[])[i], (b as unknown[])[i]);
+      const x = (a as unknown[])[i];
+      const y = (b as unknown[])[i];
+      // Two strings, or two numbers (not NaN), compare directly: the order compareValues gives.
+      const c =
+        (typeof x === 'string' && typeof y === 'string') || (typeof x === 'number' && typeof y === 'number' && x === x && y === y)
+          ? x < y
+            ? -1
+            : x > y
+              ? 1
+              : 0
+          : compareValues(x, y);
       if (c) return c * this.dirs[i];
     }
     return 0;

@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Decimal128, MongoClient } from 'mongodb';
+import { Decimal128, Long, MongoClient, ObjectId } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine, startEmbeddedMongo, type EmbeddedMongo } from '../src/index';
 import { serveEngine } from '../src/server';
@@ -114,6 +114,63 @@ describe('durable embedded engine', () => {
     expect(await again.findOne({ _id: 5 as never })).toMatchObject({ text: 'after the snapshot' });
     expect(await again.findOne({ _id: 6 as never })).toBeNull();
     await expect(again.insertOne({ sku: 'sku-7' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('restarts from a snapshot with documents read only when asked for: every indexed value type found, updated, deleted and written out again', async () => {
+    const dir = dataDir();
+    const first = await start(dir);
+    const c = first.db.collection('values');
+    await c.createIndex({ v: 1 });
+    await c.createIndex({ kind: 1, v: -1 });
+    await c.createIndex({ code: 1 }, { unique: true });
+    const values: Array<[string, unknown]> = [
+      ['string', 'héllo'],
+      ['int', 42],
+      ['double', 2.5],
+      ['long', Long.fromString('9007199254740993')],
+      ['decimal', Decimal128.fromString('19.99')],
+      ['date', new Date('2026-01-02T03:04:05.678Z')],
+      ['objectId', new ObjectId('65a1b2c3d4e5f60718293a4b')],
+      ['bool', true],
+      ['null', null],
+      ['array', [3, 'x']],
+      ['object', { nested: 1 }],
+    ];
+    await c.insertMany(values.map(([kind, v], i) => ({ _id: `d${i}` as never, kind, v, code: `c${i}`, payload: { deep: [i, { k: kind }] } })));
+    await c.insertOne({ _id: 'missing' as never, kind: 'missing', code: 'cm' });
+    await first.mongo.compact();
+    await stop(first);
+
+    const second = await start(dir);
+    expect(second.mongo.recovery?.snapshot).not.toBeNull();
+    const d = second.db.collection('values');
+    for (const [i, [kind, v]] of values.entries()) {
+      const byValue = kind === 'array' ? await d.find({ v: 3 }).toArray() : await d.find({ v: v as never }).toArray();
+      expect(byValue.map((x) => x._id), kind).toContain(`d${i}`);
+      expect((await d.findOne({ kind, v: v as never }))?.payload, kind).toEqual({ deep: [i, { k: kind }] });
+    }
+    expect((await d.find({ v: null }).toArray()).map((x) => x._id).sort()).toEqual(['d8', 'missing']);
+    await expect(d.insertOne({ _id: 'dup' as never, code: 'c3' })).rejects.toMatchObject({ code: 11000 });
+    await d.updateOne({ _id: 'd1' as never }, { $set: { v: 43 } });
+    await d.deleteOne({ _id: 'd2' as never });
+    expect(await d.countDocuments({ v: 42 })).toBe(0);
+    expect(await d.countDocuments({ v: 43 })).toBe(1);
+    expect(await d.countDocuments({ v: 2.5 })).toBe(0);
+    // Every entry read from the snapshot is found again by the document it came from: after
+    // updating every value, no index holds an old key (a stale entry would be examined).
+    await d.updateMany({}, { $set: { v: 'updated' } });
+    for (const [kind, v] of values.filter(([k]) => k !== 'array' && k !== 'object')) {
+      const plan = await d.find({ v: v as never }).explain('executionStats');
+      expect(plan.executionStats.totalKeysExamined, kind).toBe(0);
+    }
+    // Written out again with documents never read since the restart, then read after another.
+    await second.mongo.compact();
+    await stop(second);
+    const third = await start(dir);
+    const e = third.db.collection('values');
+    expect(await e.countDocuments({})).toBe(values.length);
+    expect(await e.countDocuments({ v: 'updated' })).toBe(values.length);
+    expect((await e.findOne({ code: 'c6' }))?.payload).toEqual({ deep: [6, { k: 'objectId' }] });
   });
 
   it('reports and skips a torn last journal record, keeps everything before it, and is not fatal', async () => {

@@ -21,6 +21,7 @@ import type { Document } from 'bson';
 import type { Change } from '../collection';
 import type { CollectionState, Engine, Journal } from '../engine';
 import { encodeRecord, scanRecords } from './records';
+import type { Encoded } from '../stored-docs';
 
 const write = promisify(fs.write);
 const fdatasync = promisify(fs.fdatasync);
@@ -222,7 +223,7 @@ async function writeSnapshot(dir: string, no: number, state: CollectionState[]):
   const fd = fs.openSync(tmp, 'w');
   let documents = 0;
   try {
-    const put = async (docs: Document[]) => {
+    const put = async (docs: Array<Document | Encoded>) => {
       const buf = encodeRecord(docs);
       for (let at = 0; at < buf.length; ) at += (await write(fd, buf, at, buf.length - at)) as unknown as number;
     };
@@ -255,13 +256,14 @@ function loadSnapshot(engine: Engine, path: string): { ok: boolean; documents: n
       engine.apply({ op: 'createCollection', db: head.db, coll: head.coll, options: head.options ?? {} });
       for (const spec of head.indexes as Document[]) engine.apply({ op: 'createIndex', db: head.db, coll: head.coll, spec: spec as never });
     } else if (head.t === 'docs') {
-      for (let i = 1; i < docs.length; i++) engine.apply({ op: 'put', db: head.db, coll: head.coll, doc: docs[i] });
+      // Kept encoded until read: start-up decodes only what the indexes need.
+      for (let i = 1; i < docs.length; i++) engine.loadEncoded(head.db, head.coll, docs[i] as Encoded);
       documents += docs.length - 1;
     } else if (head.t === 'end') {
       ended = true;
       declared = Number(head.documents);
     }
-  });
+  }, true);
   const ok = !result.problem && ended && declared === documents;
   if (!ok) engine.reset();
   return { ok, documents };

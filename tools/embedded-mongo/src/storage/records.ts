@@ -8,13 +8,15 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { deserialize, serialize, type Document } from '../bson';
 import { DESERIALIZE_OPTIONS } from '../wire';
+import { Encoded } from '../stored-docs';
 
 const HEADER = 8;
 /** Larger than any record the engine writes (a 48 MB wire message at most); beyond it the length is garbage. */
 const MAX_RECORD = 256 * 1024 * 1024;
 
-export function encodeRecord(docs: Document[]): Buffer {
-  const parts = docs.map((d) => serialize(d));
+/** A record of documents; one still encoded (as loaded from a snapshot) is copied as it is. */
+export function encodeRecord(docs: Array<Document | Encoded>): Buffer {
+  const parts = docs.map((d) => (d instanceof Encoded ? d.bytes : serialize(d)));
   const length = parts.reduce((n, p) => n + p.length, 0);
   const out = Buffer.allocUnsafe(HEADER + length);
   out.writeUInt32LE(length, 0);
@@ -36,14 +38,15 @@ export interface ScanResult {
   problem?: 'torn' | 'corrupt';
 }
 
-function decodePayload(payload: Buffer): Document[] {
-  const docs: Document[] = [];
+/** The payload's documents: decoded, or (`lazy`) the first decoded and the rest as their bytes. */
+function decodePayload(payload: Buffer, lazy: boolean): Array<Document | Encoded> {
+  const docs: Array<Document | Encoded> = [];
   let at = 0;
   while (at < payload.length) {
     if (at + 5 > payload.length) throw new Error('truncated document');
     const size = payload.readInt32LE(at);
-    if (size < 5 || at + size > payload.length) throw new Error('document length out of bounds');
-    docs.push(deserialize(payload.subarray(at, at + size), DESERIALIZE_OPTIONS));
+    if (size < 5 || at + size > payload.length || payload[at + size - 1] !== 0) throw new Error('document length out of bounds');
+    docs.push(lazy && docs.length > 0 ? new Encoded(payload, at, at + size) : deserialize(payload.subarray(at, at + size), DESERIALIZE_OPTIONS));
     at += size;
   }
   return docs;
@@ -53,7 +56,10 @@ function decodePayload(payload: Buffer): Document[] {
  * Reads a file's records in order without holding the whole file in memory, handing each valid
  * one to `onRecord`; stops at the first torn or corrupt record and says where the valid part ends.
  */
-export function scanRecords(path: string, onRecord: (docs: Document[]) => void): ScanResult {
+export function scanRecords(path: string, onRecord: (docs: Document[]) => void): ScanResult;
+/** With `lazy`: each record's first document decoded (a header), the rest left encoded. */
+export function scanRecords(path: string, onRecord: (docs: [Document, ...Encoded[]]) => void, lazy: true): ScanResult;
+export function scanRecords(path: string, onRecord: (docs: never) => void, lazy = false): ScanResult {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -70,13 +76,13 @@ export function scanRecords(path: string, onRecord: (docs: Document[]) => void):
       const payload = Buffer.allocUnsafe(length);
       readSync(fd, payload, 0, length, at + HEADER);
       if (crc32(payload) !== header.readUInt32LE(4)) return stop('corrupt');
-      let docs: Document[];
+      let docs: Array<Document | Encoded>;
       try {
-        docs = decodePayload(payload);
+        docs = decodePayload(payload, lazy);
       } catch {
         return stop('corrupt');
       }
-      onRecord(docs);
+      onRecord(docs as never);
       records++;
       at += HEADER + length;
     }
