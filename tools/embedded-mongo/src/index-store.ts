@@ -200,7 +200,14 @@ export class IndexStore {
    * the chunk by its last entry, then the offset by binary search within it.
    */
   private firstWhere(above: (key: Key, id: string) => boolean): number {
+    const at = this.seek(above);
+    if (!at) return this.count_;
     this.ensureStarts();
+    return this.starts[at[0]] + at[1];
+  }
+
+  /** The chunk and offset of the first entry `above` holds, without positions (writes use it). */
+  private seek(above: (key: Key, id: string) => boolean): [number, number] | undefined {
     let lo = 0;
     let hi = this.chunks.length;
     while (lo < hi) {
@@ -209,7 +216,7 @@ export class IndexStore {
       if (above(c.keys[c.keys.length - 1], c.ids[c.ids.length - 1])) hi = mid;
       else lo = mid + 1;
     }
-    if (lo === this.chunks.length) return this.count_;
+    if (lo === this.chunks.length) return undefined;
     const c = this.chunks[lo];
     let a = 0;
     let b = c.ids.length;
@@ -218,7 +225,7 @@ export class IndexStore {
       if (above(c.keys[mid], c.ids[mid])) b = mid;
       else a = mid + 1;
     }
-    return this.starts[lo] + a;
+    return [lo, a];
   }
 
   /** The chunk and offset of a position (< count). */
@@ -269,9 +276,9 @@ export class IndexStore {
   }
 
   private removeEntry(key: Key, id: string): void {
-    const pos = this.firstWhere((k, i) => this.compare(k, i, key, id) >= 0);
-    if (pos >= this.count_) return;
-    const [ci, o] = this.locate(pos);
+    const at = this.seek((k, i) => this.compare(k, i, key, id) >= 0);
+    if (!at) return;
+    const [ci, o] = at;
     const c = this.chunks[ci];
     if (c.ids[o] !== id || this.compareKeys(c.keys[o], key) !== 0) return;
     this.changed();
@@ -336,9 +343,9 @@ export class IndexStore {
     if (!this.spec.unique && this.spec.name !== '_id_') return;
     this.settle();
     for (const key of this.keysFor(doc)) {
-      const start = this.firstWhere((k) => this.compareKeys(k, key) >= 0);
-      for (let pos = start; pos < this.count_; pos++) {
-        const [ci, o] = this.locate(pos);
+      // The entries with this key: from the first, while the key stays the same.
+      let [ci, o] = this.seek((k) => this.compareKeys(k, key) >= 0) ?? [this.chunks.length, 0];
+      for (; ci < this.chunks.length; ++o < this.chunks[ci].ids.length || (ci++, (o = 0))) {
         const c = this.chunks[ci];
         if (this.compareKeys(c.keys[o], key) !== 0) break;
         if (c.ids[o] === id) continue;
