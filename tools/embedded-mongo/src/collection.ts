@@ -4,7 +4,7 @@
  * which keep all indexes and unique constraints consistent or change nothing.
  */
 import { Query } from 'mingo/query';
-import { UUID, type Document } from './bson';
+import { ObjectId, UUID, type Document } from './bson';
 import { compareValues, keyString } from './bson-values';
 import { assertDocumentSize, getPath } from './documents';
 import { MongoServerError } from './errors';
@@ -132,7 +132,10 @@ export class Collection {
     checkIdForStorage(doc._id);
     const id = Collection.idKey(doc);
     if (this.docs.has(id)) this.indexes.get('_id_')!.checkUnique(doc, '\u0001', this.ns);
-    for (const index of this.indexes.values()) index.checkUnique(doc, id, this.ns);
+    // A string or ObjectId _id has one key string per value: the check above decided. Numbers
+    // of different types can be equal (1 and NumberLong(1)): the index compares them.
+    const canonicalId = typeof doc._id === 'string' || doc._id instanceof ObjectId;
+    for (const index of this.indexes.values()) if (!(canonicalId && index.name === '_id_')) index.checkUnique(doc, id, this.ns);
     this.docs.set(id, doc);
     for (const index of this.indexes.values()) index.add(doc, id);
     this.sink?.({ op: 'put', db: this.db, coll: this.name, doc });
@@ -232,7 +235,7 @@ export class Collection {
     const sortFields = Object.entries(opts.sort ?? {}).map(([f, d]) => [f, Number(d) < 0 ? -1 : 1] as [string, number]);
     const skip = opts.skip ?? 0;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-    const plan = choosePlan([...this.indexes.values()], filter, sortFields, limit ? skip + limit : 0);
+    const plan = this.byIdPlan(filter) ?? choosePlan([...this.indexes.values()], filter, sortFields, limit ? skip + limit : 0);
     const stats = opts.stats;
     const served = plan.kind === 'merge' || (plan.kind === 'walk' && plan.servesSort);
     if (stats) {
@@ -257,6 +260,14 @@ export class Collection {
       yield doc;
       if (limit && ++returned >= limit) return;
     }
+  }
+
+  /** `{_id: value}` (a string or ObjectId) reads its one document by key, as MongoDB's IDHACK. */
+  private byIdPlan(filter: Document): Plan | undefined {
+    const id = filter._id;
+    if (!(typeof id === 'string' || id instanceof ObjectId)) return undefined;
+    for (const k in filter) if (k !== '_id') return undefined;
+    return { kind: 'ids', ids: new Set(this.docs.has(keyString(id)) ? [keyString(id)] : []), index: '_id_' };
   }
 
   /** The documents of ids that pass the filter (an id whose document is gone is skipped). */

@@ -44,7 +44,7 @@ interface Chunk {
 }
 
 /** Most entries in one chunk; a fuller one is split in two. */
-const CHUNK_MAX = 1024;
+const CHUNK_MAX = 512;
 /** Staged entries beyond this are merged by one sort; fewer are inserted one by one. */
 const MERGE_MIN = 4096;
 
