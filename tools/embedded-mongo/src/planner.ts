@@ -83,10 +83,18 @@ function combinations(lists: unknown[][]): unknown[][] {
   return out;
 }
 
-/** The order an index walk yields, if it serves the requested sort after an equality prefix. */
+/**
+ * The order an index walk yields, if it serves the requested sort after an equality prefix. A
+ * sort field held by the prefix is constant within each walk (and merged walks compare it), so
+ * only the others must follow the index.
+ */
 function servesSort(index: IndexStore, prefixLen: number, sort: Array<[string, number]>): boolean | undefined {
   const rest = index.fields.slice(prefixLen);
-  if (sort.length === 0 || sort.length > rest.length) return undefined;
+  const fixed = new Set(index.fields.slice(0, prefixLen).map(([f]) => f));
+  if (sort.length === 0) return undefined;
+  sort = sort.filter(([f]) => !fixed.has(f));
+  if (sort.length === 0) return false;
+  if (sort.length > rest.length) return undefined;
   let sameAll = true;
   let reversedAll = true;
   for (let i = 0; i < sort.length; i++) {
@@ -142,8 +150,8 @@ export function choosePlan(
     if (chosen) {
       const { index, p, reverse, lists } = chosen;
       const range = chosen.combos === 1 ? conds.get(index.fields[p]?.[0] ?? '')?.range : undefined;
-      // Entries the walk reads at most (merges: not counted).
-      const walkSize = chosen.combos === 1 ? index.rangeCount(lists.map((l) => l[0]), range) : Infinity;
+      // Entries the walk (or the merged walks) reads at most.
+      const walkSize = chosen.combos === 1 ? index.rangeCount(lists.map((l) => l[0]), range) : combinations(lists).reduce((n, prefix) => n + index.rangeCount(prefix), 0);
       // With a limit it stops early, so it wins unless equality already narrowed the candidates to
       // a few (relative to the limit) or it is as narrow as they are. Without one it reads its whole
       // range: it wins when that is within a few times what the other plans read before sorting.

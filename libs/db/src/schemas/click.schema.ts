@@ -18,7 +18,8 @@ export const clickSchema = new Schema(
   },
   { versionKey: false },
 );
-clickSchema.index({ publisher_id: 1, created_at: -1 });
+// The clicks list's sort ({created_at: -1, _id: 1}) read in index order; reports range over created_at.
+clickSchema.index({ publisher_id: 1, created_at: -1, _id: 1 });
 clickSchema.index({ publisher_id: 1, link_id: 1 });
 
 export type ClickDoc = InferSchemaType<typeof clickSchema>;

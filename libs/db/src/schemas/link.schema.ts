@@ -22,6 +22,7 @@ export const linkSchema = new Schema(
   },
   { versionKey: false },
 );
-linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1 });
+// The links list's sort ({created_at: -1, _id: 1}) read in index order.
+linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1, _id: 1 });
 
 export type LinkDoc = InferSchemaType<typeof linkSchema>;

@@ -36,7 +36,8 @@ export const postbackDeliverySchema = new Schema(
   },
   { versionKey: false },
 );
-postbackDeliverySchema.index({ publisher_id: 1, created_at: -1 });
+// The deliveries list's sort ({created_at: -1, _id: 1}) read in index order.
+postbackDeliverySchema.index({ publisher_id: 1, created_at: -1, _id: 1 });
 // The dispatchers' claims: first attempts due (pending), retries due (failed), oldest first. A claimed
 // delivery's next_attempt_at moves to its lease's end, out of the due range.
 postbackDeliverySchema.index({ status: 1, next_attempt_at: 1 });

@@ -1,0 +1,81 @@
+/**
+ * Lists read in index order: each list's first page, asked for through HTTP, is the `find` the
+ * test captures (mongoose's debug hook sees exactly what is sent) and then explains. The plan
+ * sorts nothing in memory and examines no more documents than the page and its look-ahead row.
+ * The same on a real MongoDB when MONGODB_URI is set.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDeps, type TestDeps } from '@cw-tools/testing';
+import { createApp as publisherApi } from '@cw/app-publisher-api';
+import { createApp as reportingApi } from '@cw/app-reporting-api';
+
+let deps: TestDeps;
+let publisher: ReturnType<ReturnType<typeof publisherApi>['callback']>;
+let reporting: ReturnType<ReturnType<typeof reportingApi>['callback']>;
+const sent: Array<{ collection: string; filter: Record<string, unknown>; options: Record<string, unknown> }> = [];
+const PAGE = 5;
+
+beforeAll(async () => {
+  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_REPORTING_PER_MIN: '100000' } });
+  publisher = publisherApi(deps).callback();
+  reporting = reportingApi(deps).callback();
+  // The demo account has no postback deliveries: a few, a day apart.
+  const owner = deps.data!.publishers[0];
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1 + i));
+  await deps.models.PostbackDelivery.insertMany(
+    Array.from({ length: 12 }, (_, i) => ({ _id: `dlv_plan_${i}`, publisher_id: owner.account_id, event_id: `evt_${i}`, event: 'conversion.created', body: '{}', status: 'succeeded', created_at: at(i), updated_at: at(i) })),
+  );
+  deps.db.connection.set('debug', (collection: string, method: string, ...args: unknown[]) => {
+    if (method === 'find') sent.push({ collection, filter: args[0] as Record<string, unknown>, options: (args[1] ?? {}) as Record<string, unknown> });
+  });
+});
+afterAll(async () => deps?.close());
+
+interface PlanStage {
+  stage: string;
+  inputStage?: PlanStage;
+  inputStages?: PlanStage[];
+}
+const stages = (s: PlanStage | undefined): string[] => (s ? [s.stage, ...stages(s.inputStage), ...(s.inputStages ?? []).flatMap(stages)] : []);
+
+/** The find a request sent to `collection` (the last one), explained with executionStats. */
+async function explainListOf(path: string, collection: string) {
+  sent.length = 0;
+  const caller = deps.data!.publishers[0];
+  const res = path.startsWith('/api/v1/affiliate-reporting/')
+    ? await request(reporting).get(path).set('Authorization', `Bearer ${caller.reporting_token}`)
+    : await request(publisher).get(path).set('X-API-Key', caller.keys.live);
+  expect(res.status, path).toBe(200);
+  expect(res.body.data.length, `${path} returns a full page`).toBe(PAGE);
+  const find = sent.filter((c) => c.collection === collection).pop();
+  expect(find, `${path} reads ${collection}`).toBeDefined();
+  const { sort, skip, limit } = find!.options as { sort?: Record<string, number>; skip?: number; limit?: number };
+  const explained = await deps.db.connection.db!.command({
+    explain: { find: collection, filter: find!.filter, ...(sort ? { sort } : {}), ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) },
+    verbosity: 'executionStats',
+  });
+  return { sort, plan: stages(explained.queryPlanner.winningPlan as PlanStage), stats: explained.executionStats as { totalDocsExamined: number; nReturned: number } };
+}
+
+describe('list queries read their first page in index order', () => {
+  const P = '/api/v1/publisher';
+  const R = '/api/v1/affiliate-reporting';
+  for (const [path, model] of [
+    [`${P}/conversions/?page_size=${PAGE}`, 'Conversion'],
+    [`${P}/clicks/?page_size=${PAGE}&include_bots=true`, 'Click'],
+    [`${P}/links/?page_size=${PAGE}`, 'Link'],
+    [`${P}/postback/deliveries/?page_size=${PAGE}`, 'PostbackDelivery'],
+    [`${P}/programs/?page_size=${PAGE}`, 'Program'],
+    [`${R}/sales/?page_size=${PAGE}`, 'Conversion'],
+    [`${R}/subid-sales/?page_size=${PAGE}`, 'Conversion'],
+  ] as const) {
+    it(`GET ${path}: IXSCAN, no in-memory SORT, at most page_size + 1 documents examined`, async () => {
+      const { sort, plan, stats } = await explainListOf(path, deps.models[model].collection.collectionName);
+      expect(Object.keys(sort ?? {}).pop()).toBe('_id');
+      expect(plan).toContain('IXSCAN');
+      expect(plan).not.toContain('SORT');
+      expect(stats.totalDocsExamined).toBeLessThanOrEqual(PAGE + 1);
+    });
+  }
+});
