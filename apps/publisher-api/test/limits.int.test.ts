@@ -110,6 +110,31 @@ describe('dependency outages', () => {
     }
   });
 
+  it('bounds every read a request makes by REQUEST_QUERY_TIMEOUT_MS (maxTimeMS), answering 503 over it; background reads have none', async () => {
+    const deps = await createTestDeps({ seedProducts: 10, env: { REQUEST_QUERY_TIMEOUT_MS: '1' } });
+    try {
+      const server = createApp(deps).callback();
+      const caller = deps.data!.publishers[0];
+      // An account with 30,000 conversions: the list's sub-ID rollup reads every one of them.
+      const [base] = await deps.models.Conversion.find({ publisher_id: caller.account_id }).limit(1).lean();
+      await deps.models.Conversion.collection.insertMany(Array.from({ length: 30_000 }, (_, i) => ({ ...base, _id: `cv_budget_${i}` }) as never));
+      const sent: Array<{ collection: string; maxTimeMS?: number }> = [];
+      deps.db.connection.set('debug', (collection: string, method: string, ...args: unknown[]) => {
+        const options = args[1] as { maxTimeMS?: number } | undefined; // (filter or pipeline, options)
+        sent.push({ collection, maxTimeMS: options?.maxTimeMS });
+      });
+      const res = await request(server).get(`${B}/conversions/?page_size=1`).set('X-API-Key', caller.keys.live);
+      expectErrorShape(res, 503, 'service_unavailable');
+      expect(sent.filter((c) => c.collection === deps.models.Conversion.collection.collectionName).every((c) => c.maxTimeMS === 1)).toBe(true);
+      // Outside a request (a worker, a job, the CLI) the same read has no budget and completes.
+      sent.length = 0;
+      expect(await deps.models.Conversion.countDocuments({ publisher_id: caller.account_id })).toBeGreaterThan(30_000);
+      expect(sent.map((c) => c.maxTimeMS)).toEqual([undefined]);
+    } finally {
+      await deps.close();
+    }
+  });
+
   it('answers 503 service_unavailable when the catalog database goes away, and never an untracked link', async () => {
     const deps = await createTestDeps({ seedProducts: 10, ownEngine: true, serverSelectionTimeoutMS: 300 });
     try {

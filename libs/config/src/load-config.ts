@@ -84,6 +84,8 @@ export interface PlatformConfig {
   clickBufferMax: number;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
+  /** maxTimeMS of every other read a request makes (a query setting its own keeps it): over it the API answers 503. */
+  requestQueryTimeoutMs: number;
   /** Product pages kept per process, served while the catalog and the caller's access are unchanged (0: off). */
   productPageCacheEntries: number;
   /** Longest a cached product page is served (rows ahead of it may expire by time meanwhile). */
@@ -221,6 +223,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     eventsHeartbeatMs: int('EVENTS_HEARTBEAT_MS', 15_000, 100, 300_000),
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
+    requestQueryTimeoutMs: int('REQUEST_QUERY_TIMEOUT_MS', 10_000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),
     productPageCacheMaxAgeMs: int('PRODUCT_PAGE_CACHE_MAX_AGE_MS', 5000, 1, 60_000),
     usdRates,

@@ -142,8 +142,10 @@ export function exportSales(
   principal: Principal,
   input: Filters,
 ): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
+  // Streamed as fast as the client reads, so bounded by the client, not by the request budget.
   const cursor = deps.models.Conversion.find(salesFilter(principal, input), PROJECTION)
     .sort(ORDER)
+    .maxTimeMS(0)
     .lean<ConversionRecord[]>()
     .cursor({ batchSize: 1000 }) as unknown as Cursor<ConversionRecord>;
   async function* rows() {

@@ -22,6 +22,7 @@ export type { ClickDoc } from './schemas/click.schema';
 export { IDEMPOTENCY_TTL_SECONDS } from './schemas/idempotency.schema';
 export type { IdempotencyDoc } from './schemas/idempotency.schema';
 export { databaseError } from './database-errors';
+export { withQueryBudget } from './query-budget';
 export { createRepositories } from './repositories/index';
 export type { Repositories } from './repositories/index';
 export { insertManyTolerant } from './repositories/bulk';

@@ -1,6 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import './access-changes';
 import { guardShardKeyWrites } from './sharding';
+import { applyQueryBudget } from './query-budget';
 import { agendaJobSchema } from './schemas/agenda-job.schema';
 import { clickSchema, type ClickDoc } from './schemas/click.schema';
 import { conversionSchema, type ConversionDoc } from './schemas/conversion.schema';
@@ -67,7 +68,10 @@ const COLLECTIONS = {
 } as const;
 
 // Hooks go on the schemas once, before any connection compiles a model from them.
-for (const [schema, collection] of Object.values(COLLECTIONS)) guardShardKeyWrites(schema, collection);
+for (const [schema, collection] of Object.values(COLLECTIONS)) {
+  guardShardKeyWrites(schema, collection);
+  applyQueryBudget(schema);
+}
 
 /** Registers every model on the given connection (never on mongoose's default connection). */
 export function createModels(conn: Connection): Models {
