@@ -31,7 +31,7 @@ describe('index migrations', () => {
     expect(declared.length).toBeGreaterThan(20);
     const missing = await verifyIndexes(models);
     expect(missing).toHaveLength(declared.length);
-    expect(missing).toContain('conversions {"publisher_id":1,"occurred_at":-1}');
+    expect(missing).toContain('conversions {"publisher_id":1,"occurred_at":-1,"_id":1}');
     const cli = await runCli(['db:migrate', '--json'], { MONGODB_URI: tdb.uri }, mkdtempSync(join(tmpdir(), 'migrate-')));
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.out)).toEqual({ indexes: declared.length, created: declared.length, rebuilt: 0, modified: 0, dropped: 0, present: 0 });

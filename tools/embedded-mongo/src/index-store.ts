@@ -60,7 +60,8 @@ export class IndexStore {
   /** starts[c]: position of chunk c's first entry (rebuilt when stale). */
   private starts: number[] = [];
   private startsStale = false;
-  private count_ = 0;
+  /** Entries in the chunks (staged ones apart). */
+  private entryCount = 0;
   /** Entries staged by recovery, not yet sorted in. */
   private staged: Chunk = { keys: [], ids: [] };
   /** Changed by every change of the entries: a paused walk then finds its place again. */
@@ -90,7 +91,7 @@ export class IndexStore {
 
   /** Entries held (a multikey document holds one per key). */
   get size(): number {
-    return this.count_ + this.staged.ids.length;
+    return this.entryCount + this.staged.ids.length;
   }
 
   /** The key tuples a document contributes, or none when sparse/partial rules exclude it. */
@@ -201,7 +202,7 @@ export class IndexStore {
    */
   private firstWhere(above: (key: Key, id: string) => boolean): number {
     const at = this.seek(above);
-    if (!at) return this.count_;
+    if (!at) return this.entryCount;
     this.ensureStarts();
     return this.starts[at[0]] + at[1];
   }
@@ -245,7 +246,7 @@ export class IndexStore {
 
   private insertEntry(key: Key, id: string): void {
     this.changed();
-    this.count_++;
+    this.entryCount++;
     if (this.chunks.length === 0) {
       this.chunks.push({ keys: [key], ids: [id] });
       return;
@@ -282,7 +283,7 @@ export class IndexStore {
     const c = this.chunks[ci];
     if (c.ids[o] !== id || this.compareKeys(c.keys[o], key) !== 0) return;
     this.changed();
-    this.count_--;
+    this.entryCount--;
     c.keys.splice(o, 1);
     c.ids.splice(o, 1);
     if (c.ids.length === 0) this.chunks.splice(ci, 1);
@@ -299,7 +300,7 @@ export class IndexStore {
     const staged = this.staged;
     if (staged.ids.length === 0) return;
     this.staged = { keys: [], ids: [] };
-    if (staged.ids.length < MERGE_MIN && this.count_ > 0) {
+    if (staged.ids.length < MERGE_MIN && this.entryCount > 0) {
       for (let i = 0; i < staged.ids.length; i++) this.insertEntry(staged.keys[i], staged.ids[i]);
       return;
     }
@@ -333,7 +334,7 @@ export class IndexStore {
     for (; c < this.chunks.length; c++, o = 0) for (; o < this.chunks[c].ids.length; o++) put(this.chunks[c].keys[o], this.chunks[c].ids[o]);
     if (out.ids.length) chunks.push(out);
     this.chunks = chunks;
-    this.count_ += staged.ids.length;
+    this.entryCount += staged.ids.length;
     this.changed();
   }
 
@@ -383,7 +384,7 @@ export class IndexStore {
   clear(): void {
     this.chunks = [];
     this.staged = { keys: [], ids: [] };
-    this.count_ = 0;
+    this.entryCount = 0;
     this.changed();
   }
 
