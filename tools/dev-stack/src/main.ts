@@ -9,6 +9,11 @@ import { parseCommandLine } from '@cw-tools/cli-kit';
 import { PortInUseError, REPO_ROOT, startPlatform } from './platform';
 import { LocalDataInUseError, resetLocalData } from './reset';
 
+// The terminal or the pipe that reads the output may go first (`npm start | head`, a supervisor
+// restarting its log reader): a write to it then fails, and must not take the platform down
+// with it, least of all while it stops and writes its buffered clicks.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 const USAGE = `usage: npm start [-- --fresh] [--in-memory] [--data-dir DIR]
 
 Starts every app of the platform in one process on PORT (8080), on the embedded MongoDB engine
