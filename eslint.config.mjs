@@ -19,7 +19,7 @@ const BOUNDARIES = {
     { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:app', 'type:testing'] },
     { sourceTag: SHARED, onlyDependOnLibsWithTags: [SHARED] },
     { sourceTag: 'scope:programs', onlyDependOnLibsWithTags: [SHARED] },
-    { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED] },
+    { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links'] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links'] },
@@ -31,7 +31,7 @@ const BOUNDARIES = {
     { sourceTag: 'scope:publisher', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:offers', 'scope:trending', 'scope:tools'] },
     { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:tools'] },
     { sourceTag: 'scope:reporting', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:tools'] },
-    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:monetize', 'scope:tools'] },
+    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:monetize', 'scope:conversions', 'scope:tools'] },
     { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:links', 'scope:feeds', 'scope:tools'] },
   ],
 };

@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildStats } from '@cw/conversions';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
@@ -29,6 +30,8 @@ beforeAll(async () => {
     sale('cnv_h3', 'ig', 'declined', '2.50', at('2032-05-02', 15)),
   ]);
   await deps.models.Click.insertMany(Array.from({ length: 8 }, (_, i) => ({ _id: `clk_h_${i}`, link_id: 'lnk_h', publisher_id: p, program_id: approvedProgram, campaign_id: 501, subid: i < 6 ? 'fb' : 'ig', created_at: at(i < 4 ? '2032-05-01' : '2032-05-02'), is_bot: i === 7 })));
+  // History written as rows (an import): the stats read model is rebuilt from them, as an operator would.
+  await rebuildStats(deps, { publisherId: p });
 });
 afterAll(() => deps?.close());
 

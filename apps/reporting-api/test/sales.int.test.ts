@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Types } from 'mongoose';
 import { rotateCredential } from '@cw/auth';
+import { rebuildStats } from '@cw/conversions';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
@@ -40,6 +41,8 @@ beforeAll(async () => {
     ...Array.from({ length: 5 }, (_, i) => click(i, 'rt-a', day('2031-03-02'), true)),
     ...Array.from({ length: 4 }, (_, i) => click(i, 'rt-b', day('2031-03-02'))),
   ]);
+  // History written as rows (an import): the stats read model is rebuilt from them, as an operator would.
+  await rebuildStats(deps, { publisherId: p });
 });
 afterAll(() => deps?.close());
 

@@ -1,6 +1,7 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
+import { storeCountedClicks } from '@cw/conversions';
 import { mountRouter, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
@@ -44,7 +45,7 @@ export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
 export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
-  app.clicks = new ClickRecorder(deps.repos.clicks, deps.logger, deps.config.clickFlushIntervalMs, deps.config.clickBufferMax, deps.metrics.registry);
+  app.clicks = new ClickRecorder((batch) => storeCountedClicks(deps, batch, (rows) => deps.repos.clicks.insertRows(rows)), deps.logger, deps.config.clickFlushIntervalMs, deps.config.clickBufferMax, deps.metrics.registry);
   const redirects = new ClickRedirects(deps, app.clicks);
   mountRouter(app, redirectRouter(redirects));
   // Every server of this app (its own, the one-process platform's, tests') gets the fast path.

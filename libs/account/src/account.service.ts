@@ -7,6 +7,7 @@ import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, formatDecimal, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import type { UseCaseDeps } from '@cw/usecase';
+import { countAccountChanges, readFacts, type Fact } from '@cw/conversions';
 
 export const ACCOUNT_POLICY: Policy = { budget: 'account' };
 export const PAYMENT_STATUS_POLICY: Policy = {
@@ -61,13 +62,15 @@ interface Bucket {
   amount: Dec;
 }
 
-async function sumByCurrency(deps: UseCaseDeps, match: Record<string, unknown>): Promise<Bucket[]> {
-  const rows = await deps.models.Conversion.aggregate<{ _id: string; total: { toString(): string } }>([
-    { $match: match },
-    { $group: { _id: '$currency', total: { $sum: '$commission' } } },
-    { $sort: { _id: 1 } },
-  ]);
-  return rows.map((r) => ({ currency: r._id, amount: parseDecimal(r.total.toString()) }));
+/** Commission per currency of the conversions in the given states, from the stats read model. */
+async function sumByCurrency(deps: UseCaseDeps, publisherId: string, keep: (c: NonNullable<Fact['conversion']>) => boolean, from?: number): Promise<Bucket[]> {
+  const facts = await readFacts(deps, { publisherId, byTime: false, ...(from !== undefined ? { from, to: 8.64e15 } : {}) });
+  const sums = new Map<string, Dec[]>();
+  for (const f of facts) if (f.conversion && keep(f.conversion)) sums.set(f.conversion.currency, [...(sums.get(f.conversion.currency) ?? []), parseDecimal(f.conversion.commission)]);
+  return [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, vs]) => ({ currency, amount: addDecimals(vs) }))
+    .filter((b) => facts.some((f) => f.conversion?.currency === b.currency && f.conversion.n !== 0 && keep(f.conversion)));
 }
 
 /** An amount in USD at the configured indicative rate (0 for a currency without one). */
@@ -88,9 +91,11 @@ const show = (buckets: Bucket[]) => buckets.map((b) => ({ currency: b.currency, 
 export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now = new Date()) {
   const config = deps.config;
   const pub = principal.publisher;
-  const since = new Date(now.getTime() - PENDING_WINDOW_DAYS * 86_400_000);
-  const approved = await sumByCurrency(deps, { publisher_id: pub._id, status: 'approved', paid: { $ne: true } });
-  const pending = await sumByCurrency(deps, { publisher_id: pub._id, status: 'pending', occurred_at: { $gte: since } });
+  // The pending window starts at a quarter hour (the stats read model's slot).
+  const since = Math.floor((now.getTime() - PENDING_WINDOW_DAYS * 86_400_000) / 900_000) * 900_000;
+  await countAccountChanges(deps, pub._id);
+  const approved = await sumByCurrency(deps, pub._id, (c) => c.status === 'approved' && !c.paid);
+  const pending = await sumByCurrency(deps, pub._id, (c) => c.status === 'pending', since);
   const payoutCurrency = pub.payout?.currency ?? 'EUR';
   const threshold = pub.payout?.threshold ? parseDecimal(pub.payout.threshold.toString()) : parseDecimal('50.00');
   const payable = addDecimals(approved.map((b) => convert(config, b, payoutCurrency)));

@@ -2,6 +2,9 @@ import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
 import { CURRENCY_CODES } from './money';
 
 const SUBID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,100}$' } as const;
+/** An IANA time zone name; days, weeks and months are its calendar's. */
+export const TIMEZONE = { type: 'string', minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone (e.g. Europe/Berlin, Asia/Kolkata); days, weeks and months are its calendar days. Default UTC.' } as const;
+
 const DAY = { type: 'string', format: 'date', description: 'UTC day, YYYY-MM-DD (inclusive).' } as const;
 
 /** A merchant's sale report (server to server). */
@@ -49,8 +52,9 @@ export const REPORT_INPUT = {
   additionalProperties: false,
   properties: {
     group_by: { type: 'string', enum: ['day', 'week', 'month', 'subid', 'campaign', 'status'], default: 'day' },
-    date_from: DAY,
-    date_to: { ...DAY, description: 'UTC day, YYYY-MM-DD (inclusive), not before date_from.' },
+    date_from: { ...DAY, description: "Day of the report's time zone, YYYY-MM-DD (inclusive)." },
+    date_to: { ...DAY, description: "Day of the report's time zone, YYYY-MM-DD (inclusive), not before date_from." },
+    timezone: TIMEZONE,
     subid: SUBID,
     status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
   },

@@ -5,7 +5,8 @@
  * event is pushed into the conversion's outbox with the new status, guarded by the old status),
  * so no event is lost or doubled, even under concurrent changes; the same update flags the
  * conversion for the events feed (`log_pending`, see ./event-log.ts) and for the postback outbox
- * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on). Ledger entries (bonuses,
+ * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on) and for
+ * the stats read model (`stats_pending`, see ./stats/counting.ts). Ledger entries (bonuses,
  * corrections) are booked approved and emit no sale event.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -124,6 +125,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
     source: 'v1' as const,
     events: [saleEvent('sale.created', now)],
     log_pending: true,
+    stats_pending: true,
     outbox_since: now,
     created_at: now,
     updated_at: now,
@@ -195,7 +197,7 @@ export async function changeStatus(
   const updated = await deps.models.Conversion.findOneAndUpdate(
     { ...scope, status: current.status },
     {
-      $set: { status: to, updated_at: now, log_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
+      $set: { status: to, updated_at: now, log_pending: true, stats_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
       $min: { outbox_since: now },
       $push: { events: saleEvent(event, now) },
     },
@@ -232,6 +234,7 @@ export async function bookLedgerEntry(
     currency: entry.currency,
     occurred_at: now,
     source: 'ledger',
+    stats_pending: true,
     created_at: now,
     updated_at: now,
   });

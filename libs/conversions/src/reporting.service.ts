@@ -9,6 +9,9 @@ import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import type { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
 import { moneyIn } from './money';
+import { addDays, daysBetween, mondayOf, nextDay, zoneCalendar } from './stats/calendar';
+import { countAccountChanges } from './stats/counting';
+import { readFacts } from './stats/reader';
 
 export const CONVERSIONS_POLICY: Policy = { budget: 'reporting' };
 export const REPORTS_POLICY: Policy = { budget: 'reporting' };
@@ -18,7 +21,6 @@ const MAX_REPORT_DAYS = 366;
 const DEFAULT_REPORT_DAYS = 30;
 
 const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
-const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 function range(from: string | undefined, to: string | undefined): { from?: Date; toExclusive?: Date } {
   if (from && to && from > to)
@@ -54,15 +56,19 @@ export function conversionView(c: ConversionRecord, merchantName: string | undef
 
 type Sums = Record<string, string>;
 
-function sumsBy(rows: Array<{ currency: string; value: { toString(): string } }>): Sums {
+/** Per-currency sums as the wire shows them: currencies in order, each at its minor unit. */
+function sumsBy(rows: Array<{ currency: string; value: string }>): Sums {
   const acc = new Map<string, string[]>();
-  for (const r of rows) acc.set(r.currency, [...(acc.get(r.currency) ?? []), r.value.toString()]);
+  for (const r of rows) acc.set(r.currency, [...(acc.get(r.currency) ?? []), r.value]);
   return Object.fromEntries(
     [...acc].sort(([a], [b]) => a.localeCompare(b)).map(([cur, vs]) => [cur, moneyIn(addDecimals(vs.map((v) => parseDecimal(v))), cur)]),
   );
 }
 
-/** The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set. */
+/**
+ * The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set (from
+ * the stats read model; with `updated_since`, which the model does not key, from the matched rows).
+ */
 export async function listConversions(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
   const { from, toExclusive } = range(input.date_from, input.date_to);
   const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
@@ -77,16 +83,34 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
     .limit(input.page_size + 1)
     .lean<ConversionRecord[]>();
   const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
-  const rollup = await deps.models.Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
-    { $match: filter },
-    { $group: { _id: { subid: '$subid', currency: '$currency' }, n: { $sum: 1 }, commission: { $sum: '$commission' } } },
-  ]);
-  const bySubid = new Map<string, { n: number; sums: Array<{ currency: string; value: { toString(): string } }> }>();
-  for (const r of rollup) {
-    const e = bySubid.get(r._id.subid ?? '') ?? { n: 0, sums: [] };
-    e.n += r.n;
-    e.sums.push({ currency: r._id.currency, value: r.commission });
-    bySubid.set(r._id.subid ?? '', e);
+  const bySubid = new Map<string, { n: number; sums: Array<{ currency: string; value: string }> }>();
+  const add = (subid: string | null | undefined, currency: string, n: number, commission: string) => {
+    const e = bySubid.get(subid ?? '') ?? { n: 0, sums: [] };
+    e.n += n;
+    e.sums.push({ currency, value: commission });
+    bySubid.set(subid ?? '', e);
+  };
+  if (input.updated_since !== undefined) {
+    const rollup = await deps.models.Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
+      { $match: filter },
+      { $group: { _id: { subid: '$subid', currency: '$currency' }, n: { $sum: 1 }, commission: { $sum: '$commission' } } },
+    ]);
+    for (const r of rollup) add(r._id.subid, r._id.currency, r.n, r.commission.toString());
+  } else {
+    await countAccountChanges(deps, principal.publisher._id);
+    const facts = await readFacts(deps, {
+      publisherId: principal.publisher._id,
+      from: from?.getTime(),
+      to: toExclusive?.getTime(),
+      byTime: false,
+      bySubid: true,
+      subid: input.subid,
+    });
+    for (const f of facts) {
+      const c = f.conversion;
+      if (!c || (input.status !== undefined && c.status !== input.status) || (input.source !== 'all' && c.source !== input.source)) continue;
+      add(f.subid, c.currency, c.n, c.commission);
+    }
   }
   return {
     ...pageOf(
@@ -94,6 +118,7 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
       input,
     ),
     subid_rollup: [...bySubid]
+      .filter(([, e]) => e.n !== 0)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([subid, e]) => ({ subid: subid || null, conversions: e.n, commission: sumsBy(e.sums) })),
   };
@@ -104,72 +129,81 @@ interface Cell {
   approved: number;
   pending: number;
   declined: number;
-  sale: Array<{ currency: string; value: { toString(): string } }>;
-  commission: Array<{ currency: string; value: { toString(): string } }>;
+  sale: Array<{ currency: string; value: string }>;
+  commission: Array<{ currency: string; value: string }>;
 }
 
 const emptyCell = (): Cell => ({ conversions: 0, approved: 0, pending: 0, declined: 0, sale: [], commission: [] });
 
-const mondayOf = (day: string) => {
-  const t = dayStart(day).getTime();
-  return isoDay(t - ((new Date(t).getUTCDay() + 6) % 7) * DAY);
-};
-
-/** Conversions and commission grouped by time (dense), sub-ID, campaign or status, per currency. */
+/**
+ * Conversions and commission grouped by time (dense, in the report's time zone), sub-ID, campaign
+ * or status, per currency, from the stats read model.
+ */
 export async function conversionReport(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now = new Date()) {
-  const dateTo = input.date_to ?? isoDay(now.getTime());
-  const dateFrom = input.date_from ?? isoDay(dayStart(dateTo).getTime() - (DEFAULT_REPORT_DAYS - 1) * DAY);
-  const { from, toExclusive } = range(dateFrom, dateTo);
-  const days = Math.round((toExclusive!.getTime() - from!.getTime()) / DAY);
+  const calendar = zoneCalendar(input.timezone ?? 'UTC');
+  const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
+  const dateFrom = input.date_from ?? addDays(dateTo, -(DEFAULT_REPORT_DAYS - 1));
+  range(dateFrom, dateTo);
+  const days = daysBetween(dateFrom, dateTo) + 1;
   if (days > MAX_REPORT_DAYS)
     throw new ApiError({
       code: 'invalid_parameter',
       detail: `Invalid parameter 'date_from': a report covers at most ${MAX_REPORT_DAYS} days.`,
       errors: [{ param: 'date_from', detail: `the range exceeds ${MAX_REPORT_DAYS} days` }],
     });
-  const match: Record<string, unknown> = { publisher_id: principal.publisher._id, occurred_at: { $gte: from, $lt: toExclusive } };
-  if (input.subid !== undefined) match.subid = input.subid;
-  if (input.status !== undefined) match.status = input.status;
   const timeGroup = input.group_by === 'day' || input.group_by === 'week' || input.group_by === 'month';
-  const key = timeGroup
-    ? { $dateToString: { format: '%Y-%m-%d', date: '$occurred_at' } }
-    : input.group_by === 'subid'
-      ? '$subid'
-      : input.group_by === 'campaign'
-        ? '$campaign_id'
-        : '$status';
-  // Grouped in MongoDB by (key, currency, status); days fold into weeks and months below (at most 366 rows per currency and status).
-  const grouped = await deps.models.Conversion.aggregate<{
-    _id: { k: unknown; c: string; s: 'pending' | 'approved' | 'declined' };
-    n: number;
-    sale: { toString(): string };
-    commission: { toString(): string };
-  }>([
-    { $match: match },
-    { $group: { _id: { k: key, c: '$currency', s: '$status' }, n: { $sum: 1 }, sale: { $sum: '$sale_amount' }, commission: { $sum: '$commission' } } },
-  ]);
-  const keyOf = (k: unknown): string => {
-    if (input.group_by === 'week') return mondayOf(String(k));
-    if (input.group_by === 'month') return String(k).slice(0, 7);
-    return k === null || k === undefined ? '' : String(k);
-  };
-  const cells = new Map<string, Cell>();
-  if (timeGroup) {
-    for (let t = from!.getTime(); t < toExclusive!.getTime(); t += DAY) {
-      const k = keyOf(isoDay(t));
-      if (!cells.has(k)) cells.set(k, emptyCell());
-    }
+  const dayKeys: string[] = [];
+  const starts: number[] = [];
+  for (let d = dateFrom, i = 0; i <= days; d = nextDay(d), i++) {
+    dayKeys.push(d);
+    starts.push(calendar.dayStart(d));
   }
+  const from = starts[0]!;
+  const to = starts[days]!;
+  await countAccountChanges(deps, principal.publisher._id);
+  const facts = await readFacts(deps, {
+    publisherId: principal.publisher._id,
+    from,
+    to,
+    byTime: timeGroup,
+    bySubid: input.group_by === 'subid',
+    byProgram: input.group_by === 'campaign',
+    subid: input.subid,
+  });
+  /** The local day of an instant in [from, to): the last day starting at or before it. */
+  const dayAt = (t: number) => {
+    let lo = 0;
+    let hi = days - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return dayKeys[lo]!;
+  };
+  const timeKey = (day: string) => (input.group_by === 'week' ? mondayOf(day) : input.group_by === 'month' ? day.slice(0, 7) : day);
+  const cells = new Map<string, Cell>();
+  if (timeGroup) for (const d of dayKeys.slice(0, days)) if (!cells.has(timeKey(d))) cells.set(timeKey(d), emptyCell());
   const total = emptyCell();
-  for (const g of grouped) {
-    const k = keyOf(g._id.k);
+  for (const f of facts) {
+    const c = f.conversion;
+    if (!c || (input.status !== undefined && c.status !== input.status)) continue;
+    const k = timeGroup
+      ? timeKey(dayAt(f.at))
+      : input.group_by === 'subid'
+        ? (f.subid ?? '')
+        : input.group_by === 'campaign'
+          ? f.campaign_id === null
+            ? ''
+            : String(f.campaign_id)
+          : c.status;
     const cell = cells.get(k) ?? emptyCell();
     cells.set(k, cell);
-    for (const c of [cell, total]) {
-      c.conversions += g.n;
-      c[g._id.s] += g.n;
-      c.sale.push({ currency: g._id.c, value: g.sale });
-      c.commission.push({ currency: g._id.c, value: g.commission });
+    for (const x of [cell, total]) {
+      x.conversions += c.n;
+      x[c.status] += c.n;
+      x.sale.push({ currency: c.currency, value: c.sale });
+      x.commission.push({ currency: c.currency, value: c.commission });
     }
   }
   const show = (c: Cell) => ({
@@ -180,12 +214,14 @@ export async function conversionReport(deps: UseCaseDeps, principal: Principal, 
     sale_amount: sumsBy(c.sale),
     commission: sumsBy(c.commission),
   });
-  const keys = [...cells.keys()].sort((a, b) => (input.group_by === 'campaign' ? Number(a) - Number(b) : a.localeCompare(b)));
+  const keys = [...cells.keys()]
+    .filter((k) => timeGroup || cells.get(k)!.conversions !== 0)
+    .sort((a, b) => (input.group_by === 'campaign' ? Number(a) - Number(b) : a.localeCompare(b)));
   return {
     group_by: input.group_by,
     date_from: dateFrom,
     date_to: dateTo,
-    timezone: 'UTC',
+    timezone: calendar.name,
     // Conversions without a sub-ID, and ledger entries without a campaign, are keyed null.
     rows: keys.map((k) => ({ key: k === '' ? null : k, ...show(cells.get(k)!) })),
     totals: show(total),

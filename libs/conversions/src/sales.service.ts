@@ -10,7 +10,11 @@ import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, parseDecimal } from '@cw/money';
 import { PAGE_INPUT, pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
+import { TIMEZONE } from './conversion.schemas';
 import { moneyIn } from './money';
+import { nextDay, zoneCalendar } from './stats/calendar';
+import { countAccountChanges } from './stats/counting';
+import { readFacts } from './stats/reader';
 
 /** The reporting token only, with its own per-account budget. */
 export const SALES_POLICY: Policy = { budget: 'reportingToken', credentials: ['reporting_token'] };
@@ -37,7 +41,7 @@ export const SALES_EXPORT_INPUT = { type: 'object', additionalProperties: false,
 export const SUMMARY_INPUT = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...FILTERS, group_by: { type: 'string', enum: ['subid', 'day', 'merchant'], default: 'subid' } },
+  properties: { ...FILTERS, group_by: { type: 'string', enum: ['subid', 'day', 'merchant'], default: 'subid' }, timezone: TIMEZONE },
 } as const;
 
 type Filters = InputOf<typeof SALES_EXPORT_INPUT>;
@@ -179,26 +183,26 @@ export function exportSales(
 
 type Sums = Record<string, string>;
 
-/** Per group: clicks (bots excluded), sales, conversion rate, earnings and EPC per currency. */
+/**
+ * Per group: clicks (bots excluded), sales, conversion rate, earnings and EPC per currency, from
+ * the stats read model. Days are the calendar days of `timezone` (default UTC).
+ */
 export async function salesSummary(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
-  const filter = salesFilter(principal, input);
-  const keyOf = { subid: '$subid', merchant: '$campaign_id', day: { $dateToString: { format: '%Y-%m-%d', date: '$occurred_at' } } }[input.group_by];
-  const clickKeyOf = { subid: '$subid', merchant: '$campaign_id', day: { $dateToString: { format: '%Y-%m-%d', date: '$created_at' } } }[input.group_by];
-  const sales = await deps.models.Conversion.aggregate<{ _id: { key: string | number | null; currency: string }; n: number; earnings: { toString(): string } }>(
-    [{ $match: filter }, { $group: { _id: { key: keyOf, currency: '$currency' }, n: { $sum: 1 }, earnings: { $sum: '$commission' } } }],
-  );
-  // Clicks of the same account, range and sub-ID/merchant filters (a status filter does not apply to clicks).
-  const clickFilter: Record<string, unknown> = { publisher_id: principal.publisher._id, is_bot: { $ne: true } };
-  const occurred = filter.occurred_at as Record<string, Date> | undefined;
-  if (occurred) clickFilter.created_at = occurred;
-  if (input.sub_id !== undefined) clickFilter.subid = input.sub_id;
-  if (input.merchant !== undefined) clickFilter.campaign_id = input.merchant;
-  const clicks = await deps.models.Click.aggregate<{ _id: string | number | null; n: number }>([
-    { $match: clickFilter },
-    { $group: { _id: clickKeyOf, n: { $sum: 1 } } },
-  ]);
-
-  const norm = (k: string | number | null | undefined) => (k === undefined || k === null || k === '' ? null : k);
+  salesFilter(principal, input); // date_from after date_to answers 400 before any read
+  const calendar = zoneCalendar(input.timezone ?? 'UTC');
+  const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;
+  const to = input.date_to ? calendar.dayStart(nextDay(input.date_to)) : undefined;
+  await countAccountChanges(deps, principal.publisher._id);
+  const facts = await readFacts(deps, {
+    publisherId: principal.publisher._id,
+    from: from ?? (to !== undefined ? -8.64e15 : undefined),
+    to: to ?? (from !== undefined ? 8.64e15 : undefined),
+    byTime: input.group_by === 'day',
+    bySubid: input.group_by === 'subid',
+    byProgram: input.group_by === 'merchant',
+    subid: input.sub_id,
+    campaignId: input.merchant,
+  });
   const rows = new Map<string, { key: string | number | null; clicks: number; sales: number; earnings: Map<string, string[]> }>();
   const rowOf = (k: string | number | null) => {
     const id = JSON.stringify(k);
@@ -206,11 +210,17 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
     if (!r) rows.set(id, (r = { key: k, clicks: 0, sales: 0, earnings: new Map() }));
     return r;
   };
-  for (const c of clicks) rowOf(norm(c._id)).clicks += c.n;
-  for (const s of sales) {
-    const r = rowOf(norm(s._id.key));
-    r.sales += s.n;
-    r.earnings.set(s._id.currency, [...(r.earnings.get(s._id.currency) ?? []), s.earnings.toString()]);
+  for (const f of facts) {
+    const c = f.conversion;
+    // Clicks have no status: a status filter narrows the sales only.
+    if (c && (c.source !== 'v1' || (input.status !== undefined && c.status !== input.status))) continue;
+    const key = input.group_by === 'subid' ? f.subid || null : input.group_by === 'merchant' ? f.campaign_id : calendar.dayOf(f.at);
+    const r = rowOf(key);
+    r.clicks += f.clicks;
+    if (c) {
+      r.sales += c.n;
+      r.earnings.set(c.currency, [...(r.earnings.get(c.currency) ?? []), c.commission]);
+    }
   }
   const names =
     input.group_by === 'merchant'
@@ -246,5 +256,5 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
         epc,
       };
     });
-  return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, data: out };
+  return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, data: out };
 }

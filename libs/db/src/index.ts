@@ -54,3 +54,4 @@ export type { TrendingPlanDoc } from './schemas/trending-plan.schema';
 export { accessChangeOfWrite, onAccessChange } from './access-changes';
 export type { AccessChange, AccessChangeListener } from './access-changes';
 export type { EventLogHeadDoc, SaleEventDoc } from './schemas/sale-event.schema';
+export type { StatDoc, StatTxnDoc } from './schemas/stat.schema';

@@ -19,6 +19,7 @@ import { productSchema, type ProductDoc } from './schemas/product.schema';
 import { programSchema, type ProgramDoc } from './schemas/program.schema';
 import { publisherSchema, type PublisherDoc } from './schemas/publisher.schema';
 import { trendingPlanSchema, type TrendingPlanDoc } from './schemas/trending-plan.schema';
+import { statSchema, statTxnSchema, type StatDoc, type StatTxnDoc } from './schemas/stat.schema';
 import { eventLogHeadSchema, saleEventLogSchema, type EventLogHeadDoc, type SaleEventDoc } from './schemas/sale-event.schema';
 
 export interface Models {
@@ -40,6 +41,8 @@ export interface Models {
   FeedState: Model<FeedStateDoc>;
   SaleEvent: Model<SaleEventDoc>;
   EventLogHead: Model<EventLogHeadDoc>;
+  Stat: Model<StatDoc>;
+  StatTxn: Model<StatTxnDoc>;
   /** The worker's Agenda jobs: declared for their indexes; Agenda reads and writes them itself. */
   AgendaJob: Model<Record<string, unknown>>;
 }
@@ -64,6 +67,8 @@ const COLLECTIONS = {
   FeedState: [feedStateSchema, 'feed_states'],
   SaleEvent: [saleEventLogSchema, 'sale_events'],
   EventLogHead: [eventLogHeadSchema, 'event_log_heads'],
+  Stat: [statSchema, 'stats'],
+  StatTxn: [statTxnSchema, 'stats_txns'],
   AgendaJob: [agendaJobSchema, 'jobs'],
 } as const;
 
@@ -94,6 +99,8 @@ export function createModels(conn: Connection): Models {
     FeedState: conn.model<FeedStateDoc>('FeedState', ...COLLECTIONS.FeedState),
     SaleEvent: conn.model<SaleEventDoc>('SaleEvent', ...COLLECTIONS.SaleEvent),
     EventLogHead: conn.model<EventLogHeadDoc>('EventLogHead', ...COLLECTIONS.EventLogHead),
+    Stat: conn.model<StatDoc>('Stat', ...COLLECTIONS.Stat),
+    StatTxn: conn.model<StatTxnDoc>('StatTxn', ...COLLECTIONS.StatTxn),
     AgendaJob: conn.model<Record<string, unknown>>('AgendaJob', ...COLLECTIONS.AgendaJob),
   };
 }

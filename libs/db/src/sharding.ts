@@ -32,6 +32,11 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     key: { publisher_id: 1, seq: 1 },
     why: "an account's feed is read by (publisher, seq) ranges: one chunk range per account, pages in order",
   },
+  stats: {
+    key: { publisher_id: 1, _id: 'hashed' },
+    why: "the stats read model: every read is one account's cells (targeted); increments name (publisher, cell id)",
+  },
+  stats_txns: { key: { _id: 'hashed' }, why: 'written, applied and deleted by id; the recovery pass scatters (it runs in the background)' },
   postback_deliveries: { key: { _id: 'hashed' }, why: 'every claim, attempt and redelivery names the delivery id' },
   idempotency_keys: { key: { _id: 'hashed' }, why: 'every claim and completion names the key id' },
   publishers: { unsharded: 'one document per account' },

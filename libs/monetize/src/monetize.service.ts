@@ -11,7 +11,8 @@ import { generateSecret, hashesEqual, hashSecret } from '@cw/auth';
 import { literalPattern, type ApplicationStatus, type MonetizeApplicationDoc, type ProgramRow } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { ensureLinks, hostAllowed, trackedUrl, type LinkSpec } from '@cw/links';
-import { money } from '@cw/money';
+import { addDecimals, formatDecimal, parseDecimal } from '@cw/money';
+import { countAccountChanges, moneyIn, readFacts } from '@cw/conversions';
 import { programView } from '@cw/programs';
 import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { publicUrlProblem } from '@cw/validation';
@@ -267,12 +268,24 @@ async function authorizedApplication(deps: UseCaseDeps, id: string, secret: stri
 export async function applicationStatus(deps: UseCaseDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
   const app = await authorizedApplication(deps, id, input.access_secret);
   const links = await deps.models.Link.find({ publisher_id: app.publisher_id }).sort({ created_at: 1, _id: 1 }).lean();
-  const clicks = await deps.models.Click.countDocuments({ publisher_id: app.publisher_id, is_bot: { $ne: true } });
-  const earnings = await deps.models.Conversion.aggregate<{ _id: string; amount: unknown; count: number }>([
-    { $match: { publisher_id: app.publisher_id, status: { $in: ['pending', 'approved'] }, paid: { $ne: true } } },
-    { $group: { _id: '$currency', amount: { $sum: '$commission' }, count: { $sum: 1 } } },
-    { $sort: { _id: 1 } },
-  ]);
+  // Clicks and unpaid earnings from the stats read model (bots apart; pending and approved, not paid).
+  await countAccountChanges(deps, app.publisher_id);
+  const facts = await readFacts(deps, { publisherId: app.publisher_id, byTime: false });
+  let clicks = 0;
+  const byCurrency = new Map<string, { count: number; amounts: string[] }>();
+  for (const f of facts) {
+    clicks += f.clicks;
+    const c = f.conversion;
+    if (!c || c.paid || (c.status !== 'pending' && c.status !== 'approved')) continue;
+    const e = byCurrency.get(c.currency) ?? { count: 0, amounts: [] };
+    e.count += c.n;
+    e.amounts.push(c.commission);
+    byCurrency.set(c.currency, e);
+  }
+  const earnings = [...byCurrency]
+    .filter(([, e]) => e.count !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, e]) => ({ _id: currency, count: e.count, amount: formatDecimal(addDecimals(e.amounts.map((v) => parseDecimal(v))), 4) }));
   return {
     application_id: app._id,
     status: app.status,
@@ -285,7 +298,7 @@ export async function applicationStatus(deps: UseCaseDeps, id: string, input: In
     })),
     clicks,
     conversions: earnings.reduce((n, e) => n + e.count, 0),
-    pending_earnings: earnings.map((e) => ({ currency: e._id, amount: money(e.amount as string) })),
+    pending_earnings: earnings.map((e) => ({ currency: e._id, amount: moneyIn(e.amount, e._id) })),
     payout_held: app.status !== 'approved',
     claim: claimOf(app),
   };

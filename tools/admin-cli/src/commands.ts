@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createPublishers, setAccountStatus } from '@cw/account';
 import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential } from '@cw/auth';
-import { appendPendingEvents, bookLedgerEntry, changeStatus, conversionView, readEventLog, pruneEvents, type ConversionRecord } from '@cw/conversions';
+import { appendPendingEvents, rebuildStats, bookLedgerEntry, changeStatus, conversionView, readEventLog, pruneEvents, type ConversionRecord } from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
 import { API_KEY_KINDS, APPLICATION_STATUSES, migrateIndexes, NotShardedClusterError, shardCollections, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
@@ -444,6 +444,22 @@ export const COMMANDS: Record<string, CommandSpec> = {
       // Where it stopped, for the person (standard error): standard output holds only event lines.
       process.stderr.write(`stopped; resume with --cursor ${cursor}\n`);
       return undefined;
+    },
+  },
+  'stats:rebuild': {
+    summary: 'Recompute the stats read model (reports, summaries, getStats, payment status, earnings) from the raw conversions and clicks, month by month (progress bar); safe to repeat',
+    options: {
+      publisher: { type: 'string', doc: 'one account id (default: every account with conversions or clicks)' },
+      from: { type: 'string', doc: 'YYYY-MM-DD: rebuild from the UTC month of this day on (default: all history)' },
+    },
+    run: async (deps, o, progress) => {
+      const publisherId = str(o, 'publisher');
+      if (publisherId !== undefined) await mustPublisher(deps, publisherId);
+      const fromRaw = str(o, 'from');
+      if (fromRaw !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(fromRaw) || Number.isNaN(Date.parse(`${fromRaw}T00:00:00Z`))))
+        throw new UsageError(`--from must be a date YYYY-MM-DD, got "${fromRaw}"`);
+      const from = fromRaw === undefined ? undefined : new Date(`${fromRaw}T00:00:00.000Z`);
+      return rebuildStats(deps, { publisherId, from, onProgress: progress ? (p) => progress(p.done, p.total) : undefined });
     },
   },
   'events:prune': {

@@ -7,7 +7,7 @@
 import { Decimal128 } from 'bson';
 import { createPublishers } from '@cw/account';
 import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth';
-import { bookLedgerEntry, commissionFor, conversionId, saleEvent } from '@cw/conversions';
+import { bookLedgerEntry, commissionFor, conversionId, saleEvent, storeCountedClicks } from '@cw/conversions';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
 import { createRepositories, type ApiKeyKind, type AssignmentRow, type ClickRow, type ConversionRow, type LinkRow, type Models, type ProductRow } from '@cw/db';
@@ -502,13 +502,14 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
             source: 'v1',
             events,
             log_pending: true,
+            stats_pending: true,
             created_at: occurred,
             updated_at: events[events.length - 1].created_at,
           } as unknown as ConversionRow);
         }
       }
     }
-    await repos.clicks.insertBatch(clicks);
+    await storeCountedClicks({ models }, clicks, (rows) => repos.clicks.insertRows(rows));
     await repos.conversions.insertRows(conversions);
     // Bookings by the network, through the lifecycle (approved, no sale event).
     await bookLedgerEntry({ models }, { publisherId: a.id, amount: '25.00', currency: 'EUR', reason: 'Welcome bonus', now: new Date(t - 60 * DAY) });

@@ -12,7 +12,7 @@
  * job and another worker never send one attempt twice.
  */
 import type { Agenda } from 'agenda';
-import { appendPendingEvents } from '@cw/conversions';
+import { appendPendingEvents, countPendingChanges } from '@cw/conversions';
 import { OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from './job';
@@ -35,9 +35,13 @@ export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
   };
 }
 
-/** One round of the events loop: sale events join their account's log (the events feed), every account. */
+/**
+ * One round of the events loop: sale events join their account's log (the events feed), and
+ * conversion changes and orphaned click batches are counted in the stats read model, every account.
+ */
 export async function appendRound(deps: UseCaseDeps): Promise<void> {
   await appendPendingEvents(deps);
+  await countPendingChanges(deps);
 }
 
 /** One round of the dispatch loop: pump the outbox, launch due first attempts and lost retries. */

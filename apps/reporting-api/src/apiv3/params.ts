@@ -1,18 +1,9 @@
 /** Parameters of /Apiv3/json: PHP-style nesting read with `qs`, bounded so no input can blow up. */
 import qs from 'qs';
 
-export type Params = Record<string, unknown>;
+import { Apiv3Error, type Params } from '@cw/conversions';
 
-/** An answer in HasOffers' error envelope with this HTTP status in the body (the response is 200). */
-export class Apiv3Error extends Error {
-  constructor(
-    readonly httpStatus: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+export { Apiv3Error, type Params };
 
 const QS_OPTIONS = { depth: 4, arrayLimit: 1000, parameterLimit: 2000, allowPrototypes: false, plainObjects: true, strictDepth: false } as const;
 

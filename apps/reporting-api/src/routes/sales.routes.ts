@@ -134,6 +134,7 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
               group_by: { type: 'string' },
               date_from: { type: ['string', 'null'] },
               date_to: { type: ['string', 'null'] },
+              timezone: { type: 'string', description: 'The time zone whose calendar days the dates and day keys are.' },
               data: { type: 'array', items: SUMMARY_ROW },
             },
           },

@@ -5,9 +5,11 @@
  * everything before the process exits (SIGTERM), so no click is lost. While the database is away
  * the buffer holds at most CLICK_BUFFER_MAX clicks; beyond, the oldest are dropped, counted in
  * `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
+ * Each batch is stored and counted in the stats read model by `write` (one transaction per batch,
+ * see @cw/conversions' stats/counting.ts).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { ClickRepository, ClickRow } from '@cw/db';
+import type { ClickRow } from '@cw/db';
 import type { Logger } from '@cw/logging';
 
 const BATCH_SIZE = 1000;
@@ -27,7 +29,8 @@ export class ClickRecorder {
   private readonly droppedMetric?: Counter;
 
   constructor(
-    private readonly clicks: ClickRepository,
+    /** Stores a batch (clicks already stored are skipped) and counts it; answers how many it stored. */
+    private readonly write: (batch: ClickRow[]) => Promise<number>,
     private readonly logger: Logger,
     flushIntervalMs: number,
     private readonly maxBuffered = 200_000,
@@ -97,7 +100,7 @@ export class ClickRecorder {
       this.inFlight = batch.length;
       try {
         // Clicks already stored by an earlier, partly failed attempt are skipped, not doubled.
-        this.written += await this.clicks.insertBatch(batch);
+        this.written += await this.write(batch);
         this.overflowing = false;
       } catch (e) {
         this.inFlight = 0;

@@ -17,7 +17,12 @@ export class ClickRepository {
 
   /** Stores a batch; clicks already stored (a retried, partly written batch) are skipped. Returns how many this call stored. */
   async insertBatch(clicks: ClickRow[]): Promise<number> {
-    return (await insertManyTolerant(this.models.Click.collection, clicks as never[])).inserted.size;
+    return (await this.insertRows(clicks)).size;
+  }
+
+  /** As insertBatch; answers the indexes (in `clicks`) of the clicks this call stored. */
+  async insertRows(clicks: ClickRow[]): Promise<Set<number>> {
+    return (await insertManyTolerant(this.models.Click.collection, clicks as never[])).inserted;
   }
 
   /** Newest first; never the address hash. */

@@ -15,6 +15,8 @@ export const clickSchema = new Schema(
     referrer: { type: String, default: '' },
     is_bot: { type: Boolean, default: false },
     bot_reason: { type: String },
+    /** The stats transaction that stored (and counts) this click. */
+    stats_txn: { type: String },
   },
   { versionKey: false },
 );

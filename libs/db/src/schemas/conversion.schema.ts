@@ -60,6 +60,10 @@ export const conversionSchema = new Schema(
     /** Which outbox pump holds this conversion's events, and until when (pumps on several workers never take the same rows). */
     outbox_claim: { type: String },
     outbox_claim_until: { type: Date },
+    /** The stats read model: set with every change (and on creation); cleared once the change is counted. */
+    stats_pending: { type: Boolean },
+    /** The state the stats read model counts this conversion in (`<status>_<paid 0|1>`); absent: not counted yet. */
+    stats_key: { type: String },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
   },
@@ -73,5 +77,8 @@ conversionSchema.index({ publisher_id: 1, updated_at: 1 });
 conversionSchema.index({ outbox_since: 1 }, { partialFilterExpression: { outbox_since: { $exists: true } } });
 // The events feed's appender: conversions with events not yet logged, by account.
 conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpression: { log_pending: true } });
+
+// The stats applier: conversions whose latest change is not counted yet, by account.
+conversionSchema.index({ stats_pending: 1, publisher_id: 1 }, { partialFilterExpression: { stats_pending: true } });
 
 export type ConversionDoc = InferSchemaType<typeof conversionSchema>;

@@ -25,7 +25,7 @@ saleEventLogSchema.index({ publisher_id: 1, seq: 1 }, { unique: true });
 // `events:prune` (by age).
 saleEventLogSchema.index({ logged_at: 1 });
 
-/** One per account: who may append to its log right now (a lease), so appends are serial. */
+/** One per account: who may append to its log (and count its changes in the stats) right now (leases), so both are serial. */
 export const eventLogHeadSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -33,6 +33,9 @@ export const eventLogHeadSchema = new Schema(
     holder: { type: String, default: null },
     /** The highest number appended so far (survives a prune of every event). */
     last_seq: { type: Number, default: 0 },
+    /** The stats applier's lease on the account (its conversion changes are counted serially). */
+    stats_leased_until: { type: Date, default: null },
+    stats_holder: { type: String, default: null },
   },
   { versionKey: false },
 );

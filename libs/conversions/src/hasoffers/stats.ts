@@ -5,11 +5,14 @@
  * rows never mix currencies (Stat.currency is always part of a getStats group).
  */
 import type { Principal } from '@cw/auth';
-import type { ConversionRecord } from '@cw/conversions';
-import { moneyIn } from '@cw/conversions';
+import type { ConversionRecord } from '../lifecycle';
+import { moneyIn } from '../money';
 import { addDecimals, divideDecimals, formatDecimal, parseDecimal } from '@cw/money';
 import type { UseCaseDeps } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';
+import { offsetCalendar } from '../stats/calendar';
+import { countAccountChanges } from '../stats/counting';
+import { readFacts, type Fact } from '../stats/reader';
 
 type Value = string | number | null;
 type Row = Record<string, Value>;
@@ -239,23 +242,23 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
   const byOffer = groups.includes('Stat.offer_id') || groups.includes('Offer.name');
   const bySubid = groups.includes('Stat.affiliate_info1');
   report([], p, [], STAT_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
-  const groupId = (dateField: string) => ({
-    all: { $literal: 1 },
-    ...(byDay ? { day: { $dateToString: { format: '%Y-%m-%d', date: offsetMs ? { $add: [`$${dateField}`, offsetMs] } : `$${dateField}` } } } : {}),
-    ...(byOffer ? { offer: '$program_id' } : {}),
-    ...(bySubid ? { subid: '$subid' } : {}),
+  await countAccountChanges(deps, principal.publisher._id);
+  // Merchant-reported sales (not ledger entries) and clicks, from the stats read model.
+  const facts = await readFacts(deps, { publisherId: principal.publisher._id, from: from.getTime(), to: to.getTime(), byTime: byDay, bySubid, byProgram: byOffer });
+  const calendar = offsetCalendar(offsetMs);
+  type Key = { day?: string; offer?: number; subid?: string };
+  const keyOf = (f: Fact): Key => ({
+    ...(byDay ? { day: calendar.dayOf(f.at) } : {}),
+    ...(byOffer && f.program_id !== null ? { offer: f.program_id } : {}),
+    ...(bySubid ? { subid: f.subid ?? '' } : {}),
   });
-  const match = { publisher_id: principal.publisher._id };
-  const [sales, clicks] = await Promise.all([
-    deps.models.Conversion.aggregate<{ _id: { day?: string; offer?: number; subid?: string; currency: string; status: string }; n: number; payout: { toString(): string }; sale: { toString(): string } }>([
-      { $match: { ...match, source: 'v1', occurred_at: { $gte: from, $lt: to } } },
-      { $group: { _id: { ...groupId('occurred_at'), currency: '$currency', status: '$status' }, n: { $sum: 1 }, payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
-    ]),
-    deps.models.Click.aggregate<{ _id: { day?: string; offer?: number; subid?: string }; n: number }>([
-      { $match: { ...match, is_bot: { $ne: true }, created_at: { $gte: from, $lt: to } } },
-      { $group: { _id: groupId('created_at'), n: { $sum: 1 } } },
-    ]),
-  ]);
+  const sales: Array<{ _id: Key & { currency: string; status: string }; n: number; payout: string; sale: string }> = [];
+  const clicks: Array<{ _id: Key; n: number }> = [];
+  for (const f of facts) {
+    if (f.clicks) clicks.push({ _id: keyOf(f), n: f.clicks });
+    const c = f.conversion;
+    if (c && c.source === 'v1' && c.n !== 0) sales.push({ _id: { ...keyOf(f), currency: c.currency, status: c.status }, n: c.n, payout: c.commission, sale: c.sale });
+  }
   const names = await offerNames(deps, [...sales.map((s) => s._id.offer), ...clicks.map((c) => c._id.offer)].filter((x): x is number => typeof x === 'number'));
   const baseKey = (k: { day?: string; offer?: number; subid?: string }) => JSON.stringify([k.day ?? null, k.offer ?? null, k.subid ?? null]);
   interface Acc { key: { day?: string; offer?: number; subid?: string }; currency: string; clicks: number; conversions: number; payout: string[]; sale: string[]; approved: string[]; pending: string[]; rejected: string[] }

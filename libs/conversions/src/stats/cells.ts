@@ -1,0 +1,161 @@
+/**
+ * The cells of the stats read model and what a click or a conversion adds to them (pure).
+ *
+ * A fact (a click, or a conversion counted in one state) at instant `at` adds to six cells: three
+ * views (`p`: program and merchant; `s`: sub-ID; `ps`: both) in two grains (`d`: its UTC day,
+ * counted in its quarter hour `q0`..`q95`; `m`: its UTC month). Quarter hours make a day of any
+ * time zone a union of whole slots (every zone's offset is a whole number of quarter hours), so
+ * reports in any zone are exact; months keep long ranges cheap.
+ */
+import { createHash } from 'node:crypto';
+import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
+
+export type View = 'p' | 's' | 'ps';
+export type Grain = 'd' | 'm';
+export const VIEWS: readonly View[] = ['p', 's', 'ps'];
+
+export const QUARTER_MS = 15 * 60_000;
+export const DAY_MS = 86_400_000;
+
+export const dayStartOf = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
+export const monthStartOf = (t: number) => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+export const nextMonthStart = (t: number) => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};
+
+/** What a fact is attributed to. */
+export interface Attribution {
+  publisher_id: string;
+  program_id: number | null;
+  campaign_id: number | null;
+  subid: string;
+}
+
+/** A cell's identity (stored on insert). */
+export interface CellDims {
+  publisher_id: string;
+  v: View;
+  g: Grain;
+  t: Date;
+  program_id: number | null;
+  campaign_id: number | null;
+  subid: string | null;
+}
+
+/** Increments of one cell: counter path to an integer (counts) or a decimal string (money). */
+export interface CellInc {
+  dims: CellDims;
+  counts: Record<string, number>;
+  money: Record<string, string>;
+}
+
+/** The state a conversion is counted in. */
+export interface ConversionFacts {
+  status: 'pending' | 'approved' | 'declined';
+  paid: boolean;
+  source: 'v1' | 'ledger';
+  currency: string;
+  sale_amount: string;
+  commission: string;
+}
+
+export const stateKey = (c: { status: string; paid?: boolean | null }) => `${c.status}_${c.paid ? 1 : 0}`;
+
+export function cellId(d: CellDims): string {
+  return createHash('sha256')
+    .update([d.publisher_id, d.v, d.g, d.t.toISOString(), d.program_id ?? '', d.campaign_id ?? '', d.subid ?? '\u0000'].join('\u0001'))
+    .digest('base64url')
+    .slice(0, 24);
+}
+
+function dimsOf(a: Attribution, v: View, g: Grain, at: number): CellDims {
+  return {
+    publisher_id: a.publisher_id,
+    v,
+    g,
+    t: new Date(g === 'd' ? dayStartOf(at) : monthStartOf(at)),
+    program_id: v === 's' ? null : a.program_id,
+    campaign_id: v === 's' ? null : a.campaign_id,
+    subid: v === 'p' ? null : a.subid,
+  };
+}
+
+const slotOf = (g: Grain, at: number) => (g === 'd' ? `q${Math.floor((at - dayStartOf(at)) / QUARTER_MS)}` : 'm');
+
+/** Counter name of conversions in one slot, currency and state. */
+export const conversionCounter = (slot: string, c: Pick<ConversionFacts, 'currency' | 'status' | 'paid' | 'source'>) =>
+  `${slot}_${c.currency}_${c.status}_${c.source}_${c.paid ? 1 : 0}`;
+
+/** Accumulates increments per cell; adding and then removing the same fact leaves zeros. */
+export class Increments {
+  readonly cells = new Map<string, CellInc>();
+
+  private cell(a: Attribution, v: View, g: Grain, at: number): CellInc {
+    const dims = dimsOf(a, v, g, at);
+    const id = cellId(dims);
+    let c = this.cells.get(id);
+    if (!c) this.cells.set(id, (c = { dims, counts: {}, money: {} }));
+    return c;
+  }
+
+  clicks(a: Attribution, at: number, n = 1): void {
+    for (const v of VIEWS)
+      for (const g of ['d', 'm'] as const) {
+        const c = this.cell(a, v, g, at);
+        const path = `c.${slotOf(g, at)}`;
+        c.counts[path] = (c.counts[path] ?? 0) + n;
+      }
+  }
+
+  /** A conversion counted (sign 1) or no longer counted (sign -1) in the given state. */
+  conversion(a: Attribution, at: number, f: ConversionFacts, sign: 1 | -1): void {
+    const neg = (s: string): Dec => {
+      const d = parseDecimal(s);
+      return sign === 1 ? d : { units: -d.units, scale: d.scale };
+    };
+    for (const v of VIEWS)
+      for (const g of ['d', 'm'] as const) {
+        const c = this.cell(a, v, g, at);
+        const base = `s.${conversionCounter(slotOf(g, at), f)}`;
+        c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign;
+        for (const [field, amount] of [['a', f.sale_amount], ['m', f.commission]] as const) {
+          const path = `${base}.${field}`;
+          const sum = addDecimals([...(c.money[path] ? [c.money[path]] : []), neg(amount)]);
+          c.money[path] = formatDecimal(sum, sum.scale);
+        }
+      }
+  }
+
+  /** A stored cell's counters, taken away (sign -1) or added (sign 1) as they are. */
+  storedCell(id: string, dims: CellDims, counters: { c?: Record<string, number>; s?: Record<string, { n?: number; a?: { toString(): string }; m?: { toString(): string } }> }, sign: 1 | -1): void {
+    let c = this.cells.get(id);
+    if (!c) this.cells.set(id, (c = { dims, counts: {}, money: {} }));
+    for (const [slot, n] of Object.entries(counters.c ?? {})) c.counts[`c.${slot}`] = (c.counts[`c.${slot}`] ?? 0) + sign * n;
+    for (const [key, e] of Object.entries(counters.s ?? {})) {
+      const base = `s.${key}`;
+      c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign * (e.n ?? 0);
+      for (const field of ['a', 'm'] as const) {
+        const v = e[field];
+        if (v === undefined) continue;
+        const d = parseDecimal(v.toString());
+        const sum = addDecimals([...(c.money[`${base}.${field}`] ? [c.money[`${base}.${field}`]!] : []), sign === 1 ? d : { units: -d.units, scale: d.scale }]);
+        c.money[`${base}.${field}`] = formatDecimal(sum, sum.scale);
+      }
+    }
+  }
+
+  /** Cells with any non-zero increment, in a stable order. */
+  nonZero(): Array<[string, CellInc]> {
+    const out: Array<[string, CellInc]> = [];
+    for (const [id, c] of this.cells) {
+      for (const k of Object.keys(c.counts)) if (c.counts[k] === 0) delete c.counts[k];
+      for (const k of Object.keys(c.money)) if (parseDecimal(c.money[k]!).units === 0n) delete c.money[k];
+      if (Object.keys(c.counts).length || Object.keys(c.money).length) out.push([id, c]);
+    }
+    return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Keeping the stats read model current: conversion changes (per account, serially, under the
+ * account's stats lease) and clicks (per tracker batch). Both go through ./writer.ts, so each
+ * change is counted exactly once across retries and crashes.
+ *
+ * A conversion change (created, approved, declined, reversed, paid; a ledger entry) sets
+ * `stats_pending` in the same write. The applier moves each pending conversion from the state it
+ * is counted in (`stats_key`) to its current state: one transaction per batch of conversions.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ClickRow, Models } from '@cw/db';
+import { Increments, stateKey, type Attribution, type ConversionFacts } from './cells';
+import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
+
+type Deps = { models: Models };
+
+const ACCOUNT_LEASE_MS = 10_000;
+const BATCH = 500;
+
+interface PendingConversion {
+  _id: string;
+  publisher_id: string;
+  program_id?: number | null;
+  campaign_id?: number | null;
+  subid?: string | null;
+  status: ConversionFacts['status'];
+  paid?: boolean;
+  source?: 'v1' | 'ledger';
+  currency: string;
+  sale_amount: { toString(): string };
+  commission: { toString(): string };
+  occurred_at: Date;
+  stats_key?: string;
+}
+
+interface TxnConversion {
+  id: string;
+  key: string;
+  status: string;
+  paid: boolean;
+}
+
+const attributionOf = (c: PendingConversion): Attribution => ({
+  publisher_id: c.publisher_id,
+  program_id: c.program_id ?? null,
+  campaign_id: c.campaign_id ?? null,
+  subid: c.subid ?? '',
+});
+
+const factsIn = (c: PendingConversion, key: string): ConversionFacts => {
+  const [status, paid] = key.split('_');
+  return {
+    status: status as ConversionFacts['status'],
+    paid: paid === '1',
+    source: c.source ?? 'v1',
+    currency: c.currency,
+    sale_amount: c.sale_amount.toString(),
+    commission: c.commission.toString(),
+  };
+};
+
+/** Adds to `incs` the move of a conversion from one counted state to another (null: not counted). */
+export function moveConversion(incs: Increments, c: PendingConversion, from: string | null, to: string | null): void {
+  if (from === to) return;
+  const at = c.occurred_at.getTime();
+  if (from) incs.conversion(attributionOf(c), at, factsIn(c, from), -1);
+  if (to) incs.conversion(attributionOf(c), at, factsIn(c, to), 1);
+}
+
+/** Marks the conversions counted in their transaction's states and ends the transaction. */
+export async function finishConversions(deps: Deps, txnId: string, conversions: TxnConversion[], incs: ReturnType<typeof storedIncs>) {
+  await applyIncrements(deps, txnId, incs);
+  if (conversions.length) {
+    await deps.models.Conversion.bulkWrite(
+      conversions.flatMap((c) => [
+        { updateOne: { filter: { _id: c.id }, update: { $set: { stats_key: c.key } } } },
+        // Cleared only if nothing changed since the read (statuses and paid only move forward).
+        { updateOne: { filter: { _id: c.id, stats_pending: true, status: c.status, paid: c.paid }, update: { $unset: { stats_pending: '' } } } },
+      ]) as never,
+      { ordered: true },
+    );
+  }
+  await closeTxn(deps, txnId, incs);
+}
+
+/** Finishes the account's conversion transactions a crashed applier left. */
+export async function recoverAccount(deps: Deps, publisherId: string): Promise<void> {
+  const left = await deps.models.StatTxn.find({ publisher_id: publisherId, kind: 'conversions' }).lean<Array<{ _id: string; incs: ReturnType<typeof storedIncs>; conversions: TxnConversion[] }>>();
+  for (const t of left) await finishConversions(deps, t._id, t.conversions, t.incs);
+}
+
+async function countStep(deps: Deps, publisherId: string): Promise<{ counted: number; more: boolean }> {
+  const rows = await deps.models.Conversion.find(
+    { stats_pending: true, publisher_id: publisherId },
+    { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1 },
+  )
+    .limit(BATCH)
+    .lean<PendingConversion[]>();
+  if (!rows.length) return { counted: 0, more: false };
+  const incs = new Increments();
+  const conversions: TxnConversion[] = rows.map((c) => {
+    const key = stateKey(c);
+    moveConversion(incs, c, c.stats_key ?? null, key);
+    return { id: c._id, key, status: c.status, paid: !!c.paid };
+  });
+  const stored = storedIncs(incs.nonZero());
+  const txnId = newTxnId();
+  const now = new Date();
+  await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: stored, conversions, lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+  await finishConversions(deps, txnId, conversions, stored);
+  return { counted: rows.length, more: rows.length === BATCH };
+}
+
+/**
+ * Counts the account's pending conversion changes. Returns how many conversions it counted; 0
+ * also when another process holds the account's stats lease (that process counts them).
+ */
+export async function countAccountChanges(deps: Deps, publisherId: string, opts: { force?: boolean } = {}): Promise<number> {
+  if (!opts.force && !(await deps.models.Conversion.exists({ stats_pending: true, publisher_id: publisherId })) && !(await deps.models.StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' })))
+    return 0;
+  const holder = randomBytes(9).toString('base64url');
+  const now = new Date();
+  try {
+    await deps.models.EventLogHead.findOneAndUpdate(
+      { _id: publisherId, $or: [{ stats_leased_until: null }, { stats_leased_until: { $lte: now } }] },
+      { $set: { stats_leased_until: new Date(now.getTime() + ACCOUNT_LEASE_MS), stats_holder: holder } },
+      { upsert: true },
+    );
+  } catch (e) {
+    if ((e as { code?: number }).code === 11000) return 0;
+    throw e;
+  }
+  let counted = 0;
+  try {
+    await recoverAccount(deps, publisherId);
+    for (;;) {
+      const step = await countStep(deps, publisherId);
+      counted += step.counted;
+      if (!step.more) break;
+      const renewed = await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: new Date(Date.now() + ACCOUNT_LEASE_MS) } });
+      if (!renewed.matchedCount) break;
+    }
+  } finally {
+    await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: null, stats_holder: null } });
+  }
+  return counted;
+}
+
+/** The worker's pass: every account with pending changes, then click batches whose writer died. */
+export async function countPendingChanges(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
+  const accounts = [
+    ...new Set([
+      ...((await deps.models.Conversion.distinct('publisher_id', { stats_pending: true })) as string[]),
+      ...((await deps.models.StatTxn.distinct('publisher_id', { kind: 'conversions', lease_until: { $lte: new Date() } })) as string[]),
+    ]),
+  ].slice(0, opts.accounts ?? 1000);
+  for (let i = accounts.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [accounts[i], accounts[j]] = [accounts[j]!, accounts[i]!];
+  }
+  let counted = 0;
+  for (const a of accounts) counted += await countAccountChanges(deps, a, { force: true });
+  return counted + (await recoverClickBatches(deps));
+}
+
+/** What a batch of stored clicks adds: each click not flagged as a bot, once. */
+function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
+  const incs = new Increments();
+  for (const c of clicks)
+    if (!c.is_bot) incs.clicks({ publisher_id: c.publisher_id, program_id: c.program_id ?? null, campaign_id: c.campaign_id ?? null, subid: c.subid ?? '' }, new Date(c.created_at).getTime());
+  return storedIncs(incs.nonZero());
+}
+
+/**
+ * Stores a tracker batch of clicks and counts it in one transaction: the transaction (with the
+ * click ids) is stored first, each click carries its id, then the clicks this call stored are
+ * counted in one bulk write. A click an earlier attempt stored is counted by that attempt's
+ * transaction (finished by a pass if its writer died), never twice. Returns how many it stored.
+ */
+export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>): Promise<number> {
+  if (!clicks.length) return 0;
+  const txnId = newTxnId();
+  const now = new Date();
+  await deps.models.StatTxn.create({ _id: txnId, kind: 'clicks', click_ids: clicks.map((c) => c._id), lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+  const rows = clicks.map((c) => ({ ...c, stats_txn: txnId }));
+  const stored = await insert(rows);
+  const incs = clickIncrements(rows.filter((_, i) => stored.has(i)));
+  await applyIncrements(deps, txnId, incs);
+  await closeTxn(deps, txnId, incs);
+  return stored.size;
+}
+
+/** Click batches whose writer died mid-way: the clicks stored under each are counted, once. */
+export async function recoverClickBatches(deps: Deps, now = new Date()): Promise<number> {
+  const left = await deps.models.StatTxn.find({ kind: 'clicks', lease_until: { $lte: now } }).limit(100).lean<Array<{ _id: string; click_ids: string[] }>>();
+  let n = 0;
+  for (const t of left) {
+    const clicks = await deps.models.Click.find({ _id: { $in: t.click_ids }, stats_txn: t._id }, { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, created_at: 1, is_bot: 1 }).lean<ClickRow[]>();
+    const incs = clickIncrements(clicks);
+    await applyIncrements(deps, t._id, incs);
+    await closeTxn(deps, t._id, incs);
+    n += clicks.length;
+  }
+  return n;
+}

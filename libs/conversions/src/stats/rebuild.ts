@@ -1,0 +1,131 @@
+/**
+ * `stats:rebuild`: recomputes the stats read model of accounts from their raw rows (conversions
+ * and clicks), month by month, and applies the difference to the stored cells as one transaction
+ * per month (so a crash in the middle is finished like any other, and a rerun is harmless).
+ * Conversion counting pauses for the account while it runs (it holds the account's stats lease);
+ * clicks the tracker stores during the rebuild of their month may be counted once more or missed,
+ * so rebuild a month the tracker still writes to when traffic is quiet (or rebuild it again).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Models } from '@cw/db';
+import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
+import { finishConversions, moveConversion, recoverAccount } from './counting';
+import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
+
+type Deps = { models: Models };
+
+export interface RebuildProgress {
+  publisher: string;
+  month: string;
+  done: number;
+  total: number;
+}
+
+export interface RebuildResult {
+  accounts: number;
+  months: number;
+  /** Cells whose counters the rebuild changed (0: the model was exact). */
+  cells_changed: number;
+}
+
+const LEASE_MS = 10 * 60_000;
+
+async function lease(deps: Deps, publisherId: string, holder: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const now = new Date();
+    try {
+      await deps.models.EventLogHead.findOneAndUpdate(
+        { _id: publisherId, $or: [{ stats_leased_until: null }, { stats_leased_until: { $lte: now } }] },
+        { $set: { stats_leased_until: new Date(now.getTime() + LEASE_MS), stats_holder: holder } },
+        { upsert: true },
+      );
+      return;
+    } catch (e) {
+      if ((e as { code?: number }).code !== 11000 || tries > 600) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Rebuilds one month of one account; answers how many cells changed. */
+async function rebuildMonth(deps: Deps, publisherId: string, month: number): Promise<number> {
+  const end = nextMonthStart(month);
+  const expected = new Increments();
+  const marks: Array<{ id: string; key: string; status: string; paid: boolean }> = [];
+  const conversions = deps.models.Conversion.find(
+    { publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) } },
+    { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1, stats_pending: 1 },
+  )
+    .maxTimeMS(0)
+    .lean()
+    .cursor({ batchSize: 1000 });
+  for await (const raw of conversions) {
+    const c = raw as unknown as Parameters<typeof moveConversion>[1] & { stats_pending?: boolean };
+    const key = stateKey(c);
+    moveConversion(expected, c, null, key);
+    if (c.stats_key !== key || c.stats_pending) marks.push({ id: c._id, key, status: c.status, paid: !!c.paid });
+  }
+  const clicks = deps.models.Click.find({ publisher_id: publisherId, created_at: { $gte: new Date(month), $lt: new Date(end) }, is_bot: { $ne: true } }, { program_id: 1, campaign_id: 1, subid: 1, created_at: 1 })
+    .maxTimeMS(0)
+    .lean()
+    .cursor({ batchSize: 5000 });
+  for await (const k of clicks)
+    expected.clicks({ publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' }, k.created_at.getTime());
+  const stored = await deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } }).maxTimeMS(0).lean();
+  for (const s of stored) {
+    const dims: CellDims = { publisher_id: publisherId, v: s.v, g: s.g, t: s.t, program_id: s.program_id ?? null, campaign_id: s.campaign_id ?? null, subid: s.subid ?? null };
+    expected.storedCell(String(s._id), dims, { c: s.c, s: s.s }, -1);
+  }
+  const diff = storedIncs(expected.nonZero());
+  if (!diff.length && !marks.length) return 0;
+  const txnId = newTxnId();
+  const now = new Date();
+  await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: diff, conversions: marks, lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+  await finishConversions(deps, txnId, marks, diff);
+  return diff.length;
+}
+
+/** Months (UTC) an account has rows or cells in, from `from` on. */
+async function monthsOf(deps: Deps, publisherId: string, from?: Date): Promise<number[]> {
+  const since = from ? { $gte: new Date(monthStartOf(from.getTime())) } : { $exists: true };
+  const [c0, c1, k0, k1, s0, s1] = await Promise.all([
+    deps.models.Conversion.findOne({ publisher_id: publisherId, occurred_at: since }, { occurred_at: 1 }).sort({ occurred_at: 1 }).lean(),
+    deps.models.Conversion.findOne({ publisher_id: publisherId, occurred_at: since }, { occurred_at: 1 }).sort({ occurred_at: -1 }).lean(),
+    deps.models.Click.findOne({ publisher_id: publisherId, created_at: since }, { created_at: 1 }).sort({ created_at: 1 }).lean(),
+    deps.models.Click.findOne({ publisher_id: publisherId, created_at: since }, { created_at: 1 }).sort({ created_at: -1 }).lean(),
+    deps.models.Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: 1 }).lean(),
+    deps.models.Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: -1 }).lean(),
+  ]);
+  const times = [c0?.occurred_at, c1?.occurred_at, k0?.created_at, k1?.created_at, s0?.t, s1?.t].filter((d): d is Date => d instanceof Date).map((d) => d.getTime());
+  if (!times.length) return [];
+  const out: number[] = [];
+  for (let m = monthStartOf(Math.min(...times)); m <= Math.max(...times); m = nextMonthStart(m)) out.push(m);
+  return out;
+}
+
+/** Rebuilds the given account (or every account with conversions or clicks) from `from` (its month) on. */
+export async function rebuildStats(deps: Deps, opts: { publisherId?: string; from?: Date; onProgress?: (p: RebuildProgress) => void } = {}): Promise<RebuildResult> {
+  const accounts = opts.publisherId
+    ? [opts.publisherId]
+    : [...new Set([...((await deps.models.Conversion.distinct('publisher_id')) as string[]), ...((await deps.models.Click.distinct('publisher_id')) as string[])])].sort();
+  const result: RebuildResult = { accounts: 0, months: 0, cells_changed: 0 };
+  for (const publisherId of accounts) {
+    const holder = randomBytes(9).toString('base64url');
+    await lease(deps, publisherId, holder);
+    try {
+      // Transactions a crashed applier left are finished first (they are part of what is stored).
+      await recoverAccount(deps, publisherId);
+      const months = await monthsOf(deps, publisherId, opts.from);
+      for (const [i, m] of months.entries()) {
+        result.cells_changed += await rebuildMonth(deps, publisherId, m);
+        result.months++;
+        opts.onProgress?.({ publisher: publisherId, month: new Date(m).toISOString().slice(0, 7), done: i + 1, total: months.length });
+        await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: new Date(Date.now() + LEASE_MS) } });
+      }
+      result.accounts++;
+    } finally {
+      await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: null, stats_holder: null } });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,64 @@
+/**
+ * Applying increments to the stats read model exactly once, whatever crashes in the middle.
+ *
+ * A transaction (`stats_txns`) is stored before its increments are applied. Each cell's update
+ * is guarded by the transaction id (`txns: {$ne: id}` in the filter, `$push` of the id in the
+ * update), so applying it again skips the cells it already reached. Then the sources are marked
+ * (conversions: the state they are now counted in), the transaction is deleted, and its id is
+ * pulled from the cells (after the delete: an id left in a cell is harmless, never reused). A
+ * transaction whose writer died is finished by the next pass once its lease has passed.
+ */
+import { randomBytes } from 'node:crypto';
+import { Types } from 'mongoose';
+import type { Models } from '@cw/db';
+import type { CellInc } from './cells';
+
+type Deps = { models: Models };
+
+/** How long a writer may take to apply its transaction before a pass finishes it instead. */
+export const TXN_LEASE_MS = 60_000;
+
+export const newTxnId = () => `stx_${randomBytes(12).toString('base64url')}`;
+
+interface StoredInc {
+  id: string;
+  dims: CellInc['dims'];
+  counts: Record<string, number>;
+  money: Record<string, string>;
+}
+
+export const storedIncs = (cells: Array<[string, CellInc]>): StoredInc[] => cells.map(([id, c]) => ({ id, dims: c.dims, counts: c.counts, money: c.money }));
+
+/** Applies each cell's increments unless this transaction already reached it (one bulk write). */
+export async function applyIncrements(deps: Deps, txnId: string, incs: StoredInc[]): Promise<void> {
+  if (!incs.length) return;
+  const ops = incs.map((c) => {
+    const inc: Record<string, number | Types.Decimal128> = { ...c.counts };
+    for (const [path, v] of Object.entries(c.money)) inc[path] = Types.Decimal128.fromString(v);
+    const { publisher_id, ...rest } = c.dims;
+    return {
+      updateOne: {
+        filter: { _id: c.id, publisher_id, txns: { $ne: txnId } },
+        update: { $inc: inc, $push: { txns: txnId }, $setOnInsert: { ...rest, t: new Date(rest.t) } },
+        upsert: true,
+      },
+    };
+  });
+  try {
+    await deps.models.Stat.bulkWrite(ops as never, { ordered: false });
+  } catch (e) {
+    // A cell that holds the id already: its guarded filter missed and the upsert met its _id.
+    const err = e as { code?: number; writeErrors?: Array<{ code: number; err?: { code: number } }> };
+    const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [];
+    const codeOf = (w: { code: number; err?: { code: number } }) => w.code ?? w.err?.code;
+    if (!(errors.length ? errors.every((w) => codeOf(w) === 11000) : err.code === 11000)) throw e;
+  }
+}
+
+/** The end of a transaction: deleted first, then its id pulled from the cells it touched. */
+export async function closeTxn(deps: Deps, txnId: string, incs: StoredInc[]): Promise<void> {
+  await deps.models.StatTxn.deleteOne({ _id: txnId });
+  const byPublisher = new Map<string, string[]>();
+  for (const c of incs) byPublisher.set(c.dims.publisher_id, [...(byPublisher.get(c.dims.publisher_id) ?? []), c.id]);
+  for (const [publisherId, ids] of byPublisher) await deps.models.Stat.updateMany({ publisher_id: publisherId, _id: { $in: ids } }, { $pull: { txns: txnId } });
+}

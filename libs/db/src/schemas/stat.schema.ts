@@ -1,0 +1,58 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/**
+ * The stats read model (owned by @cw/conversions, see its stats/ folder): one cell per account,
+ * view, period and dimension values, holding counters that clicks and conversion changes
+ * increment as they happen. Views: `p` (program and merchant), `s` (sub-ID), `ps` (both). Grains:
+ * `d` (a UTC day, counters per quarter hour `q0`..`q95`, so any time zone's days are exact) and
+ * `m` (a UTC month, counters `m`). Counters: `c.<slot>` clicks (bots apart);
+ * `s.<slot>_<currency>_<status>_<source>_<paid>` = `{n, a, m}` (conversions, sale amount and
+ * commission, Decimal128). `txns` holds the ids of the transactions being applied (guards their
+ * increments against a second application).
+ */
+export const statSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    publisher_id: { type: String, required: true },
+    v: { type: String, enum: ['p', 's', 'ps'], required: true },
+    g: { type: String, enum: ['d', 'm'], required: true },
+    t: { type: Date, required: true },
+    program_id: { type: Number, default: null },
+    campaign_id: { type: Number, default: null },
+    subid: { type: String, default: null },
+    c: { type: Schema.Types.Mixed },
+    s: { type: Schema.Types.Mixed },
+    txns: { type: [String], default: undefined },
+  },
+  { versionKey: false, minimize: false },
+);
+// Reads: one account's view and grain over a range of periods, optionally one sub-ID.
+statSchema.index({ publisher_id: 1, v: 1, g: 1, t: 1 });
+statSchema.index({ publisher_id: 1, v: 1, subid: 1, g: 1, t: 1 });
+
+/**
+ * A transaction of increments to stats cells, stored before it is applied so that a crash in the
+ * middle is finished by the next pass instead of lost or doubled. `kind: 'conversions'`: one
+ * account's batch of conversion changes (the increments and the state each conversion is counted
+ * in); `kind: 'clicks'`: one tracker batch (the click ids; a recovery recounts the clicks stored
+ * with this transaction id).
+ */
+export const statTxnSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, enum: ['conversions', 'clicks'], required: true },
+    publisher_id: { type: String },
+    incs: { type: Schema.Types.Mixed },
+    conversions: { type: Schema.Types.Mixed },
+    click_ids: { type: [String], default: undefined },
+    /** Until when its writer may still be applying it; past it, any pass finishes it. */
+    lease_until: { type: Date, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+statTxnSchema.index({ kind: 1, lease_until: 1 });
+statTxnSchema.index({ publisher_id: 1 }, { partialFilterExpression: { kind: 'conversions' } });
+
+export type StatDoc = InferSchemaType<typeof statSchema>;
+export type StatTxnDoc = InferSchemaType<typeof statTxnSchema>;
