@@ -13,7 +13,7 @@ export { openEventStream } from './event-stream';
 export type { EventStreamDeps } from './event-stream';
 export { EVENTS_PAGE_SCHEMA, eventRoutes, SALE_EVENT_SCHEMA } from './event.routes';
 export type { EventRoutesOptions } from './event.routes';
-export { countAccountChanges, countPendingChanges, recoverClickBatches, storeCountedClicks } from './stats/counting';
+export { countAccountChanges, countPendingChanges, recoverClickBatches, STATS_STEPS, storeCountedClicks } from './stats/counting';
 export { readFacts, viewFor } from './stats/reader';
 export type { Fact, StatsQuery } from './stats/reader';
 export { offsetCalendar, UTC_CALENDAR, zoneCalendar } from './stats/calendar';

@@ -77,6 +77,8 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
   if (input.status !== undefined) filter.status = input.status;
   if (input.source !== 'all') filter.source = input.source;
   if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
+  // The rollup reads the stats read model: the account's changes are counted first (read your writes).
+  if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
   const rows = await deps.models.Conversion.find(filter, { events: 0, order_ref: 0 })
     .sort({ occurred_at: -1, _id: 1 })
     .skip(skipFor(input.page, input.page_size))
@@ -97,7 +99,6 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
     ]);
     for (const r of rollup) add(r._id.subid, r._id.currency, r.n, r.commission.toString());
   } else {
-    await countAccountChanges(deps, principal.publisher._id);
     const facts = await readFacts(deps, {
       publisherId: principal.publisher._id,
       from: from?.getTime(),

@@ -27,7 +27,7 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefo
 let orders = 0;
 
 beforeAll(async () => {
-  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_REPORTING_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000' } });
+  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_REPORTING_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', CLICK_FLUSH_INTERVAL_MS: '60000' } });
   app = createApp(deps);
   tracker = app.callback();
   publisher = publisherApi(deps).callback();

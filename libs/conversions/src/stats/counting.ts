@@ -89,14 +89,22 @@ export async function recoverAccount(deps: Deps, publisherId: string): Promise<v
   for (const t of left) await finishConversions(deps, t._id, t.conversions, t.incs);
 }
 
-async function countStep(deps: Deps, publisherId: string): Promise<{ counted: number; more: boolean }> {
+/** A stored transaction of conversion changes, not applied yet. */
+export interface PreparedCount {
+  txnId: string;
+  conversions: TxnConversion[];
+  incs: ReturnType<typeof storedIncs>;
+}
+
+/** Reads a batch of the account's pending conversions and stores their transaction (step one of counting them). */
+export async function prepareCount(deps: Deps, publisherId: string): Promise<PreparedCount | null> {
   const rows = await deps.models.Conversion.find(
     { stats_pending: true, publisher_id: publisherId },
     { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1 },
   )
     .limit(BATCH)
     .lean<PendingConversion[]>();
-  if (!rows.length) return { counted: 0, more: false };
+  if (!rows.length) return null;
   const incs = new Increments();
   const conversions: TxnConversion[] = rows.map((c) => {
     const key = stateKey(c);
@@ -107,8 +115,14 @@ async function countStep(deps: Deps, publisherId: string): Promise<{ counted: nu
   const txnId = newTxnId();
   const now = new Date();
   await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: stored, conversions, lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
-  await finishConversions(deps, txnId, conversions, stored);
-  return { counted: rows.length, more: rows.length === BATCH };
+  return { txnId, conversions, incs: stored };
+}
+
+async function countStep(deps: Deps, publisherId: string): Promise<{ counted: number; more: boolean }> {
+  const prepared = await prepareCount(deps, publisherId);
+  if (!prepared) return { counted: 0, more: false };
+  await finishConversions(deps, prepared.txnId, prepared.conversions, prepared.incs);
+  return { counted: prepared.conversions.length, more: prepared.conversions.length === BATCH };
 }
 
 /**
@@ -203,3 +217,6 @@ export async function recoverClickBatches(deps: Deps, now = new Date()): Promise
   }
   return n;
 }
+
+/** The applier's steps one by one, for what composes them differently (the crash tests, the rebuild). */
+export const STATS_STEPS = { recoverAccount, prepareCount, applyIncrements, finishConversions };
