@@ -130,6 +130,28 @@ describe('GET /reports/', () => {
     expect(campaignKeys).toContain(null);
   });
 
+  it("reads days in the asked IANA time zone (+05:45 and a daylight-saving zone) and echoes it", async () => {
+    for (const zone of ['Asia/Kathmandu', 'America/New_York']) {
+      const from = day(-20);
+      const to = day(-12);
+      const report = await get(`/reports/?group_by=day&date_from=${from}&date_to=${to}&timezone=${encodeURIComponent(zone)}`);
+      expect(report.status).toBe(200);
+      expect(report.body).toMatchObject({ timezone: zone, date_from: from, date_to: to });
+      // The same conversions from the list (UTC days around the range), put in the zone's days here.
+      const list = await get(`/conversions/?date_from=${day(-21)}&date_to=${day(-11)}&page_size=500`);
+      const localDay = (t: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(t));
+      const rows = report.body.rows as Array<{ key: string; conversions: number }>;
+      expect(rows.map((r) => r.key)[0]).toBe(from);
+      for (const r of rows) expect(r.conversions, `${zone} ${r.key}`).toBe((list.body.data as Conv[]).filter((c) => localDay(c.occurred_at) === r.key).length);
+    }
+  });
+
+  it('answers 400 naming timezone for a zone that does not exist', async () => {
+    const res = await get('/reports/?timezone=Mars%2FOlympus_Mons');
+    expectErrorShape(res, 400, 'invalid_parameter');
+    expect(res.body.errors[0].param).toBe('timezone');
+  });
+
   it('answers 400 for more than 366 days, a reversed range and an unknown grouping', async () => {
     expectErrorShape(await get('/reports/?date_from=2025-01-01&date_to=2026-01-02'), 400, 'invalid_parameter');
     expectErrorShape(await get(`/reports/?date_from=${day(0)}&date_to=${day(-1)}`), 400, 'invalid_parameter');

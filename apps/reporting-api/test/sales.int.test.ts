@@ -96,6 +96,28 @@ describe('reporting-token API', () => {
     ]);
   });
 
+  it("summarises by the calendar days of the asked time zone, and answers 400 naming an unknown one", async () => {
+    // 18:00 UTC on March 2 is 03:00 on March 3 in Tokyo.
+    const tokyo = await request(app()).get(`${BASE}/summary/?${range}&group_by=day&timezone=Asia/Tokyo`).set('Authorization', token());
+    expect(tokyo.status).toBe(200);
+    expect(tokyo.body.timezone).toBe('Asia/Tokyo');
+    expect(tokyo.body.data.map((r: { day: string; clicks: number; sales: number; earnings: Record<string, string> }) => [r.day, r.clicks, r.sales, r.earnings])).toEqual([
+      ['2031-03-01', 10, 1, { EUR: '8.00' }],
+      ['2031-03-02', 4, 1, { EUR: '4.00' }],
+      ['2031-03-03', 0, 2, { EUR: '0.80', GBP: '1.60' }],
+    ]);
+    const utc = await request(app()).get(`${BASE}/summary/?${range}&group_by=day`).set('Authorization', token());
+    expect(utc.body.timezone).toBe('UTC');
+    expect(utc.body.data.map((r: { day: string; sales: number }) => [r.day, r.sales])).toEqual([
+      ['2031-03-01', 1],
+      ['2031-03-02', 2],
+      ['2031-03-03', 1],
+    ]);
+    const bad = await request(app()).get(`${BASE}/summary/?${range}&timezone=Europe/Atlantis`).set('Authorization', token());
+    expectErrorShape(bad, 400, 'invalid_parameter');
+    expect(bad.body.errors[0].param).toBe('timezone');
+  });
+
   it('exports every sale of the filter as CSV with a dated attachment name and formulas neutralised', async () => {
     const res = await request(app()).get(`${BASE}/sales/export/?${range}`).set('Authorization', token()).buffer(true).parse((r, cb) => {
       let s = '';
