@@ -219,4 +219,4 @@ export async function recoverClickBatches(deps: Deps, now = new Date()): Promise
 }
 
 /** The applier's steps one by one, for what composes them differently (the crash tests, the rebuild). */
-export const STATS_STEPS = { recoverAccount, prepareCount, applyIncrements, finishConversions };
+export const STATS_STEPS = { recoverAccount, prepareCount, applyIncrements, finishConversions, countStep };

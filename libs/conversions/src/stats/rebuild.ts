@@ -1,15 +1,15 @@
 /**
  * `stats:rebuild`: recomputes the stats read model of accounts from their raw rows (conversions
- * and clicks), month by month, and applies the difference to the stored cells as one transaction
- * per month (so a crash in the middle is finished like any other, and a rerun is harmless).
+ * and clicks), month by month, and applies the difference to the stored cells in transactions (a
+ * crash in the middle is finished like any other transaction, and a rerun is harmless).
  * Conversion counting pauses for the account while it runs (it holds the account's stats lease);
- * clicks the tracker stores during the rebuild of their month may be counted once more or missed,
- * so rebuild a month the tracker still writes to when traffic is quiet (or rebuild it again).
+ * a click batch that completes while its month is being recomputed may be counted once more or
+ * missed, so rebuild a month the tracker still writes to when traffic is quiet (or again).
  */
 import { randomBytes } from 'node:crypto';
 import type { Models } from '@cw/db';
-import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
-import { finishConversions, moveConversion, recoverAccount } from './counting';
+import { Increments, monthStartOf, nextMonthStart, type CellDims } from './cells';
+import { finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 
 type Deps = { models: Models };
@@ -47,41 +47,51 @@ async function lease(deps: Deps, publisherId: string, holder: string): Promise<v
   }
 }
 
-/** Rebuilds one month of one account; answers how many cells changed. */
+/** Cells per repair transaction (a transaction is one document: it stays far below 16 MB). */
+const CHUNK = 2000;
+
+/**
+ * Rebuilds one month of one account; answers how many cells changed. The model's invariant is
+ * that its cells hold every conversion in the state it is marked counted in (`stats_key`) and
+ * every click whose batch was counted: the month is recomputed that way (a conversion changed
+ * since is counted by the applier after the rebuild, a click batch still open by its writer),
+ * and the difference applied in transactions of CHUNK cells.
+ */
 async function rebuildMonth(deps: Deps, publisherId: string, month: number): Promise<number> {
   const end = nextMonthStart(month);
   const expected = new Increments();
-  const marks: Array<{ id: string; key: string; status: string; paid: boolean }> = [];
   const conversions = deps.models.Conversion.find(
-    { publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) } },
-    { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1, stats_pending: 1 },
+    { publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) }, stats_key: { $exists: true } },
+    { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1 },
   )
     .maxTimeMS(0)
     .lean()
     .cursor({ batchSize: 1000 });
   for await (const raw of conversions) {
-    const c = raw as unknown as Parameters<typeof moveConversion>[1] & { stats_pending?: boolean };
-    const key = stateKey(c);
-    moveConversion(expected, c, null, key);
-    if (c.stats_key !== key || c.stats_pending) marks.push({ id: c._id, key, status: c.status, paid: !!c.paid });
+    const c = raw as unknown as Parameters<typeof moveConversion>[1];
+    moveConversion(expected, c, null, c.stats_key ?? null);
   }
-  const clicks = deps.models.Click.find({ publisher_id: publisherId, created_at: { $gte: new Date(month), $lt: new Date(end) }, is_bot: { $ne: true } }, { program_id: 1, campaign_id: 1, subid: 1, created_at: 1 })
+  const open = new Set((await deps.models.StatTxn.find({ kind: 'clicks' }, { _id: 1 }).lean()).map((t) => String(t._id)));
+  const clicks = deps.models.Click.find({ publisher_id: publisherId, created_at: { $gte: new Date(month), $lt: new Date(end) }, is_bot: { $ne: true } }, { program_id: 1, campaign_id: 1, subid: 1, created_at: 1, stats_txn: 1 })
     .maxTimeMS(0)
     .lean()
     .cursor({ batchSize: 5000 });
   for await (const k of clicks)
-    expected.clicks({ publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' }, k.created_at.getTime());
-  const stored = await deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } }).maxTimeMS(0).lean();
-  for (const s of stored) {
+    if (!k.stats_txn || !open.has(k.stats_txn))
+      expected.clicks({ publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' }, k.created_at.getTime());
+  const stored = deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } }).maxTimeMS(0).lean().cursor({ batchSize: 2000 });
+  for await (const s of stored) {
     const dims: CellDims = { publisher_id: publisherId, v: s.v, g: s.g, t: s.t, program_id: s.program_id ?? null, campaign_id: s.campaign_id ?? null, subid: s.subid ?? null };
     expected.storedCell(String(s._id), dims, { c: s.c, s: s.s }, -1);
   }
   const diff = storedIncs(expected.nonZero());
-  if (!diff.length && !marks.length) return 0;
-  const txnId = newTxnId();
-  const now = new Date();
-  await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: diff, conversions: marks, lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
-  await finishConversions(deps, txnId, marks, diff);
+  for (let i = 0; i < diff.length; i += CHUNK) {
+    const chunk = diff.slice(i, i + CHUNK);
+    const txnId = newTxnId();
+    const now = new Date();
+    await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: chunk, conversions: [], lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+    await finishConversions(deps, txnId, [], chunk);
+  }
   return diff.length;
 }
 
@@ -114,7 +124,11 @@ export async function rebuildStats(deps: Deps, opts: { publisherId?: string; fro
     await lease(deps, publisherId, holder);
     try {
       // Transactions a crashed applier left are finished first (they are part of what is stored).
+      // What a crashed applier left is finished, and conversions never counted (rows written
+      // outside the lifecycle) join the pending ones; the applier's own steps count them.
       await recoverAccount(deps, publisherId);
+      await deps.models.Conversion.updateMany({ publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true } }, { $set: { stats_pending: true } });
+      while (await STATS_STEPS.countStep(deps, publisherId).then((r) => r.more));
       const months = await monthsOf(deps, publisherId, opts.from);
       for (const [i, m] of months.entries()) {
         result.cells_changed += await rebuildMonth(deps, publisherId, m);
