@@ -64,7 +64,7 @@ interface Bucket {
 
 /** Commission per currency of the conversions in the given states, from the stats read model. */
 async function sumByCurrency(deps: UseCaseDeps, publisherId: string, keep: (c: NonNullable<Fact['conversion']>) => boolean, from?: number): Promise<Bucket[]> {
-  const facts = await readFacts(deps, { publisherId, byTime: false, ...(from !== undefined ? { from, to: 8.64e15 } : {}) });
+  const facts = await readFacts(deps, { publisherId, ...(from !== undefined ? { from, to: 8.64e15 } : {}) });
   const sums = new Map<string, Dec[]>();
   for (const f of facts) if (f.conversion && keep(f.conversion)) sums.set(f.conversion.currency, [...(sums.get(f.conversion.currency) ?? []), parseDecimal(f.conversion.commission)]);
   return [...sums]

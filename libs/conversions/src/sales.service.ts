@@ -197,7 +197,7 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
     publisherId: principal.publisher._id,
     from: from ?? (to !== undefined ? -8.64e15 : undefined),
     to: to ?? (from !== undefined ? 8.64e15 : undefined),
-    byTime: input.group_by === 'day',
+    calendar: input.group_by === 'day' ? calendar : undefined,
     bySubid: input.group_by === 'subid',
     byProgram: input.group_by === 'merchant',
     subid: input.sub_id,

@@ -270,7 +270,7 @@ export async function applicationStatus(deps: UseCaseDeps, id: string, input: In
   const links = await deps.models.Link.find({ publisher_id: app.publisher_id }).sort({ created_at: 1, _id: 1 }).lean();
   // Clicks and unpaid earnings from the stats read model (bots apart; pending and approved, not paid).
   await countAccountChanges(deps, app.publisher_id);
-  const facts = await readFacts(deps, { publisherId: app.publisher_id, byTime: false });
+  const facts = await readFacts(deps, { publisherId: app.publisher_id });
   let clicks = 0;
   const byCurrency = new Map<string, { count: number; amounts: string[] }>();
   for (const f of facts) {

@@ -244,8 +244,8 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
   report([], p, [], STAT_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
   await countAccountChanges(deps, principal.publisher._id);
   // Merchant-reported sales (not ledger entries) and clicks, from the stats read model.
-  const facts = await readFacts(deps, { publisherId: principal.publisher._id, from: from.getTime(), to: to.getTime(), byTime: byDay, bySubid, byProgram: byOffer });
   const calendar = offsetCalendar(offsetMs);
+  const facts = await readFacts(deps, { publisherId: principal.publisher._id, from: from.getTime(), to: to.getTime(), calendar: byDay ? calendar : undefined, bySubid, byProgram: byOffer });
   type Key = { day?: string; offer?: number; subid?: string };
   const keyOf = (f: Fact): Key => ({
     ...(byDay ? { day: calendar.dayOf(f.at) } : {}),

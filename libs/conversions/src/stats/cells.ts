@@ -1,18 +1,23 @@
 /**
  * The cells of the stats read model and what a click or a conversion adds to them (pure).
  *
- * A fact (a click, or a conversion counted in one state) at instant `at` adds to six cells: three
- * views (`p`: program and merchant; `s`: sub-ID; `ps`: both) in two grains (`d`: its UTC day,
- * counted in its quarter hour `q0`..`q95`; `m`: its UTC month). Quarter hours make a day of any
- * time zone a union of whole slots (every zone's offset is a whole number of quarter hours), so
- * reports in any zone are exact; months keep long ranges cheap.
+ * A fact (a click, or a conversion counted in one state) at instant `at` adds to eight cells:
+ * four views (`a`: the account; `p`: program and merchant; `s`: sub-ID; `ps`: both) in two grains
+ * (`d`: its UTC day; `m`: its UTC month). A day cell counts per quarter hour, in a Fenwick tree
+ * over the day's 96 quarters (nodes `f1`..`f96`): the sum of the quarters before any quarter is
+ * at most 7 nodes, the day's total 2 (`f64`, `f96`). Every time zone's offset is a whole number of
+ * quarter hours, so a day of any zone is whole quarters of at most two UTC days, read exactly from
+ * a few nodes; months keep long ranges cheap.
  */
 import { createHash } from 'node:crypto';
 import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
 
-export type View = 'p' | 's' | 'ps';
+export type View = 'a' | 'p' | 's' | 'ps';
 export type Grain = 'd' | 'm';
-export const VIEWS: readonly View[] = ['p', 's', 'ps'];
+export const VIEWS: readonly View[] = ['a', 'p', 's', 'ps'];
+
+/** Quarter hours in a UTC day: the Fenwick tree's size. */
+export const QUARTERS = 96;
 
 export const QUARTER_MS = 15 * 60_000;
 export const DAY_MS = 86_400_000;
@@ -78,17 +83,37 @@ function dimsOf(a: Attribution, v: View, g: Grain, at: number): CellDims {
     v,
     g,
     t: new Date(g === 'd' ? dayStartOf(at) : monthStartOf(at)),
-    program_id: v === 's' ? null : a.program_id,
-    campaign_id: v === 's' ? null : a.campaign_id,
-    subid: v === 'p' ? null : a.subid,
+    program_id: v === 's' || v === 'a' ? null : a.program_id,
+    campaign_id: v === 's' || v === 'a' ? null : a.campaign_id,
+    subid: v === 'p' || v === 'a' ? null : a.subid,
   };
 }
 
-const slotOf = (g: Grain, at: number) => (g === 'd' ? `q${Math.floor((at - dayStartOf(at)) / QUARTER_MS)}` : 'm');
+/** The Fenwick nodes a count in quarter `q` (0..95) adds to. */
+export function nodesOf(q: number): number[] {
+  const out: number[] = [];
+  for (let i = q + 1; i <= QUARTERS; i += i & -i) out.push(i);
+  return out;
+}
 
-/** Counter name of conversions in one slot, currency and state. */
-export const conversionCounter = (slot: string, c: Pick<ConversionFacts, 'currency' | 'status' | 'paid' | 'source'>) =>
-  `${slot}_${c.currency}_${c.status}_${c.source}_${c.paid ? 1 : 0}`;
+/** The Fenwick nodes whose sum is the count of the quarters before quarter `q` (0..96). */
+export function prefixNodes(q: number): number[] {
+  const out: number[] = [];
+  for (let i = q; i > 0; i -= i & -i) out.push(i);
+  return out;
+}
+
+/** The slots a fact adds to: its quarter's Fenwick nodes in a day cell, `m` in a month cell. */
+const slotsOf = (g: Grain, at: number) => (g === 'd' ? nodesOf(Math.floor((at - dayStartOf(at)) / QUARTER_MS)).map((n) => `f${n}`) : ['m']);
+
+/** Counter name of conversions in one currency and state. */
+export const conversionCounter = (c: Pick<ConversionFacts, 'currency' | 'status' | 'paid' | 'source'>) => `${c.currency}_${c.status}_${c.source}_${c.paid ? 1 : 0}`;
+
+/** A stored cell's counters: clicks per slot, and per slot and counter name `{n, a, m}`. */
+export interface StoredCounters {
+  c?: Record<string, number>;
+  s?: Record<string, Record<string, { n?: number; a?: { toString(): string }; m?: { toString(): string } }>>;
+}
 
 /** Accumulates increments per cell; adding and then removing the same fact leaves zeros. */
 export class Increments {
@@ -106,8 +131,7 @@ export class Increments {
     for (const v of VIEWS)
       for (const g of ['d', 'm'] as const) {
         const c = this.cell(a, v, g, at);
-        const path = `c.${slotOf(g, at)}`;
-        c.counts[path] = (c.counts[path] ?? 0) + n;
+        for (const slot of slotsOf(g, at)) c.counts[`c.${slot}`] = (c.counts[`c.${slot}`] ?? 0) + n;
       }
   }
 
@@ -120,23 +144,25 @@ export class Increments {
     for (const v of VIEWS)
       for (const g of ['d', 'm'] as const) {
         const c = this.cell(a, v, g, at);
-        const base = `s.${conversionCounter(slotOf(g, at), f)}`;
-        c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign;
-        for (const [field, amount] of [['a', f.sale_amount], ['m', f.commission]] as const) {
-          const path = `${base}.${field}`;
-          const sum = addDecimals([...(c.money[path] ? [c.money[path]] : []), neg(amount)]);
-          c.money[path] = formatDecimal(sum, sum.scale);
+        for (const slot of slotsOf(g, at)) {
+          const base = `s.${slot}.${conversionCounter(f)}`;
+          c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign;
+          for (const [field, amount] of [['a', f.sale_amount], ['m', f.commission]] as const) {
+            const path = `${base}.${field}`;
+            const sum = addDecimals([...(c.money[path] ? [c.money[path]] : []), neg(amount)]);
+            c.money[path] = formatDecimal(sum, sum.scale);
+          }
         }
       }
   }
 
   /** A stored cell's counters, taken away (sign -1) or added (sign 1) as they are. */
-  storedCell(id: string, dims: CellDims, counters: { c?: Record<string, number>; s?: Record<string, { n?: number; a?: { toString(): string }; m?: { toString(): string } }> }, sign: 1 | -1): void {
+  storedCell(id: string, dims: CellDims, counters: StoredCounters, sign: 1 | -1): void {
     let c = this.cells.get(id);
     if (!c) this.cells.set(id, (c = { dims, counts: {}, money: {} }));
     for (const [slot, n] of Object.entries(counters.c ?? {})) c.counts[`c.${slot}`] = (c.counts[`c.${slot}`] ?? 0) + sign * n;
-    for (const [key, e] of Object.entries(counters.s ?? {})) {
-      const base = `s.${key}`;
+    for (const [slot, keys] of Object.entries(counters.s ?? {})) for (const [key, e] of Object.entries(keys)) {
+      const base = `s.${slot}.${key}`;
       c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign * (e.n ?? 0);
       for (const field of ['a', 'm'] as const) {
         const v = e[field];
