@@ -1,14 +1,17 @@
 /**
  * `stats:rebuild`: recomputes the stats read model of accounts from their raw rows (conversions
- * and clicks), month by month, and applies the difference to the stored cells in transactions (a
- * crash in the middle is finished like any other transaction, and a rerun is harmless).
+ * and clicks), month by month: cells not stored yet are inserted whole, stored ones get the
+ * difference in transactions (finished like any other after a crash). A rebuild that stopped
+ * part-way leaves months it did not reach as they were: run it again (a rerun is harmless).
  * Conversion counting pauses for the account while it runs (it holds the account's stats lease);
  * a click batch that completes while its month is being recomputed may be counted once more or
  * missed, so rebuild a month the tracker still writes to when traffic is quiet (or again).
  */
 import { randomBytes } from 'node:crypto';
 import type { Models } from '@cw/db';
-import { Increments, monthStartOf, nextMonthStart, type CellDims } from './cells';
+import { Types } from 'mongoose';
+import { insertManyTolerant } from '@cw/db';
+import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
 import { finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 
@@ -80,19 +83,44 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
     if (!k.stats_txn || !open.has(k.stats_txn))
       expected.clicks({ publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' }, k.created_at.getTime());
   const stored = deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } }).maxTimeMS(0).lean().cursor({ batchSize: 2000 });
+  const existing = new Set<string>();
   for await (const s of stored) {
+    existing.add(String(s._id));
     const dims: CellDims = { publisher_id: publisherId, v: s.v, g: s.g, t: s.t, program_id: s.program_id ?? null, campaign_id: s.campaign_id ?? null, subid: s.subid ?? null };
     expected.storedCell(String(s._id), dims, { c: s.c, s: s.s }, -1);
   }
   const diff = storedIncs(expected.nonZero());
-  for (let i = 0; i < diff.length; i += CHUNK) {
-    const chunk = diff.slice(i, i + CHUNK);
+  // Cells not stored yet are inserted whole (an insert is its own guard: a second one meets the
+  // _id); a cell another writer created meanwhile, and every stored cell, get guarded increments.
+  const fresh = diff.filter((c) => !existing.has(c.id));
+  const increments = diff.filter((c) => existing.has(c.id));
+  for (let i = 0; i < fresh.length; i += CHUNK) {
+    const chunk = fresh.slice(i, i + CHUNK);
+    const { inserted } = await insertManyTolerant(deps.models.Stat.collection, chunk.map(cellDocument));
+    increments.push(...chunk.filter((_, j) => !inserted.has(j)));
+  }
+  for (let i = 0; i < increments.length; i += CHUNK) {
+    const chunk = increments.slice(i, i + CHUNK);
     const txnId = newTxnId();
     const now = new Date();
     await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: chunk, conversions: [], lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
     await finishConversions(deps, txnId, [], chunk);
   }
   return diff.length;
+}
+
+/** A whole cell document from its increments (counters nested as the model stores them). */
+function cellDocument(c: ReturnType<typeof storedIncs>[number]): Record<string, unknown> {
+  const doc: Record<string, unknown> = { _id: c.id, ...c.dims, c: {}, s: {} };
+  const put = (path: string, value: unknown) => {
+    const parts = path.split('.');
+    let at = doc as Record<string, unknown>;
+    for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
+    at[parts.at(-1)!] = value;
+  };
+  for (const [path, n] of Object.entries(c.counts)) put(path, n);
+  for (const [path, v] of Object.entries(c.money)) put(path, Types.Decimal128.fromString(v));
+  return doc;
 }
 
 /** Months (UTC) an account has rows or cells in, from `from` on. */
@@ -124,11 +152,16 @@ export async function rebuildStats(deps: Deps, opts: { publisherId?: string; fro
     await lease(deps, publisherId, holder);
     try {
       // Transactions a crashed applier left are finished first (they are part of what is stored).
-      // What a crashed applier left is finished, and conversions never counted (rows written
-      // outside the lifecycle) join the pending ones; the applier's own steps count them.
+      // What a crashed applier left is finished; conversions never counted that no change flags
+      // (rows written outside the lifecycle: an import) are marked counted in their state, which
+      // the months below then count.
       await recoverAccount(deps, publisherId);
-      await deps.models.Conversion.updateMany({ publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true } }, { $set: { stats_pending: true } });
-      while (await STATS_STEPS.countStep(deps, publisherId).then((r) => r.more));
+      for (const status of ['pending', 'approved', 'declined'] as const)
+        for (const paid of [false, true])
+          await deps.models.Conversion.updateMany(
+            { publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true }, status, paid: paid ? true : { $ne: true } },
+            { $set: { stats_key: stateKey({ status, paid }) } },
+          );
       const months = await monthsOf(deps, publisherId, opts.from);
       for (const [i, m] of months.entries()) {
         result.cells_changed += await rebuildMonth(deps, publisherId, m);
@@ -136,6 +169,8 @@ export async function rebuildStats(deps: Deps, opts: { publisherId?: string; fro
         opts.onProgress?.({ publisher: publisherId, month: new Date(m).toISOString().slice(0, 7), done: i + 1, total: months.length });
         await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: new Date(Date.now() + LEASE_MS) } });
       }
+      // Changes flagged meanwhile (or in the rows) are counted as the applier counts them.
+      while (await STATS_STEPS.countStep(deps, publisherId).then((r) => r.more));
       result.accounts++;
     } finally {
       await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: null, stats_holder: null } });
