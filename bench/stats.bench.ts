@@ -162,7 +162,7 @@ const link = await fetch(`${platform.url}/api/v1/publisher/links/`, {
   method: 'POST',
   headers: { 'X-API-Key': large.keys.live, 'Content-Type': 'application/json' },
   body: JSON.stringify({ program_id: creds.fixtures.approved_program_id, subid: 'lag' }),
-}).then((r) => r.json() as Promise<{ tracking_url: string }>);
+}).then((r) => r.json() as Promise<{ url: string }>);
 const summaryOf = async () =>
   (await fetch(`${platform.url}/api/v1/affiliate-reporting/summary/?group_by=subid&sub_id=lag&date_from=${day(-1)}&date_to=${day(1)}`, { headers: { Authorization: `Bearer ${large.reporting_token}` } }).then((r) => r.json())) as {
     data: Array<{ clicks: number; sales: number }>;
@@ -172,10 +172,12 @@ const saleLag: number[] = [];
 for (let i = 0; i < Number(values.lag); i++) {
   const before = (await summaryOf()).data[0] ?? { clicks: 0, sales: 0 };
   const t0 = performance.now();
-  const redirect = await fetch(link.tracking_url, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' } });
+  const redirect = await fetch(`${platform.url}${new URL(link.url).pathname}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' } });
   const clickId = new URL(redirect.headers.get('location')!).searchParams.get('cw_click_id')!;
   for (;;) {
-    if (((await summaryOf()).data[0]?.clicks ?? 0) > before.clicks) break;
+    const now = await summaryOf();
+    if ((now.data[0]?.clicks ?? 0) > before.clicks) break;
+    if (performance.now() - t0 > 30_000) throw new Error(`the click never showed: ${redirect.status} ${redirect.headers.get('location')} ${JSON.stringify(now)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   clickLag.push(performance.now() - t0);
@@ -188,6 +190,7 @@ for (let i = 0; i < Number(values.lag); i++) {
   if (sale.status !== 201) throw new Error(`sale: ${sale.status} ${await sale.text()}`);
   for (;;) {
     if (((await summaryOf()).data[0]?.sales ?? 0) > before.sales) break;
+    if (performance.now() - t1 > 30_000) throw new Error('the sale never showed');
     await new Promise((r) => setTimeout(r, 20));
   }
   saleLag.push(performance.now() - t1);
