@@ -3,18 +3,18 @@ import { Schema, type InferSchemaType } from 'mongoose';
 /**
  * The stats read model (owned by @cw/conversions, see its stats/ folder): one cell per account,
  * view, period and dimension values, holding counters that clicks and conversion changes
- * increment as they happen. Views: `p` (program and merchant), `s` (sub-ID), `ps` (both). Grains:
- * `d` (a UTC day, counters per quarter hour `q0`..`q95`, so any time zone's days are exact) and
- * `m` (a UTC month, counters `m`). Counters: `c.<slot>` clicks (bots apart);
- * `s.<slot>_<currency>_<status>_<source>_<paid>` = `{n, a, m}` (conversions, sale amount and
- * commission, Decimal128). `txns` holds the ids of the transactions being applied (guards their
+ * increment as they happen. Views: `a` (the account), `p` (program and merchant), `s` (sub-ID),
+ * `ps` (both). Grains: `d` (a UTC day: quarter hours in a Fenwick tree, slots `f1`..`f96`, so any
+ * time zone's days are exact) and `m` (a UTC month, slot `m`). Counters: `c.<slot>` clicks (bots
+ * apart); `s.<slot>.<currency>_<status>_<source>_<paid>` = `{n, a, m}` (conversions, sale amount
+ * and commission, Decimal128). `txns` holds the ids of the transactions being applied (guards their
  * increments against a second application).
  */
 export const statSchema = new Schema(
   {
     _id: { type: String, required: true },
     publisher_id: { type: String, required: true },
-    v: { type: String, enum: ['p', 's', 'ps'], required: true },
+    v: { type: String, enum: ['a', 'p', 's', 'ps'], required: true },
     g: { type: String, enum: ['d', 'm'], required: true },
     t: { type: Date, required: true },
     program_id: { type: Number, default: null },
