@@ -113,6 +113,13 @@ describe('reporting-token API', () => {
       ['2031-03-02', 2],
       ['2031-03-03', 1],
     ]);
+    // An open-ended range (only date_from) in a zone: the same days.
+    const open = await request(app()).get(`${BASE}/summary/?date_from=2031-03-01&group_by=day&sub_id=rt-a&timezone=Asia/Tokyo`).set('Authorization', token());
+    expect(open.body.data.map((r: { day: string; sales: number }) => [r.day, r.sales])).toEqual([
+      ['2031-03-01', 1],
+      ['2031-03-02', 1],
+      ['2031-03-03', 1],
+    ]);
     const bad = await request(app()).get(`${BASE}/summary/?${range}&timezone=Europe/Atlantis`).set('Authorization', token());
     expectErrorShape(bad, 400, 'invalid_parameter');
     expect(bad.body.errors[0].param).toBe('timezone');

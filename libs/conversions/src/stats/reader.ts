@@ -103,7 +103,9 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
   if (q.campaignId !== undefined) base.campaign_id = q.campaignId;
   // The Fenwick nodes the day cells' cuts need (every day when the range is bounded).
   let dayProjection: Record<string, 1> | undefined;
-  if (q.from !== undefined && q.to !== undefined && days.length) {
+  // (An open-ended range, e.g. only date_from, reads whole day cells: its days cannot be listed.)
+  const spanDays = days.reduce((n, [a, b]) => n + (b - a) / DAY_MS, 0);
+  if (q.from !== undefined && q.to !== undefined && days.length && spanDays <= 1000) {
     const nodes = new Set<number>();
     for (const [a, b] of days) for (let t = a; t < b; t += DAY_MS) for (const c of cutsOf(t, q)) for (const n of prefixNodes(c)) nodes.add(n);
     dayProjection = {};
