@@ -1,18 +1,22 @@
 /**
- * The job worker. Every process runs the postback dispatch loop and the events appender (jobs/postbacks.job.ts) on their own
- * timers, so every replica adds delivery capacity; Agenda (MongoDB backend, collection `jobs`, its
+ * The job worker. Every process runs three loops on their own timers, so none waits for another and
+ * every replica adds capacity: postback dispatch (jobs/postbacks.job.ts), the events feed's appender
+ * (sale events join their account's log) and the stats counter (conversion changes and orphaned click
+ * batches are counted in the stats read model; each account under its own lease, so replicas share
+ * the accounts); Agenda (MongoDB backend, collection `jobs`, its
  * indexes declared by the migration) runs the jobs that wake retries and the refresh of prepared
  * feed files (every FEEDS_REFRESH_MS).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
+import { appendPendingEvents, countPendingChanges } from '@cw/conversions';
 import type { Logger } from '@cw/logging';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
 import { createMemorySlots, type Slots } from '@cw/ratelimit';
 import type { UseCaseDeps } from '@cw/usecase';
 import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
-import { appendRound, dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
+import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface WorkerDeps extends UseCaseDeps {
@@ -35,8 +39,8 @@ export interface Worker {
 }
 
 /**
- * The events appender's interval: a backstop (every feed read and stream poll appends its own
- * account first), so it need not run as often as the dispatch loop.
+ * The events appender's and the stats counter's interval. The appender is a backstop (every feed
+ * read and stream poll appends its own account first); the counter's lag is this plus one round.
  */
 const APPEND_EVERY_MS = 1000;
 
@@ -68,7 +72,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   agenda.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'job store error'));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));
 
-  // The loops (dispatch, events): a round, then a pause of one interval, until stopped.
+  // The loops (dispatch, events, stats): a round, then a pause of one interval, until stopped.
   let stopped = false;
   const wakes = new Set<() => void>();
   let loops: Array<Promise<void>> = [];
@@ -96,7 +100,12 @@ export function createWorker(deps: WorkerDeps): Worker {
         .catch(() => undefined);
       await agenda.start();
       await agenda.every(deps.feedsRefreshMs ?? 5 * 60_000, FEEDS_REFRESH_JOB);
-      loops = [loop('postback dispatch', () => dispatchRound(deps, dispatcher), every), loop('events append', () => appendRound(deps), Math.max(every, APPEND_EVERY_MS))];
+      const slow = Math.max(every, APPEND_EVERY_MS);
+      loops = [
+        loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),
+        loop('events append', async () => void (await appendPendingEvents(deps)), slow),
+        loop('stats count', async () => void (await countPendingChanges(deps)), slow),
+      ];
     },
     stop: async () => {
       stopped = true;

@@ -12,7 +12,6 @@
  * job and another worker never send one attempt twice.
  */
 import type { Agenda } from 'agenda';
-import { appendPendingEvents, countPendingChanges } from '@cw/conversions';
 import { OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from './job';
@@ -33,15 +32,6 @@ export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
     saved.add(slot);
     if (saved.size > 10_000) for (const s of saved) if (s <= now) saved.delete(s);
   };
-}
-
-/**
- * One round of the events loop: sale events join their account's log (the events feed), and
- * conversion changes and orphaned click batches are counted in the stats read model, every account.
- */
-export async function appendRound(deps: UseCaseDeps): Promise<void> {
-  await appendPendingEvents(deps);
-  await countPendingChanges(deps);
 }
 
 /** One round of the dispatch loop: pump the outbox, launch due first attempts and lost retries. */
