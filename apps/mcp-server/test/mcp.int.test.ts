@@ -87,7 +87,11 @@ describe('MCP tools', () => {
     const search = tools.find((t) => t.name === 'search_products')!;
     expect(Object.keys(search.inputSchema.properties!)).toEqual(expect.arrayContaining(['q', 'country', 'limit', 'offset']));
     expect(search.description).toMatch(/next_offset/);
-    expect(tools.find((t) => t.name === 'list_links')!.description).toMatch(/next_page/);
+    for (const name of ['list_programs', 'list_links', 'list_conversions', 'list_clicks']) {
+      const t = tools.find((x) => x.name === name)!;
+      expect(t.description, name).toMatch(/next_cursor/);
+      expect(Object.keys(t.inputSchema.properties!), name).toEqual(expect.arrayContaining(['page', 'page_size', 'cursor']));
+    }
     expect(Object.keys(tools.find((t) => t.name === 'create_tracking_link')!.inputSchema.properties!)).toContain('idempotency_key');
   });
 
@@ -168,7 +172,13 @@ describe('MCP tools', () => {
     const conversions = data(await call(client, 'list_conversions', { page_size: 2 }));
     expect(conversions.data.length).toBeLessThanOrEqual(2);
     expect(conversions).toHaveProperty('subid_rollup');
-    if (conversions.has_more) expect(data(await call(client, 'list_conversions', { page_size: 2, page: 2 })).page).toBe(2);
+    expect(conversions.has_more).toBe(true);
+    const second = data(await call(client, 'list_conversions', { page_size: 2, cursor: conversions.next_cursor }));
+    expect(second.page).toBe(2);
+    expect(second.data).toEqual(data(await call(client, 'list_conversions', { page_size: 2, page: 2 })).data);
+    expect(errorOf(await call(client, 'list_conversions', { page_size: 2, status: 'approved', cursor: conversions.next_cursor })).code).toBe(
+      'invalid_parameter',
+    );
     const report = data(await call(client, 'get_report', { group_by: 'status' }));
     expect(report.group_by).toBe('status');
     expect(report.totals).toHaveProperty('conversions');
@@ -178,7 +188,7 @@ describe('MCP tools', () => {
     expect(payment.approved_unpaid.total_usd).toMatch(/^-?[0-9]+\.[0-9]{2}$/);
   });
 
-  it('reads the events feed page by page with the HTTP API\'s cursors', async () => {
+  it("reads the events feed page by page with the HTTP API's cursors", async () => {
     const client = await connect(keys().live);
     const first = data(await call(client, 'list_events', { limit: 3 }));
     expect(first.data).toHaveLength(3);

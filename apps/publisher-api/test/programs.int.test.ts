@@ -26,8 +26,8 @@ describe('GET /programs/', () => {
   it("lists the caller's assignments with their relationship in a page envelope", async () => {
     const res = await get('/programs/');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['data', 'has_more', 'next_page', 'page', 'page_size']);
-    expect(res.body).toMatchObject({ page: 1, page_size: 50, has_more: false, next_page: null });
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'has_more', 'next_cursor', 'next_page', 'page', 'page_size']);
+    expect(res.body).toMatchObject({ page: 1, page_size: 50, has_more: false, next_page: null, next_cursor: null });
     const rel = Object.fromEntries(res.body.data.map((p: { id: number; relationship: string }) => [p.id, p.relationship]));
     expect(rel).toMatchObject({ 1001: 'approved', 1006: 'pending', 1007: 'rejected' });
     expect(rel[1008]).toBeUndefined();
@@ -105,7 +105,11 @@ describe('POST /programs/apply/', () => {
     expectErrorShape(await apply({}), 400);
     expectErrorShape(await apply({ program_id: '1009' }), 400);
     expectErrorShape(await apply({ program_id: 1009, extra: true }), 400);
-    const bad = await request(server).post(`${B}/programs/apply/`).set('X-API-Key', keys().live).set('Content-Type', 'application/json').send('{"program_id": ');
+    const bad = await request(server)
+      .post(`${B}/programs/apply/`)
+      .set('X-API-Key', keys().live)
+      .set('Content-Type', 'application/json')
+      .send('{"program_id": ');
     expectErrorShape(bad, 400, 'invalid_json');
   });
 

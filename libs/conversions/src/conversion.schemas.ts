@@ -1,9 +1,15 @@
-import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
+import { CURSOR_PAGING, pageSizeInput } from '@cw/usecase';
 import { CURRENCY_CODES } from './money';
 
 const SUBID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,100}$' } as const;
 /** An IANA time zone name; days, weeks and months are its calendar's. */
-export const TIMEZONE = { type: 'string', minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone (e.g. Europe/Berlin, Asia/Kolkata); days, weeks and months are its calendar days. Default UTC.' } as const;
+export const TIMEZONE = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  default: 'UTC',
+  description: 'IANA time zone (e.g. Europe/Berlin, Asia/Kolkata); days, weeks and months are its calendar days. Default UTC.',
+} as const;
 
 const DAY = { type: 'string', format: 'date', description: 'UTC day, YYYY-MM-DD (inclusive).' } as const;
 
@@ -42,7 +48,7 @@ export const LIST_CONVERSIONS_INPUT = {
     status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
     source: { type: 'string', enum: ['all', 'v1', 'ledger'], default: 'all' },
     updated_since: { type: 'string', format: 'date-time', description: 'Only conversions changed at or after this instant (incremental sync).' },
-    page: PAGE_INPUT,
+    ...CURSOR_PAGING,
     page_size: pageSizeInput(500),
   },
 } as const;

@@ -42,7 +42,7 @@ const CONVERSION = {
 };
 
 /** The response of GET /conversions/ (OpenAPI and the MCP tools' output schema). */
-export const CONVERSION_PAGE_SCHEMA = pageEnvelopeSchema(CONVERSION);
+export const CONVERSION_PAGE_SCHEMA = pageEnvelopeSchema(CONVERSION, { cursor: true });
 (CONVERSION_PAGE_SCHEMA.properties as Record<string, unknown>).subid_rollup = {
   type: 'array',
   description: 'Per sub-ID over the whole filtered set, not only this page.',

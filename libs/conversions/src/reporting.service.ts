@@ -5,7 +5,7 @@
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, parseDecimal } from '@cw/money';
-import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
 import { moneyIn } from './money';
@@ -65,6 +65,12 @@ function sumsBy(rows: Array<{ currency: string; value: string }>): Sums {
   );
 }
 
+/** Newest first (the index `{publisher_id, occurred_at: -1, _id: 1}`). */
+const LIST_ORDER: ListSort = [
+  ['occurred_at', -1],
+  ['_id', 1],
+];
+
 /**
  * The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set (from
  * the stats read model; with `updated_since`, which the model does not key, from the matched rows).
@@ -79,9 +85,10 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
   if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
   // The rollup reads the stats read model: the account's changes are counted first (read your writes).
   if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
-  const rows = await deps.models.Conversion.find(filter, { events: 0, order_ref: 0 })
-    .sort({ occurred_at: -1, _id: 1 })
-    .skip(skipFor(input.page, input.page_size))
+  const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
+  const rows = await deps.models.Conversion.find(w.filter(filter), { events: 0, order_ref: 0 })
+    .sort(w.sort)
+    .skip(w.skip)
     .limit(input.page_size + 1)
     .lean<ConversionRecord[]>();
   const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
@@ -113,10 +120,7 @@ export async function listConversions(deps: UseCaseDeps, principal: Principal, i
     }
   }
   return {
-    ...pageOf(
-      rows.map((r) => conversionView(r, r.campaign_id !== undefined ? names.get(r.campaign_id) : undefined)),
-      input,
-    ),
+    ...(await w.envelope(rows, (page) => page.map((r) => conversionView(r, r.campaign_id !== undefined ? names.get(r.campaign_id) : undefined)))),
     subid_rollup: [...bySubid]
       .filter(([, e]) => e.n !== 0)
       .sort(([a], [b]) => a.localeCompare(b))

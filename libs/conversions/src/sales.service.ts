@@ -8,7 +8,7 @@ import type { Cursor } from 'mongoose';
 import type { Policy, Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, parseDecimal } from '@cw/money';
-import { PAGE_INPUT, pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { CURSOR_PAGING, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
 import { TIMEZONE } from './conversion.schemas';
 import { moneyIn } from './money';
@@ -33,7 +33,7 @@ const FILTERS = {
 export const SALES_INPUT = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...FILTERS, page: PAGE_INPUT, page_size: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+  properties: { ...FILTERS, ...CURSOR_PAGING, page_size: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
 } as const;
 
 export const SALES_EXPORT_INPUT = { type: 'object', additionalProperties: false, properties: FILTERS } as const;
@@ -99,7 +99,11 @@ export function saleRow(c: ConversionRecord, merchantName: string | undefined) {
 }
 
 const PROJECTION = { events: 0, order_ref: 0 };
-const ORDER = { occurred_at: -1, _id: 1 } as const;
+/** Newest first (the index `{publisher_id, occurred_at: -1, _id: 1}`). */
+const ORDER: ListSort = [
+  ['occurred_at', -1],
+  ['_id', 1],
+];
 
 async function withNames(deps: UseCaseDeps, rows: ConversionRecord[]) {
   const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
@@ -108,23 +112,32 @@ async function withNames(deps: UseCaseDeps, rows: ConversionRecord[]) {
 
 /** One page of sales, newest first. */
 export async function listSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
-  const rows = await deps.models.Conversion.find(salesFilter(principal, input), PROJECTION)
-    .sort(ORDER)
-    .skip(skipFor(input.page, input.page_size))
+  const w = pageWindow({ list: 'sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
+  const rows = await deps.models.Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
+    .sort(w.sort)
+    .skip(w.skip)
     .limit(input.page_size + 1)
     .lean<ConversionRecord[]>();
-  return pageOf(await withNames(deps, rows), input);
+  return w.envelope(rows, (page) => withNames(deps, page));
 }
 
 /** One row per sale for sub-ID tools: the sale, its sub-ID, status and commission. */
 export async function subidSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
-  const rows = await deps.models.Conversion.find(salesFilter(principal, input), { _id: 1, subid: 1, status: 1, commission: 1, currency: 1, occurred_at: 1 })
-    .sort(ORDER)
-    .skip(skipFor(input.page, input.page_size))
+  const w = pageWindow({ list: 'subid-sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
+  const rows = await deps.models.Conversion.find(w.filter(salesFilter(principal, input)), {
+    _id: 1,
+    subid: 1,
+    status: 1,
+    commission: 1,
+    currency: 1,
+    occurred_at: 1,
+  })
+    .sort(w.sort)
+    .skip(w.skip)
     .limit(input.page_size + 1)
     .lean<ConversionRecord[]>();
-  return pageOf(
-    rows.map((c) => ({
+  return w.envelope(rows, (page) =>
+    page.map((c) => ({
       sale_id: c._id,
       sub_id: c.subid || null,
       status: c.status,
@@ -132,7 +145,6 @@ export async function subidSales(deps: UseCaseDeps, principal: Principal, input:
       currency: c.currency,
       occurred_at: c.occurred_at,
     })),
-    input,
   );
 }
 
@@ -148,7 +160,7 @@ export function exportSales(
 ): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
   // Streamed as fast as the client reads, so bounded by the client, not by the request budget.
   const cursor = deps.models.Conversion.find(salesFilter(principal, input), PROJECTION)
-    .sort(ORDER)
+    .sort(Object.fromEntries(ORDER))
     .maxTimeMS(0)
     .lean<ConversionRecord[]>()
     .cursor({ batchSize: 1000 }) as unknown as Cursor<ConversionRecord>;

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_body: 400,
   idempotency_key_invalid: 400,
+  page_too_deep: 400,
   not_authenticated: 401,
   feed_access_inactive: 403,
   credential_not_allowed: 403,

@@ -4,9 +4,9 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Policy, Principal } from '@cw/auth';
-import type { ClickRow } from '@cw/db';
+import { CLICK_LIST_ORDER, type ClickRow } from '@cw/db';
 import { CAMPAIGN_ID_PATTERN } from '@cw/programs';
-import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { userAgentReason, type BotReason } from './bot-detection';
 import type { ClickIds } from './click-ids';
 import { SUBID_PATTERN } from './link-requests';
@@ -79,7 +79,7 @@ export const CLICKS_INPUT = {
     campaign_id: { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' },
     deeplink_id: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$', description: 'A link id.' },
     include_bots: { type: 'boolean', default: false, description: 'Also list clicks flagged as bots.' },
-    page: PAGE_INPUT,
+    ...CURSOR_PAGING,
     page_size: pageSizeInput(200),
   },
 } as const;
@@ -88,6 +88,7 @@ export const CLICKS_POLICY: Policy = { budget: 'reporting' };
 
 /** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
 export async function listClicks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
+  const w = pageWindow({ list: 'clicks', account: principal.publisher._id, secret: deps.config.secretKey }, CLICK_LIST_ORDER, input);
   const rows = await deps.repos.clicks.list(
     {
       publisherId: principal.publisher._id,
@@ -96,11 +97,11 @@ export async function listClicks(deps: UseCaseDeps, principal: Principal, input:
       linkId: input.deeplink_id,
       includeBots: input.include_bots,
     },
-    skipFor(input.page, input.page_size),
+    w,
     input.page_size + 1,
   );
-  return pageOf(
-    rows.map((c) => ({
+  return w.envelope(rows, (page) =>
+    page.map((c) => ({
       id: c._id,
       created_at: c.created_at,
       deeplink_id: c.link_id,
@@ -112,6 +113,5 @@ export async function listClicks(deps: UseCaseDeps, principal: Principal, input:
       is_bot: c.is_bot,
       bot_reason: c.bot_reason ?? null,
     })),
-    input,
   );
 }

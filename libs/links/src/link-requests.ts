@@ -8,9 +8,9 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
-import type { LinkRow, ProgramRow } from '@cw/db';
+import { LINK_LIST_ORDER, type LinkRow, type ProgramRow } from '@cw/db';
 import { CAMPAIGN_ID_PATTERN, campaignMismatch } from '@cw/programs';
-import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 import { ensureLinks, trackedUrl, type LinkSpec } from './tracked-links';
 
@@ -29,7 +29,13 @@ export const LINK_REQUEST_INPUT = {
       description: "The program's campaign (merchant) id, as integer or string.",
     },
     subid: { type: 'string', pattern: SUBID_PATTERN, description: 'Your sub-ID: 1 to 100 of A-Z a-z 0-9 . _ ~ -' },
-    landing_url: { type: 'string', format: 'uri', minLength: 1, maxLength: 2048, description: "http(s) URL on the program's allowed domains; default: the program's landing page." },
+    landing_url: {
+      type: 'string',
+      format: 'uri',
+      minLength: 1,
+      maxLength: 2048,
+      description: "http(s) URL on the program's allowed domains; default: the program's landing page.",
+    },
   },
 } as const;
 
@@ -47,7 +53,7 @@ export const LIST_LINKS_INPUT = {
   properties: {
     subid: { type: 'string', pattern: SUBID_PATTERN },
     campaign_id: { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' },
-    page: PAGE_INPUT,
+    ...CURSOR_PAGING,
     page_size: pageSizeInput(1000),
   },
 } as const;
@@ -213,13 +219,11 @@ export async function createLinkBatch(deps: UseCaseDeps, principal: Principal, i
 
 /** The caller's links created through the links API, newest first. */
 export async function listLinks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
+  const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
   const rows = await deps.repos.links.listed(
     { publisherId: principal.publisher._id, subid: input.subid, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
-    skipFor(input.page, input.page_size),
+    w,
     input.page_size + 1,
   );
-  return pageOf(
-    rows.map((r) => linkView(deps.config.trackingUrl, r)),
-    input,
-  );
+  return w.envelope(rows, (page) => page.map((r) => linkView(deps.config.trackingUrl, r)));
 }

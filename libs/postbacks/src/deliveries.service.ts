@@ -8,7 +8,7 @@ import type { Agent } from 'undici';
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { saleEventBody, type ConversionRecord } from '@cw/conversions';
-import { PAGE_INPUT, pageOf, pageSizeInput, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import { attemptNow, type ConfigRow, type DeliveryRow } from './dispatch';
 import { deliveryIdOf } from './outbox';
 import { expiresAt } from './retention';
@@ -30,7 +30,7 @@ export const DELIVERIES_INPUT = {
   properties: {
     status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'dead'] },
     event: { type: 'string', enum: ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] },
-    page: PAGE_INPUT,
+    ...CURSOR_PAGING,
     page_size: pageSizeInput(200),
   },
 } as const;
@@ -52,16 +52,23 @@ export function deliveryView(d: DeliveryRow) {
   };
 }
 
+/** Newest first (the index `{publisher_id, created_at: -1, _id: 1}`). */
+const LIST_ORDER: ListSort = [
+  ['created_at', -1],
+  ['_id', 1],
+];
+
 export async function listDeliveries(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof DELIVERIES_INPUT>) {
   const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
   if (input.status) filter.status = input.status;
   if (input.event) filter.event = input.event;
-  const rows = await deps.models.PostbackDelivery.find(filter, { body: 0 })
-    .sort({ created_at: -1, _id: 1 })
-    .skip(skipFor(input.page, input.page_size))
+  const w = pageWindow({ list: 'deliveries', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
+  const rows = await deps.models.PostbackDelivery.find(w.filter(filter), { body: 0 })
+    .sort(w.sort)
+    .skip(w.skip)
     .limit(input.page_size + 1)
     .lean<DeliveryRow[]>();
-  return pageOf(rows.map(deliveryView), input);
+  return w.envelope(rows, (page) => page.map(deliveryView));
 }
 
 /** Sends a failed or dead delivery again, under the same delivery id, as soon as a worker picks it up. */

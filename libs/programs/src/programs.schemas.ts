@@ -1,4 +1,4 @@
-import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
+import { CURSOR_PAGING, pageSizeInput } from '@cw/usecase';
 
 /** A campaign (merchant) id sent as a string. */
 export const CAMPAIGN_ID_PATTERN = '^[1-9][0-9]{0,9}$';
@@ -8,13 +8,13 @@ const SEARCH = { type: 'string', minLength: 1, maxLength: 200, description: 'Cas
 export const LIST_PROGRAMS_INPUT = {
   type: 'object',
   additionalProperties: false,
-  properties: { search: SEARCH, include_available: { type: 'boolean', default: false }, page: PAGE_INPUT, page_size: pageSizeInput(1000) },
+  properties: { search: SEARCH, include_available: { type: 'boolean', default: false }, ...CURSOR_PAGING, page_size: pageSizeInput(1000) },
 } as const;
 
 export const JOINABLE_PROGRAMS_INPUT = {
   type: 'object',
   additionalProperties: false,
-  properties: { search: SEARCH, page: PAGE_INPUT, page_size: pageSizeInput(1000) },
+  properties: { search: SEARCH, ...CURSOR_PAGING, page_size: pageSizeInput(1000) },
 } as const;
 
 export const APPLY_INPUT = {

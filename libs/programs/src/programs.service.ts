@@ -6,7 +6,7 @@
 import { ApiError } from '@cw/errors';
 import type { Principal, Policy } from '@cw/auth';
 import { literalPattern, type ProgramRow } from '@cw/db';
-import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
 
 export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
@@ -52,6 +52,9 @@ function nameFilter(search: string | undefined): Record<string, unknown> {
   return search ? { name: { $regex: literalPattern(search), $options: 'i' } } : {};
 }
 
+/** Program lists: by program id. */
+const BY_ID: ListSort = [['_id', 1]];
+
 /** The caller's programs; with include_available, also those open to it. */
 export async function listPrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
   const status = await deps.repos.programs.assignments(principal.publisher._id);
@@ -60,24 +63,26 @@ export async function listPrograms(deps: UseCaseDeps, principal: Principal, inpu
     ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine),
     ...nameFilter(input.search),
   };
-  const rows = await deps.models.Program.find(filter)
-    .sort({ _id: 1 })
-    .skip(skipFor(input.page, input.page_size))
+  const w = pageWindow({ list: 'programs', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
+  const rows = await deps.models.Program.find(w.filter(filter))
+    .sort(w.sort)
+    .skip(w.skip)
     .limit(input.page_size + 1)
     .lean<ProgramRow[]>();
-  return pageOf(await present(deps, rows, (id) => status.get(id) ?? 'available'), input);
+  return w.envelope(rows, (page) => present(deps, page, (id) => status.get(id) ?? 'available'));
 }
 
 /** Active programs open for application the caller has no assignment to. */
 export async function joinablePrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
   const assigned = [...(await deps.repos.programs.assignments(principal.publisher._id)).keys()];
   const filter: Record<string, unknown> = { status: 'active', joinable: true, _id: { $nin: assigned }, ...nameFilter(input.search) };
-  const rows = await deps.models.Program.find(filter)
-    .sort({ _id: 1 })
-    .skip(skipFor(input.page, input.page_size))
+  const w = pageWindow({ list: 'programs/joinable', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
+  const rows = await deps.models.Program.find(w.filter(filter))
+    .sort(w.sort)
+    .skip(w.skip)
     .limit(input.page_size + 1)
     .lean<ProgramRow[]>();
-  return pageOf(await present(deps, rows, () => 'available'), input);
+  return w.envelope(rows, (page) => present(deps, page, () => 'available'));
 }
 
 export function campaignMismatch(): ApiError {

@@ -1,3 +1,3 @@
 export type { InputOf, JSONSchema, UseCaseDeps } from './usecase';
-export { PAGE_INPUT, pageEnvelopeSchema, pageOf, pageSizeInput, skipFor } from './paging';
-export type { PageEnvelope } from './paging';
+export { CURSOR_PAGING, MAX_SKIP, PAGE_INPUT, pageEnvelopeSchema, pageOf, pageSizeInput, pageWindow, skipFor } from './paging';
+export type { CursorPage, ListScope, ListSort, PageEnvelope, PageWindow } from './paging';

@@ -30,8 +30,13 @@ let receiverUrl: string;
 const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
 
 beforeAll(async () => {
-  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_POSTBACKS_PER_MIN: '1000', RATELIMIT_LINKS_PER_MIN: '1000' } });
-  rotated = { ...deps, config: { ...deps.config, keys: keyRing(deps.config.secretKey, [{ id: 'k2', key: NEW_KEY }]) } };
+  deps = await createTestDeps({
+    seedProducts: 20,
+    env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_POSTBACKS_PER_MIN: '1000', RATELIMIT_LINKS_PER_MIN: '1000' },
+  });
+  // The rotated tracker keeps its clicks in memory for the test's length: a stored click converts
+  // by its row whatever its signature, and the test shows what the signature alone allows.
+  rotated = { ...deps, config: { ...deps.config, clickFlushIntervalMs: 60_000, keys: keyRing(deps.config.secretKey, [{ id: 'k2', key: NEW_KEY }]) } };
   receiver = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -56,7 +61,9 @@ const tracker = (d: TestDeps) => {
 };
 const pub = () => deps.data!.publishers[0];
 const verifies = (secret: string, r: { headers: http.IncomingHttpHeaders; body: string }) => {
-  const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`${r.headers['x-cw-delivery']}.${r.headers['x-cw-timestamp']}.${r.body}`).digest('base64');
+  const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+    .update(`${r.headers['x-cw-delivery']}.${r.headers['x-cw-timestamp']}.${r.body}`)
+    .digest('base64');
   return String(r.headers['x-cw-signature']).split(' ').includes(`v1,${expected}`);
 };
 
@@ -69,10 +76,15 @@ describe('key rotation', () => {
     // Before: a link, a click on it, a feed URL, a postback and its secret.
     const link = await request(before.api).post('/api/v1/publisher/links/').set(key).send({ program_id: 1001, subid: 'rotation' });
     expect(link.status).toBe(201);
-    const click = new URL((await request(before.tracker).get(`/c/${link.body.id}`).set('User-Agent', BROWSER)).headers.location).searchParams.get('cw_click_id')!;
+    const click = new URL((await request(before.tracker).get(`/c/${link.body.id}`).set('User-Agent', BROWSER)).headers.location).searchParams.get(
+      'cw_click_id',
+    )!;
     const oldFeed = new URL((await request(before.feeds).get('/api/v1/affiliates/feed/?country=DE&format=csv').set(key)).body.url);
     expect(oldFeed.searchParams.has('sk')).toBe(false);
-    const put = await request(before.api).put('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub().portal_token}`).send({ url: receiverUrl, http_method: 'POST' });
+    const put = await request(before.api)
+      .put('/api/v1/publisher/postback/')
+      .set('Authorization', `Bearer ${pub().portal_token}`)
+      .send({ url: receiverUrl, http_method: 'POST' });
     expect(put.status).toBe(201);
     const secret = put.body.secret as string;
 
@@ -81,7 +93,10 @@ describe('key rotation', () => {
     expect(again).toMatchObject({ status: 200, body: { id: link.body.id } });
     expect((await request(after.tracker).get(`/c/${link.body.id}`).set('User-Agent', BROWSER)).status).toBe(302);
     const merchant = `Bearer ${(await issueMerchantToken(deps.models, 501)).secret}`;
-    const sale = await request(after.tracker).post('/api/v1/track/conversions/').set('Authorization', merchant).send({ click_id: click, order_id: 'ROT-1', amount: '10.00', currency: 'EUR' });
+    const sale = await request(after.tracker)
+      .post('/api/v1/track/conversions/')
+      .set('Authorization', merchant)
+      .send({ click_id: click, order_id: 'ROT-1', amount: '10.00', currency: 'EUR' });
     expect(sale.status).toBe(201);
     expect((await request(after.feeds).get(`${oldFeed.pathname}${oldFeed.search}`)).status).toBe(200);
 
@@ -91,9 +106,25 @@ describe('key rotation', () => {
     expect((await request(after.feeds).get(`${newFeed.pathname}${newFeed.search}`)).status).toBe(200);
     expect((await request(before.feeds).get(`${newFeed.pathname}${newFeed.search}`)).status).toBe(403);
     expect((await request(after.feeds).get(`${newFeed.pathname}${newFeed.search.replace('sk=k2', 'sk=base')}`)).status).toBe(403);
-    const newClick = new URL((await request(after.tracker).get(`/c/${link.body.id}`).set('User-Agent', BROWSER)).headers.location).searchParams.get('cw_click_id')!;
-    expect((await request(before.tracker).post('/api/v1/track/conversions/').set('Authorization', merchant).send({ click_id: newClick, order_id: 'ROT-2', amount: '10.00', currency: 'EUR' })).status).toBe(404);
-    expect((await request(after.tracker).post('/api/v1/track/conversions/').set('Authorization', merchant).send({ click_id: newClick, order_id: 'ROT-3', amount: '10.00', currency: 'EUR' })).status).toBe(201);
+    const newClick = new URL((await request(after.tracker).get(`/c/${link.body.id}`).set('User-Agent', BROWSER)).headers.location).searchParams.get(
+      'cw_click_id',
+    )!;
+    expect(
+      (
+        await request(before.tracker)
+          .post('/api/v1/track/conversions/')
+          .set('Authorization', merchant)
+          .send({ click_id: newClick, order_id: 'ROT-2', amount: '10.00', currency: 'EUR' })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request(after.tracker)
+          .post('/api/v1/track/conversions/')
+          .set('Authorization', merchant)
+          .send({ click_id: newClick, order_id: 'ROT-3', amount: '10.00', currency: 'EUR' })
+      ).status,
+    ).toBe(201);
 
     // The postback secret sealed under the base key still signs; the CLI re-seals it under k2.
     const portal = { Authorization: `Bearer ${pub().portal_token}` };
@@ -108,6 +139,8 @@ describe('key rotation', () => {
     expect(open(rotated.config.keys, stored.secret as never)).toBe(secret);
     expect((await request(after.api).post('/api/v1/publisher/postback/test/').set(portal)).body.status).toBe('succeeded');
     expect(verifies(secret, received.at(-1)!)).toBe(true);
-    expect(JSON.parse((await runCli(['postback:reseal', '--json'], { MONGODB_URI: deps.tdb.uri, SECRET_KEYS: `k2:${NEW_KEY.toString('base64')}` }, dir)).out)).toMatchObject({ resealed: 0 });
+    expect(
+      JSON.parse((await runCli(['postback:reseal', '--json'], { MONGODB_URI: deps.tdb.uri, SECRET_KEYS: `k2:${NEW_KEY.toString('base64')}` }, dir)).out),
+    ).toMatchObject({ resealed: 0 });
   });
 });

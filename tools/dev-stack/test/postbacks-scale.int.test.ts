@@ -45,7 +45,17 @@ const arrivals = (r: Receiver, conversionId: string) => r.received.filter((x) =>
 
 function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
-    env: { ...process.env, NODE_ENV: 'test', MONGODB_URI: bed.deps.tdb.uri, PORT: '0', LOG_LEVEL: 'silent', REDIS_URL: '', POSTBACK_RETRY_UNIT_MS: String(UNIT), POSTBACK_TIMEOUT_MS: String(TIMEOUT), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      MONGODB_URI: bed.deps.tdb.uri,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      REDIS_URL: '',
+      POSTBACK_RETRY_UNIT_MS: String(UNIT),
+      POSTBACK_TIMEOUT_MS: String(TIMEOUT),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -54,44 +64,55 @@ function startWorkerProcess(env: Record<string, string>): { child: ChildProcess;
 }
 
 describe('postback delivery at scale', () => {
-  it('two worker processes both dispatch; one SIGKILLed mid-pass loses nothing and sends nothing twice but what it had in flight', { timeout: 90_000 }, async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 60; i++) ids.push(await bed.fx.sale());
-    // Answers take 150 ms, so attempts overlap; each process may have 4 in flight.
-    bed.receiver.behave = () => ({ delayMs: 150 });
-    bed.receiver.maxOpen = 0;
-    const env = { POSTBACK_CONCURRENCY: '4', POSTBACK_CONFIG_CONCURRENCY: '4' };
-    const a = startWorkerProcess(env);
-    const b = startWorkerProcess(env);
-    try {
-      const dead = (w: { child: ChildProcess; stderr: () => string }) => new Promise((_, no) => w.child.once('exit', () => no(new Error(`worker exited: ${w.stderr()}`))));
-      await Promise.race([until(() => bed.receiver.received.length >= 20, 30_000), dead(a), dead(b)]);
-      a.child.kill('SIGKILL');
-      await new Promise((ok) => a.child.once('exit', ok));
-      const killedAt = Date.now();
-      // What was claimed and not finished when it died: only those may be sent again.
-      const heldAtKill = new Set(
-        (await bed.deps.models.PostbackDelivery.find({ conversion_id: { $in: ids }, leased_until: { $gt: new Date() } }, { _id: 1 }).lean()).map((d) => String(d._id)),
-      );
-      await until(async () => (await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'succeeded' })) === ids.length, 60_000, 100);
-      // More attempts were open at once than one process may have: both processes dispatched.
-      expect(bed.receiver.maxOpen).toBeGreaterThan(4);
-      const byDelivery = new Map<string, number[]>();
-      for (const r of bed.receiver.received.filter((x) => ids.includes(conversionOf(x.body))))
-        byDelivery.set(String(r.headers['x-cw-delivery']), [...(byDelivery.get(String(r.headers['x-cw-delivery'])) ?? []), r.at]);
-      expect(byDelivery.size).toBe(ids.length); // nothing lost
-      const twice = [...byDelivery].filter(([, at]) => at.length > 1);
-      for (const [id, at] of twice) {
-        expect(at).toHaveLength(2);
-        expect(heldAtKill.has(id)).toBe(true); // the killed process's attempt, taken over after its lease
-        expect(at[0]).toBeLessThan(killedAt);
+  it(
+    'two worker processes both dispatch; one SIGKILLed mid-pass loses nothing and sends nothing twice but what it had in flight',
+    { timeout: 90_000 },
+    async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 60; i++) ids.push(await bed.fx.sale());
+      // Answers take 150 ms, so attempts overlap; each process may have 4 in flight.
+      bed.receiver.behave = () => ({ delayMs: 150 });
+      bed.receiver.maxOpen = 0;
+      const env = { POSTBACK_CONCURRENCY: '4', POSTBACK_CONFIG_CONCURRENCY: '4' };
+      const a = startWorkerProcess(env);
+      const b = startWorkerProcess(env);
+      try {
+        const dead = (w: { child: ChildProcess; stderr: () => string }) =>
+          new Promise((_, no) => w.child.once('exit', () => no(new Error(`worker exited: ${w.stderr()}`))));
+        await Promise.race([until(() => bed.receiver.received.length >= 20, 30_000), dead(a), dead(b)]);
+        a.child.kill('SIGKILL');
+        await new Promise((ok) => a.child.once('exit', ok));
+        const killedAt = Date.now();
+        // What was claimed and not finished when it died: only those may be sent again.
+        const heldAtKill = new Set(
+          (await bed.deps.models.PostbackDelivery.find({ conversion_id: { $in: ids }, leased_until: { $gt: new Date() } }, { _id: 1 }).lean()).map((d) =>
+            String(d._id),
+          ),
+        );
+        await until(
+          async () => (await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'succeeded' })) === ids.length,
+          60_000,
+          100,
+        );
+        // More attempts were open at once than one process may have: both processes dispatched.
+        expect(bed.receiver.maxOpen).toBeGreaterThan(4);
+        const byDelivery = new Map<string, number[]>();
+        for (const r of bed.receiver.received.filter((x) => ids.includes(conversionOf(x.body))))
+          byDelivery.set(String(r.headers['x-cw-delivery']), [...(byDelivery.get(String(r.headers['x-cw-delivery'])) ?? []), r.at]);
+        expect(byDelivery.size).toBe(ids.length); // nothing lost
+        const twice = [...byDelivery].filter(([, at]) => at.length > 1);
+        for (const [id, at] of twice) {
+          expect(at).toHaveLength(2);
+          expect(heldAtKill.has(id)).toBe(true); // the killed process's attempt, taken over after its lease
+          expect(at[0]).toBeLessThan(killedAt);
+        }
+        expect(twice.length).toBeLessThanOrEqual(4);
+        for (const id of ids) expect(arrivals(bed.receiver, id).every((r) => bed.fx.verify(r).conversion.id === id)).toBe(true);
+      } finally {
+        for (const w of [a, b]) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
       }
-      expect(twice.length).toBeLessThanOrEqual(4);
-      for (const id of ids) expect(arrivals(bed.receiver, id).every((r) => bed.fx.verify(r).conversion.id === id)).toBe(true);
-    } finally {
-      for (const w of [a, b]) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-    }
-  });
+    },
+  );
 
   it("a receiver that hangs on every attempt holds only its own slots: the healthy receiver's deliveries go out at once", { timeout: 90_000 }, async () => {
     other.behave = () => 'hang';
@@ -122,7 +143,8 @@ describe('postback delivery at scale', () => {
   });
 
   it('pauses a failing receiver after failures in a row (not counting attempts), probes once, and resumes', { timeout: 60_000 }, async () => {
-    const PAUSE = 600;
+    // Long enough that the sales and the log read below happen within the first pause on a loaded machine.
+    const PAUSE = 2000;
     other.behave = () => 500;
     await bed.startWorker({ postbackBreakerFailures: 3, postbackBreakerPauseMs: PAUSE, postbackRetryUnitMs: 60_000 });
     const failing: string[] = [];
@@ -138,7 +160,9 @@ describe('postback delivery at scale', () => {
     const api = publisherApi(bed.deps).callback();
     const log = await until(async () => {
       const res = await request(api).get('/api/v1/publisher/postback/deliveries/').set('X-API-Key', pub.keys.live);
-      const rows = (res.body.data as Array<{ conversion_id: string; paused_until: string | null; attempts: number; status: string }>).filter((d) => during.includes(d.conversion_id));
+      const rows = (res.body.data as Array<{ conversion_id: string; paused_until: string | null; attempts: number; status: string }>).filter((d) =>
+        during.includes(d.conversion_id),
+      );
       return rows.length === 3 ? rows : undefined;
     });
     for (const d of log) expect(d).toMatchObject({ status: 'pending', attempts: 0, paused_until: paused.paused_until!.toISOString() });
@@ -195,7 +219,10 @@ describe('postback delivery at scale', () => {
     expect(await bed.deps.models.Conversion.countDocuments({ _id: { $in: ids }, outbox_since: { $exists: true } })).toBe(0);
     expect(await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids } })).toBe(ids.length);
     // A status change puts the conversion back in the outbox, in the same update as its event.
-    const res = await request(bed.fx.tracker.callback()).patch(`/api/v1/track/conversions/${ids[0]}`).set('Authorization', `Bearer ${bed.fx.merchantToken}`).send({ status: 'approved' });
+    const res = await request(bed.fx.tracker.callback())
+      .patch(`/api/v1/track/conversions/${ids[0]}`)
+      .set('Authorization', `Bearer ${bed.fx.merchantToken}`)
+      .send({ status: 'approved' });
     expect(res.status).toBe(200);
     expect(await bed.deps.models.Conversion.countDocuments({ _id: ids[0], outbox_since: { $exists: true } })).toBe(1);
   });
@@ -207,7 +234,8 @@ describe('postback delivery at scale', () => {
     await bed.startWorker({ postbackRetryUnitMs: 60_000, postbackBreakerFailures: 1000 });
     await until(async () => (await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'failed' })) === ids.length, 20_000);
     const rows = await bed.deps.models.PostbackDelivery.find({ conversion_id: { $in: ids } }).lean();
-    const wakes = (j: { data: { slot: number } }, d: (typeof rows)[number]) => j.data.slot >= d.next_attempt_at!.getTime() && j.data.slot - d.next_attempt_at!.getTime() < 1024;
+    const wakes = (j: { data: { slot: number } }, d: (typeof rows)[number]) =>
+      j.data.slot >= d.next_attempt_at!.getTime() && j.data.slot - d.next_attempt_at!.getTime() < 1024;
     // The slot jobs that wake these retries (a delivery another test left may have failed meanwhile too).
     const all = await bed.deps.db.connection.db!.collection('jobs').find({ name: 'postbacks:retry' }).toArray();
     const jobs = all.filter((j) => rows.some((d) => wakes(j as never, d)));
@@ -239,7 +267,9 @@ describe('postback delivery at scale', () => {
     await bed.reset();
     await bed.deps.models.PostbackDelivery.updateOne({ _id: failed._id }, { $set: { status: 'dead', next_attempt_at: null } });
     const pub = bed.deps.data!.publishers[0];
-    const res = await request(publisherApi(bed.deps).callback()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', pub.keys.live);
+    const res = await request(publisherApi(bed.deps).callback())
+      .post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`)
+      .set('X-API-Key', pub.keys.live);
     expect(res.status).toBe(200);
     await bed.startWorker();
     const redelivered = await until(async () => {

@@ -7,9 +7,9 @@ export const listLinksTool = defineTool<InputOf<typeof LIST_LINKS_INPUT>>({
   name: 'list_links',
   title: 'List tracking links',
   description:
-    'The tracking links you created (with create_tracking_link or POST /links/), newest first, optionally by `subid` or `campaign_id`. Paging: `page` (from 1) and `page_size` (max 1000); call again with `page` = `next_page` while it is not null.',
+    'The tracking links you created (with create_tracking_link or POST /links/), newest first, optionally by `subid` or `campaign_id`. Paging: `page` (from 1) and `page_size` (max 1000); call again with `cursor` = `next_cursor` (same filters) while it is not null.',
   input: LIST_LINKS_INPUT,
-  output: pageEnvelopeSchema(LINK_SCHEMA),
+  output: pageEnvelopeSchema(LINK_SCHEMA, { cursor: true }),
   policy: READ_LINKS_POLICY,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {

@@ -7,9 +7,9 @@ export const listProgramsTool = defineTool<InputOf<typeof LIST_PROGRAMS_INPUT>>(
   name: 'list_programs',
   title: 'List programs',
   description:
-    "Your programs (merchants' affiliate programs) with your relationship to each: approved, pending or rejected; `include_available=true` adds the programs you could still apply to (relationship `available`, with `joinable` and `auto_approve`). `search` filters by name. Use it to find a `program_id` for apply_to_program or create_tracking_link. Paging: `page` (from 1) and `page_size` (max 1000); call again with `page` = `next_page` while it is not null.",
+    "Your programs (merchants' affiliate programs) with your relationship to each: approved, pending or rejected; `include_available=true` adds the programs you could still apply to (relationship `available`, with `joinable` and `auto_approve`). `search` filters by name. Use it to find a `program_id` for apply_to_program or create_tracking_link. Paging: `page` (from 1) and `page_size` (max 1000); call again with `cursor` = `next_cursor` (same filters) while it is not null.",
   input: LIST_PROGRAMS_INPUT,
-  output: pageEnvelopeSchema(PROGRAM_SCHEMA),
+  output: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }),
   policy: READ_PROGRAMS_POLICY,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {

@@ -7,7 +7,7 @@ export function productSummary(page: { products: Array<{ title: string; price: s
   return `${page.products.length} products, e.g. ${first.join('; ')}. ${more}`;
 }
 
-export function pageSummary(noun: string, page: { data: unknown[]; page: number; next_page: number | null }): string {
-  const more = page.next_page === null ? 'This is the last page.' : `More: call again with page=${page.next_page}.`;
+export function pageSummary(noun: string, page: { data: unknown[]; page: number; next_page: number | null; next_cursor: string | null }): string {
+  const more = page.next_cursor === null ? 'This is the last page.' : `More: call again with the same filters and cursor=${page.next_cursor}.`;
   return `${page.data.length} ${noun} on page ${page.page}. ${more}`;
 }

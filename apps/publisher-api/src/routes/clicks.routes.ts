@@ -15,7 +15,7 @@ export function clickRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: CLICKS_INPUT,
       before: [requirePolicy(deps, CLICKS_POLICY)],
-      responses: { 200: { description: 'Page envelope of clicks', schema: pageEnvelopeSchema(CLICK_SCHEMA) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of clicks', schema: pageEnvelopeSchema(CLICK_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listClicks(deps, principalOf(ctx), query);
       },

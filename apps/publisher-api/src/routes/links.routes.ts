@@ -38,7 +38,7 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: LIST_LINKS_INPUT,
       before: [requirePolicy(deps, READ_LINKS_POLICY)],
-      responses: { 200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK_SCHEMA) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listLinks(deps, principalOf(ctx), query);
       },

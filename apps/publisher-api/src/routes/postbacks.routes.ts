@@ -34,7 +34,10 @@ const CONFIG = {
       format: 'date-time',
       description: 'During a rotation: until when the previous secret also signs deliveries.',
     },
-    consecutive_failures: { type: 'integer', description: 'Failed deliveries in a row (a success resets it); POSTBACK_BREAKER_FAILURES of them pause deliveries.' },
+    consecutive_failures: {
+      type: 'integer',
+      description: 'Failed deliveries in a row (a success resets it); POSTBACK_BREAKER_FAILURES of them pause deliveries.',
+    },
     paused_until: {
       type: ['string', 'null'],
       format: 'date-time',
@@ -153,7 +156,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       query: DELIVERIES_INPUT,
       before: [requirePolicy(deps, DELIVERIES_POLICY)],
       responses: {
-        200: { description: 'Page envelope of deliveries', schema: pageEnvelopeSchema(DELIVERY) },
+        200: { description: 'Page envelope of deliveries', schema: pageEnvelopeSchema(DELIVERY, { cursor: true }) },
         ...ERRORS,
         403: { description: 'Credential not allowed' },
       },

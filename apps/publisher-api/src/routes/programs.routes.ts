@@ -35,7 +35,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: LIST_PROGRAMS_INPUT,
       before: read,
-      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listPrograms(deps, principalOf(ctx), query);
       },
@@ -49,7 +49,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       query: JOINABLE_PROGRAMS_INPUT,
       before: read,
-      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await joinablePrograms(deps, principalOf(ctx), query);
       },

@@ -3,7 +3,18 @@
  * streamed from a cursor (backpressure through the pipe; a client that goes away closes it).
  */
 import { principalOf, requirePolicy } from '@cw/auth';
-import { eventRoutes, exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/conversions';
+import {
+  eventRoutes,
+  exportSales,
+  listSales,
+  SALE_COLUMNS,
+  SALES_EXPORT_INPUT,
+  SALES_INPUT,
+  SALES_POLICY,
+  salesSummary,
+  subidSales,
+  SUMMARY_INPUT,
+} from '@cw/conversions';
 import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 
@@ -64,7 +75,13 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
   const auth = [requirePolicy(deps, SALES_POLICY)];
   return [
     // The account's events feed, the same log and cursors as the publisher API's /events/.
-    ...eventRoutes(deps, { auth, security: SECURITY, accountOf: (ctx) => principalOf(ctx).publisher._id, errors: ERRORS, operationIds: { list: 'listReportingEvents', stream: 'streamReportingEvents' } }),
+    ...eventRoutes(deps, {
+      auth,
+      security: SECURITY,
+      accountOf: (ctx) => principalOf(ctx).publisher._id,
+      errors: ERRORS,
+      operationIds: { list: 'listReportingEvents', stream: 'streamReportingEvents' },
+    }),
     route({
       method: 'GET',
       path: '/sales',
@@ -75,7 +92,7 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
       security: SECURITY,
       query: SALES_INPUT,
       before: auth,
-      responses: { 200: { description: 'Page envelope of sales', schema: pageEnvelopeSchema(SALE) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of sales', schema: pageEnvelopeSchema(SALE, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listSales(deps, principalOf(ctx), query);
       },
@@ -110,7 +127,7 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
       security: SECURITY,
       query: SALES_INPUT,
       before: auth,
-      responses: { 200: { description: 'Page envelope of sales by sub-ID', schema: pageEnvelopeSchema(SUBID_SALE) }, ...ERRORS },
+      responses: { 200: { description: 'Page envelope of sales by sub-ID', schema: pageEnvelopeSchema(SUBID_SALE, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await subidSales(deps, principalOf(ctx), query);
       },

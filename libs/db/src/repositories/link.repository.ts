@@ -1,8 +1,15 @@
 import type { Models } from '../models';
 import type { LinkDoc } from '../schemas/link.schema';
 import { insertManyTolerant } from './bulk';
+import type { ListPage } from './list-page';
 
 export type LinkRow = LinkDoc & { _id: string };
+
+/** The links list's order (the index `{publisher_id, listed, created_at: -1, _id: 1}`). */
+export const LINK_LIST_ORDER = [
+  ['created_at', -1],
+  ['_id', 1],
+] as const;
 
 /** A bounded set of link codes known to be stored (links are never deleted). */
 const KNOWN_MAX = 200_000;
@@ -53,11 +60,11 @@ export class LinkRepository {
     return this.models.Link.findById(code).lean<LinkRow>();
   }
 
-  /** Links created through the links API, newest first. */
-  listed(filter: { publisherId: string; subid?: string; campaignId?: number }, skip: number, limit: number): Promise<LinkRow[]> {
+  /** Links created through the links API, newest first (LINK_LIST_ORDER), in `page`'s window. */
+  listed(filter: { publisherId: string; subid?: string; campaignId?: number }, page: ListPage, limit: number): Promise<LinkRow[]> {
     const q: Record<string, unknown> = { publisher_id: filter.publisherId, listed: true };
     if (filter.subid !== undefined) q.subid = filter.subid;
     if (filter.campaignId !== undefined) q.campaign_id = filter.campaignId;
-    return this.models.Link.find(q).sort({ created_at: -1, _id: 1 }).skip(skip).limit(limit).lean<LinkRow[]>();
+    return this.models.Link.find(page.filter(q)).sort(page.sort).skip(page.skip).limit(limit).lean<LinkRow[]>();
   }
 }

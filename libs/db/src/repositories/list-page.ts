@@ -1,0 +1,9 @@
+/**
+ * The window of one page a repository's list reads (built by @cw/usecase's `pageWindow`): the
+ * rows to skip, the order, and the narrowing of the list's filter to the rows after a cursor.
+ */
+export interface ListPage {
+  skip: number;
+  sort: Record<string, 1 | -1>;
+  filter(base: Record<string, unknown>): Record<string, unknown>;
+}
