@@ -5,7 +5,7 @@
  */
 import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
 import type { Policy, Principal } from '@cw/auth';
-import { addDecimals, compareDecimals, divideDecimals, formatDecimal, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
+import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import type { UseCaseDeps } from '@cw/usecase';
 import { countAccountChanges, readFacts, type Fact } from '@cw/conversions';
 
@@ -85,7 +85,7 @@ function convert(config: PlatformConfig, b: Bucket, to: string): Dec {
   return rate ? divideDecimals(inUsd(config, b), rate, 6) : parseDecimal('0');
 }
 
-const show = (buckets: Bucket[]) => buckets.map((b) => ({ currency: b.currency, amount: formatDecimal(b.amount) }));
+const show = (buckets: Bucket[]) => buckets.map((b) => ({ currency: b.currency, amount: moneyIn(b.amount, b.currency) }));
 
 /** Balances, next payment estimate and payment method; never account numbers or addresses. */
 export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now = new Date()) {
@@ -102,7 +102,7 @@ export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now
   const reached = compareDecimals(payable, threshold) >= 0;
   const nextDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
   const method = pub.payout?.method_type ?? 'none';
-  const totalUsd = (buckets: Bucket[]) => formatDecimal(addDecimals(buckets.map((b) => inUsd(config, b))));
+  const totalUsd = (buckets: Bucket[]) => moneyIn(addDecimals(buckets.map((b) => inUsd(config, b))), 'USD');
   return {
     account_id: pub._id,
     currency_note: 'USD totals use indicative exchange rates.',
@@ -110,9 +110,9 @@ export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now
     pending_review: { window_days: PENDING_WINDOW_DAYS, by_currency: show(pending), total_usd: totalUsd(pending) },
     next_payment: {
       estimated_date: reached && method !== 'none' ? nextDate.toISOString().slice(0, 10) : null,
-      estimated_amount: reached && method !== 'none' ? formatDecimal(payable) : '0.00',
+      estimated_amount: moneyIn(reached && method !== 'none' ? payable : parseDecimal('0'), payoutCurrency),
       currency: payoutCurrency,
-      threshold: formatDecimal(threshold),
+      threshold: moneyIn(threshold, payoutCurrency),
       threshold_reached: reached,
     },
     payment_method: method === 'bank_account' ? { type: 'bank_account', last4: pub.payout?.last4 ?? null } : { type: method },

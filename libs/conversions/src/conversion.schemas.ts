@@ -1,5 +1,5 @@
 import { CURSOR_PAGING, pageSizeInput } from '@cw/usecase';
-import { CURRENCY_CODES } from './money';
+import { CURRENCY_CODES } from '@cw/money';
 
 const SUBID = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,100}$' } as const;
 /** An IANA time zone name; days, weeks and months are its calendar's. */

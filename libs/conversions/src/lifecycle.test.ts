@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { commissionFor, conversionId } from './lifecycle';
-import { minorUnits, moneyIn } from './money';
 
 describe('commission from program terms', () => {
   it('takes a rate of the sale, exact, rounded half to even at the currency minor unit', () => {
@@ -20,12 +19,6 @@ describe('commission from program terms', () => {
 
   it('pays nothing on terms without a rate', () => {
     expect(commissionFor({}, '80.00', 'EUR')).toBe('0.00');
-  });
-
-  it("knows the currencies' minor units and formats stored amounts with them", () => {
-    expect([minorUnits('EUR'), minorUnits('JPY'), minorUnits('BHD')]).toEqual([2, 0, 3]);
-    expect(moneyIn({ toString: () => '12.5' }, 'EUR')).toBe('12.50');
-    expect(moneyIn({ toString: () => '-3' }, 'EUR')).toBe('-3.00');
   });
 
   it("maps one merchant's order to one conversion id, different for another merchant", () => {

@@ -14,9 +14,8 @@ import { ApiError } from '@cw/errors';
 import type { MerchantPrincipal } from '@cw/auth';
 import { readClickId } from '@cw/links';
 import type { SaleEventType } from '@cw/db';
-import { addDecimals, compareDecimals, formatDecimal, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
+import { addDecimals, compareDecimals, formatDecimal, isCurrency, minorUnits, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
 import type { InputOf, UseCaseDeps } from '@cw/usecase';
-import { isCurrency, minorUnits } from './money';
 import type { INTAKE_INPUT } from './conversion.schemas';
 
 export type ConversionStatus = 'pending' | 'approved' | 'declined';

@@ -4,11 +4,10 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
-import { addDecimals, parseDecimal } from '@cw/money';
+import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
-import { moneyIn } from './money';
 import { addDays, daysBetween, mondayOf, nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';

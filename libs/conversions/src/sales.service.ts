@@ -7,11 +7,10 @@
 import type { Cursor } from 'mongoose';
 import type { Policy, Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
-import { addDecimals, divideDecimals, formatDecimal, parseDecimal } from '@cw/money';
+import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
 import { CURSOR_PAGING, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
 import { TIMEZONE } from './conversion.schemas';
-import { moneyIn } from './money';
 import { nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';

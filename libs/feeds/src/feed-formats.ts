@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import xmlbuilder from 'xmlbuilder';
 import { neutralizeFormula } from '@cw/http';
+import { priceWithCurrency } from '@cw/money';
 import type { FeedRecord } from './feed-source';
 
 export const FEED_FORMATS = ['xml', 'csv', 'tsv', 'json'] as const;
@@ -37,7 +38,7 @@ export const FEED_FIELDS = [
 
 export type FeedItem = Record<(typeof FEED_FIELDS)[number], string>;
 
-const money = (amount: string, currency: string) => (amount ? `${Number(amount).toFixed(2)} ${currency}` : '');
+const money = (amount: string, currency: string) => (amount ? priceWithCurrency(amount, currency) : '');
 
 /** One product as the feed shows it; `link` is the caller's tracked link (or, in samples, the merchant's page). */
 export function feedItem(r: FeedRecord, link: string, sellerName: string, tracked: boolean): FeedItem {

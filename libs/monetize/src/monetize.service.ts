@@ -11,8 +11,8 @@ import { generateSecret, hashesEqual, hashSecret } from '@cw/auth';
 import { literalPattern, type ApplicationStatus, type MonetizeApplicationDoc, type ProgramRow } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { ensureLinks, hostAllowed, trackedUrl, type LinkSpec } from '@cw/links';
-import { addDecimals, formatDecimal, parseDecimal } from '@cw/money';
-import { countAccountChanges, moneyIn, readFacts } from '@cw/conversions';
+import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
+import { countAccountChanges, readFacts } from '@cw/conversions';
 import { programView } from '@cw/programs';
 import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { publicUrlProblem } from '@cw/validation';
@@ -285,7 +285,7 @@ export async function applicationStatus(deps: UseCaseDeps, id: string, input: In
   const earnings = [...byCurrency]
     .filter(([, e]) => e.count !== 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([currency, e]) => ({ _id: currency, count: e.count, amount: formatDecimal(addDecimals(e.amounts.map((v) => parseDecimal(v))), 4) }));
+    .map(([currency, e]) => ({ _id: currency, count: e.count, amount: addDecimals(e.amounts.map((v) => parseDecimal(v))) }));
   return {
     application_id: app._id,
     status: app.status,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { divideDecimals, addDecimals, compareDecimals, formatDecimal, money, multiplyDecimals, parseDecimal, roundDecimal } from './decimal';
+import { divideDecimals, addDecimals, compareDecimals, formatDecimal, multiplyDecimals, parseDecimal, roundDecimal } from './decimal';
+import { minorUnits, moneyIn, priceWithCurrency } from './currency';
 
 describe('decimal money', () => {
   it('adds without float error', () => {
@@ -14,11 +15,26 @@ describe('decimal money', () => {
     expect(formatDecimal(roundDecimal(parseDecimal('-2.675'), 2))).toBe('-2.68');
   });
 
-  it('compares exactly and formats money with two decimals', () => {
+  it('compares exactly', () => {
     expect(compareDecimals('10.5', '10.50')).toBe(0);
     expect(compareDecimals('99999999999.9999', '100000000000')).toBe(-1);
-    expect(money('7')).toBe('7.00');
-    expect(money({ toString: () => '12.3' })).toBe('12.30');
+  });
+
+  it("formats money at the currency's minor unit (ISO 4217), half to even, never through a float", () => {
+    expect([minorUnits('EUR'), minorUnits('JPY'), minorUnits('BHD'), minorUnits('CLF')]).toEqual([2, 0, 3, 4]);
+    expect(moneyIn('7', 'EUR')).toBe('7.00');
+    expect(moneyIn({ toString: () => '12.3' }, 'EUR')).toBe('12.30');
+    expect(moneyIn('-3', 'EUR')).toBe('-3.00');
+    expect(moneyIn('1290', 'JPY')).toBe('1290');
+    expect(moneyIn('1290.5', 'JPY')).toBe('1290');
+    expect(moneyIn('1.25', 'BHD')).toBe('1.250');
+    // 0.1 + 0.2 and 1.005 are where floats go wrong.
+    expect(moneyIn(addDecimals(['0.1', '0.2']), 'USD')).toBe('0.30');
+    expect(moneyIn('1.005', 'USD')).toBe('1.00');
+    expect(moneyIn('1.015', 'USD')).toBe('1.02');
+    expect(moneyIn('90071992547409.93', 'USD')).toBe('90071992547409.93');
+    expect(priceWithCurrency('12.9', 'EUR')).toBe('12.90 EUR');
+    expect(priceWithCurrency('1290', 'JPY')).toBe('1290 JPY');
   });
 
   it('divides exactly with half-even rounding at the asked scale', () => {

@@ -79,9 +79,3 @@ export function compareDecimals(a: string | Dec, b: string | Dec): number {
   const d = rescale(x, scale) - rescale(y, scale);
   return d < 0n ? -1 : d > 0n ? 1 : 0;
 }
-
-/** Money for the wire: a decimal string with 2 decimals. */
-export function money(value: string | Dec | { toString(): string }): string {
-  const d = typeof value === 'object' && 'units' in value ? value : parseDecimal(String(value));
-  return formatDecimal(d, 2);
-}

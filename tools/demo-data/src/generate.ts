@@ -6,6 +6,7 @@
  */
 import { Decimal128 } from 'bson';
 import { createPublishers } from '@cw/account';
+import { formatDecimal } from '@cw/money';
 import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth';
 import { bookLedgerEntry, commissionFor, conversionId, saleEvent, storeCountedClicks } from '@cw/conversions';
 import { productId, withCheckDigit } from '@cw/catalog';
@@ -117,7 +118,8 @@ const MEMBERSHIPS: Record<string, Record<number, 'approved' | 'pending' | 'rejec
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-const money = (n: number) => Decimal128.fromString(n.toFixed(2));
+/** An amount in cents as a stored decimal (random prices are drawn as whole cents: no float reaches money). */
+const money = (cents: number) => Decimal128.fromString(formatDecimal({ units: BigInt(cents), scale: 2 }));
 
 /**
  * Seeds through the same repositories and use cases as the API and the operator CLI (their bulk
@@ -270,7 +272,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     batch = [];
     opts.onProgress?.(written, target);
   };
-  type Offer = { program: ProgramPlan; availability: string; lastSeen: Date; freshUntil: Date; removed?: boolean; price: number };
+  type Offer = { program: ProgramPlan; availability: string; lastSeen: Date; freshUntil: Date; removed?: boolean; /** cents */ price: number };
   const freshOffer = (program: ProgramPlan, price: number, availability = 'in_stock'): Offer => ({
     program,
     availability,
@@ -301,7 +303,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
       category: item.category,
       category_lc: item.category.toLowerCase(),
       price: money(offer.price),
-      ...(rng.chance(0.15) ? { sale_price: money(offer.price * 0.85) } : {}),
+      ...(rng.chance(0.15) ? { sale_price: money(Math.round((offer.price * 85) / 100)) } : {}),
       currency: MARKET_CURRENCY[p.country],
       image: rng.chance(0.95) ? `https://img.${m.domain}/p/${item.gtin}.jpg` : '',
       source_url: `https://www.${m.domain}/p/${slug}-${item.gtin}?src=feed`,
@@ -332,27 +334,27 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   const shoe = CATEGORIES[0];
   await addProduct(
     { gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' },
-    freshOffer(byId(1001), 129.95),
+    freshOffer(byId(1001), 12995),
   );
   await addProduct(
     { gtin: fx.leadingZero, title: 'Kestrel Pace Road Running Shoe, Ocean Blue', brand: 'Kestrel', category: shoe.path, color: 'Ocean Blue' },
-    freshOffer(byId(1002), 114.0),
+    freshOffer(byId(1002), 11400),
   );
   await addProduct(
     { gtin: fx.outOfStock, title: 'Klangwerk KW-700 Noise Cancelling Headphones, Black', brand: 'Klangwerk', category: CATEGORIES[2].path, color: 'Black' },
-    freshOffer(byId(1003), 279.0, 'out_of_stock'),
+    freshOffer(byId(1003), 27900, 'out_of_stock'),
   );
   await addProduct(
     { gtin: fx.preorder, title: 'Crema Duo Espresso Machine, Slate Grey', brand: 'Crema', category: CATEGORIES[4].path, color: 'Slate Grey' },
-    freshOffer(byId(1004), 649.0, 'preorder'),
+    freshOffer(byId(1004), 64900, 'preorder'),
   );
   await addProduct(
     { gtin: fx.stale, title: 'Altura Storm Trail Running Shoe, Red', brand: 'Altura', category: shoe.path, color: 'Red' },
-    { ...freshOffer(byId(1001), 99.0), lastSeen: new Date(t - 5 * DAY) },
+    { ...freshOffer(byId(1001), 9900), lastSeen: new Date(t - 5 * DAY) },
   );
   await addProduct(
     { gtin: fx.unapproved, title: 'Zentrix Nova Gaming Laptop 16", Black', brand: 'Zentrix', category: CATEGORIES[3].path, color: 'Black' },
-    freshOffer(byId(1012), 1899.0),
+    freshOffer(byId(1012), 189900),
   );
   const groupSizes = shoe.sizes!;
   for (let i = 0; i < groupSizes.length; i++) {
@@ -367,7 +369,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
         groupId: 'grp_summit_trail',
         size: groupSizes[i],
       },
-      freshOffer(byId(1001), [89.0, 99.95, 104.5, 99.95, 119.0, 124.0][i], availability),
+      freshOffer(byId(1001), [8900, 9995, 10450, 9995, 11900, 12400][i], availability),
     );
   }
 
@@ -382,7 +384,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     const color = rng.pick(COLORS);
     const model = `${rng.pick(MODEL_WORDS)} ${rng.int(2, 9)}${rng.pick(['00', '10', '50', ''])}`.trim();
     const baseTitle = `${brand} ${model} ${noun}, ${color}`;
-    const base = rng.int(cat.priceRange[0], cat.priceRange[1]) + rng.pick([0.0, 0.49, 0.95, 0.99]);
+    const base = rng.int(cat.priceRange[0], cat.priceRange[1]) * 100 + rng.pick([0, 49, 95, 99]);
     const candidates = programsByCategory.get(catIndex) ?? CATALOG_PROGRAMS;
     const offers = Math.min(candidates.length, rng.int(1, 3));
     const chosen = [...candidates].sort(() => rng.next() - 0.5).slice(0, offers);
@@ -394,7 +396,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
       for (const program of chosen) {
         const r = rng.next();
         const availability = r < 0.72 ? 'in_stock' : r < 0.84 ? 'out_of_stock' : r < 0.92 ? 'preorder' : 'backorder';
-        const offer = freshOffer(program, base * (0.9 + rng.next() * 0.25), availability);
+        const offer = freshOffer(program, Math.round(base * (0.9 + rng.next() * 0.25)), availability);
         const q = rng.next();
         if (q < 0.03) offer.lastSeen = new Date(t - rng.int(49, 400) * HOUR);
         else if (q < 0.05) offer.freshUntil = new Date(t - rng.int(1, 48) * HOUR);
@@ -466,7 +468,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
           // one event per status change in the outbox.
           const program = byId(link.program_id);
           const currency = MARKET_CURRENCY[program.country];
-          const sale = (rng.int(20, 400) + rng.pick([0, 0.5, 0.99])).toFixed(2);
+          const sale = formatDecimal({ units: BigInt(rng.int(20, 400) * 100 + rng.pick([0, 50, 99])), scale: 2 });
           const occurred = new Date(at.getTime() + rng.int(60_000, 2 * HOUR));
           const age = (t - occurred.getTime()) / DAY;
           const r = rng.next();

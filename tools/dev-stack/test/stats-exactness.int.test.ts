@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@cw/auth';
 import { paymentStatus } from '@cw/account';
 import type { ClickRow } from '@cw/db';
-import { addDecimals, formatDecimal, parseDecimal } from '@cw/money';
+import { addDecimals, formatDecimal, minorUnits, parseDecimal } from '@cw/money';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import {
   bookLedgerEntry,
@@ -18,7 +18,6 @@ import {
   conversionReport,
   countAccountChanges,
   listConversions,
-  minorUnits,
   rebuildStats,
   recordSale,
   recoverClickBatches,

@@ -1,5 +1,6 @@
 import { merchantOf, requireMerchant } from '@cw/auth';
-import { changeStatus, INTAKE_INPUT, moneyIn, recordSale, STATUS_INPUT, type ConversionRecord } from '@cw/conversions';
+import { changeStatus, INTAKE_INPUT, recordSale, STATUS_INPUT, type ConversionRecord } from '@cw/conversions';
+import { moneyIn } from '@cw/money';
 import { route, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 

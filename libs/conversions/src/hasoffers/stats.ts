@@ -6,8 +6,7 @@
  */
 import type { Principal } from '@cw/auth';
 import type { ConversionRecord } from '../lifecycle';
-import { moneyIn } from '../money';
-import { addDecimals, divideDecimals, formatDecimal, parseDecimal } from '@cw/money';
+import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
 import type { UseCaseDeps } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';
 import { offsetCalendar } from '../stats/calendar';
@@ -230,8 +229,11 @@ export async function getConversions(deps: UseCaseDeps, principal: Principal, p:
 function sumMoney(rows: Row[], field: string): Value {
   const currencies = new Set(rows.map((r) => r['Stat.currency']));
   if (currencies.size > 1) return null;
-  return formatDecimal(addDecimals(rows.map((r) => parseDecimal(String(r[field] ?? '0')))), 2);
+  return amountIn(addDecimals(rows.map((r) => parseDecimal(String(r[field] ?? '0')))), [...currencies][0]);
 }
+
+/** An amount of a row in its currency's minor unit (a row without sales has no currency: 2 decimals). */
+const amountIn = (d: Dec, currency: Value | undefined) => (typeof currency === 'string' && currency ? moneyIn(d, currency) : formatDecimal(d, 2));
 
 export async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
@@ -284,9 +286,9 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
     const currency = curs?.size ? [...curs].sort()[0] : '';
     accOf(c._id, currency).clicks += c.n;
   }
-  const money = (vs: string[]) => formatDecimal(addDecimals(vs.map((v) => parseDecimal(v))), 2);
+  const money = (vs: string[], currency: string) => amountIn(addDecimals(vs.map((v) => parseDecimal(v))), currency);
   const rows: Row[] = [...acc.values()].map((a) => {
-    const payout = money(a.payout);
+    const payout = money(a.payout, a.currency);
     return {
       'Stat.date': a.key.day ?? null,
       'Stat.month': a.key.day ? a.key.day.slice(0, 7) : null,
@@ -304,10 +306,10 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
       'Stat.unique_clicks': a.clicks,
       'Stat.conversions': a.conversions,
       'Stat.payout': payout,
-      'Stat.approved_payout': money(a.approved),
-      'Stat.pending_payout': money(a.pending),
-      'Stat.rejected_payout': money(a.rejected),
-      'Stat.sale_amount': money(a.sale),
+      'Stat.approved_payout': money(a.approved, a.currency),
+      'Stat.pending_payout': money(a.pending, a.currency),
+      'Stat.rejected_payout': money(a.rejected, a.currency),
+      'Stat.sale_amount': money(a.sale, a.currency),
       'Stat.impressions': 0,
       'Stat.ctr': 0,
       'Stat.cpm': 0,
@@ -341,7 +343,7 @@ function foldRows(rows: Row[], keyFields: string[]): Row[] {
       continue;
     }
     for (const f of ['Stat.clicks', 'Stat.unique_clicks', 'Stat.conversions']) prev[f] = Number(prev[f]) + Number(r[f]);
-    for (const f of ['Stat.payout', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Stat.sale_amount']) prev[f] = formatDecimal(addDecimals([parseDecimal(String(prev[f])), parseDecimal(String(r[f]))]), 2);
+    for (const f of ['Stat.payout', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Stat.sale_amount']) prev[f] = amountIn(addDecimals([parseDecimal(String(prev[f])), parseDecimal(String(r[f]))]), prev['Stat.currency']);
     const clicks = Number(prev['Stat.clicks']);
     prev['Stat.ltr'] = clicks ? formatDecimal(divideDecimals(String(Number(prev['Stat.conversions']) * 100), String(clicks), 2), 2) : '0.00';
     prev['Stat.cpc'] = prev['Stat.epc'] = clicks ? formatDecimal(divideDecimals(String(prev['Stat.payout']), String(clicks), 4), 4) : '0.0000';
