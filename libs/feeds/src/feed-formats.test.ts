@@ -27,7 +27,10 @@ const record = (over: Partial<FeedRecord>): FeedRecord => ({
 describe('feed items', () => {
   it("writes prices at the currency's minor unit with its code, exactly (JPY has none, BHD three)", () => {
     expect(feedItem(record({}), 'https://t/c/x', 'Shop', true)).toMatchObject({ price: '129.90 EUR', sale_price: '' });
-    expect(feedItem(record({ price: '12900', sale_price: '11900', currency: 'JPY' }), 'l', 's', true)).toMatchObject({ price: '12900 JPY', sale_price: '11900 JPY' });
+    expect(feedItem(record({ price: '12900', sale_price: '11900', currency: 'JPY' }), 'l', 's', true)).toMatchObject({
+      price: '12900 JPY',
+      sale_price: '11900 JPY',
+    });
     expect(feedItem(record({ price: '12.5', currency: 'BHD' }), 'l', 's', true).price).toBe('12.500 BHD');
     expect(feedItem(record({ price: '1.005', currency: 'USD' }), 'l', 's', true).price).toBe('1.00 USD');
     expect(feedItem(record({ price: '90071992547409.99', currency: 'USD' }), 'l', 's', true).price).toBe('90071992547409.99 USD');

@@ -9,30 +9,81 @@ import type { ConversionRecord } from '../lifecycle';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
 import type { UseCaseDeps } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';
+import { compare, filterSpecs, filtersOf, pagingOf, sortOf, type Value } from './filters';
+import { conversionConditions, conversionSort, STATUS_NAMES } from './conversions-query';
 import { offsetCalendar } from '../stats/calendar';
 import { countAccountChanges } from '../stats/counting';
 import { readFacts, type Fact } from '../stats/reader';
 
-type Value = string | number | null;
 type Row = Record<string, Value>;
 
 /** Fields a tool may ask for; those the platform does not track answer 0 or ''. */
 const STAT_FIELDS = [
-  'Stat.clicks', 'Stat.unique_clicks', 'Stat.conversions', 'Stat.payout', 'Stat.sale_amount', 'Stat.impressions', 'Stat.ctr', 'Stat.ltr', 'Stat.cpc', 'Stat.cpm', 'Stat.epc',
-  'Stat.date', 'Stat.month', 'Stat.year', 'Stat.hour', 'Stat.offer_id', 'Stat.affiliate_info1', 'Stat.affiliate_info2', 'Stat.affiliate_info3', 'Stat.affiliate_info4', 'Stat.affiliate_info5',
-  'Stat.currency', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Offer.name', 'Stat.source', 'Stat.goal_id',
+  'Stat.clicks',
+  'Stat.unique_clicks',
+  'Stat.conversions',
+  'Stat.payout',
+  'Stat.sale_amount',
+  'Stat.impressions',
+  'Stat.ctr',
+  'Stat.ltr',
+  'Stat.cpc',
+  'Stat.cpm',
+  'Stat.epc',
+  'Stat.date',
+  'Stat.month',
+  'Stat.year',
+  'Stat.hour',
+  'Stat.offer_id',
+  'Stat.affiliate_info1',
+  'Stat.affiliate_info2',
+  'Stat.affiliate_info3',
+  'Stat.affiliate_info4',
+  'Stat.affiliate_info5',
+  'Stat.currency',
+  'Stat.approved_payout',
+  'Stat.pending_payout',
+  'Stat.rejected_payout',
+  'Offer.name',
+  'Stat.source',
+  'Stat.goal_id',
 ] as const;
 const STAT_GROUPS = new Set(['Stat.date', 'Stat.month', 'Stat.year', 'Stat.offer_id', 'Stat.affiliate_info1', 'Offer.name', 'Stat.currency']);
 const CONVERSION_FIELDS = [
-  'Stat.id', 'Stat.datetime', 'Stat.date', 'Stat.offer_id', 'Stat.affiliate_info1', 'Stat.affiliate_info2', 'Stat.affiliate_info3', 'Stat.affiliate_info4', 'Stat.affiliate_info5',
-  'Stat.conversion_status', 'Stat.payout', 'Stat.sale_amount', 'Stat.currency', 'Stat.ad_id', 'Stat.ip', 'Stat.source', 'Stat.goal_id', 'Offer.name', 'Stat.approved_payout',
+  'Stat.id',
+  'Stat.datetime',
+  'Stat.date',
+  'Stat.offer_id',
+  'Stat.affiliate_info1',
+  'Stat.affiliate_info2',
+  'Stat.affiliate_info3',
+  'Stat.affiliate_info4',
+  'Stat.affiliate_info5',
+  'Stat.conversion_status',
+  'Stat.payout',
+  'Stat.sale_amount',
+  'Stat.currency',
+  'Stat.ad_id',
+  'Stat.ip',
+  'Stat.source',
+  'Stat.goal_id',
+  'Offer.name',
+  'Stat.approved_payout',
 ] as const;
 const DEFAULT_STAT_FIELDS = ['Stat.clicks', 'Stat.conversions', 'Stat.payout', 'Stat.offer_id', 'Offer.name', 'Stat.currency'];
-const DEFAULT_CONVERSION_FIELDS = ['Stat.id', 'Stat.datetime', 'Stat.offer_id', 'Stat.affiliate_info1', 'Stat.conversion_status', 'Stat.payout', 'Stat.sale_amount', 'Stat.currency', 'Offer.name'];
+const DEFAULT_CONVERSION_FIELDS = [
+  'Stat.id',
+  'Stat.datetime',
+  'Stat.offer_id',
+  'Stat.affiliate_info1',
+  'Stat.conversion_status',
+  'Stat.payout',
+  'Stat.sale_amount',
+  'Stat.currency',
+  'Offer.name',
+];
 const MAX_RANGE_DAYS = 366;
 const DAY = 86_400_000;
-
-const STATUS_NAMES: Record<string, string> = { approved: 'approved', pending: 'pending', declined: 'rejected' };
 
 /** `hour_offset`: the caller's time zone in hours (-12 to +14, quarters allowed); days and dates are read in it. */
 function hourOffsetMs(p: Params): number {
@@ -46,11 +97,13 @@ function hourOffsetMs(p: Params): number {
 function dateRange(p: Params): { from: Date; to: Date; offsetMs: number } {
   const offsetMs = hourOffsetMs(p);
   const day = (name: string, v: unknown) => {
-    if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw new Apiv3Error(400, `${name} must be a date YYYY-MM-DD`);
+    if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+      throw new Apiv3Error(400, `${name} must be a date YYYY-MM-DD`);
     return new Date(`${v}T00:00:00.000Z`);
   };
   // Days in the caller's zone: local midnight is UTC midnight minus the offset.
-  const to = p.data_end !== undefined ? new Date(day('data_end', p.data_end).getTime() + DAY - offsetMs) : new Date(Math.ceil(Date.now() / DAY) * DAY - offsetMs);
+  const to =
+    p.data_end !== undefined ? new Date(day('data_end', p.data_end).getTime() + DAY - offsetMs) : new Date(Math.ceil(Date.now() / DAY) * DAY - offsetMs);
   const from = p.data_start !== undefined ? new Date(day('data_start', p.data_start).getTime() - offsetMs) : new Date(to.getTime() - 30 * DAY);
   if (from >= to) throw new Apiv3Error(400, 'data_start must not be after data_end');
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY) throw new Apiv3Error(400, `the date range is at most ${MAX_RANGE_DAYS} days`);
@@ -60,110 +113,22 @@ function dateRange(p: Params): { from: Date; to: Date; offsetMs: number } {
 function listOf(p: Params, name: string, known: readonly string[], fallback: string[]): string[] {
   const raw = p[name];
   if (raw === undefined) return fallback;
-  const list = (Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null ? Object.values(raw) : [raw]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const list = (Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null ? Object.values(raw) : [raw]).map((v) =>
+    typeof v === 'string' ? v : JSON.stringify(v),
+  );
   const unknown = list.filter((f) => !known.includes(f));
   if (unknown.length) throw new Apiv3Error(400, `Unknown ${name.replace(/s$/, '')}: ${unknown.slice(0, 10).join(', ')}`);
   return [...new Set(list)];
 }
 
-type Condition = (v: Value) => boolean;
-
-const asNumber = (v: Value) => (typeof v === 'number' ? v : v === null ? NaN : Number(v));
-const compare = (a: Value, b: string) => (Number.isFinite(asNumber(a)) && Number.isFinite(Number(b)) ? asNumber(a) - Number(b) : String(a ?? '').localeCompare(b));
-const likePattern = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'i');
-
-/** `filters[Field][conditional]=…&filters[Field][values][]=…` (or `filters[Field]=value`). */
-function filtersOf(p: Params, known: readonly string[]): Array<{ field: string; test: Condition }> {
-  const raw = p.filters;
-  if (raw === undefined) return [];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Apiv3Error(400, 'filters must be filters[Field][conditional] and filters[Field][values]');
-  const out: Array<{ field: string; test: Condition }> = [];
-  for (const [field, spec] of Object.entries(raw as Record<string, unknown>)) {
-    if (field === 'OR' || field === 'AND') throw new Apiv3Error(400, `filters[${field}] is not supported`);
-    if (!known.includes(field)) throw new Apiv3Error(400, `Unknown filter field: ${field}`);
-    const s = typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? (spec as Record<string, unknown>) : { conditional: 'EQUAL_TO', values: spec };
-    const conditional = typeof s.conditional === 'string' ? s.conditional.toUpperCase() : 'EQUAL_TO';
-    const valuesRaw = s.values;
-    const values = (Array.isArray(valuesRaw) ? valuesRaw : valuesRaw === undefined ? [] : typeof valuesRaw === 'object' && valuesRaw !== null ? Object.values(valuesRaw) : [valuesRaw]).map((v) => {
-      if (typeof v !== 'string') throw new Apiv3Error(400, `filters[${field}][values] must be single values`);
-      return v;
-    }).slice(0, 1000);
-    const need = (n: number) => {
-      if (values.length < n) throw new Apiv3Error(400, `filters[${field}] ${conditional} needs ${n === 1 ? 'a value' : `${n} values`}`);
-    };
-    let test: Condition;
-    switch (conditional) {
-      case 'EQUAL_TO':
-        need(1);
-        test = (v) => values.some((x) => compare(v, x) === 0);
-        break;
-      case 'NOT_EQUAL_TO':
-        need(1);
-        test = (v) => values.every((x) => compare(v, x) !== 0);
-        break;
-      case 'LESS_THAN':
-        need(1);
-        test = (v) => compare(v, values[0]) < 0;
-        break;
-      case 'LESS_THAN_OR_EQUAL_TO':
-        need(1);
-        test = (v) => compare(v, values[0]) <= 0;
-        break;
-      case 'GREATER_THAN':
-        need(1);
-        test = (v) => compare(v, values[0]) > 0;
-        break;
-      case 'GREATER_THAN_OR_EQUAL_TO':
-        need(1);
-        test = (v) => compare(v, values[0]) >= 0;
-        break;
-      case 'BETWEEN':
-        need(2);
-        test = (v) => compare(v, values[0]) >= 0 && compare(v, values[1]) <= 0;
-        break;
-      case 'LIKE':
-        need(1);
-        test = (v) => values.some((x) => likePattern(x).test(String(v ?? '')));
-        break;
-      case 'NOT_LIKE':
-        need(1);
-        test = (v) => values.every((x) => !likePattern(x).test(String(v ?? '')));
-        break;
-      case 'NULL':
-        test = (v) => v === null || v === '';
-        break;
-      case 'NOT_NULL':
-        test = (v) => v !== null && v !== '';
-        break;
-      default:
-        throw new Apiv3Error(400, `Unknown conditional for filters[${field}]: ${conditional}`);
-    }
-    out.push({ field, test });
+/** A row as HasOffers nests it: `{Stat: {payout: …}, Offer: {name: …}}`, only `fields`. */
+function project(r: Row, fields: string[]): Record<string, Record<string, Value>> {
+  const out: Record<string, Record<string, Value>> = {};
+  for (const f of fields) {
+    const [model, name] = f.split('.');
+    (out[model] ??= {})[name] = r[f] ?? null;
   }
   return out;
-}
-
-function sortOf(p: Params, known: readonly string[]): Array<[string, 1 | -1]> {
-  const raw = p.sort;
-  if (raw === undefined) return [];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Apiv3Error(400, 'sort must be sort[Field]=asc|desc');
-  return Object.entries(raw as Record<string, unknown>).map(([field, dir]) => {
-    if (!known.includes(field)) throw new Apiv3Error(400, `Unknown sort field: ${field}`);
-    const d = typeof dir === 'string' ? dir.toLowerCase() : '';
-    if (d !== 'asc' && d !== 'desc') throw new Apiv3Error(400, `sort[${field}] must be asc or desc`);
-    return [field, d === 'asc' ? 1 : -1];
-  });
-}
-
-function pagingOf(p: Params): { limit: number; page: number } {
-  const int = (name: string, def: number, max: number) => {
-    const v = p[name];
-    if (v === undefined || v === '') return def;
-    const n = typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new Apiv3Error(400, `${name} must be an integer from 1 to ${max}`);
-    return n;
-  };
-  return { limit: int('limit', 50, 10_000), page: int('page', 1, 1_000_000) };
 }
 
 /** Filters, sorts, pages and projects rows; the HasOffers report envelope. */
@@ -173,32 +138,58 @@ function report(rows: Row[], p: Params, fields: string[], known: readonly string
   const { limit, page } = pagingOf(p);
   const kept = rows.filter((r) => filters.every((f) => f.test(r[f.field] ?? null)));
   if (sort.length) kept.sort((a, b) => sort.reduce((acc, [f, d]) => acc || d * compare(a[f] ?? null, String(b[f] ?? '')), 0));
-  const shape = (r: Row) => {
-    const out: Record<string, Record<string, Value>> = {};
-    for (const f of fields) {
-      const [model, name] = f.split('.');
-      (out[model] ??= {})[name] = r[f] ?? null;
-    }
-    return out;
-  };
+  const shape = (r: Row) => project(r, fields);
   const slice = kept.slice((page - 1) * limit, page * limit);
   const body: Record<string, unknown> = { page, current: slice.length, count: kept.length, pageCount: Math.ceil(kept.length / limit), data: slice.map(shape) };
   if (p.totals === '1' || p.totals === 'true') body.totals = shape(totals(kept));
   return body;
 }
 
-async function offerNames(deps: UseCaseDeps, ids: number[]): Promise<Map<number, string>> {
-  const rows = await deps.models.Program.find({ _id: { $in: [...new Set(ids)] } }, { name: 1 }).lean<Array<{ _id: number; name: string }>>();
+/** Program names: of `ids`, or of every program (the network's programs, a bounded set). */
+async function offerNames(deps: UseCaseDeps, ids?: number[]): Promise<Map<number, string>> {
+  const rows = await deps.models.Program.find(ids ? { _id: { $in: [...new Set(ids)] } } : {}, { name: 1 }).lean<Array<{ _id: number; name: string }>>();
   return new Map(rows.map((r) => [r._id, r.name]));
 }
 
+/**
+ * One page of sales in HasOffers' shape: the database filters, sorts and pages
+ * (./conversions-query.ts); `count` is counted, `totals` summed per currency, both in the database.
+ */
 export async function getConversions(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
   const { from, to, offsetMs } = dateRange(p);
-  report([], p, [], CONVERSION_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
-  const sales = await deps.models.Conversion.find({ publisher_id: principal.publisher._id, source: 'v1', occurred_at: { $gte: from, $lt: to } }, { events: 0, order_ref: 0 }).sort({ occurred_at: -1, _id: 1 }).lean<ConversionRecord[]>();
-  const names = await offerNames(deps, sales.flatMap((s) => (s.program_id ? [s.program_id] : [])));
-  const rows: Row[] = sales.map((c) => {
+  const specs = filterSpecs(p, CONVERSION_FIELDS);
+  const order = sortOf(p, CONVERSION_FIELDS);
+  const { limit, page } = pagingOf(p);
+  const named = specs.some((s) => s.field === 'Offer.name') || order.some(([f]) => f === 'Offer.name');
+  const programs = named ? await offerNames(deps) : new Map<number, string>();
+  const conditions = conversionConditions(specs, offsetMs, programs).filter((c) => Object.keys(c).length);
+  const filter: Record<string, unknown> = {
+    publisher_id: principal.publisher._id,
+    source: 'v1',
+    occurred_at: { $gte: from, $lt: to },
+    ...(conditions.length ? { $and: conditions } : {}),
+  };
+  const { sort, computed } = conversionSort(order, programs);
+  const skip = (page - 1) * limit;
+  const sales = Object.keys(computed).length
+    ? await deps.models.Conversion.aggregate<ConversionRecord>([
+        { $match: filter },
+        { $addFields: computed },
+        { $sort: sort },
+        { $skip: skip },
+        { $limit: limit },
+        { $project: { events: 0, order_ref: 0 } },
+      ])
+    : await deps.models.Conversion.find(filter, { events: 0, order_ref: 0 }).sort(sort).skip(skip).limit(limit).lean<ConversionRecord[]>();
+  const count = await deps.models.Conversion.countDocuments(filter);
+  const names = named
+    ? programs
+    : await offerNames(
+        deps,
+        sales.flatMap((s) => (s.program_id ? [s.program_id] : [])),
+      );
+  const rowOf = (c: ConversionRecord): Row => {
     const payout = moneyIn(c.commission, c.currency);
     return {
       'Stat.id': c._id,
@@ -221,8 +212,30 @@ export async function getConversions(deps: UseCaseDeps, principal: Principal, p:
       'Stat.goal_id': 0,
       'Offer.name': c.program_id ? (names.get(c.program_id) ?? '') : '',
     };
-  });
-  return report(rows, p, fields, CONVERSION_FIELDS, (kept) => ({ 'Stat.payout': sumMoney(kept, 'Stat.payout'), 'Stat.sale_amount': sumMoney(kept, 'Stat.sale_amount') }));
+  };
+  const body: Record<string, unknown> = {
+    page,
+    current: sales.length,
+    count,
+    pageCount: Math.ceil(count / limit),
+    data: sales.map((c) => project(rowOf(c), fields)),
+  };
+  if (p.totals === '1' || p.totals === 'true') {
+    const sums = await deps.models.Conversion.aggregate<{ _id: string; payout: { toString(): string }; sale: { toString(): string } }>([
+      { $match: filter },
+      { $group: { _id: '$currency', payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
+    ]);
+    // Across currencies HasOffers has no total: null.
+    const one = sums.length === 1 ? sums[0] : undefined;
+    body.totals = project(
+      {
+        'Stat.payout': one ? moneyIn(one.payout, one._id) : sums.length ? null : '0.00',
+        'Stat.sale_amount': one ? moneyIn(one.sale, one._id) : sums.length ? null : '0.00',
+      },
+      fields,
+    );
+  }
+  return body;
 }
 
 /** A total across rows of one currency; across currencies HasOffers has no answer, so null. */
@@ -237,7 +250,12 @@ const amountIn = (d: Dec, currency: Value | undefined) => (typeof currency === '
 
 export async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
-  const groups = listOf(p, 'groups', [...STAT_GROUPS], fields.filter((f) => STAT_GROUPS.has(f)));
+  const groups = listOf(
+    p,
+    'groups',
+    [...STAT_GROUPS],
+    fields.filter((f) => STAT_GROUPS.has(f)),
+  );
   const { from, to, offsetMs } = dateRange(p);
   const keyFields = [...new Set([...groups, 'Stat.currency'])];
   const byDay = groups.some((g) => ['Stat.date', 'Stat.month', 'Stat.year'].includes(g));
@@ -247,7 +265,14 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
   await countAccountChanges(deps, principal.publisher._id);
   // Merchant-reported sales (not ledger entries) and clicks, from the stats read model.
   const calendar = offsetCalendar(offsetMs);
-  const facts = await readFacts(deps, { publisherId: principal.publisher._id, from: from.getTime(), to: to.getTime(), calendar: byDay ? calendar : undefined, bySubid, byProgram: byOffer });
+  const facts = await readFacts(deps, {
+    publisherId: principal.publisher._id,
+    from: from.getTime(),
+    to: to.getTime(),
+    calendar: byDay ? calendar : undefined,
+    bySubid,
+    byProgram: byOffer,
+  });
   type Key = { day?: string; offer?: number; subid?: string };
   const keyOf = (f: Fact): Key => ({
     ...(byDay ? { day: calendar.dayOf(f.at) } : {}),
@@ -259,11 +284,25 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
   for (const f of facts) {
     if (f.clicks) clicks.push({ _id: keyOf(f), n: f.clicks });
     const c = f.conversion;
-    if (c && c.source === 'v1' && c.n !== 0) sales.push({ _id: { ...keyOf(f), currency: c.currency, status: c.status }, n: c.n, payout: c.commission, sale: c.sale });
+    if (c && c.source === 'v1' && c.n !== 0)
+      sales.push({ _id: { ...keyOf(f), currency: c.currency, status: c.status }, n: c.n, payout: c.commission, sale: c.sale });
   }
-  const names = await offerNames(deps, [...sales.map((s) => s._id.offer), ...clicks.map((c) => c._id.offer)].filter((x): x is number => typeof x === 'number'));
+  const names = await offerNames(
+    deps,
+    [...sales.map((s) => s._id.offer), ...clicks.map((c) => c._id.offer)].filter((x): x is number => typeof x === 'number'),
+  );
   const baseKey = (k: { day?: string; offer?: number; subid?: string }) => JSON.stringify([k.day ?? null, k.offer ?? null, k.subid ?? null]);
-  interface Acc { key: { day?: string; offer?: number; subid?: string }; currency: string; clicks: number; conversions: number; payout: string[]; sale: string[]; approved: string[]; pending: string[]; rejected: string[] }
+  interface Acc {
+    key: { day?: string; offer?: number; subid?: string };
+    currency: string;
+    clicks: number;
+    conversions: number;
+    payout: string[];
+    sale: string[];
+    approved: string[];
+    pending: string[];
+    rejected: string[];
+  }
   const acc = new Map<string, Acc>();
   const accOf = (k: Acc['key'], currency: string) => {
     const id = `${baseKey(k)}|${currency}`;
@@ -343,7 +382,8 @@ function foldRows(rows: Row[], keyFields: string[]): Row[] {
       continue;
     }
     for (const f of ['Stat.clicks', 'Stat.unique_clicks', 'Stat.conversions']) prev[f] = Number(prev[f]) + Number(r[f]);
-    for (const f of ['Stat.payout', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Stat.sale_amount']) prev[f] = amountIn(addDecimals([parseDecimal(String(prev[f])), parseDecimal(String(r[f]))]), prev['Stat.currency']);
+    for (const f of ['Stat.payout', 'Stat.approved_payout', 'Stat.pending_payout', 'Stat.rejected_payout', 'Stat.sale_amount'])
+      prev[f] = amountIn(addDecimals([parseDecimal(String(prev[f])), parseDecimal(String(r[f]))]), prev['Stat.currency']);
     const clicks = Number(prev['Stat.clicks']);
     prev['Stat.ltr'] = clicks ? formatDecimal(divideDecimals(String(Number(prev['Stat.conversions']) * 100), String(clicks), 2), 2) : '0.00';
     prev['Stat.cpc'] = prev['Stat.epc'] = clicks ? formatDecimal(divideDecimals(String(prev['Stat.payout']), String(clicks), 4), 4) : '0.0000';
