@@ -4,9 +4,7 @@
  * under load. The promises: 503 quickly (never a hang, never an unlimited pass) while a
  * dependency is down, recovery without a restart, and no click lost.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -16,7 +14,7 @@ import { onAccessChange } from '@cw/db';
 import { ensureLinks } from '@cw/links';
 import { createLogger } from '@cw/logging';
 import { createRedisRateLimiter } from '@cw/ratelimit';
-import { createTestDeps, freePort, readEventStream, startRedisServer, type PrivateRedis, type SseMessage, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, readEventStream, spawnService, startRedisServer, type PrivateRedis, type SseMessage, type TestDeps } from '@cw-tools/testing';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as trackerApp } from '@cw/app-tracker';
 
@@ -203,42 +201,10 @@ describe('the database down and back', () => {
 });
 
 /** The tracker as its own process (apps/tracker/src/main.ts) on the test database, ready to redirect. */
-const spawnTracker = (deps: TestDeps, env: Record<string, string> = {}) => spawnService('tracker', deps, env);
-
-/** A service as its own process (apps/<app>/src/main.ts) on the test database, once /healthz answers. */
-async function spawnService(app: string, deps: TestDeps, env: Record<string, string> = {}) {
-  const port = await freePort();
-  const root = resolve(import.meta.dirname, '../../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
-    cwd: root,
-    env: {
-      ...process.env,
-      MONGODB_URI: deps.tdb.uri,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      RATELIMIT_IP_PER_MIN: '1000000',
-      REDIS_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await sleep(100);
-  }
-  return { child, base };
-}
+const spawnTracker = (deps: TestDeps, env: Record<string, string> = {}) => spawnService('tracker', deps.tdb.uri, env);
 
 describe('kill -9 under load', () => {
-  it("attributes a sale on every click it answered, though the clicks it had not yet written died with it", async () => {
+  it('attributes a sale on every click it answered, though the clicks it had not yet written died with it', async () => {
     const deps = await createTestDeps({ seedProducts: 10 });
     cleanups.push(() => deps.close());
     const code = await linkOf(deps);
@@ -310,7 +276,7 @@ describe('SIGTERM with open event streams', () => {
   it('ends each stream with a comment saying so (clients resume with Last-Event-ID), then exits', async () => {
     const deps = await createTestDeps({ seedProducts: 10 });
     cleanups.push(() => deps.close());
-    const { child, base } = await spawnService('publisher-api', deps, { SHUTDOWN_DRAIN_MS: '300' });
+    const { child, base } = await spawnService('publisher-api', deps.tdb.uri, { SHUTDOWN_DRAIN_MS: '300' });
     const exited = once(child, 'exit');
     const res = await fetch(`${base}/api/v1/publisher/events/stream/`, { headers: { 'X-API-Key': deps.data!.publishers[0].keys.live } });
     expect(res.status).toBe(200);

@@ -14,3 +14,4 @@ export { startRedisCluster } from './private-redis-cluster';
 export type { PrivateRedisCluster } from './private-redis-cluster';
 export { readEventStream } from './event-stream-reader';
 export type { SseMessage } from './event-stream-reader';
+export { spawnService } from './service-process';
