@@ -14,12 +14,12 @@
  * log within a poll of its change; a crash between the insert and the flag's clearing is
  * repaired by the next append (events already logged are recognised by id).
  */
-import { randomBytes } from 'node:crypto';
 import type { Policy } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
 import { saleEventBody, type SaleEventBody } from './sale-events';
+import { withAccountLease } from './account-lease';
 
 /** Publisher API keys of every kind but demo (403), on the reporting budget. */
 export const EVENTS_POLICY: Policy = { budget: 'reporting' };
@@ -45,33 +45,16 @@ interface LoggedEvent {
  */
 export async function appendAccountEvents(deps: Deps, publisherId: string): Promise<number> {
   if (!(await deps.models.Conversion.exists({ log_pending: true, publisher_id: publisherId }))) return 0;
-  const holder = randomBytes(9).toString('base64url');
-  const now = new Date();
-  try {
-    await deps.models.EventLogHead.findOneAndUpdate(
-      { _id: publisherId, $or: [{ leased_until: null }, { leased_until: { $lte: now } }] },
-      { $set: { leased_until: new Date(now.getTime() + LEASE_MS), holder } },
-      { upsert: true },
-    );
-  } catch (e) {
-    // The head exists and is leased: the upsert's insert collided with it.
-    if ((e as { code?: number }).code === 11000) return 0;
-    throw e;
-  }
-  let appended = 0;
-  try {
+  const appended = await withAccountLease(deps, publisherId, 'log', LEASE_MS, async (lease) => {
+    let n = 0;
     for (;;) {
       const step = await appendStep(deps, publisherId);
-      appended += step.appended;
-      if (!step.more) break;
+      n += step.appended;
       // A long append (a backfill) renews its lease between steps; one it lost, it stops.
-      const renewed = await deps.models.EventLogHead.updateOne({ _id: publisherId, holder }, { $set: { leased_until: new Date(Date.now() + LEASE_MS) } });
-      if (!renewed.matchedCount) break;
+      if (!step.more || !(await lease.renew())) return n;
     }
-  } finally {
-    await deps.models.EventLogHead.updateOne({ _id: publisherId, holder }, { $set: { leased_until: null, holder: null } });
-  }
-  return appended;
+  });
+  return appended ?? 0;
 }
 
 async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: number; more: boolean }> {

@@ -107,7 +107,8 @@ export function prefixNodes(q: number): number[] {
 const slotsOf = (g: Grain, at: number) => (g === 'd' ? nodesOf(Math.floor((at - dayStartOf(at)) / QUARTER_MS)).map((n) => `f${n}`) : ['m']);
 
 /** Counter name of conversions in one currency and state. */
-export const conversionCounter = (c: Pick<ConversionFacts, 'currency' | 'status' | 'paid' | 'source'>) => `${c.currency}_${c.status}_${c.source}_${c.paid ? 1 : 0}`;
+export const conversionCounter = (c: Pick<ConversionFacts, 'currency' | 'status' | 'paid' | 'source'>) =>
+  `${c.currency}_${c.status}_${c.source}_${c.paid ? 1 : 0}`;
 
 /** A stored cell's counters: clicks per slot, and per slot and counter name `{n, a, m}`. */
 export interface StoredCounters {
@@ -147,7 +148,10 @@ export class Increments {
         for (const slot of slotsOf(g, at)) {
           const base = `s.${slot}.${conversionCounter(f)}`;
           c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign;
-          for (const [field, amount] of [['a', f.sale_amount], ['m', f.commission]] as const) {
+          for (const [field, amount] of [
+            ['a', f.sale_amount],
+            ['m', f.commission],
+          ] as const) {
             const path = `${base}.${field}`;
             const sum = addDecimals([...(c.money[path] ? [c.money[path]] : []), neg(amount)]);
             c.money[path] = formatDecimal(sum, sum.scale);
@@ -161,17 +165,21 @@ export class Increments {
     let c = this.cells.get(id);
     if (!c) this.cells.set(id, (c = { dims, counts: {}, money: {} }));
     for (const [slot, n] of Object.entries(counters.c ?? {})) c.counts[`c.${slot}`] = (c.counts[`c.${slot}`] ?? 0) + sign * n;
-    for (const [slot, keys] of Object.entries(counters.s ?? {})) for (const [key, e] of Object.entries(keys)) {
-      const base = `s.${slot}.${key}`;
-      c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign * (e.n ?? 0);
-      for (const field of ['a', 'm'] as const) {
-        const v = e[field];
-        if (v === undefined) continue;
-        const d = parseDecimal(v.toString());
-        const sum = addDecimals([...(c.money[`${base}.${field}`] ? [c.money[`${base}.${field}`]!] : []), sign === 1 ? d : { units: -d.units, scale: d.scale }]);
-        c.money[`${base}.${field}`] = formatDecimal(sum, sum.scale);
+    for (const [slot, keys] of Object.entries(counters.s ?? {}))
+      for (const [key, e] of Object.entries(keys)) {
+        const base = `s.${slot}.${key}`;
+        c.counts[`${base}.n`] = (c.counts[`${base}.n`] ?? 0) + sign * (e.n ?? 0);
+        for (const field of ['a', 'm'] as const) {
+          const v = e[field];
+          if (v === undefined) continue;
+          const d = parseDecimal(v.toString());
+          const sum = addDecimals([
+            ...(c.money[`${base}.${field}`] ? [c.money[`${base}.${field}`]!] : []),
+            sign === 1 ? d : { units: -d.units, scale: d.scale },
+          ]);
+          c.money[`${base}.${field}`] = formatDecimal(sum, sum.scale);
+        }
       }
-    }
   }
 
   /** Cells with any non-zero increment, in a stable order. */

@@ -7,10 +7,10 @@
  * `stats_pending` in the same write. The applier moves each pending conversion from the state it
  * is counted in (`stats_key`) to its current state: one transaction per batch of conversions.
  */
-import { randomBytes } from 'node:crypto';
 import type { ClickRow, Models } from '@cw/db';
 import { Increments, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
+import { withAccountLease } from '../account-lease';
 
 type Deps = { models: Models };
 
@@ -85,7 +85,9 @@ export async function finishConversions(deps: Deps, txnId: string, conversions: 
 
 /** Finishes the account's conversion transactions a crashed applier left. */
 export async function recoverAccount(deps: Deps, publisherId: string): Promise<void> {
-  const left = await deps.models.StatTxn.find({ publisher_id: publisherId, kind: 'conversions' }).lean<Array<{ _id: string; incs: ReturnType<typeof storedIncs>; conversions: TxnConversion[] }>>();
+  const left = await deps.models.StatTxn.find({ publisher_id: publisherId, kind: 'conversions' }).lean<
+    Array<{ _id: string; incs: ReturnType<typeof storedIncs>; conversions: TxnConversion[] }>
+  >();
   for (const t of left) await finishConversions(deps, t._id, t.conversions, t.incs);
 }
 
@@ -100,7 +102,20 @@ export interface PreparedCount {
 export async function prepareCount(deps: Deps, publisherId: string): Promise<PreparedCount | null> {
   const rows = await deps.models.Conversion.find(
     { stats_pending: true, publisher_id: publisherId },
-    { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1 },
+    {
+      publisher_id: 1,
+      program_id: 1,
+      campaign_id: 1,
+      subid: 1,
+      status: 1,
+      paid: 1,
+      source: 1,
+      currency: 1,
+      sale_amount: 1,
+      commission: 1,
+      occurred_at: 1,
+      stats_key: 1,
+    },
   )
     .limit(BATCH)
     .lean<PendingConversion[]>();
@@ -114,7 +129,15 @@ export async function prepareCount(deps: Deps, publisherId: string): Promise<Pre
   const stored = storedIncs(incs.nonZero());
   const txnId = newTxnId();
   const now = new Date();
-  await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: stored, conversions, lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+  await deps.models.StatTxn.create({
+    _id: txnId,
+    kind: 'conversions',
+    publisher_id: publisherId,
+    incs: stored,
+    conversions,
+    lease_until: new Date(now.getTime() + TXN_LEASE_MS),
+    created_at: now,
+  });
   return { txnId, conversions, incs: stored };
 }
 
@@ -130,34 +153,22 @@ async function countStep(deps: Deps, publisherId: string): Promise<{ counted: nu
  * also when another process holds the account's stats lease (that process counts them).
  */
 export async function countAccountChanges(deps: Deps, publisherId: string, opts: { force?: boolean } = {}): Promise<number> {
-  if (!opts.force && !(await deps.models.Conversion.exists({ stats_pending: true, publisher_id: publisherId })) && !(await deps.models.StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' })))
+  if (
+    !opts.force &&
+    !(await deps.models.Conversion.exists({ stats_pending: true, publisher_id: publisherId })) &&
+    !(await deps.models.StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' }))
+  )
     return 0;
-  const holder = randomBytes(9).toString('base64url');
-  const now = new Date();
-  try {
-    await deps.models.EventLogHead.findOneAndUpdate(
-      { _id: publisherId, $or: [{ stats_leased_until: null }, { stats_leased_until: { $lte: now } }] },
-      { $set: { stats_leased_until: new Date(now.getTime() + ACCOUNT_LEASE_MS), stats_holder: holder } },
-      { upsert: true },
-    );
-  } catch (e) {
-    if ((e as { code?: number }).code === 11000) return 0;
-    throw e;
-  }
-  let counted = 0;
-  try {
+  const counted = await withAccountLease(deps, publisherId, 'stats', ACCOUNT_LEASE_MS, async (lease) => {
     await recoverAccount(deps, publisherId);
+    let n = 0;
     for (;;) {
       const step = await countStep(deps, publisherId);
-      counted += step.counted;
-      if (!step.more) break;
-      const renewed = await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: new Date(Date.now() + ACCOUNT_LEASE_MS) } });
-      if (!renewed.matchedCount) break;
+      n += step.counted;
+      if (!step.more || !(await lease.renew())) return n;
     }
-  } finally {
-    await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: null, stats_holder: null } });
-  }
-  return counted;
+  });
+  return counted ?? 0;
 }
 
 /** The worker's pass: every account with pending changes, then click batches whose writer died. */
@@ -181,7 +192,11 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
 function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
   const incs = new Increments();
   for (const c of clicks)
-    if (!c.is_bot) incs.clicks({ publisher_id: c.publisher_id, program_id: c.program_id ?? null, campaign_id: c.campaign_id ?? null, subid: c.subid ?? '' }, new Date(c.created_at).getTime());
+    if (!c.is_bot)
+      incs.clicks(
+        { publisher_id: c.publisher_id, program_id: c.program_id ?? null, campaign_id: c.campaign_id ?? null, subid: c.subid ?? '' },
+        new Date(c.created_at).getTime(),
+      );
   return storedIncs(incs.nonZero());
 }
 
@@ -195,7 +210,13 @@ export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert:
   if (!clicks.length) return 0;
   const txnId = newTxnId();
   const now = new Date();
-  await deps.models.StatTxn.create({ _id: txnId, kind: 'clicks', click_ids: clicks.map((c) => c._id), lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+  await deps.models.StatTxn.create({
+    _id: txnId,
+    kind: 'clicks',
+    click_ids: clicks.map((c) => c._id),
+    lease_until: new Date(now.getTime() + TXN_LEASE_MS),
+    created_at: now,
+  });
   const rows = clicks.map((c) => ({ ...c, stats_txn: txnId }));
   const stored = await insert(rows);
   const incs = clickIncrements(rows.filter((_, i) => stored.has(i)));
@@ -206,10 +227,15 @@ export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert:
 
 /** Click batches whose writer died mid-way: the clicks stored under each are counted, once. */
 export async function recoverClickBatches(deps: Deps, now = new Date()): Promise<number> {
-  const left = await deps.models.StatTxn.find({ kind: 'clicks', lease_until: { $lte: now } }).limit(100).lean<Array<{ _id: string; click_ids: string[] }>>();
+  const left = await deps.models.StatTxn.find({ kind: 'clicks', lease_until: { $lte: now } })
+    .limit(100)
+    .lean<Array<{ _id: string; click_ids: string[] }>>();
   let n = 0;
   for (const t of left) {
-    const clicks = await deps.models.Click.find({ _id: { $in: t.click_ids }, stats_txn: t._id }, { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, created_at: 1, is_bot: 1 }).lean<ClickRow[]>();
+    const clicks = await deps.models.Click.find(
+      { _id: { $in: t.click_ids }, stats_txn: t._id },
+      { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, created_at: 1, is_bot: 1 },
+    ).lean<ClickRow[]>();
     const incs = clickIncrements(clicks);
     await applyIncrements(deps, t._id, incs);
     await closeTxn(deps, t._id, incs);

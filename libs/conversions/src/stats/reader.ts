@@ -38,7 +38,15 @@ export interface Fact {
   subid: string | null;
   clicks: number;
   /** Conversions: absent on a click fact. */
-  conversion?: { currency: string; status: 'pending' | 'approved' | 'declined'; source: 'v1' | 'ledger'; paid: boolean; n: number; sale: string; commission: string };
+  conversion?: {
+    currency: string;
+    status: 'pending' | 'approved' | 'declined';
+    source: 'v1' | 'ledger';
+    paid: boolean;
+    n: number;
+    sale: string;
+    commission: string;
+  };
 }
 
 interface CellRow extends StoredCounters {
@@ -65,7 +73,13 @@ function plan(q: StatsQuery): { months: Array<[number, number]>; days: Array<[nu
   const m0 = monthStartOf(q.from) === q.from ? q.from : nextMonthStart(q.from);
   const m1 = monthStartOf(q.to);
   if (m0 >= m1) return { months: [], days: [[firstDay, q.to]] };
-  return { months: [[m0, m1]], days: [[firstDay, m0], [m1, q.to]].filter(([a, b]) => a < b) as Array<[number, number]> };
+  return {
+    months: [[m0, m1]],
+    days: [
+      [firstDay, m0],
+      [m1, q.to],
+    ].filter(([a, b]) => a < b) as Array<[number, number]>,
+  };
 }
 
 /** Where, in the UTC day starting at `t`, parts begin (quarter indices, 0 and 96 included). */
@@ -75,18 +89,20 @@ function cutsOf(t: number, q: StatsQuery): number[] {
   const cuts = new Set<number>([start, end]);
   if (q.calendar) {
     // Local days starting inside the UTC day (one, two on a day a zone skips, none when aligned).
-    for (let day = q.calendar.dayOf(start), s = q.calendar.dayStart(day); s < end; ) {
+    for (let day = q.calendar.dayOf(start), s = q.calendar.dayStart(day); s < end;) {
       if (s > start) cuts.add(s);
       const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
       day = next;
       s = q.calendar.dayStart(next);
     }
   }
-  return [...cuts].sort((a, b) => a - b).map((c) => {
-    const quarter = (c - t) / QUARTER_MS;
-    if (!Number.isInteger(quarter)) throw new Error(`a stats read cut at ${new Date(c).toISOString()} is not on a quarter hour`);
-    return quarter;
-  });
+  return [...cuts]
+    .sort((a, b) => a - b)
+    .map((c) => {
+      const quarter = (c - t) / QUARTER_MS;
+      if (!Number.isInteger(quarter)) throw new Error(`a stats read cut at ${new Date(c).toISOString()} is not on a quarter hour`);
+      return quarter;
+    });
 }
 
 const ZERO: Dec = { units: 0n, scale: 0 };
@@ -116,9 +132,13 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
   }
   const dims = { _id: 0, g: 1, t: 1, program_id: 1, campaign_id: 1, subid: 1 } as const;
   const reads = await Promise.all([
-    ...months.map(([a, b]) => deps.models.Stat.find({ ...base, g: 'm', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, c: 1, s: 1 }).lean<CellRow[]>()),
+    ...months.map(([a, b]) =>
+      deps.models.Stat.find({ ...base, g: 'm', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, c: 1, s: 1 }).lean<CellRow[]>(),
+    ),
     ...days.map(([a, b]) =>
-      deps.models.Stat.find({ ...base, g: 'd', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, ...(dayProjection ?? { c: 1, s: 1 }) }).lean<CellRow[]>(),
+      deps.models.Stat.find({ ...base, g: 'd', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, ...(dayProjection ?? { c: 1, s: 1 }) }).lean<
+        CellRow[]
+      >(),
     ),
   ]);
   const out: Fact[] = [];
@@ -182,6 +202,11 @@ function emit(
     const sale = e.a?.toString() ?? '0';
     const commission = e.m?.toString() ?? '0';
     if (!n && /^-?0(\.0*)?$/.test(sale) && /^-?0(\.0*)?$/.test(commission)) continue;
-    out.push({ at, ...dims, clicks: 0, conversion: { currency: currency!, status: status as 'pending', source: source as 'v1', paid: paid === '1', n, sale, commission } });
+    out.push({
+      at,
+      ...dims,
+      clicks: 0,
+      conversion: { currency: currency!, status: status as 'pending', source: source as 'v1', paid: paid === '1', n, sale, commission },
+    });
   }
 }

@@ -7,13 +7,13 @@
  * a click batch that completes while its month is being recomputed may be counted once more or
  * missed, so rebuild a month the tracker still writes to when traffic is quiet (or again).
  */
-import { randomBytes } from 'node:crypto';
 import type { Models } from '@cw/db';
 import { Types } from 'mongoose';
 import { insertManyTolerant } from '@cw/db';
 import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
 import { finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
+import { withAccountLease } from '../account-lease';
 
 type Deps = { models: Models };
 
@@ -33,23 +33,6 @@ export interface RebuildResult {
 
 const LEASE_MS = 10 * 60_000;
 
-async function lease(deps: Deps, publisherId: string, holder: string): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    const now = new Date();
-    try {
-      await deps.models.EventLogHead.findOneAndUpdate(
-        { _id: publisherId, $or: [{ stats_leased_until: null }, { stats_leased_until: { $lte: now } }] },
-        { $set: { stats_leased_until: new Date(now.getTime() + LEASE_MS), stats_holder: holder } },
-        { upsert: true },
-      );
-      return;
-    } catch (e) {
-      if ((e as { code?: number }).code !== 11000 || tries > 600) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 /** Cells per repair transaction (a transaction is one document: it stays far below 16 MB). */
 const CHUNK = 2000;
 
@@ -65,7 +48,20 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
   const expected = new Increments();
   const conversions = deps.models.Conversion.find(
     { publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) }, stats_key: { $exists: true } },
-    { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, status: 1, paid: 1, source: 1, currency: 1, sale_amount: 1, commission: 1, occurred_at: 1, stats_key: 1 },
+    {
+      publisher_id: 1,
+      program_id: 1,
+      campaign_id: 1,
+      subid: 1,
+      status: 1,
+      paid: 1,
+      source: 1,
+      currency: 1,
+      sale_amount: 1,
+      commission: 1,
+      occurred_at: 1,
+      stats_key: 1,
+    },
   )
     .maxTimeMS(0)
     .lean()
@@ -75,18 +71,35 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
     moveConversion(expected, c, null, c.stats_key ?? null);
   }
   const open = new Set((await deps.models.StatTxn.find({ kind: 'clicks' }, { _id: 1 }).lean()).map((t) => String(t._id)));
-  const clicks = deps.models.Click.find({ publisher_id: publisherId, created_at: { $gte: new Date(month), $lt: new Date(end) }, is_bot: { $ne: true } }, { program_id: 1, campaign_id: 1, subid: 1, created_at: 1, stats_txn: 1 })
+  const clicks = deps.models.Click.find(
+    { publisher_id: publisherId, created_at: { $gte: new Date(month), $lt: new Date(end) }, is_bot: { $ne: true } },
+    { program_id: 1, campaign_id: 1, subid: 1, created_at: 1, stats_txn: 1 },
+  )
     .maxTimeMS(0)
     .lean()
     .cursor({ batchSize: 5000 });
   for await (const k of clicks)
     if (!k.stats_txn || !open.has(k.stats_txn))
-      expected.clicks({ publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' }, k.created_at.getTime());
-  const stored = deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } }).maxTimeMS(0).lean().cursor({ batchSize: 2000 });
+      expected.clicks(
+        { publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' },
+        k.created_at.getTime(),
+      );
+  const stored = deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } })
+    .maxTimeMS(0)
+    .lean()
+    .cursor({ batchSize: 2000 });
   const existing = new Set<string>();
   for await (const s of stored) {
     existing.add(String(s._id));
-    const dims: CellDims = { publisher_id: publisherId, v: s.v, g: s.g, t: s.t, program_id: s.program_id ?? null, campaign_id: s.campaign_id ?? null, subid: s.subid ?? null };
+    const dims: CellDims = {
+      publisher_id: publisherId,
+      v: s.v,
+      g: s.g,
+      t: s.t,
+      program_id: s.program_id ?? null,
+      campaign_id: s.campaign_id ?? null,
+      subid: s.subid ?? null,
+    };
     expected.storedCell(String(s._id), dims, { c: s.c, s: s.s }, -1);
   }
   const diff = storedIncs(expected.nonZero());
@@ -103,7 +116,15 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
     const chunk = increments.slice(i, i + CHUNK);
     const txnId = newTxnId();
     const now = new Date();
-    await deps.models.StatTxn.create({ _id: txnId, kind: 'conversions', publisher_id: publisherId, incs: chunk, conversions: [], lease_until: new Date(now.getTime() + TXN_LEASE_MS), created_at: now });
+    await deps.models.StatTxn.create({
+      _id: txnId,
+      kind: 'conversions',
+      publisher_id: publisherId,
+      incs: chunk,
+      conversions: [],
+      lease_until: new Date(now.getTime() + TXN_LEASE_MS),
+      created_at: now,
+    });
     await finishConversions(deps, txnId, [], chunk);
   }
   return diff.length;
@@ -134,7 +155,9 @@ async function monthsOf(deps: Deps, publisherId: string, from?: Date): Promise<n
     deps.models.Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: 1 }).lean(),
     deps.models.Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: -1 }).lean(),
   ]);
-  const times = [c0?.occurred_at, c1?.occurred_at, k0?.created_at, k1?.created_at, s0?.t, s1?.t].filter((d): d is Date => d instanceof Date).map((d) => d.getTime());
+  const times = [c0?.occurred_at, c1?.occurred_at, k0?.created_at, k1?.created_at, s0?.t, s1?.t]
+    .filter((d): d is Date => d instanceof Date)
+    .map((d) => d.getTime());
   if (!times.length) return [];
   const out: number[] = [];
   for (let m = monthStartOf(Math.min(...times)); m <= Math.max(...times); m = nextMonthStart(m)) out.push(m);
@@ -142,39 +165,53 @@ async function monthsOf(deps: Deps, publisherId: string, from?: Date): Promise<n
 }
 
 /** Rebuilds the given account (or every account with conversions or clicks) from `from` (its month) on. */
-export async function rebuildStats(deps: Deps, opts: { publisherId?: string; from?: Date; onProgress?: (p: RebuildProgress) => void } = {}): Promise<RebuildResult> {
+export async function rebuildStats(
+  deps: Deps,
+  opts: { publisherId?: string; from?: Date; onProgress?: (p: RebuildProgress) => void } = {},
+): Promise<RebuildResult> {
   const accounts = opts.publisherId
     ? [opts.publisherId]
-    : [...new Set([...((await deps.models.Conversion.distinct('publisher_id')) as string[]), ...((await deps.models.Click.distinct('publisher_id')) as string[])])].sort();
+    : [
+        ...new Set([
+          ...((await deps.models.Conversion.distinct('publisher_id')) as string[]),
+          ...((await deps.models.Click.distinct('publisher_id')) as string[]),
+        ]),
+      ].sort();
   const result: RebuildResult = { accounts: 0, months: 0, cells_changed: 0 };
   for (const publisherId of accounts) {
-    const holder = randomBytes(9).toString('base64url');
-    await lease(deps, publisherId, holder);
-    try {
-      // Transactions a crashed applier left are finished first (they are part of what is stored).
-      // What a crashed applier left is finished; conversions never counted that no change flags
-      // (rows written outside the lifecycle: an import) are marked counted in their state, which
-      // the months below then count.
-      await recoverAccount(deps, publisherId);
-      for (const status of ['pending', 'approved', 'declined'] as const)
-        for (const paid of [false, true])
-          await deps.models.Conversion.updateMany(
-            { publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true }, status, paid: paid ? true : { $ne: true } },
-            { $set: { stats_key: stateKey({ status, paid }) } },
-          );
-      const months = await monthsOf(deps, publisherId, opts.from);
-      for (const [i, m] of months.entries()) {
-        result.cells_changed += await rebuildMonth(deps, publisherId, m);
-        result.months++;
-        opts.onProgress?.({ publisher: publisherId, month: new Date(m).toISOString().slice(0, 7), done: i + 1, total: months.length });
-        await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: new Date(Date.now() + LEASE_MS) } });
-      }
-      // Changes flagged meanwhile (or in the rows) are counted as the applier counts them.
-      while (await STATS_STEPS.countStep(deps, publisherId).then((r) => r.more));
-      result.accounts++;
-    } finally {
-      await deps.models.EventLogHead.updateOne({ _id: publisherId, stats_holder: holder }, { $set: { stats_leased_until: null, stats_holder: null } });
-    }
+    // The account's stats lease (the worker's counting waits meanwhile); up to a minute for a count in progress.
+    const done = await withAccountLease(
+      deps,
+      publisherId,
+      'stats',
+      LEASE_MS,
+      async (lease) => {
+        // Transactions a crashed applier left are finished first (they are part of what is stored).
+        // What a crashed applier left is finished; conversions never counted that no change flags
+        // (rows written outside the lifecycle: an import) are marked counted in their state, which
+        // the months below then count.
+        await recoverAccount(deps, publisherId);
+        for (const status of ['pending', 'approved', 'declined'] as const)
+          for (const paid of [false, true])
+            await deps.models.Conversion.updateMany(
+              { publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true }, status, paid: paid ? true : { $ne: true } },
+              { $set: { stats_key: stateKey({ status, paid }) } },
+            );
+        const months = await monthsOf(deps, publisherId, opts.from);
+        for (const [i, m] of months.entries()) {
+          result.cells_changed += await rebuildMonth(deps, publisherId, m);
+          result.months++;
+          opts.onProgress?.({ publisher: publisherId, month: new Date(m).toISOString().slice(0, 7), done: i + 1, total: months.length });
+          if (!(await lease.renew())) throw new Error(`stats:rebuild lost the stats lease of ${publisherId}`);
+        }
+        // Changes flagged meanwhile (or in the rows) are counted as the applier counts them.
+        while (await STATS_STEPS.countStep(deps, publisherId).then((r) => r.more));
+        return true;
+      },
+      { waitMs: 60_000 },
+    );
+    if (!done) throw new Error(`stats:rebuild: the stats lease of ${publisherId} stayed taken for a minute`);
+    result.accounts++;
   }
   return result;
 }
