@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueCredential } from '@cw/auth';
 import { rebuildStats } from '@cw/conversions';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
@@ -285,6 +286,19 @@ describe('/Apiv3/json', () => {
     expect(again.click_url).toBe(ok(link).click_url);
     failed(await call(`Target=Affiliate_Offer&Method=generateTrackingLink&offer_id=${approvedProgram}&params[aff_sub]=has spaces`), 400, /aff_sub/);
     failed(await request(app()).post('/Apiv3/json').set('Content-Type', 'application/json').send('{}'), 415, /form-urlencoded/);
+  });
+
+  it('generateTrackingLink keeps the links policy: a demo account gets 403 and no link', async () => {
+    // A demo account approved for the program: only the policy stands between it and a link.
+    await deps.models.Publisher.create({ _id: 'pub_apiv3_demo', name: 'Demo', status: 'active', is_demo: true });
+    await deps.models.Membership.create({ publisher_id: 'pub_apiv3_demo', program_id: approvedProgram, status: 'approved' });
+    const token = (await issueCredential(deps.models, 'pub_apiv3_demo', 'reporting_token')).secret;
+    const res = await request(app()).get(
+      `/Apiv3/json?api_key=${encodeURIComponent(token)}&Target=Affiliate_Offer&Method=generateTrackingLink&offer_id=${approvedProgram}`,
+    );
+    expect(res.body.response).toMatchObject({ status: -1, httpStatus: 403 });
+    expect(res.body.response.errorMessage).toMatch(/Demo accounts/);
+    expect(await deps.models.Link.countDocuments({ publisher_id: 'pub_apiv3_demo' })).toBe(0);
   });
 
   it('never answers 500 to odd nesting, repeated keys, huge arrays or wrong types', async () => {

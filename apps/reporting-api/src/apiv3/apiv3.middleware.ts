@@ -6,10 +6,10 @@
  */
 import type { Context, Middleware, Next } from 'koa';
 import getRawBody from 'raw-body';
-import { verifyCredential } from '@cw/auth';
+import { authorize, verifyCredential } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { getConversions, getStats } from '@cw/conversions';
-import { createLink } from '@cw/links';
+import { createLink, WRITE_LINKS_POLICY } from '@cw/links';
 import { listPrograms, type ProgramView } from '@cw/programs';
 import { enforceRateLimit } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
@@ -74,20 +74,31 @@ const TARGETS: Record<string, Record<string, Handler>> = {
       return offer(found);
     },
     generateTrackingLink: async (deps, ctx, p) => {
+      // The links API's own policy (demo accounts create no links), as on POST /links/ and MCP.
+      authorize(ctx.state.principal, WRITE_LINKS_POLICY);
       const id = offerId(p);
       const params = p.params === undefined ? {} : p.params;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new Apiv3Error(400, 'params must be params[aff_sub] and params[url]');
       const { aff_sub, url } = params as Record<string, unknown>;
-      if (aff_sub !== undefined && (typeof aff_sub !== 'string' || !/^[A-Za-z0-9._~-]{1,100}$/.test(aff_sub))) throw new Apiv3Error(400, 'params[aff_sub] must be 1 to 100 of A-Z a-z 0-9 . _ ~ -');
+      if (aff_sub !== undefined && (typeof aff_sub !== 'string' || !/^[A-Za-z0-9._~-]{1,100}$/.test(aff_sub)))
+        throw new Apiv3Error(400, 'params[aff_sub] must be 1 to 100 of A-Z a-z 0-9 . _ ~ -');
       if (url !== undefined && typeof url !== 'string') throw new Apiv3Error(400, 'params[url] must be a URL');
-      const { link } = await createLink(deps, ctx.state.principal, { program_id: id, ...(aff_sub ? { subid: aff_sub } : {}), ...(url ? { landing_url: url } : {}) });
+      const { link } = await createLink(deps, ctx.state.principal, {
+        program_id: id,
+        ...(aff_sub ? { subid: aff_sub } : {}),
+        ...(url ? { landing_url: url } : {}),
+      });
       return { click_url: link.url };
     },
   },
   Affiliate_AffiliateUser: {
     findAll: async (_deps, ctx) => {
       const pub = ctx.state.principal.publisher;
-      return { [pub._id]: { AffiliateUser: { id: pub._id, affiliate_id: pub._id, first_name: null, last_name: null, email: null, status: pub.status, company: pub.name ?? null } } };
+      return {
+        [pub._id]: {
+          AffiliateUser: { id: pub._id, affiliate_id: pub._id, first_name: null, last_name: null, email: null, status: pub.status, company: pub.name ?? null },
+        },
+      };
     },
   },
 };
@@ -99,7 +110,10 @@ function envelope(ctx: Context, p: Params, httpStatus: number, data: unknown, me
   ctx.type = 'application/json';
   ctx.body = {
     request,
-    response: message === undefined ? { status: 1, httpStatus, data, errors: [], errorMessage: null } : { status: -1, httpStatus, data: '', errors: [{ publicMessage: message }], errorMessage: message },
+    response:
+      message === undefined
+        ? { status: 1, httpStatus, data, errors: [], errorMessage: null }
+        : { status: -1, httpStatus, data: '', errors: [{ publicMessage: message }], errorMessage: message },
   };
 }
 
@@ -114,12 +128,16 @@ export function apiv3(deps: AppDeps): Middleware {
     if (ctx.path !== APIV3_PATH) return next();
     let p: Params = {};
     try {
-      if (ctx.method !== 'GET' && ctx.method !== 'POST') throw new Apiv3Error(405, `Method ${ctx.method} is not allowed: use GET or POST`, { Allow: 'GET, POST' });
+      if (ctx.method !== 'GET' && ctx.method !== 'POST')
+        throw new Apiv3Error(405, `Method ${ctx.method} is not allowed: use GET or POST`, { Allow: 'GET, POST' });
       let body: string | undefined;
       if (ctx.method === 'POST' && ctx.request.length !== 0) {
         if (!ctx.is('application/x-www-form-urlencoded')) throw new Apiv3Error(415, 'POST bodies must be application/x-www-form-urlencoded');
         body = await getRawBody(ctx.req, { limit: MAX_BODY, encoding: 'utf8' }).catch((e: { type?: string }) => {
-          throw new Apiv3Error(e.type === 'entity.too.large' ? 413 : 400, e.type === 'entity.too.large' ? `The body is over ${MAX_BODY}` : 'The body could not be read');
+          throw new Apiv3Error(
+            e.type === 'entity.too.large' ? 413 : 400,
+            e.type === 'entity.too.large' ? `The body is over ${MAX_BODY}` : 'The body could not be read',
+          );
         });
       }
       p = parseParams(ctx.querystring, body);
