@@ -24,7 +24,16 @@ beforeAll(async () => {
   const owner = deps.data!.publishers[0];
   const at = (i: number) => new Date(Date.UTC(2026, 0, 1 + i));
   await deps.models.PostbackDelivery.insertMany(
-    Array.from({ length: 12 }, (_, i) => ({ _id: `dlv_plan_${i}`, publisher_id: owner.account_id, event_id: `evt_${i}`, event: 'conversion.created', body: '{}', status: 'succeeded', created_at: at(i), updated_at: at(i) })),
+    Array.from({ length: 12 }, (_, i) => ({
+      _id: `dlv_plan_${i}`,
+      publisher_id: owner.account_id,
+      event_id: `evt_${i}`,
+      event: 'conversion.created',
+      body: '{}',
+      status: 'succeeded',
+      created_at: at(i),
+      updated_at: at(i),
+    })),
   );
   deps.db.connection.set('debug', (collection: string, method: string, ...args: unknown[]) => {
     if (method === 'find') sent.push({ collection, filter: args[0] as Record<string, unknown>, options: (args[1] ?? {}) as Record<string, unknown> });
@@ -55,7 +64,11 @@ async function explainListOf(path: string, collection: string) {
     explain: { find: collection, filter: find!.filter, ...(sort ? { sort } : {}), ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) },
     verbosity: 'executionStats',
   });
-  return { sort, plan: stages(explained.queryPlanner.winningPlan as PlanStage), stats: explained.executionStats as { totalDocsExamined: number; nReturned: number } };
+  return {
+    sort,
+    plan: stages(explained.queryPlanner.winningPlan as PlanStage),
+    stats: explained.executionStats as { totalDocsExamined: number; nReturned: number },
+  };
 }
 
 describe('list queries read their first page in index order', () => {
@@ -78,4 +91,29 @@ describe('list queries read their first page in index order', () => {
       expect(stats.totalDocsExamined).toBeLessThanOrEqual(PAGE + 1);
     });
   }
+});
+
+describe('/Apiv3/json getConversions reads its page in index order', () => {
+  it('the default order: IXSCAN, no in-memory SORT, at most limit + the rows of other sources examined', async () => {
+    sent.length = 0;
+    const caller = deps.data!.publishers[0];
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const res = await request(reporting).get(
+      `/Apiv3/json?api_key=${encodeURIComponent(caller.reporting_token)}&Target=Affiliate_Report&Method=getConversions&data_start=${day(Date.now() - 300 * 86_400_000)}&data_end=${day(Date.now())}&limit=${PAGE}`,
+    );
+    expect(res.body.response.data.data).toHaveLength(PAGE);
+    const find = sent.filter((c) => c.collection === deps.models.Conversion.collection.collectionName).pop()!;
+    const { sort, limit } = find.options as { sort: Record<string, number>; limit: number };
+    expect(limit).toBe(PAGE);
+    const explained = await deps.db.connection.db!.command({
+      explain: { find: deps.models.Conversion.collection.collectionName, filter: find.filter, sort, limit },
+      verbosity: 'executionStats',
+    });
+    const plan = stages(explained.queryPlanner.winningPlan as PlanStage);
+    expect(plan).toContain('IXSCAN');
+    expect(plan).not.toContain('SORT');
+    // The newest rows of the account, less the ledger entries among them (source is checked on the row).
+    const ledger = await deps.models.Conversion.countDocuments({ publisher_id: caller.account_id, source: 'ledger' });
+    expect(explained.executionStats.totalDocsExamined).toBeLessThanOrEqual(PAGE + ledger);
+  });
 });
