@@ -98,27 +98,25 @@ export interface PreparedCount {
   incs: ReturnType<typeof storedIncs>;
 }
 
+/** What counting reads of a conversion (its attribution, state and amounts). */
+export const COUNTED_FIELDS = {
+  publisher_id: 1,
+  program_id: 1,
+  campaign_id: 1,
+  subid: 1,
+  status: 1,
+  paid: 1,
+  source: 1,
+  currency: 1,
+  sale_amount: 1,
+  commission: 1,
+  occurred_at: 1,
+  stats_key: 1,
+} as const;
+
 /** Reads a batch of the account's pending conversions and stores their transaction (step one of counting them). */
 export async function prepareCount(deps: Deps, publisherId: string): Promise<PreparedCount | null> {
-  const rows = await deps.models.Conversion.find(
-    { stats_pending: true, publisher_id: publisherId },
-    {
-      publisher_id: 1,
-      program_id: 1,
-      campaign_id: 1,
-      subid: 1,
-      status: 1,
-      paid: 1,
-      source: 1,
-      currency: 1,
-      sale_amount: 1,
-      commission: 1,
-      occurred_at: 1,
-      stats_key: 1,
-    },
-  )
-    .limit(BATCH)
-    .lean<PendingConversion[]>();
+  const rows = await deps.models.Conversion.find({ stats_pending: true, publisher_id: publisherId }, COUNTED_FIELDS).limit(BATCH).lean<PendingConversion[]>();
   if (!rows.length) return null;
   const incs = new Increments();
   const conversions: TxnConversion[] = rows.map((c) => {

@@ -11,7 +11,7 @@ import type { Models } from '@cw/db';
 import { Types } from 'mongoose';
 import { insertManyTolerant } from '@cw/db';
 import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
-import { finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
+import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '../account-lease';
 
@@ -48,20 +48,7 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
   const expected = new Increments();
   const conversions = deps.models.Conversion.find(
     { publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) }, stats_key: { $exists: true } },
-    {
-      publisher_id: 1,
-      program_id: 1,
-      campaign_id: 1,
-      subid: 1,
-      status: 1,
-      paid: 1,
-      source: 1,
-      currency: 1,
-      sale_amount: 1,
-      commission: 1,
-      occurred_at: 1,
-      stats_key: 1,
-    },
+    COUNTED_FIELDS,
   )
     .maxTimeMS(0)
     .lean()
