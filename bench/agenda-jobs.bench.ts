@@ -11,8 +11,15 @@ import { connectDatabase } from '@cw/db';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const OPTIONS = { jobs: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '64' }, every: { type: 'string', default: '50' } } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:agenda --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const OPTIONS = {
+  jobs: { type: 'string', default: '1000' },
+  concurrency: { type: 'string', default: '64' },
+  every: { type: 'string', default: '50' },
+} as const;
+const values = parseCommandLine(
+  generatedUsage('npm run bench:agenda --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const jobs = Number(values.jobs);
 const engine = await startEmbeddedMongo();
 const db = await connectDatabase(`${engine.uri}/bench_agenda`);
@@ -20,9 +27,13 @@ const agenda = new Agenda({ backend: new MongoBackend({ mongo: db.connection.db!
 let done = 0;
 let finished: () => void = () => undefined;
 const all = new Promise<void>((ok) => (finished = ok));
-agenda.define('noop', async () => {
-  if (++done === jobs) finished();
-}, { concurrency: Number(values.concurrency), removeOnComplete: true });
+agenda.define(
+  'noop',
+  async () => {
+    if (++done === jobs) finished();
+  },
+  { concurrency: Number(values.concurrency), removeOnComplete: true },
+);
 const created = performance.now();
 for (let i = 0; i < jobs; i++) await agenda.create('noop', { i }).schedule(new Date()).save();
 const start = performance.now();
@@ -30,7 +41,9 @@ await agenda.start();
 await all;
 const ms = performance.now() - start;
 console.log(`created ${jobs} jobs in ${((start - created) / 1000).toFixed(1)} s = ${Math.round(jobs / ((start - created) / 1000))}/s`);
-console.log(`ran ${jobs} no-op jobs in ${(ms / 1000).toFixed(1)} s = ${Math.round(jobs / (ms / 1000))} jobs/s (concurrency ${values.concurrency}, processEvery ${values.every} ms)`);
+console.log(
+  `ran ${jobs} no-op jobs in ${(ms / 1000).toFixed(1)} s = ${Math.round(jobs / (ms / 1000))} jobs/s (concurrency ${values.concurrency}, processEvery ${values.every} ms)`,
+);
 await agenda.stop();
 await db.close();
 await engine.stop();

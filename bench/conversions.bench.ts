@@ -12,14 +12,21 @@ import { seedConversions } from './support/seed-conversions';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
 const OPTIONS = { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '30' } } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:conversions --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const values = parseCommandLine(
+  generatedUsage('npm run bench:conversions --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const N = Number(values.conversions);
 const REQUESTS = Number(values.requests);
 const DAY = 86_400_000;
 
 const engine = await startEmbeddedMongo();
 const uri = `${engine.uri}/bench_conversions`;
-const platform = await startPlatform({ env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_REPORTING_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' }, seedProducts: 500, credentialsPath: null });
+const platform = await startPlatform({
+  env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_REPORTING_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' },
+  seedProducts: 500,
+  credentialsPath: null,
+});
 const key = platform.credentials!.publishers[0].keys.live;
 const publisherId = platform.credentials!.publishers[0].account_id;
 
@@ -49,6 +56,8 @@ await measure('conversions: 30 days, approved, one sub-ID', `/conversions/?date_
 await measure('reports: 90 days, group_by=day', `/reports/?group_by=day&date_from=${day(-89)}&date_to=${day(0)}`);
 await measure('reports: 90 days, group_by=subid', `/reports/?group_by=subid&date_from=${day(-89)}&date_to=${day(0)}`);
 const rss1 = process.memoryUsage().rss;
-console.log(`process RSS ${(rss0 / 1048576).toFixed(0)} MiB before the requests, ${(rss1 / 1048576).toFixed(0)} MiB after (engine and platform in one process)`);
+console.log(
+  `process RSS ${(rss0 / 1048576).toFixed(0)} MiB before the requests, ${(rss1 / 1048576).toFixed(0)} MiB after (engine and platform in one process)`,
+);
 await platform.stop();
 await engine.stop();

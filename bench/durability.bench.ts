@@ -14,7 +14,10 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
 const OPTIONS = { sizes: { type: 'string', default: '100000,1000000' }, single: { type: 'string', default: '20000' } } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:durability --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const values = parseCommandLine(
+  generatedUsage('npm run bench:durability --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const SIZES = values.sizes.split(',').map(Number);
 const SINGLE = Number(values.single);
 
@@ -53,9 +56,11 @@ async function concurrentSingles(n: number, writers: number, dataDir?: string): 
   const { m, client, coll } = await open(dataDir);
   let next = 0;
   const t = performance.now();
-  await Promise.all(Array.from({ length: writers }, async () => {
-    for (let j = next++; j < n; j = next++) await coll.insertOne(product(j));
-  }));
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      for (let j = next++; j < n; j = next++) await coll.insertOne(product(j));
+    }),
+  );
   const rate = n / ((performance.now() - t) / 1000);
   await client.close();
   await m.stop();
@@ -95,7 +100,11 @@ try {
   const n = Math.min(100_000, SIZES[0]);
   console.log(`insertMany, batches of 1,000 (${fmt(n)})`.padEnd(44), fmt(await batched(n)).padStart(9), fmt(await batched(n, dir())).padStart(12));
   for (const writers of [1, 16]) {
-    console.log(`insertOne, ${writers} concurrent writer(s) (${fmt(SINGLE)})`.padEnd(44), fmt(await concurrentSingles(SINGLE, writers)).padStart(9), fmt(await concurrentSingles(SINGLE, writers, dir())).padStart(12));
+    console.log(
+      `insertOne, ${writers} concurrent writer(s) (${fmt(SINGLE)})`.padEnd(44),
+      fmt(await concurrentSingles(SINGLE, writers)).padStart(9),
+      fmt(await concurrentSingles(SINGLE, writers, dir())).padStart(12),
+    );
   }
 
   console.log('\nrestart (load + index rebuild)     journal only     snapshot    data dir   heap of the data');
@@ -115,7 +124,10 @@ try {
     // Every document read once (a full scan decodes what start-up left encoded).
     const reader = await MongoClient.connect(fromSnapshot.uri);
     const t2 = performance.now();
-    const scanned = await reader.db('bench').collection('products').countDocuments({ title: { $exists: true } });
+    const scanned = await reader
+      .db('bench')
+      .collection('products')
+      .countDocuments({ title: { $exists: true } });
     const scanMs = performance.now() - t2;
     await reader.close();
     global.gc?.();
@@ -124,7 +136,14 @@ try {
     fromSnapshot = undefined;
     const bytes = execSync(`du -sb ${d}`).toString().split('\t')[0];
     const mib = (n: number) => `${(n / 1048576).toFixed(0)} MiB`;
-    console.log(`${fmt(size)} documents`.padEnd(35), `${(journalMs / 1000).toFixed(1)} s`.padStart(12), `${(snapshotMs / 1000).toFixed(1)} s`.padStart(12), mib(Number(bytes)).padStart(11), `+${mib(heap - heap0)}`.padStart(12), `(+${mib(extra)} buffers)`);
+    console.log(
+      `${fmt(size)} documents`.padEnd(35),
+      `${(journalMs / 1000).toFixed(1)} s`.padStart(12),
+      `${(snapshotMs / 1000).toFixed(1)} s`.padStart(12),
+      mib(Number(bytes)).padStart(11),
+      `+${mib(heap - heap0)}`.padStart(12),
+      `(+${mib(extra)} buffers)`,
+    );
     console.log(`  then every document read once (${fmt(scanned)}, ${(scanMs / 1000).toFixed(1)} s): heap of the data +${mib(heapAfterScan - heap0)}`);
     rmSync(d, { recursive: true, force: true });
     global.gc?.();

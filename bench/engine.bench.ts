@@ -16,7 +16,10 @@ const OPTIONS = {
   reads: { type: 'string', default: '5000' },
   engine: { type: 'string', default: 'child' },
 } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:engine --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const values = parseCommandLine(
+  generatedUsage('npm run bench:engine --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const DOCS = Number(values.docs);
 const READS = Number(values.reads);
 
@@ -74,10 +77,17 @@ console.log(`engine rss growth ${(await engineMemory()).resident - rssBefore} Mi
 await timeReads('findOne by indexed gtin', (i) => coll.findOne({ gtin: String(4000000000000 + ((i * 7919) % DOCS)) }));
 await timeReads('findOne by _id', (i) => coll.findOne({ _id: `p${String((i * 104729) % DOCS).padStart(8, '0')}` }));
 await timeReads('find country+program sorted by _id, limit 20', (i) =>
-  coll.find({ country: 'DE', program_id: i % 50, availability: 'in_stock' }).sort({ _id: 1 }).limit(20).toArray(),
+  coll
+    .find({ country: 'DE', program_id: i % 50, availability: 'in_stock' })
+    .sort({ _id: 1 })
+    .limit(20)
+    .toArray(),
 );
 await timeReads('find price range (Decimal128), limit 20', (i) =>
-  coll.find({ price: { $gte: Decimal128.fromString(`${i % 900}`), $lt: Decimal128.fromString(`${(i % 900) + 5}`) } }).limit(20).toArray(),
+  coll
+    .find({ price: { $gte: Decimal128.fromString(`${i % 900}`), $lt: Decimal128.fromString(`${(i % 900) + 5}`) } })
+    .limit(20)
+    .toArray(),
 );
 /** Reads a whole cursor as an export does (one batch at a time), sampling the engine's memory. */
 async function exportAll(label: string, cursor: AsyncIterable<unknown>): Promise<void> {
@@ -92,11 +102,16 @@ async function exportAll(label: string, cursor: AsyncIterable<unknown>): Promise
     }
   }
   const s = (performance.now() - t) / 1000;
-  console.log(`${label.padEnd(44)} ${rows} rows in ${s.toFixed(1)} s (${Math.round(rows / s)}/s); engine rss ${before.resident} -> peak ${peak.resident} MiB, heap ${before.heapUsed} -> ${peak.heapUsed} MiB`);
+  console.log(
+    `${label.padEnd(44)} ${rows} rows in ${s.toFixed(1)} s (${Math.round(rows / s)}/s); engine rss ${before.resident} -> peak ${peak.resident} MiB, heap ${before.heapUsed} -> ${peak.heapUsed} MiB`,
+  );
 }
 
 const projection = { _id: 1, gtin: 1, price: 1, country: 1 };
 await exportAll('export: find sorted by _id, projected', coll.find({}, { projection, batchSize: 1000 }).sort({ _id: 1 }));
-await exportAll('export: aggregate $match/$project', coll.aggregate([{ $match: { country: { $in: ['DE', 'GB'] } } }, { $project: projection }], { batchSize: 1000 }));
+await exportAll(
+  'export: aggregate $match/$project',
+  coll.aggregate([{ $match: { country: { $in: ['DE', 'GB'] } } }, { $project: projection }], { batchSize: 1000 }),
+);
 await client.close();
 await m.stop();

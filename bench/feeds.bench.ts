@@ -16,13 +16,20 @@ import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = { products: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '3' } } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:feeds --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const values = parseCommandLine(
+  generatedUsage('npm run bench:feeds --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const N = Number(values.products);
 const PROGRAMS = Array.from({ length: 12 }, (_, i) => 2001 + i);
 
 const engine = await startEngineProcess('bench_feeds');
 const uri = engine.uri;
-const platform = await startPlatform({ env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_FEEDS_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' }, seedProducts: 500, credentialsPath: null });
+const platform = await startPlatform({
+  env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_FEEDS_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' },
+  seedProducts: 500,
+  credentialsPath: null,
+});
 const key = platform.credentials!.publishers[0].keys.live;
 const publisherId = platform.credentials!.publishers[0].account_id;
 
@@ -32,7 +39,18 @@ const models = createModels(db.connection);
 const repos = createRepositories(models);
 const t0 = performance.now();
 const now = new Date();
-await repos.programs.create(PROGRAMS.map((id, i) => ({ _id: id, name: `Bench ${id}`, merchant_id: 501 + (i % 11), countries: ['DE'], currency: 'EUR', default_landing_url: 'https://www.bench.example/', allowed_domains: ['bench.example'], status: 'active' as const })));
+await repos.programs.create(
+  PROGRAMS.map((id, i) => ({
+    _id: id,
+    name: `Bench ${id}`,
+    merchant_id: 501 + (i % 11),
+    countries: ['DE'],
+    currency: 'EUR',
+    default_landing_url: 'https://www.bench.example/',
+    allowed_domains: ['bench.example'],
+    status: 'active' as const,
+  })),
+);
 await repos.programs.saveAssignments(PROGRAMS.map((id) => ({ publisher_id: publisherId, program_id: id, status: 'approved' as const })));
 await models.Membership.updateMany({ publisher_id: publisherId, program_id: { $nin: PROGRAMS } }, { $set: { status: 'rejected' } });
 for (let i = 0; i < N; i += 10_000) {
@@ -41,11 +59,30 @@ for (let i = 0; i < N; i += 10_000) {
     const program = PROGRAMS[j % PROGRAMS.length];
     const gtin = `40${String(j).padStart(11, '0')}`;
     rows.push({
-      _id: `b${String(j).padStart(8, '0')}`, gtin, gtin14: `0${gtin}`, title: `Bench product ${j} with a realistic title length`, title_lc: `bench product ${j} with a realistic title length`,
-      description: 'A bench product description of a typical length for a shopping feed, with a few words.', brand: 'Bench', brand_lc: 'bench', category: 'Sports > Running', category_lc: 'sports > running',
-      price: Decimal128.fromString(`${(j % 500) + 9}.99`), currency: 'EUR', image: `https://img.bench.example/${j}.jpg`, source_url: `https://www.bench.example/p/${j}`,
-      merchant_id: 501 + (PROGRAMS.indexOf(program) % 11), program_id: program, country: 'DE', availability: 'in_stock', condition: 'new',
-      last_seen_at: now, fresh_until: new Date(now.getTime() + 86_400_000), removed: false, created_at: now, updated_at: now,
+      _id: `b${String(j).padStart(8, '0')}`,
+      gtin,
+      gtin14: `0${gtin}`,
+      title: `Bench product ${j} with a realistic title length`,
+      title_lc: `bench product ${j} with a realistic title length`,
+      description: 'A bench product description of a typical length for a shopping feed, with a few words.',
+      brand: 'Bench',
+      brand_lc: 'bench',
+      category: 'Sports > Running',
+      category_lc: 'sports > running',
+      price: Decimal128.fromString(`${(j % 500) + 9}.99`),
+      currency: 'EUR',
+      image: `https://img.bench.example/${j}.jpg`,
+      source_url: `https://www.bench.example/p/${j}`,
+      merchant_id: 501 + (PROGRAMS.indexOf(program) % 11),
+      program_id: program,
+      country: 'DE',
+      availability: 'in_stock',
+      condition: 'new',
+      last_seen_at: now,
+      fresh_until: new Date(now.getTime() + 86_400_000),
+      removed: false,
+      created_at: now,
+      updated_at: now,
     });
   }
   await models.Product.collection.insertMany(rows as never[], { ordered: false }); // string ids, as the catalog's
@@ -58,7 +95,9 @@ const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 async function fetchFeed(): Promise<{ ttfb: number; total: number; bytes: number; items: number }> {
   const t = performance.now();
   const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-    http.get(`${platform.url}/api/v1/feeds/products/?country=DE&format=xml`, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'identity' } }, resolve).on('error', reject),
+    http
+      .get(`${platform.url}/api/v1/feeds/products/?country=DE&format=xml`, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'identity' } }, resolve)
+      .on('error', reject),
   );
   if (res.statusCode !== 200) throw new Error(`feed: ${res.statusCode}`);
   res.setEncoding('utf8');
@@ -97,7 +136,9 @@ const tg = performance.now();
 const gen = await regenerateMarket(models, 'DE');
 console.log(`regenerated DE: ${gen.files} files, ${gen.products.toLocaleString('en-US')} products in ${((performance.now() - tg) / 1000).toFixed(1)} s`);
 await measure('XML feed from prepared files');
-console.log(`platform process RSS at the end: ${mib(process.memoryUsage().rss)} (catalog of ${N.toLocaleString('en-US')} products lives in the engine process)`);
+console.log(
+  `platform process RSS at the end: ${mib(process.memoryUsage().rss)} (catalog of ${N.toLocaleString('en-US')} products lives in the engine process)`,
+);
 
 await db.close();
 await platform.stop();

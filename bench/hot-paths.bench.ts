@@ -21,22 +21,25 @@ import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = {
-    products: { type: 'string', default: '100000' },
-    seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '10' },
-    profile: { type: 'boolean', default: false },
-    /** Scenarios whose name contains one of these comma-separated parts. */
-    only: { type: 'string' },
-    top: { type: 'string', default: '0' },
-    /** With --profile: write each scenario's raw profile to <dir>/<scenario>.cpuprofile. */
-    'profile-dir': { type: 'string' },
-    /** `child`: the engine in its own process (as MongoDB would be), so the RSS is the platform's. */
-    engine: { type: 'string', default: 'in-process' },
-    /** `off`: no product page cache (PRODUCT_PAGE_CACHE_ENTRIES=0), so every search reads the catalog. */
-    'page-cache': { type: 'string', default: 'on' },
-  } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:hot --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+  products: { type: 'string', default: '100000' },
+  seconds: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '3' },
+  connections: { type: 'string', default: '10' },
+  profile: { type: 'boolean', default: false },
+  /** Scenarios whose name contains one of these comma-separated parts. */
+  only: { type: 'string' },
+  top: { type: 'string', default: '0' },
+  /** With --profile: write each scenario's raw profile to <dir>/<scenario>.cpuprofile. */
+  'profile-dir': { type: 'string' },
+  /** `child`: the engine in its own process (as MongoDB would be), so the RSS is the platform's. */
+  engine: { type: 'string', default: 'in-process' },
+  /** `off`: no product page cache (PRODUCT_PAGE_CACHE_ENTRIES=0), so every search reads the catalog. */
+  'page-cache': { type: 'string', default: 'on' },
+} as const;
+const values = parseCommandLine(
+  generatedUsage('npm run bench:hot --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const PRODUCTS = Number(values.products);
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
@@ -163,7 +166,14 @@ const scenarios: Scenario[] = [
 ];
 
 const load = (url: string, s: Scenario, overallRate?: number, seconds = SECONDS): Promise<LoadResult> =>
-  runLoad({ url, requests: s.paths.map((path) => ({ path, headers: s.headers })), connections: CONNECTIONS, durationSeconds: seconds, overallRate, distinct: s.distinct });
+  runLoad({
+    url,
+    requests: s.paths.map((path) => ({ path, headers: s.headers })),
+    connections: CONNECTIONS,
+    durationSeconds: seconds,
+    overallRate,
+    distinct: s.distinct,
+  });
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

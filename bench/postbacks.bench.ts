@@ -159,7 +159,16 @@ async function startWorkers(count: number, env: Record<string, string> = {}): Pr
     Array.from({ length: count }, async () => {
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'apps/postback-worker/src/main.ts'], {
-        env: { ...process.env, NODE_ENV: 'development', MONGODB_URI: uri, PORT: String(port), LOG_LEVEL: 'error', REDIS_URL, WORKER_POLL_MS: values.poll, ...env },
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          MONGODB_URI: uri,
+          PORT: String(port),
+          LOG_LEVEL: 'error',
+          REDIS_URL,
+          WORKER_POLL_MS: values.poll,
+          ...env,
+        },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       for (let i = 0; i < 300; i++) {
@@ -210,7 +219,9 @@ for (const scenario of PARTS.has('burst') ? SCENARIOS : []) {
     await waitFor(() => arrivals.size >= BURST, 300_000);
     const s = (performance.now() - t0) / 1000;
     rates.push(arrivals.size / s);
-    console.log(`burst (${scenario.name}), ${count} worker process${count > 1 ? 'es' : ''}: ${arrivals.size} of ${BURST} in ${s.toFixed(2)} s = ${Math.round(arrivals.size / s)} deliveries/s`);
+    console.log(
+      `burst (${scenario.name}), ${count} worker process${count > 1 ? 'es' : ''}: ${arrivals.size} of ${BURST} in ${s.toFixed(2)} s = ${Math.round(arrivals.size / s)} deliveries/s`,
+    );
     await stopWorkers(workers);
   }
   console.log(`  2 workers / 1 worker: ${(rates[1] / rates[0]).toFixed(2)}x`);
@@ -247,34 +258,34 @@ if (PARTS.has('steady')) {
     void (async () => samples.push({ jobs: await jobs.countDocuments({}), poll: await duePoll(), claim: await claimQuery() }))();
   }, 1000);
   const perTick = RATE / 10;
-let carry = 0;
-async function load(seconds: number) {
-  for (let t = 0; t < seconds * 10; t++) {
-    const started = Date.now();
-    carry += perTick;
-    const k = Math.floor(carry);
-    carry -= k;
-    await repos.conversions.insertRows(conversions(k, () => publishers[Math.floor(Math.random() * publishers.length)]));
-    await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - started))));
+  let carry = 0;
+  async function load(seconds: number) {
+    for (let t = 0; t < seconds * 10; t++) {
+      const started = Date.now();
+      carry += perTick;
+      const k = Math.floor(carry);
+      carry -= k;
+      await repos.conversions.insertRows(conversions(k, () => publishers[Math.floor(Math.random() * publishers.length)]));
+      await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - started))));
+    }
   }
-}
-// Warm-up at the same rate (fresh processes: JIT, connections to every receiver), not measured.
-await load(5);
-eventTimes.clear();
-samples.length = 0;
-await load(SECONDS);
-const healthyEvents = [...eventTimes].filter(([, e]) => !hanging.has(e.publisher));
+  // Warm-up at the same rate (fresh processes: JIT, connections to every receiver), not measured.
+  await load(5);
+  eventTimes.clear();
+  samples.length = 0;
+  await load(SECONDS);
+  const healthyEvents = [...eventTimes].filter(([, e]) => !hanging.has(e.publisher));
   // Until every healthy event has its delivery and every one arrived (at most 30 s after the last change).
-let byDelivery = new Map<string, string>();
-const settle = Date.now() + 30_000;
-while (Date.now() < settle) {
-  byDelivery = await deliveryIdsOf(healthyEvents.map(([id]) => id));
-  if (byDelivery.size === healthyEvents.length && [...byDelivery.keys()].every((d) => arrivals.has(d))) break;
-  await new Promise((r) => setTimeout(r, 200));
-}
-clearInterval(sampler);
+  let byDelivery = new Map<string, string>();
+  const settle = Date.now() + 30_000;
+  while (Date.now() < settle) {
+    byDelivery = await deliveryIdsOf(healthyEvents.map(([id]) => id));
+    if (byDelivery.size === healthyEvents.length && [...byDelivery.keys()].every((d) => arrivals.has(d))) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  clearInterval(sampler);
   const latencies = [...byDelivery].flatMap(([d, ev]) => (arrivals.has(d) ? [arrivals.get(d)! - eventTimes.get(ev)!.at] : [])).sort((a, b) => a - b);
-const pumped = [...byDelivery].map(([d, ev]) => createdAt.get(d)! - eventTimes.get(ev)!.at).sort((a, b) => a - b);
+  const pumped = [...byDelivery].map(([d, ev]) => createdAt.get(d)! - eventTimes.get(ev)!.at).sort((a, b) => a - b);
   console.log(
     `steady ${RATE}/s for ${SECONDS} s after 5 s of warm-up, ${HANGING} of ${PUBLISHERS} receivers hanging, ${values['steady-workers']} workers: healthy ${latencies.length} of ${healthyEvents.length} delivered; change to arrival p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${latencies.at(-1)} ms (change to delivery created: p50 ${pct(pumped, 50)} ms, p99 ${pct(pumped, 99)} ms)`,
   );
@@ -292,49 +303,52 @@ const pumped = [...byDelivery].map(([d, ev]) => createdAt.get(d)! - eventTimes.g
 }
 
 // 3. Failing deliveries with their retries scheduled: one save and one poll at 100 and at FAILING.
-const agenda = PARTS.has('failing') ? new Agenda({ backend: new MongoBackend({ mongo: db.connection.db!, collection: 'jobs', ensureIndex: false }) }) : undefined;
-if (agenda) for (const count of [100, FAILING]) {
-  await jobs.deleteMany({ name: RETRY_JOB });
-  await models.PostbackDelivery.deleteMany({ status: 'failed' });
-  const schedule = retryScheduler(agenda);
-  const start = Date.now();
-  const t0 = performance.now();
-  for (let i = 0; i < count; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, count - i) }, (_, j) => {
-      const attempt = 2 + ((i + j) % 7);
-      const at = new Date(start + 60_000 * 4 ** (attempt - 2) * (0.9 + 0.2 * Math.random()));
-      return {
-        _id: `dlv_f${i + j}`,
-        publisher_id: publishers[(i + j) % PUBLISHERS],
-        event_id: `evt_f${i + j}`,
-        event: 'sale.created',
-        body: '{}',
-        status: 'failed',
-        attempts: attempt - 1,
-        next_attempt_at: at,
-        created_at: new Date(),
-        updated_at: new Date(),
-      };
-    });
-    await models.PostbackDelivery.insertMany(batch, { lean: true });
-    for (const d of batch) await schedule(d.next_attempt_at);
+const agenda = PARTS.has('failing')
+  ? new Agenda({ backend: new MongoBackend({ mongo: db.connection.db!, collection: 'jobs', ensureIndex: false }) })
+  : undefined;
+if (agenda)
+  for (const count of [100, FAILING]) {
+    await jobs.deleteMany({ name: RETRY_JOB });
+    await models.PostbackDelivery.deleteMany({ status: 'failed' });
+    const schedule = retryScheduler(agenda);
+    const start = Date.now();
+    const t0 = performance.now();
+    for (let i = 0; i < count; i += 1000) {
+      const batch = Array.from({ length: Math.min(1000, count - i) }, (_, j) => {
+        const attempt = 2 + ((i + j) % 7);
+        const at = new Date(start + 60_000 * 4 ** (attempt - 2) * (0.9 + 0.2 * Math.random()));
+        return {
+          _id: `dlv_f${i + j}`,
+          publisher_id: publishers[(i + j) % PUBLISHERS],
+          event_id: `evt_f${i + j}`,
+          event: 'sale.created',
+          body: '{}',
+          status: 'failed',
+          attempts: attempt - 1,
+          next_attempt_at: at,
+          created_at: new Date(),
+          updated_at: new Date(),
+        };
+      });
+      await models.PostbackDelivery.insertMany(batch, { lean: true });
+      for (const d of batch) await schedule(d.next_attempt_at);
+    }
+    const scheduled = (performance.now() - t0) / 1000;
+    const liveJobs = await jobs.countDocuments({ name: RETRY_JOB });
+    const saves: number[] = [];
+    const polls: number[] = [];
+    const claims: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      // A save that creates a job (a fresh scheduler, a slot no job has yet).
+      saves.push(await timed(() => retryScheduler(agenda)(new Date(Date.now() + 30 * 86_400_000 + i * 1000))));
+      polls.push(await duePoll());
+      claims.push(await claimQuery());
+    }
+    for (const xs of [saves, polls, claims]) xs.sort((a, b) => a - b);
+    console.log(
+      `failing ${count}: scheduled in ${scheduled.toFixed(1)} s, ${liveJobs} live retry jobs; one retry save p50 ${pct(saves, 50).toFixed(2)} ms (p99 ${pct(saves, 99).toFixed(2)}), one due-jobs poll p50 ${pct(polls, 50).toFixed(2)} ms (p99 ${pct(polls, 99).toFixed(2)}), due-retries query p50 ${pct(claims, 50).toFixed(2)} ms`,
+    );
   }
-  const scheduled = (performance.now() - t0) / 1000;
-  const liveJobs = await jobs.countDocuments({ name: RETRY_JOB });
-  const saves: number[] = [];
-  const polls: number[] = [];
-  const claims: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    // A save that creates a job (a fresh scheduler, a slot no job has yet).
-    saves.push(await timed(() => retryScheduler(agenda)(new Date(Date.now() + 30 * 86_400_000 + i * 1000))));
-    polls.push(await duePoll());
-    claims.push(await claimQuery());
-  }
-  for (const xs of [saves, polls, claims]) xs.sort((a, b) => a - b);
-  console.log(
-    `failing ${count}: scheduled in ${scheduled.toFixed(1)} s, ${liveJobs} live retry jobs; one retry save p50 ${pct(saves, 50).toFixed(2)} ms (p99 ${pct(saves, 99).toFixed(2)}), one due-jobs poll p50 ${pct(polls, 50).toFixed(2)} ms (p99 ${pct(polls, 99).toFixed(2)}), due-retries query p50 ${pct(claims, 50).toFixed(2)} ms`,
-  );
-}
 
 await db.close();
 receiver.closeAllConnections();

@@ -13,7 +13,10 @@ import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = { conversions: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '10' } } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:reporting --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const values = parseCommandLine(
+  generatedUsage('npm run bench:reporting --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const N = Number(values.conversions);
 const DAY = 86_400_000;
 
@@ -21,7 +24,11 @@ const DAY = 86_400_000;
 // materializes a query's result for its cursor; a real MongoDB streams it).
 const engine = await startEngineProcess('bench_reporting');
 const uri = engine.uri;
-const platform = await startPlatform({ env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' }, seedProducts: 500, credentialsPath: null });
+const platform = await startPlatform({
+  env: { PORT: '0', LOG_LEVEL: 'warn', MONGODB_URI: uri, RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' },
+  seedProducts: 500,
+  credentialsPath: null,
+});
 const token = platform.credentials!.publishers[0].reporting_token;
 const publisherId = platform.credentials!.publishers[0].account_id;
 const now = Date.now();
@@ -43,13 +50,17 @@ for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
 }
 const secs = (performance.now() - t) / 1000;
 clearInterval(sampler);
-console.log(`CSV export: ${(lines - 1).toLocaleString('en-US')} rows, ${mib(bytes)} in ${secs.toFixed(1)} s = ${Math.round((lines - 1) / secs).toLocaleString('en-US')} rows/s; RSS ${mib(rss0)} before, peak ${mib(peak)} during (+${mib(peak - rss0)})`);
+console.log(
+  `CSV export: ${(lines - 1).toLocaleString('en-US')} rows, ${mib(bytes)} in ${secs.toFixed(1)} s = ${Math.round((lines - 1) / secs).toLocaleString('en-US')} rows/s; RSS ${mib(rss0)} before, peak ${mib(peak)} during (+${mib(peak - rss0)})`,
+);
 
 const day = (offset: number) => new Date(now + offset * DAY).toISOString().slice(0, 10);
 const times: number[] = [];
 for (let i = 0; i < Number(values.requests); i++) {
   const t1 = performance.now();
-  const r = await fetch(`${platform.url}/Apiv3/json?api_key=${encodeURIComponent(token)}&Target=Affiliate_Report&Method=getStats&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.payout&groups[]=Stat.date&data_start=${day(-89)}&data_end=${day(0)}&limit=100`);
+  const r = await fetch(
+    `${platform.url}/Apiv3/json?api_key=${encodeURIComponent(token)}&Target=Affiliate_Report&Method=getStats&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.payout&groups[]=Stat.date&data_start=${day(-89)}&data_end=${day(0)}&limit=100`,
+  );
   const body = (await r.json()) as { response: { status: number; data: { count: number } } };
   times.push(performance.now() - t1);
   if (body.response.status !== 1) throw new Error(`getStats: ${JSON.stringify(body).slice(0, 300)}`);

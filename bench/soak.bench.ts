@@ -15,8 +15,15 @@ import { startPlatform } from '@cw-tools/dev-stack';
 import type { MixResult, MixSpec } from './lib/mix-load';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 
-const OPTIONS = { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '100' }, products: { type: 'string', default: '20000' } } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:soak --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const OPTIONS = {
+  minutes: { type: 'string', default: '10' },
+  rate: { type: 'string', default: '100' },
+  products: { type: 'string', default: '20000' },
+} as const;
+const values = parseCommandLine(
+  generatedUsage('npm run bench:soak --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const MINUTES = Number(values.minutes);
 const RATE = Number(values.rate);
 const LIFTED = '10000000';

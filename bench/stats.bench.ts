@@ -24,7 +24,10 @@ const OPTIONS = {
   requests: { type: 'string', default: '20' },
   lag: { type: 'string', default: '40' },
 } as const;
-const values = parseCommandLine(generatedUsage('npm run bench:stats --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS), OPTIONS);
+const values = parseCommandLine(
+  generatedUsage('npm run bench:stats --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
+  OPTIONS,
+);
 const REQUESTS = Number(values.requests);
 const DAY = 86_400_000;
 const DAYS = 400;
@@ -41,7 +44,16 @@ const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
 const engine = await startEngineProcess('bench_stats');
 const platform = await startPlatform({
-  env: { PORT: '0', LOG_LEVEL: 'warn', TRUST_PROXY_HOPS: '1', MONGODB_URI: engine.uri, RATELIMIT_REPORTING_PER_MIN: '10000000', RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000', RATELIMIT_ACCOUNT_PER_MIN: '10000000' },
+  env: {
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY_HOPS: '1',
+    MONGODB_URI: engine.uri,
+    RATELIMIT_REPORTING_PER_MIN: '10000000',
+    RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000',
+    RATELIMIT_IP_PER_MIN: '10000000',
+    RATELIMIT_ACCOUNT_PER_MIN: '10000000',
+  },
   seedProducts: 100,
   credentialsPath: null,
 });
@@ -69,8 +81,17 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
     for (let j = i; j < Math.min(clicks, i + 10_000); j++) {
       const [program, merchant] = PROGRAMS[Math.floor(rand() * PROGRAMS.length)]!;
       rows.push({
-        _id: `clk_${publisherId.slice(4)}_${j}`, link_id: 'bench', publisher_id: publisherId, program_id: program, campaign_id: merchant, subid: `s${Math.floor(rand() * SUBIDS)}`,
-        created_at: new Date(now - Math.floor(rand() * DAYS * DAY)), user_agent: '', ip_hash: '', referrer: '', is_bot: rand() < 0.05,
+        _id: `clk_${publisherId.slice(4)}_${j}`,
+        link_id: 'bench',
+        publisher_id: publisherId,
+        program_id: program,
+        campaign_id: merchant,
+        subid: `s${Math.floor(rand() * SUBIDS)}`,
+        created_at: new Date(now - Math.floor(rand() * DAYS * DAY)),
+        user_agent: '',
+        ip_hash: '',
+        referrer: '',
+        is_bot: rand() < 0.05,
       } as ClickRow);
     }
     await repos.clicks.insertRows(rows);
@@ -86,9 +107,25 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
       const amount = currency === 'JPY' ? `${1000 + (j % 9000)}` : `${10 + (j % 500)}.${String(j % 100).padStart(2, '0')}`;
       const commission = currency === 'JPY' ? `${100 + (j % 900)}` : `${1 + (j % 40)}.${String(j % 97).padStart(2, '0')}`;
       rows.push({
-        _id: `cnv_${publisherId.slice(4)}_${j}`, publisher_id: publisherId, program_id: program, campaign_id: merchant, click_id: `clk_x${j}`, link_id: 'bench', subid: `s${Math.floor(rand() * SUBIDS)}`,
-        order_ref: `B-${j}`, status, sale_amount: Decimal128.fromString(amount), commission: Decimal128.fromString(commission), currency, occurred_at: at, reversed: false,
-        paid: status === 'approved' && now - at.getTime() > 60 * DAY, source: 'v1', events: [], created_at: at, updated_at: at,
+        _id: `cnv_${publisherId.slice(4)}_${j}`,
+        publisher_id: publisherId,
+        program_id: program,
+        campaign_id: merchant,
+        click_id: `clk_x${j}`,
+        link_id: 'bench',
+        subid: `s${Math.floor(rand() * SUBIDS)}`,
+        order_ref: `B-${j}`,
+        status,
+        sale_amount: Decimal128.fromString(amount),
+        commission: Decimal128.fromString(commission),
+        currency,
+        occurred_at: at,
+        reversed: false,
+        paid: status === 'approved' && now - at.getTime() > 60 * DAY,
+        source: 'v1',
+        events: [],
+        created_at: at,
+        updated_at: at,
       } as unknown as ConversionRow);
     }
     await repos.conversions.insertRows(rows);
@@ -115,8 +152,14 @@ const day = (offset: number) => new Date(now + offset * DAY).toISOString().slice
 type Who = typeof large;
 const REQUESTS_OF: Array<[string, (w: Who) => { url: string; headers: Record<string, string> }]> = [];
 const pub = (path: string) => (w: Who) => ({ url: `${platform.url}/api/v1/publisher${path}`, headers: { 'X-API-Key': w.keys.live } });
-const rep = (path: string) => (w: Who) => ({ url: `${platform.url}/api/v1/affiliate-reporting${path}`, headers: { Authorization: `Bearer ${w.reporting_token}` } });
-const apiv3 = (q: string) => (w: Who) => ({ url: `${platform.url}/Apiv3/json?api_key=${encodeURIComponent(w.reporting_token)}&Target=Affiliate_Report&${q}`, headers: {} });
+const rep = (path: string) => (w: Who) => ({
+  url: `${platform.url}/api/v1/affiliate-reporting${path}`,
+  headers: { Authorization: `Bearer ${w.reporting_token}` },
+});
+const apiv3 = (q: string) => (w: Who) => ({
+  url: `${platform.url}/Apiv3/json?api_key=${encodeURIComponent(w.reporting_token)}&Target=Affiliate_Report&${q}`,
+  headers: {},
+});
 REQUESTS_OF.push(
   ['reports 90 d by day', pub(`/reports/?group_by=day&date_from=${day(-89)}&date_to=${day(0)}`)],
   ['reports 366 d by day, Asia/Kolkata', pub(`/reports/?group_by=day&date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kolkata`)],
@@ -135,8 +178,18 @@ REQUESTS_OF.push(
   ['summary 90 d by merchant', rep(`/summary/?group_by=merchant&date_from=${day(-89)}&date_to=${day(0)}`)],
   ['sales page 1', rep('/sales/?page_size=100')],
   ['subid-sales page 1', rep('/subid-sales/?page_size=100')],
-  ['getStats 90 d by date', apiv3(`Method=getStats&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.payout&groups[]=Stat.date&data_start=${day(-89)}&data_end=${day(0)}&limit=100`)],
-  ['getStats 30 d by sub-ID, hour_offset 5.75', apiv3(`Method=getStats&fields[]=Stat.clicks&fields[]=Stat.conversions&groups[]=Stat.affiliate_info1&data_start=${day(-29)}&data_end=${day(0)}&hour_offset=5.75&limit=100`)],
+  [
+    'getStats 90 d by date',
+    apiv3(
+      `Method=getStats&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.payout&groups[]=Stat.date&data_start=${day(-89)}&data_end=${day(0)}&limit=100`,
+    ),
+  ],
+  [
+    'getStats 30 d by sub-ID, hour_offset 5.75',
+    apiv3(
+      `Method=getStats&fields[]=Stat.clicks&fields[]=Stat.conversions&groups[]=Stat.affiliate_info1&data_start=${day(-29)}&data_end=${day(0)}&hour_offset=5.75&limit=100`,
+    ),
+  ],
   ['getConversions 30 d page 1', apiv3(`Method=getConversions&data_start=${day(-29)}&data_end=${day(0)}&limit=100`)],
 );
 
@@ -159,7 +212,9 @@ console.log(`\n${'request'.padEnd(46)} ${'large p50'.padStart(10)} ${'p99'.padSt
 for (const [label, make] of REQUESTS_OF) {
   const l = await measure(large, make);
   const s = await measure(small, make);
-  console.log(`${label.padEnd(46)} ${l.p50.toFixed(1).padStart(7)} ms ${l.p99.toFixed(1).padStart(5)} ms   ${s.p50.toFixed(1).padStart(7)} ms ${s.p99.toFixed(1).padStart(5)} ms   ${(l.p99 / s.p99).toFixed(1)}x`);
+  console.log(
+    `${label.padEnd(46)} ${l.p50.toFixed(1).padStart(7)} ms ${l.p99.toFixed(1).padStart(5)} ms   ${s.p50.toFixed(1).padStart(7)} ms ${s.p99.toFixed(1).padStart(5)} ms   ${(l.p99 / s.p99).toFixed(1)}x`,
+  );
 }
 
 // Lag: a click through the tracker, then a sale on it through the merchant intake; how long until
@@ -170,7 +225,9 @@ const link = await fetch(`${platform.url}/api/v1/publisher/links/`, {
   body: JSON.stringify({ program_id: creds.fixtures.approved_program_id, subid: 'lag' }),
 }).then((r) => r.json() as Promise<{ url: string }>);
 const summaryOf = async () =>
-  (await fetch(`${platform.url}/api/v1/affiliate-reporting/summary/?group_by=subid&sub_id=lag&date_from=${day(-1)}&date_to=${day(1)}`, { headers: { Authorization: `Bearer ${large.reporting_token}` } }).then((r) => r.json())) as {
+  (await fetch(`${platform.url}/api/v1/affiliate-reporting/summary/?group_by=subid&sub_id=lag&date_from=${day(-1)}&date_to=${day(1)}`, {
+    headers: { Authorization: `Bearer ${large.reporting_token}` },
+  }).then((r) => r.json())) as {
     data: Array<{ clicks: number; sales: number }>;
   };
 const clickLag: number[] = [];
@@ -181,13 +238,17 @@ for (let i = 0; i < Number(values.lag); i++) {
   // Each click from its own reader (behind one trusted proxy): one address's eleventh click on a link is flagged as a bot.
   const redirect = await fetch(`${platform.url}${new URL(link.url).pathname}`, {
     redirect: 'manual',
-    headers: { 'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', 'X-Forwarded-For': `198.51.100.${i % 250}` },
+    headers: {
+      'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+      'X-Forwarded-For': `198.51.100.${i % 250}`,
+    },
   });
   const clickId = new URL(redirect.headers.get('location')!).searchParams.get('cw_click_id')!;
   for (;;) {
     const now = await summaryOf();
     if ((now.data[0]?.clicks ?? 0) > before.clicks) break;
-    if (performance.now() - t0 > 30_000) throw new Error(`the click never showed: ${redirect.status} ${redirect.headers.get('location')} ${JSON.stringify(now)}`);
+    if (performance.now() - t0 > 30_000)
+      throw new Error(`the click never showed: ${redirect.status} ${redirect.headers.get('location')} ${JSON.stringify(now)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   clickLag.push(performance.now() - t0);
@@ -206,7 +267,9 @@ for (let i = 0; i < Number(values.lag); i++) {
   saleLag.push(performance.now() - t1);
 }
 const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((q / 100) * xs.length))]!;
-console.log(`\nlag to the report: click p50 ${p(clickLag, 50).toFixed(0)} ms, p99 ${p(clickLag, 99).toFixed(0)} ms; sale p50 ${p(saleLag, 50).toFixed(0)} ms, p99 ${p(saleLag, 99).toFixed(0)} ms (${clickLag.length} of each)`);
+console.log(
+  `\nlag to the report: click p50 ${p(clickLag, 50).toFixed(0)} ms, p99 ${p(clickLag, 99).toFixed(0)} ms; sale p50 ${p(saleLag, 50).toFixed(0)} ms, p99 ${p(saleLag, 99).toFixed(0)} ms (${clickLag.length} of each)`,
+);
 console.log(`engine RSS ${mib(await engineMemory())}, platform RSS ${mib(process.memoryUsage().rss)}`);
 await db.close();
 await platform.stop();

@@ -14,6 +14,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 export function formatResult(label: string, r: LoadResult): string {
-  const codes = Object.entries(r.statusCounts).map(([k, v]) => `${k}:${v}`).join(' ');
+  const codes = Object.entries(r.statusCounts)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
   return `${label.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  mean ${r.latencyMeanMs.toFixed(2)} ms  p50 ${r.latencyP50Ms} ms  p99 ${r.latencyP99Ms} ms  (${r.total} requests; ${codes})`;
 }

@@ -19,9 +19,25 @@ export async function seedConversions(uri: string, publisherId: string, n: numbe
       const at = new Date(now - (j % 365) * DAY - (j % 86_000) * 1000);
       const status = j % 10 < 6 ? 'approved' : j % 10 < 9 ? 'pending' : 'declined';
       rows.push({
-        _id: `cnv_b${j}`, publisher_id: publisherId, program_id: 1001, campaign_id: 501, click_id: `clk_b${j}`, link_id: 'bench', subid: BENCH_SUBIDS[j % 5],
-        order_ref: `B-${j}`, status, sale_amount: Decimal128.fromString(`${(j % 500) + 10}.99`), commission: Decimal128.fromString(`${((j % 500) + 10) * 0.08}`.slice(0, 8)),
-        currency: j % 7 === 0 ? 'GBP' : 'EUR', occurred_at: at, reversed: false, paid: false, source: 'v1', events: [], created_at: at, updated_at: at,
+        _id: `cnv_b${j}`,
+        publisher_id: publisherId,
+        program_id: 1001,
+        campaign_id: 501,
+        click_id: `clk_b${j}`,
+        link_id: 'bench',
+        subid: BENCH_SUBIDS[j % 5],
+        order_ref: `B-${j}`,
+        status,
+        sale_amount: Decimal128.fromString(`${(j % 500) + 10}.99`),
+        commission: Decimal128.fromString(`${((j % 500) + 10) * 0.08}`.slice(0, 8)),
+        currency: j % 7 === 0 ? 'GBP' : 'EUR',
+        occurred_at: at,
+        reversed: false,
+        paid: false,
+        source: 'v1',
+        events: [],
+        created_at: at,
+        updated_at: at,
       } as unknown as ConversionRow);
     }
     await repos.conversions.insertRows(rows);

@@ -65,7 +65,8 @@ export function portabilityProblems(schema: unknown, path = '', keyword?: string
   if (Array.isArray(schema.type)) problems.push(`${path}: type array`);
   if (!constrains(schema) && keyword !== 'not') problems.push(`${path}: constrains nothing`);
   for (const [k, v] of Object.entries(schema)) {
-    if (SCHEMA_MAPS.includes(k) && isSchema(v)) for (const [name, sub] of Object.entries(v)) problems.push(...portabilityProblems(sub, `${path}.${k}.${name}`, k));
+    if (SCHEMA_MAPS.includes(k) && isSchema(v))
+      for (const [name, sub] of Object.entries(v)) problems.push(...portabilityProblems(sub, `${path}.${k}.${name}`, k));
     else if (SCHEMA_LISTS.includes(k) && Array.isArray(v)) v.forEach((sub, i) => problems.push(...portabilityProblems(sub, `${path}.${k}[${i}]`, k)));
     else if (SCHEMA_VALUES.includes(k)) problems.push(...portabilityProblems(v, `${path}.${k}`, k));
   }

@@ -8,7 +8,15 @@ await runHttpService({
   defaultPort: 8086,
   env: process.env,
   createApp: async (deps) => {
-    worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, models: deps.models, repos: deps.repos, slots: deps.slots, registry: deps.metrics.registry });
+    worker = createWorker({
+      db: deps.db.connection.db!,
+      logger: deps.logger,
+      config: deps.config,
+      models: deps.models,
+      repos: deps.repos,
+      slots: deps.slots,
+      registry: deps.metrics.registry,
+    });
     await worker.start();
     return createApp(deps);
   },

@@ -33,8 +33,21 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   }),
   prefix: PUBLISHER_PREFIX,
   examples: examples as OpenApiExamples,
-  securitySchemes: { ...API_KEY_SCHEMES, OffersCredential: { type: 'http', scheme: 'bearer', description: 'The dedicated offers credential (pilot), issued per publisher.' } },
-  routes: (deps) => [...accountRoutes(deps), ...productRoutes(deps), ...programRoutes(deps), ...linkRoutes(deps), ...reportingRoutes(deps), ...clickRoutes(deps), ...postbackRoutes(deps), ...offersRoutes(deps), ...trendingRoutes(deps)],
+  securitySchemes: {
+    ...API_KEY_SCHEMES,
+    OffersCredential: { type: 'http', scheme: 'bearer', description: 'The dedicated offers credential (pilot), issued per publisher.' },
+  },
+  routes: (deps) => [
+    ...accountRoutes(deps),
+    ...productRoutes(deps),
+    ...programRoutes(deps),
+    ...linkRoutes(deps),
+    ...reportingRoutes(deps),
+    ...clickRoutes(deps),
+    ...postbackRoutes(deps),
+    ...offersRoutes(deps),
+    ...trendingRoutes(deps),
+  ],
   // The portal's front door: the index of every API reference at / and /docs.
   use: () => [privateProducts, apiIndexRouter().routes() as unknown as Koa.Middleware],
 });

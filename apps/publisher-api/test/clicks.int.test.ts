@@ -28,7 +28,18 @@ describe('GET /clicks/', () => {
     expect(data.every((c) => !c.is_bot)).toBe(true);
     const times = data.map((c) => Date.parse(c.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    expect(Object.keys(data[0]).sort()).toEqual(['bot_reason', 'campaign_id', 'created_at', 'deeplink_id', 'id', 'is_bot', 'program_id', 'referrer', 'sub_id', 'user_agent']);
+    expect(Object.keys(data[0]).sort()).toEqual([
+      'bot_reason',
+      'campaign_id',
+      'created_at',
+      'deeplink_id',
+      'id',
+      'is_bot',
+      'program_id',
+      'referrer',
+      'sub_id',
+      'user_agent',
+    ]);
     expect(JSON.stringify(res.body)).not.toMatch(/ip_hash|publisher_id/);
   });
 

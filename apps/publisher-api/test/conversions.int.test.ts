@@ -16,10 +16,21 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-type Conv = { id: string; status: string; subid: string | null; occurred_at: string; updated_at: string; source: string; commission: string; currency: string; sale_amount: string; merchant: unknown };
+type Conv = {
+  id: string;
+  status: string;
+  subid: string | null;
+  occurred_at: string;
+  updated_at: string;
+  source: string;
+  commission: string;
+  currency: string;
+  sale_amount: string;
+  merchant: unknown;
+};
 
 describe('GET /conversions/', () => {
-  it('lists the caller\'s conversions newest first with exact money and no merchant order id', async () => {
+  it("lists the caller's conversions newest first with exact money and no merchant order id", async () => {
     const res = await get('/conversions/?page_size=500');
     expect(res.status).toBe(200);
     const data = res.body.data as Conv[];
@@ -76,7 +87,7 @@ describe('GET /conversions/', () => {
     expectErrorShape(await get('/conversions/?subid=a&subid=b'), 400, 'repeated_parameter');
   });
 
-  it('refuses demo keys and shows no other account\'s conversions', async () => {
+  it("refuses demo keys and shows no other account's conversions", async () => {
     expectErrorShape(await get('/conversions/', deps.data!.publishers[0].keys.demo), 403, 'credential_not_allowed');
     const mine = new Set(((await get('/conversions/?page_size=500')).body.data as Conv[]).map((c) => c.id));
     const theirs = ((await get('/conversions/?page_size=500', deps.data!.publishers[1].keys.live)).body.data as Conv[]).map((c) => c.id);
@@ -112,7 +123,15 @@ describe('GET /reports/', () => {
     for (const row of report.body.rows as Array<{ key: string; conversions: number; commission: Record<string, string> }>) {
       expect(row.conversions).toBe(byStatus(row.key).length);
       for (const [cur, amount] of Object.entries(row.commission)) {
-        expect(amount).toBe(formatDecimal(addDecimals(byStatus(row.key).filter((c) => c.currency === cur).map((c) => c.commission))));
+        expect(amount).toBe(
+          formatDecimal(
+            addDecimals(
+              byStatus(row.key)
+                .filter((c) => c.currency === cur)
+                .map((c) => c.commission),
+            ),
+          ),
+        );
       }
     }
   });
@@ -130,7 +149,7 @@ describe('GET /reports/', () => {
     expect(campaignKeys).toContain(null);
   });
 
-  it("reads days in the asked IANA time zone (+05:45 and a daylight-saving zone) and echoes it", async () => {
+  it('reads days in the asked IANA time zone (+05:45 and a daylight-saving zone) and echoes it', async () => {
     for (const zone of ['Asia/Kathmandu', 'America/New_York']) {
       const from = day(-20);
       const to = day(-12);
@@ -139,7 +158,8 @@ describe('GET /reports/', () => {
       expect(report.body).toMatchObject({ timezone: zone, date_from: from, date_to: to });
       // The same conversions from the list (UTC days around the range), put in the zone's days here.
       const list = await get(`/conversions/?date_from=${day(-21)}&date_to=${day(-11)}&page_size=500`);
-      const localDay = (t: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(t));
+      const localDay = (t: string) =>
+        new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(t));
       const rows = report.body.rows as Array<{ key: string; conversions: number }>;
       expect(rows.map((r) => r.key)[0]).toBe(from);
       for (const r of rows) expect(r.conversions, `${zone} ${r.key}`).toBe((list.body.data as Conv[]).filter((c) => localDay(c.occurred_at) === r.key).length);

@@ -74,7 +74,8 @@ describe('per-address budget', () => {
   afterAll(async () => deps?.close());
 
   it('limits a client address before the key is looked at', async () => {
-    for (let i = 0; i < 3; i++) expectErrorShape(await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', `live_guess${i}aaaaaaaaaaaaaaaaaaaa`), 401);
+    for (let i = 0; i < 3; i++)
+      expectErrorShape(await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', `live_guess${i}aaaaaaaaaaaaaaaaaaaa`), 401);
     const res = await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', deps.data!.publishers[0].keys.live);
     expectErrorShape(res, 429, 'rate_limited');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -102,7 +103,9 @@ describe('dependency outages', () => {
     try {
       const server = createApp(deps).callback();
       const key = deps.data!.publishers[0].keys.live;
-      const res = await request(server).get(`${B}/products/?q=${encodeURIComponent('no product is called this')}&group=1`).set('X-API-Key', key);
+      const res = await request(server)
+        .get(`${B}/products/?q=${encodeURIComponent('no product is called this')}&group=1`)
+        .set('X-API-Key', key);
       expectErrorShape(res, 503, 'service_unavailable');
       expect(res.body.products).toBeUndefined();
     } finally {

@@ -29,7 +29,12 @@ describe('POST /links/', () => {
     const first = await post('/links/', body);
     expect(first.status).toBe(201);
     expect(Object.keys(first.body).sort()).toEqual(['campaign_id', 'created_at', 'deeplink_id', 'id', 'landing_url', 'program_id', 'subid', 'url']);
-    expect(first.body).toMatchObject({ program_id: 1001, campaign_id: 501, subid: 'spring-sale_01', landing_url: `${fx().approved_program_landing_url}sale?x=1` });
+    expect(first.body).toMatchObject({
+      program_id: 1001,
+      campaign_id: 501,
+      subid: 'spring-sale_01',
+      landing_url: `${fx().approved_program_landing_url}sale?x=1`,
+    });
     expect(first.body.url).toBe(`${deps.config.trackingUrl}/c/${first.body.id}`);
     expect(first.body.deeplink_id).toBe(first.body.id);
     const again = await post('/links/', body);
@@ -125,7 +130,8 @@ describe('Idempotency-Key on POST /links/', () => {
     expect(indexes.find((i) => i.key.created_at === 1)?.expireAfterSeconds).toBe(86_400);
     expect((await post('/links/', { program_id: 1001, subid: 'ttl-1' }, keys().live, 'key-ttl')).status).toBe(201);
     await deps.models.Idempotency.updateMany({ publisher_id: 'pub_trailhead' }, { $set: { created_at: new Date(Date.now() - 25 * 3_600_000) } });
-    for (let i = 0; i < 40 && (await deps.models.Idempotency.countDocuments({ publisher_id: 'pub_trailhead' })) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 40 && (await deps.models.Idempotency.countDocuments({ publisher_id: 'pub_trailhead' })) > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const reused = await post('/links/', { program_id: 1001, subid: 'ttl-2' }, keys().live, 'key-ttl');
     expect(reused.status).toBe(201);
     expect(reused.headers['idempotent-replayed']).toBeUndefined();
@@ -149,7 +155,14 @@ describe('Idempotency-Key on POST /links/', () => {
 describe('POST /links/batch/', () => {
   it('answers one entry per item: created, existing or error, in order', async () => {
     const res = await post('/links/batch/', {
-      links: [{ program_id: 1001, subid: 'b1' }, { program_id: 1001, subid: 'b1' }, { program_id: 1006 }, { program_id: 1001, subid: 'bad subid' }, { program_id: 1004, subid: 'b2' }, 'nope'],
+      links: [
+        { program_id: 1001, subid: 'b1' },
+        { program_id: 1001, subid: 'b1' },
+        { program_id: 1006 },
+        { program_id: 1001, subid: 'bad subid' },
+        { program_id: 1004, subid: 'b2' },
+        'nope',
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['created', 'existing', 'error', 'error', 'created', 'error']);

@@ -10,7 +10,8 @@ let outside: string;
 let approved: number;
 let unapproved: number;
 const pub = () => deps.data!.publishers[0];
-const get = (q: string, secret = pub().offers_credential) => request(createApp(deps).callback()).get(`/api/v1/publisher/offers/?${q}`).set('Authorization', `Bearer ${secret}`);
+const get = (q: string, secret = pub().offers_credential) =>
+  request(createApp(deps).callback()).get(`/api/v1/publisher/offers/?${q}`).set('Authorization', `Bearer ${secret}`);
 const DAY = 86_400_000;
 
 beforeAll(async () => {
@@ -23,7 +24,19 @@ beforeAll(async () => {
   unapproved = (await deps.models.Program.find({}, { _id: 1 }).lean()).map((p) => p._id as number).find((id) => mine.get(id) !== 'approved')!;
   const program = await deps.models.Program.findById(approved).lean();
   const now = Date.now();
-  const offer = (id: string, over: Record<string, unknown>) => ({ _id: id, program_id: approved, type: 'voucher', title: `Offer ${id}`, code: 'SAVE10', landing_url: program!.default_landing_url, country: market, starts_at: new Date(now - DAY), ends_at: new Date(now + DAY), terms: 'Min. order 50', ...over });
+  const offer = (id: string, over: Record<string, unknown>) => ({
+    _id: id,
+    program_id: approved,
+    type: 'voucher',
+    title: `Offer ${id}`,
+    code: 'SAVE10',
+    landing_url: program!.default_landing_url,
+    country: market,
+    starts_at: new Date(now - DAY),
+    ends_at: new Date(now + DAY),
+    terms: 'Min. order 50',
+    ...over,
+  });
   await deps.models.Offer.insertMany([
     offer('ofr_running', {}),
     offer('ofr_deal', { type: 'deal', code: null }),
@@ -37,14 +50,23 @@ beforeAll(async () => {
 afterAll(() => deps?.close());
 
 describe('GET /offers/', () => {
-  it('answers the running offers of approved programs in the country, each url the caller\'s tracked link', async () => {
+  it("answers the running offers of approved programs in the country, each url the caller's tracked link", async () => {
     const res = await get(`country=${market}`);
     expect(res.status).toBe(200);
     // This test's offers and the demo data's running ones; future, expired, ended and unapproved ones never list.
-    expect(res.body.data.map((o: { id: string }) => o.id)).toEqual(market === 'DE' ? ['ofr_deal', 'ofr_demo_deal', 'ofr_demo_running', 'ofr_running'] : ['ofr_deal', 'ofr_running']);
+    expect(res.body.data.map((o: { id: string }) => o.id)).toEqual(
+      market === 'DE' ? ['ofr_deal', 'ofr_demo_deal', 'ofr_demo_running', 'ofr_running'] : ['ofr_deal', 'ofr_running'],
+    );
     expect(res.body).toMatchObject({ page: 1, limit: 100, has_more: false });
     const byId = (id: string) => res.body.data.find((o: { id: string }) => o.id === id);
-    expect(byId('ofr_running')).toMatchObject({ program_id: approved, type: 'voucher', code: 'SAVE10', country: market, terms: 'Min. order 50', merchant: { id: expect.any(Number) } });
+    expect(byId('ofr_running')).toMatchObject({
+      program_id: approved,
+      type: 'voucher',
+      code: 'SAVE10',
+      country: market,
+      terms: 'Min. order 50',
+      merchant: { id: expect.any(Number) },
+    });
     expect(byId('ofr_deal').code).toBeNull();
     expect(byId('ofr_running').url).toMatch(new RegExp(`^${deps.config.trackingUrl}/c/[A-Za-z0-9_-]+$`));
     const page2 = await get(`country=${market}&limit=1&page=2`);
@@ -54,8 +76,16 @@ describe('GET /offers/', () => {
 
   it('takes only the offers credential; the regular keys are refused and the offers credential works nowhere else', async () => {
     for (const k of [pub().keys.live, pub().reporting_token, pub().portal_token]) expectErrorShape(await get(`country=${market}`, k), 401, 'not_authenticated');
-    expectErrorShape(await request(createApp(deps).callback()).get(`/api/v1/publisher/offers/?country=${market}`).set('X-API-Key', pub().offers_credential), 401, 'not_authenticated');
-    expectErrorShape(await request(createApp(deps).callback()).get('/api/v1/publisher/me/').set('Authorization', `Bearer ${pub().offers_credential}`), 401, 'not_authenticated');
+    expectErrorShape(
+      await request(createApp(deps).callback()).get(`/api/v1/publisher/offers/?country=${market}`).set('X-API-Key', pub().offers_credential),
+      401,
+      'not_authenticated',
+    );
+    expectErrorShape(
+      await request(createApp(deps).callback()).get('/api/v1/publisher/me/').set('Authorization', `Bearer ${pub().offers_credential}`),
+      401,
+      'not_authenticated',
+    );
   });
 
   it('refuses a country outside the credential scope (403) and bad parameters (400)', async () => {

@@ -9,7 +9,11 @@ let deps: TestDeps;
 let strict: TestDeps;
 let server: ReturnType<ReturnType<typeof createApp>['callback']>;
 const pub = () => deps.data!.publishers[0];
-const put = (body: unknown, bearer = pub().portal_token, s = server) => request(s).put('/api/v1/publisher/postback/').set('Authorization', `Bearer ${bearer}`).send(body as object);
+const put = (body: unknown, bearer = pub().portal_token, s = server) =>
+  request(s)
+    .put('/api/v1/publisher/postback/')
+    .set('Authorization', `Bearer ${bearer}`)
+    .send(body as object);
 
 beforeAll(async () => {
   deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_POSTBACKS_PER_MIN: '100000' } });
@@ -36,7 +40,11 @@ describe('postback configuration', () => {
 
     const updated = await put({ url: 'http://127.0.0.1:9/v2?c={commission}' });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ url: 'http://127.0.0.1:9/v2?c={commission}', http_method: 'POST', event_types: ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] });
+    expect(updated.body).toMatchObject({
+      url: 'http://127.0.0.1:9/v2?c={commission}',
+      http_method: 'POST',
+      event_types: ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'],
+    });
     expect(updated.body.secret).toBeUndefined();
     const read = await request(server).get('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub().keys.read_only}`);
     expect(read.body).toMatchObject({ configured: true, url: 'http://127.0.0.1:9/v2?c={commission}', secret_prefix: created.body.secret_prefix });
@@ -59,11 +67,23 @@ describe('postback configuration', () => {
   it('refuses every publisher API key kind with 403 postback_write_requires_portal, and 404s a rotation with nothing configured', async () => {
     for (const kind of ['live', 'test', 'sandbox', 'read_only', 'demo'] as const) {
       expectErrorShape(await put({ url: 'http://127.0.0.1:9/x' }, pub().keys[kind]), 403, 'postback_write_requires_portal');
-      expectErrorShape(await request(server).post('/api/v1/publisher/postback/secret/').set('X-API-Key', pub().keys[kind]), 403, 'postback_write_requires_portal');
+      expectErrorShape(
+        await request(server).post('/api/v1/publisher/postback/secret/').set('X-API-Key', pub().keys[kind]),
+        403,
+        'postback_write_requires_portal',
+      );
     }
-    expectErrorShape(await request(server).post('/api/v1/publisher/postback/secret/').set('Authorization', `Bearer ${deps.data!.publishers[1].portal_token}`), 404, 'not_found');
+    expectErrorShape(
+      await request(server).post('/api/v1/publisher/postback/secret/').set('Authorization', `Bearer ${deps.data!.publishers[1].portal_token}`),
+      404,
+      'not_found',
+    );
     expectErrorShape(await put({ url: 'http://127.0.0.1:9/x' }, pub().reporting_token), 401, 'not_authenticated');
-    expectErrorShape(await request(server).get('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub().reporting_token}`), 401, 'not_authenticated');
+    expectErrorShape(
+      await request(server).get('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub().reporting_token}`),
+      401,
+      'not_authenticated',
+    );
   });
 
   it('answers 400 naming the member for bad URLs, methods, event types and unknown members', async () => {
@@ -86,7 +106,14 @@ describe('postback configuration', () => {
     strict = await createTestDeps({ seedProducts: 20, env: { POSTBACK_ALLOW_INSECURE: 'false' } });
     const s = createApp(strict).callback();
     const portal = strict.data!.publishers[0].portal_token;
-    for (const url of ['http://93.184.216.34/cb', 'https://127.0.0.1/cb', 'https://10.0.0.1/cb', 'https://[::1]/cb', 'https://[::ffff:169.254.169.254]/cb', 'https://localhost/cb']) {
+    for (const url of [
+      'http://93.184.216.34/cb',
+      'https://127.0.0.1/cb',
+      'https://10.0.0.1/cb',
+      'https://[::1]/cb',
+      'https://[::ffff:169.254.169.254]/cb',
+      'https://localhost/cb',
+    ]) {
       const res = await put({ url }, portal, s);
       expectErrorShape(res, 400, 'invalid_parameter');
       expect(res.body.errors[0].param).toBe('url');

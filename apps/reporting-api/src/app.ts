@@ -19,7 +19,7 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   }),
   prefix: '/api/v1/affiliate-reporting',
   examples: examples as OpenApiExamples,
-  securitySchemes: { ReportingToken: { type: 'http', scheme: 'bearer', description: 'The account\'s reporting token (rpt_…): read-only, works only here.' } },
+  securitySchemes: { ReportingToken: { type: 'http', scheme: 'bearer', description: "The account's reporting token (rpt_…): read-only, works only here." } },
   routes: (deps) => salesRoutes(deps),
   described: apiv3Docs(),
   // /Apiv3/json: HasOffers' envelope for every answer, errors included; form bodies read by it.

@@ -25,8 +25,21 @@ beforeAll(async () => {
   deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_REPORTING_TOKEN_PER_MIN: '100000' } });
   const p = pub().account_id;
   const sale = (id: string, subid: string, status: string, amount: string, commission: string, currency: string, at: Date, campaign = 501) => ({
-    _id: id, publisher_id: p, program_id: 1001, campaign_id: campaign, click_id: `clk_${id}`, subid, order_ref: `secret-order-${id}`, status,
-    sale_amount: Types.Decimal128.fromString(amount), commission: Types.Decimal128.fromString(commission), currency, occurred_at: at, source: 'v1', created_at: at, updated_at: at,
+    _id: id,
+    publisher_id: p,
+    program_id: 1001,
+    campaign_id: campaign,
+    click_id: `clk_${id}`,
+    subid,
+    order_ref: `secret-order-${id}`,
+    status,
+    sale_amount: Types.Decimal128.fromString(amount),
+    commission: Types.Decimal128.fromString(commission),
+    currency,
+    occurred_at: at,
+    source: 'v1',
+    created_at: at,
+    updated_at: at,
   });
   await deps.models.Conversion.insertMany([
     sale('cnv_rt1', 'rt-a', 'approved', '100.00', '8.00', 'EUR', day('2031-03-01')),
@@ -35,7 +48,16 @@ beforeAll(async () => {
     sale('cnv_rt4', '=HYPERLINK("http://x")', 'declined', '10.00', '0.80', 'EUR', day('2031-03-03')),
     { ...sale('cnv_rt5', 'rt-a', 'approved', '0', '-3.00', 'EUR', day('2031-03-02')), source: 'ledger', reason: 'correction' },
   ]);
-  const click = (n: number, subid: string, at: Date, bot = false) => ({ _id: `clk_rt_${subid}_${n}_${bot}`, link_id: 'lnk_rt', publisher_id: p, program_id: 1001, campaign_id: 501, subid, created_at: at, is_bot: bot });
+  const click = (n: number, subid: string, at: Date, bot = false) => ({
+    _id: `clk_rt_${subid}_${n}_${bot}`,
+    link_id: 'lnk_rt',
+    publisher_id: p,
+    program_id: 1001,
+    campaign_id: 501,
+    subid,
+    created_at: at,
+    is_bot: bot,
+  });
   await deps.models.Click.insertMany([
     ...Array.from({ length: 10 }, (_, i) => click(i, 'rt-a', day('2031-03-01'))),
     ...Array.from({ length: 5 }, (_, i) => click(i, 'rt-a', day('2031-03-02'), true)),
@@ -73,21 +95,44 @@ describe('reporting-token API', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ page: 1, page_size: 2, has_more: true, next_page: 2 });
     expect(res.body.data.map((s: { id: string }) => s.id)).toEqual(['cnv_rt4', 'cnv_rt3']);
-    expect(res.body.data[1]).toMatchObject({ sub_id: 'rt-a', status: 'approved', sale_amount: '20.00', commission: '1.60', currency: 'GBP', merchant: { id: 501 }, program_id: 1001, click_id: 'clk_cnv_rt3' });
+    expect(res.body.data[1]).toMatchObject({
+      sub_id: 'rt-a',
+      status: 'approved',
+      sale_amount: '20.00',
+      commission: '1.60',
+      currency: 'GBP',
+      merchant: { id: 501 },
+      program_id: 1001,
+      click_id: 'clk_cnv_rt3',
+    });
     expect(JSON.stringify(res.body)).not.toContain('secret-order');
     const all = await request(app()).get(`${BASE}/sales/?${range}&sub_id=rt-a`).set('Authorization', token());
     expect(all.body.data.map((s: { id: string }) => s.id)).toEqual(['cnv_rt3', 'cnv_rt2', 'cnv_rt1']);
     const approved = await request(app()).get(`${BASE}/sales/?${range}&status=approved&merchant=501`).set('Authorization', token());
     expect(approved.body.data.map((s: { id: string }) => s.id)).toEqual(['cnv_rt3', 'cnv_rt1']);
     const subids = await request(app()).get(`${BASE}/subid-sales/?${range}&sub_id=rt-a`).set('Authorization', token());
-    expect(subids.body.data[0]).toEqual({ sale_id: 'cnv_rt3', sub_id: 'rt-a', status: 'approved', commission: '1.60', currency: 'GBP', occurred_at: '2031-03-02T18:00:00.000Z' });
+    expect(subids.body.data[0]).toEqual({
+      sale_id: 'cnv_rt3',
+      sub_id: 'rt-a',
+      status: 'approved',
+      commission: '1.60',
+      currency: 'GBP',
+      occurred_at: '2031-03-02T18:00:00.000Z',
+    });
   });
 
   it('summarises per sub-ID and per day: clicks without bots, conversion rate, earnings and EPC per currency', async () => {
     const res = await request(app()).get(`${BASE}/summary/?${range}&group_by=subid`).set('Authorization', token());
     expect(res.status).toBe(200);
     const a = res.body.data.find((r: { sub_id: string }) => r.sub_id === 'rt-a');
-    expect(a).toEqual({ sub_id: 'rt-a', clicks: 10, sales: 3, conversion_rate: '0.3000', earnings: { EUR: '12.00', GBP: '1.60' }, epc: { EUR: '1.2000', GBP: '0.1600' } });
+    expect(a).toEqual({
+      sub_id: 'rt-a',
+      clicks: 10,
+      sales: 3,
+      conversion_rate: '0.3000',
+      earnings: { EUR: '12.00', GBP: '1.60' },
+      epc: { EUR: '1.2000', GBP: '0.1600' },
+    });
     expect(res.body.data.find((r: { sub_id: string }) => r.sub_id === 'rt-b')).toMatchObject({ clicks: 4, sales: 0, conversion_rate: '0.0000', earnings: {} });
     const days = await request(app()).get(`${BASE}/summary/?${range}&group_by=day&sub_id=rt-a`).set('Authorization', token());
     expect(days.body.data.map((r: { day: string; clicks: number; sales: number }) => [r.day, r.clicks, r.sales])).toEqual([
@@ -96,12 +141,14 @@ describe('reporting-token API', () => {
     ]);
   });
 
-  it("summarises by the calendar days of the asked time zone, and answers 400 naming an unknown one", async () => {
+  it('summarises by the calendar days of the asked time zone, and answers 400 naming an unknown one', async () => {
     // 18:00 UTC on March 2 is 03:00 on March 3 in Tokyo.
     const tokyo = await request(app()).get(`${BASE}/summary/?${range}&group_by=day&timezone=Asia/Tokyo`).set('Authorization', token());
     expect(tokyo.status).toBe(200);
     expect(tokyo.body.timezone).toBe('Asia/Tokyo');
-    expect(tokyo.body.data.map((r: { day: string; clicks: number; sales: number; earnings: Record<string, string> }) => [r.day, r.clicks, r.sales, r.earnings])).toEqual([
+    expect(
+      tokyo.body.data.map((r: { day: string; clicks: number; sales: number; earnings: Record<string, string> }) => [r.day, r.clicks, r.sales, r.earnings]),
+    ).toEqual([
       ['2031-03-01', 10, 1, { EUR: '8.00' }],
       ['2031-03-02', 4, 1, { EUR: '4.00' }],
       ['2031-03-03', 0, 2, { EUR: '0.80', GBP: '1.60' }],
@@ -126,11 +173,15 @@ describe('reporting-token API', () => {
   });
 
   it('exports every sale of the filter as CSV with a dated attachment name and formulas neutralised', async () => {
-    const res = await request(app()).get(`${BASE}/sales/export/?${range}`).set('Authorization', token()).buffer(true).parse((r, cb) => {
-      let s = '';
-      r.on('data', (c: Buffer) => (s += c));
-      r.on('end', () => cb(null, s));
-    });
+    const res = await request(app())
+      .get(`${BASE}/sales/export/?${range}`)
+      .set('Authorization', token())
+      .buffer(true)
+      .parse((r, cb) => {
+        let s = '';
+        r.on('data', (c: Buffer) => (s += c));
+        r.on('end', () => cb(null, s));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="sales-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -138,14 +189,30 @@ describe('reporting-token API', () => {
     expect(rows.map((r) => r.id)).toEqual(['cnv_rt4', 'cnv_rt3', 'cnv_rt2', 'cnv_rt1']);
     expect(rows[1]).toMatchObject({ sub_id: 'rt-a', commission: '1.60', currency: 'GBP', merchant_id: '501', occurred_at: '2031-03-02T18:00:00.000Z' });
     expect(rows[0].sub_id).toBe(`'=HYPERLINK("http://x")`);
-    expect((res.body as string).split('\r\n')[0]).toBe('id,sub_id,status,sale_amount,commission,currency,merchant_id,merchant_name,program_id,click_id,occurred_at,updated_at');
+    expect((res.body as string).split('\r\n')[0]).toBe(
+      'id,sub_id,status,sale_amount,commission,currency,merchant_id,merchant_name,program_id,click_id,occurred_at,updated_at',
+    );
   });
 
   it('closes its database cursor when the client goes away in the middle of an export', async () => {
     // Enough sales for several batches, so the export's cursor stays open while it streams.
     const at = day('2031-06-01');
     await deps.models.Conversion.insertMany(
-      Array.from({ length: 5000 }, (_, i) => ({ _id: `cnv_bulk${i}`, publisher_id: pub().account_id, program_id: 1001, campaign_id: 501, subid: 'bulk', status: 'pending', sale_amount: Types.Decimal128.fromString('1.00'), commission: Types.Decimal128.fromString('0.10'), currency: 'EUR', occurred_at: at, source: 'v1', created_at: at, updated_at: at })),
+      Array.from({ length: 5000 }, (_, i) => ({
+        _id: `cnv_bulk${i}`,
+        publisher_id: pub().account_id,
+        program_id: 1001,
+        campaign_id: 501,
+        subid: 'bulk',
+        status: 'pending',
+        sale_amount: Types.Decimal128.fromString('1.00'),
+        commission: Types.Decimal128.fromString('0.10'),
+        currency: 'EUR',
+        occurred_at: at,
+        source: 'v1',
+        created_at: at,
+        updated_at: at,
+      })),
     );
     const openCursors = async () => Number((await deps.db.connection.db!.admin().command({ serverStatus: 1 })).metrics.cursor.open.total);
     const before = await openCursors();
@@ -153,12 +220,15 @@ describe('reporting-token API', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
       await new Promise<void>((ok, no) => {
-        const req = http.get({ port: (server.address() as AddressInfo).port, path: `${BASE}/sales/export/?sub_id=bulk`, headers: { Authorization: token() } }, (res) => {
-          res.once('data', () => {
-            req.destroy();
-            ok();
-          });
-        });
+        const req = http.get(
+          { port: (server.address() as AddressInfo).port, path: `${BASE}/sales/export/?sub_id=bulk`, headers: { Authorization: token() } },
+          (res) => {
+            res.once('data', () => {
+              req.destroy();
+              ok();
+            });
+          },
+        );
         req.on('error', (e) => (e.message.includes('socket hang up') ? ok() : no(e)));
       });
       let open = await openCursors();
@@ -176,7 +246,15 @@ describe('reporting-token API', () => {
   });
 
   it('answers bad input with 400 naming the parameter', async () => {
-    for (const [q, param] of [['date_from=2031-13-01', 'date_from'], ['page_size=1001', 'page_size'], ['page_size=0', 'page_size'], ['foo=1', 'foo'], ['status=paid', 'status'], ['date_from=2031-03-05&date_to=2031-03-01', 'date_from'], ['merchant=abc', 'merchant']]) {
+    for (const [q, param] of [
+      ['date_from=2031-13-01', 'date_from'],
+      ['page_size=1001', 'page_size'],
+      ['page_size=0', 'page_size'],
+      ['foo=1', 'foo'],
+      ['status=paid', 'status'],
+      ['date_from=2031-03-05&date_to=2031-03-01', 'date_from'],
+      ['merchant=abc', 'merchant'],
+    ]) {
       const res = await request(app()).get(`${BASE}/sales/?${q}`).set('Authorization', token());
       expectErrorShape(res, 400);
       expect(JSON.stringify(res.body)).toContain(param);

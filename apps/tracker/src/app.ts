@@ -45,7 +45,13 @@ export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
 export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
-  app.clicks = new ClickRecorder((batch) => storeCountedClicks(deps, batch, (rows) => deps.repos.clicks.insertRows(rows)), deps.logger, deps.config.clickFlushIntervalMs, deps.config.clickBufferMax, deps.metrics.registry);
+  app.clicks = new ClickRecorder(
+    (batch) => storeCountedClicks(deps, batch, (rows) => deps.repos.clicks.insertRows(rows)),
+    deps.logger,
+    deps.config.clickFlushIntervalMs,
+    deps.config.clickBufferMax,
+    deps.metrics.registry,
+  );
   const redirects = new ClickRedirects(deps, app.clicks);
   mountRouter(app, redirectRouter(redirects));
   // Every server of this app (its own, the one-process platform's, tests') gets the fast path.

@@ -66,7 +66,9 @@ interface Bucket {
 async function sumByCurrency(deps: UseCaseDeps, publisherId: string, keep: (c: NonNullable<Fact['conversion']>) => boolean, from?: number): Promise<Bucket[]> {
   const facts = await readFacts(deps, { publisherId, ...(from !== undefined ? { from, to: 8.64e15 } : {}) });
   const sums = new Map<string, Dec[]>();
-  for (const f of facts) if (f.conversion && keep(f.conversion)) sums.set(f.conversion.currency, [...(sums.get(f.conversion.currency) ?? []), parseDecimal(f.conversion.commission)]);
+  for (const f of facts)
+    if (f.conversion && keep(f.conversion))
+      sums.set(f.conversion.currency, [...(sums.get(f.conversion.currency) ?? []), parseDecimal(f.conversion.commission)]);
   return [...sums]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([currency, vs]) => ({ currency, amount: addDecimals(vs) }))

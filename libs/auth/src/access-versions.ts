@@ -130,7 +130,13 @@ export class RedisAccessVersions implements AccessVersions {
   async bump(change: AccessChange): Promise<void> {
     const token = () => randomBytes(9).toString('base64url');
     const keys =
-      change === 'catalog' ? [this.catalogKey] : change === 'all' ? [this.allKey] : change === 'programs' ? [this.programsKey] : change.accounts.map((id) => this.accountKey(id));
+      change === 'catalog'
+        ? [this.catalogKey]
+        : change === 'all'
+          ? [this.allKey]
+          : change === 'programs'
+            ? [this.programsKey]
+            : change.accounts.map((id) => this.accountKey(id));
     if (!keys.length) return;
     const p = this.redis.pipeline();
     for (const key of keys) p.set(key, token());

@@ -35,7 +35,8 @@ export function parseSecretKeys(raw: string | undefined, problems: string[]): Se
     const at = entry.indexOf(':');
     const id = entry.slice(0, at);
     const key = Buffer.from(entry.slice(at + 1), 'base64');
-    if (at < 1 || !KEY_ID.test(id) || id === BASE_KEY_ID) problems.push(`SECRET_KEYS: "${id || entry.slice(0, 8)}" is not a key id (1-32 of A-Z a-z 0-9 _ -, not "${BASE_KEY_ID}")`);
+    if (at < 1 || !KEY_ID.test(id) || id === BASE_KEY_ID)
+      problems.push(`SECRET_KEYS: "${id || entry.slice(0, 8)}" is not a key id (1-32 of A-Z a-z 0-9 _ -, not "${BASE_KEY_ID}")`);
     else if (key.length !== 32) problems.push(`SECRET_KEYS: key ${id} must be 32 bytes, base64-encoded`);
     else if (keys.some((k) => k.id === id)) problems.push(`SECRET_KEYS: key id ${id} is given twice`);
     else keys.push({ id, key });

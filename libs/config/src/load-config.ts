@@ -169,7 +169,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   } else if (nodeEnv === 'production') {
     problems.push('SECRET_ENCRYPTION_KEY is required in production (32 bytes, base64)');
   }
-  if (str('REDIS_URL') !== undefined && str('REDIS_CLUSTER_NODES') !== undefined) problems.push('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: one Redis, or one cluster');
+  if (str('REDIS_URL') !== undefined && str('REDIS_CLUSTER_NODES') !== undefined)
+    problems.push('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: one Redis, or one cluster');
   const keys = keyRing(secretKey, parseSecretKeys(str('SECRET_KEYS'), problems));
 
   const usdRates: Record<string, string> = {};

@@ -16,7 +16,12 @@ export interface Database {
 
 /** Opens a dedicated mongoose connection (no module-level default connection). */
 export async function connectDatabase(uri: string, opts: { serverSelectionTimeoutMS?: number } = {}): Promise<Database> {
-  const pending = mongoose.createConnection(uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000, autoIndex: false, autoCreate: true, bufferCommands: false });
+  const pending = mongoose.createConnection(uri, {
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000,
+    autoIndex: false,
+    autoCreate: true,
+    bufferCommands: false,
+  });
   // Listening before the first connection is made, so the counts are exact.
   const pool: PoolCounts = { open: 0, inUse: 0, checkoutFailures: 0 };
   const client = pending.getClient();

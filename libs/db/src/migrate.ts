@@ -35,15 +35,25 @@ export interface IndexStep {
 /** The options that make two indexes on the same key different. */
 const MEANINGFUL = ['unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression'] as const;
 
-const nameOf = (key: IndexKey, options: IndexOptions) => options.name ?? Object.entries(key).map(([k, v]) => `${k}_${v}`).join('_');
+const nameOf = (key: IndexKey, options: IndexOptions) =>
+  options.name ??
+  Object.entries(key)
+    .map(([k, v]) => `${k}_${v}`)
+    .join('_');
 const sameKey = (a: IndexKey, b: IndexKey) => JSON.stringify(Object.entries(a)) === JSON.stringify(Object.entries(b));
-const sameOptions = (a: IndexOptions, b: IndexOptions) => MEANINGFUL.every((o) => JSON.stringify(a[o] ?? (o === 'unique' || o === 'sparse' ? false : null)) === JSON.stringify(b[o] ?? (o === 'unique' || o === 'sparse' ? false : null)));
+const sameOptions = (a: IndexOptions, b: IndexOptions) =>
+  MEANINGFUL.every(
+    (o) =>
+      JSON.stringify(a[o] ?? (o === 'unique' || o === 'sparse' ? false : null)) === JSON.stringify(b[o] ?? (o === 'unique' || o === 'sparse' ? false : null)),
+  );
 
 /** Every index the models declare (the `_id` index aside), per collection. */
 export function declaredIndexes(models: Models): DeclaredIndex[] {
   return Object.values(models).flatMap((m) => {
     const model = m as Model<unknown>;
-    return model.schema.indexes().map(([key, options]) => ({ collection: model.collection.collectionName, key: key as IndexKey, options: (options ?? {}) as IndexOptions }));
+    return model.schema
+      .indexes()
+      .map(([key, options]) => ({ collection: model.collection.collectionName, key: key as IndexKey, options: (options ?? {}) as IndexOptions }));
   });
 }
 
@@ -64,7 +74,8 @@ export async function verifyIndexes(models: Models): Promise<string[]> {
     const existing = await existingIndexes(model);
     for (const [key, options] of model.schema.indexes() as Array<[IndexKey, IndexOptions]>) {
       const found = existing.find((e) => sameKey(e.key, key));
-      if (!found || !sameOptions(found, options ?? {})) missing.push(`${model.collection.collectionName} ${JSON.stringify(key)}${found ? ' (options differ)' : ''}`);
+      if (!found || !sameOptions(found, options ?? {}))
+        missing.push(`${model.collection.collectionName} ${JSON.stringify(key)}${found ? ' (options differ)' : ''}`);
     }
   }
   return missing;
@@ -92,7 +103,12 @@ export async function migrateIndexes(models: Models, opts: { dropUndeclared?: bo
         continue;
       }
       // Only a TTL's seconds changed: collMod changes it in place (no rebuild, no window without the index).
-      if (found && found.expireAfterSeconds !== undefined && options.expireAfterSeconds !== undefined && sameOptions({ ...found, expireAfterSeconds: options.expireAfterSeconds }, options)) {
+      if (
+        found &&
+        found.expireAfterSeconds !== undefined &&
+        options.expireAfterSeconds !== undefined &&
+        sameOptions({ ...found, expireAfterSeconds: options.expireAfterSeconds }, options)
+      ) {
         await model.db.db!.command({ collMod: collection, index: { name: found.name, expireAfterSeconds: options.expireAfterSeconds } });
         step({ collection, index: found.name, action: 'modified' });
         continue;
@@ -123,13 +139,19 @@ export async function shardCollections(models: Models, opts: { onStep?: (step: I
   const db = (Object.values(models)[0] as Model<unknown>).db.db!;
   const admin = db.admin();
   const hello = (await admin.command({ hello: 1 })) as { msg?: string };
-  if (hello.msg !== 'isdbgrid') throw new NotShardedClusterError('--shard needs a mongos (a sharded cluster\'s router): this server is not one');
+  if (hello.msg !== 'isdbgrid') throw new NotShardedClusterError("--shard needs a mongos (a sharded cluster's router): this server is not one");
   await admin.command({ enableSharding: db.databaseName });
   const steps: IndexStep[] = [];
   for (const [collection, plan] of Object.entries(SHARD_KEYS)) {
     if (!('key' in plan)) continue;
     await admin.command({ shardCollection: `${db.databaseName}.${collection}`, key: plan.key });
-    const step: IndexStep = { collection, index: Object.entries(plan.key).map(([k, v]) => `${k}_${v}`).join('_'), action: 'sharded' };
+    const step: IndexStep = {
+      collection,
+      index: Object.entries(plan.key)
+        .map(([k, v]) => `${k}_${v}`)
+        .join('_'),
+      action: 'sharded',
+    };
     steps.push(step);
     opts.onStep?.(step);
   }

@@ -104,5 +104,3 @@ export function createModels(conn: Connection): Models {
     AgendaJob: conn.model<Record<string, unknown>>('AgendaJob', ...COLLECTIONS.AgendaJob),
   };
 }
-
-

@@ -29,7 +29,17 @@ export interface SignedFeedParams {
 
 function signature(secretKey: Buffer, p: SignedFeedParams): string {
   const key = createHmac('sha256', secretKey).update('feed-url-v1').digest();
-  const canonical = ['v1', p.account, p.country, p.format, p.merchant_filter ?? '', String(p.sample ?? 0), String(p.expires), p.kid, ...(p.sk ? [p.sk] : [])].join('\n');
+  const canonical = [
+    'v1',
+    p.account,
+    p.country,
+    p.format,
+    p.merchant_filter ?? '',
+    String(p.sample ?? 0),
+    String(p.expires),
+    p.kid,
+    ...(p.sk ? [p.sk] : []),
+  ].join('\n');
   return createHmac('sha256', key).update(canonical).digest('base64url');
 }
 

@@ -66,7 +66,13 @@ export function withProbes(next: RequestListener, opts: ProbeOptions): RequestLi
       return;
     }
     if (opts.draining?.()) {
-      return send(res, 503, id, json, JSON.stringify({ detail: 'The process is shutting down.', code: 'service_unavailable', request_id: id, checks: { draining: 'yes' } }));
+      return send(
+        res,
+        503,
+        id,
+        json,
+        JSON.stringify({ detail: 'The process is shutting down.', code: 'service_unavailable', request_id: id, checks: { draining: 'yes' } }),
+      );
     }
     runChecks(opts.checks, opts.timeoutMs ?? 2000).then((results) => {
       const ready = Object.values(results).every((r) => r === 'ok');
@@ -75,7 +81,9 @@ export function withProbes(next: RequestListener, opts: ProbeOptions): RequestLi
         ready ? 200 : 503,
         id,
         json,
-        JSON.stringify(ready ? { status: 'ok', checks: results } : { detail: 'A dependency is not ready.', code: 'service_unavailable', request_id: id, checks: results }),
+        JSON.stringify(
+          ready ? { status: 'ok', checks: results } : { detail: 'A dependency is not ready.', code: 'service_unavailable', request_id: id, checks: results },
+        ),
       );
     });
   };

@@ -19,7 +19,6 @@ export const ERROR_SCHEMA: JsonSchema = {
 
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'X-Request-Id'];
 
-
 export interface OpenApiGroup {
   /** Path prefix under the server URL. */
   prefix: string;
@@ -110,7 +109,8 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
     for (const r of g.routes) {
       const p = toOpenApiPath(g.prefix, r.path);
       const parameters: unknown[] = [];
-      for (const [name, schema] of Object.entries(r.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, schema: queryParameterSchema(schema) });
+      for (const [name, schema] of Object.entries(r.pathParams ?? {}))
+        parameters.push({ name, in: 'path', required: true, schema: queryParameterSchema(schema) });
       const qprops = (r.query?.properties ?? {}) as Record<string, JsonSchema>;
       const qreq = new Set((r.query?.required as string[] | undefined) ?? []);
       for (const [name, schema] of Object.entries(qprops)) {
@@ -135,7 +135,10 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         if (code >= 400) {
           content['application/json'] = { schema: { $ref: '#/components/schemas/Error' }, example: errorExample(code, spec.description) };
         } else {
-          const types: Record<string, JsonSchema> = { [spec.contentType ?? 'application/json']: spec.schema ?? { type: 'object' }, ...(spec.alternatives ?? {}) };
+          const types: Record<string, JsonSchema> = {
+            [spec.contentType ?? 'application/json']: spec.schema ?? { type: 'object' },
+            ...(spec.alternatives ?? {}),
+          };
           for (const [type, schema] of Object.entries(types)) {
             const example = recorded[status]?.[type];
             content[type] = { schema, ...(example !== undefined ? { example } : {}) };

@@ -4,7 +4,13 @@ import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
 
 const CHANNEL = { type: 'string', enum: TRENDING_CHANNELS, description: 'coupon, content or social' } as const;
 const COUNTRY = { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO alpha-2; UK is accepted as GB.' } as const;
-const WEB_URL = { type: 'string', format: 'uri', minLength: 1, maxLength: 2048, description: 'A public http(s) URL (no credentials, no private or loopback host).' } as const;
+const WEB_URL = {
+  type: 'string',
+  format: 'uri',
+  minLength: 1,
+  maxLength: 2048,
+  description: 'A public http(s) URL (no credentials, no private or loopback host).',
+} as const;
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 } as const;
 
 export const MAX_POST_TEXT = 10_000;

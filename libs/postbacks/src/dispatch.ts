@@ -55,7 +55,10 @@ const opened = new WeakMap<ConfigRow, { current: string; previous?: string }>();
 function secretsOf(deps: Deps, config: ConfigRow, now: Date): string[] {
   let o = opened.get(config);
   if (!o) {
-    o = { current: open(deps.config.keys, config.secret as never), previous: config.previous_secret ? open(deps.config.keys, config.previous_secret as never) : undefined };
+    o = {
+      current: open(deps.config.keys, config.secret as never),
+      previous: config.previous_secret ? open(deps.config.keys, config.previous_secret as never) : undefined,
+    };
     opened.set(config, o);
   }
   return o.previous && config.previous_valid_until && config.previous_valid_until > now ? [o.current, o.previous] : [o.current];
@@ -291,7 +294,10 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
         for (const [id, until] of blocked) if (until !== FULL && until <= now.getTime()) blocked.delete(id);
         const filter = dueFilter(deps, kind, now);
         const skip = [...blocked.keys()];
-        const candidates = await deps.models.PostbackDelivery.find({ ...filter, ...(skip.length ? { publisher_id: { $nin: skip } } : {}) }, { _id: 1, publisher_id: 1 })
+        const candidates = await deps.models.PostbackDelivery.find(
+          { ...filter, ...(skip.length ? { publisher_id: { $nin: skip } } : {}) },
+          { _id: 1, publisher_id: 1 },
+        )
           .sort({ next_attempt_at: 1 })
           .limit(room + running.size)
           .lean<Candidate[]>();

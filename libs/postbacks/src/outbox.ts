@@ -42,7 +42,10 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
   ).map((r) => r._id);
   if (!ids.length) return { taken: 0, created: [] };
   const claim = randomBytes(9).toString('base64url');
-  await deps.models.Conversion.updateMany({ _id: { $in: ids }, ...free }, { $set: { outbox_claim: claim, outbox_claim_until: new Date(now.getTime() + leaseMs(deps)) } });
+  await deps.models.Conversion.updateMany(
+    { _id: { $in: ids }, ...free },
+    { $set: { outbox_claim: claim, outbox_claim_until: new Date(now.getTime() + leaseMs(deps)) } },
+  );
   const rows = await deps.models.Conversion.find({ _id: { $in: ids }, outbox_claim: claim }).lean<ConversionRecord[]>();
   if (!rows.length) return { taken: 0, created: [] };
   const publishers = [...new Set(rows.map((c) => c.publisher_id))];
@@ -94,7 +97,12 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
   // Out of the outbox when no event arrived since the read (its count unchanged); else only the claim goes.
   await deps.models.Conversion.bulkWrite(
     rows.flatMap((c) => [
-      { updateOne: { filter: { _id: c._id, outbox_claim: claim, events: { $size: c.events.length } }, update: { $unset: { outbox_since: '', outbox_claim: '', outbox_claim_until: '' } } } },
+      {
+        updateOne: {
+          filter: { _id: c._id, outbox_claim: claim, events: { $size: c.events.length } },
+          update: { $unset: { outbox_since: '', outbox_claim: '', outbox_claim_until: '' } },
+        },
+      },
       { updateOne: { filter: { _id: c._id, outbox_claim: claim }, update: { $unset: { outbox_claim: '', outbox_claim_until: '' } } } },
     ]),
     { ordered: true },

@@ -10,7 +10,10 @@ import type { PlatformConfig } from '@cw/config';
 export type RedisClient = Redis | Cluster;
 
 /** A connected client, or undefined when neither REDIS_URL nor REDIS_CLUSTER_NODES is set. */
-export async function openRedis(config: Pick<PlatformConfig, 'redisUrl' | 'redisClusterNodes'>, onError: (err: Error) => void): Promise<RedisClient | undefined> {
+export async function openRedis(
+  config: Pick<PlatformConfig, 'redisUrl' | 'redisClusterNodes'>,
+  onError: (err: Error) => void,
+): Promise<RedisClient | undefined> {
   let client: RedisClient;
   if (config.redisClusterNodes?.length) {
     client = new Cluster(config.redisClusterNodes, {

@@ -15,8 +15,16 @@ export interface ApiReference {
 }
 
 export const API_REFERENCES: readonly ApiReference[] = [
-  { title: 'Publisher Affiliate API', prefix: '/api/v1/publisher', about: 'Publishers, with one API key: products, programs, links, conversions, reports, clicks, postbacks, payment status, offers.' },
-  { title: 'Reporting API', prefix: '/api/v1/affiliate-reporting', about: "Reporting tools, with the reporting token: sales, summary, CSV export, and HasOffers' /Apiv3/json." },
+  {
+    title: 'Publisher Affiliate API',
+    prefix: '/api/v1/publisher',
+    about: 'Publishers, with one API key: products, programs, links, conversions, reports, clicks, postbacks, payment status, offers.',
+  },
+  {
+    title: 'Reporting API',
+    prefix: '/api/v1/affiliate-reporting',
+    about: "Reporting tools, with the reporting token: sales, summary, CSV export, and HasOffers' /Apiv3/json.",
+  },
   { title: 'Product feeds', prefix: '/api/v1/feeds', about: 'Feed partners: signed Google Shopping XML, CSV, TSV and JSON feeds of tracked products.' },
   { title: 'Instant monetization API', prefix: '/api/v1/monetize', about: 'Creators without an account: provisional tracking links at once.' },
   { title: 'MCP', prefix: '/api/v1/mcp', about: 'AI agents: the Model Context Protocol (JSON-RPC over Streamable HTTP) with the API key.' },
@@ -27,8 +35,7 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': 
 
 function page(): string {
   const items = API_REFERENCES.map(
-    (r) =>
-      `<li><a href="${r.prefix}/docs">${escape(r.title)}</a> <small>(<a href="${r.prefix}/openapi.json">OpenAPI</a>)</small><br>${escape(r.about)}</li>`,
+    (r) => `<li><a href="${r.prefix}/docs">${escape(r.title)}</a> <small>(<a href="${r.prefix}/openapi.json">OpenAPI</a>)</small><br>${escape(r.about)}</li>`,
   ).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API reference</title>

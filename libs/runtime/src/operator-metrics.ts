@@ -60,7 +60,12 @@ export function registerOperatorMetrics(registry: Registry, deps: { db: Database
     registers: [registry],
     async collect() {
       for (const status of ['pending', 'succeeded', 'failed', 'dead'] as const) {
-        this.set({ status }, await deps.models.PostbackDelivery.countDocuments({ status }).maxTimeMS(SCRAPE_QUERY_MS).catch(() => -1));
+        this.set(
+          { status },
+          await deps.models.PostbackDelivery.countDocuments({ status })
+            .maxTimeMS(SCRAPE_QUERY_MS)
+            .catch(() => -1),
+        );
       }
     },
   });

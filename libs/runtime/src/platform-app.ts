@@ -124,7 +124,6 @@ export function defineApp(def: AppDefinition) {
     routes: def.routes,
     api,
     openApiDocument: (deps: AppDeps) => apiDocument(deps, api(deps)),
-    createApp: (deps: AppDeps): Koa =>
-      createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError }),
+    createApp: (deps: AppDeps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError }),
   };
 }

@@ -22,13 +22,20 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     const config = loadConfig(opts.env, { port: opts.defaultPort });
     deps = await openServiceDeps(config, requireMongoUri(config), opts.name);
   } catch (e) {
-    console.error(e instanceof ConfigError || e instanceof IndexesMissingError ? `${opts.name}: ${e.message}` : `${opts.name} failed to start: ${(e as Error).message}`);
+    console.error(
+      e instanceof ConfigError || e instanceof IndexesMissingError ? `${opts.name}: ${e.message}` : `${opts.name} failed to start: ${(e as Error).message}`,
+    );
     process.exit(1);
   }
   const app = await opts.createApp(deps);
   let draining = false;
   const server = createHttpServer(
-    withProbes(app.callback(), { checks: deps.checks, registry: deps.metrics.registry, draining: () => draining, requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined) }),
+    withProbes(app.callback(), {
+      checks: deps.checks,
+      registry: deps.metrics.registry,
+      draining: () => draining,
+      requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
+    }),
   );
   server.listen(deps.config.port, deps.config.host, () => deps.logger.info({ port: deps.config.port }, `${opts.name} listening`));
   let stopping = false;

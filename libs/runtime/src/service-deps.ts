@@ -7,7 +7,17 @@ import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersio
 import type { PlatformConfig } from '@cw/config';
 import { registerOperatorMetrics } from './operator-metrics';
 import { openRedis, type RedisClient } from '@cw/ratelimit';
-import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange, verifyIndexes, type Database, type Models, type Repositories } from '@cw/db';
+import {
+  connectDatabase,
+  createModels,
+  createRepositories,
+  migrateIndexes,
+  onAccessChange,
+  verifyIndexes,
+  type Database,
+  type Models,
+  type Repositories,
+} from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -62,7 +72,9 @@ export async function openServiceDeps(
     const missing = await verifyIndexes(models);
     if (missing.length) {
       await db.close();
-      throw new IndexesMissingError(`the database lacks ${missing.length} index(es) this service needs; run \`npm run admin -- db:migrate\` first: ${missing.join('; ')}`);
+      throw new IndexesMissingError(
+        `the database lacks ${missing.length} index(es) this service needs; run \`npm run admin -- db:migrate\` first: ${missing.join('; ')}`,
+      );
     }
   }
   let limiter: RateLimiter;

@@ -133,7 +133,8 @@ export function bodyValidator<T = Record<string, unknown>>(schema: JsonSchema): 
   const validate: ValidateFunction = bodyAjv.compile(schema);
   const fn = ((body: unknown) => {
     const value = body ?? {};
-    if (value && typeof value === 'object' && !Array.isArray(value)) unifySpellings(value as Record<string, unknown>, (schema.properties ?? {}) as Record<string, unknown>);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      unifySpellings(value as Record<string, unknown>, (schema.properties ?? {}) as Record<string, unknown>);
     if (!validate(value)) throw validationError(validate.errors ?? [], 'body', 'body');
     return value as T;
   }) as BodyValidator<T>;

@@ -14,7 +14,9 @@ import { COMMANDS, UsageError, type CommandSpec } from './commands';
 import { livePlatformPid, localRunFiles } from './local-files';
 
 function optionLines(c: CommandSpec): string[] {
-  return Object.entries(c.options).map(([opt, spec]) => `      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`);
+  return Object.entries(c.options).map(
+    ([opt, spec]) => `      --${opt}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.doc}`,
+  );
 }
 
 export function usage(): string {

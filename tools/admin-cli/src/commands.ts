@@ -6,7 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { createPublishers, setAccountStatus } from '@cw/account';
 import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential } from '@cw/auth';
-import { appendPendingEvents, rebuildStats, bookLedgerEntry, changeStatus, conversionView, readEventLog, pruneEvents, type ConversionRecord } from '@cw/conversions';
+import {
+  appendPendingEvents,
+  rebuildStats,
+  bookLedgerEntry,
+  changeStatus,
+  conversionView,
+  readEventLog,
+  pruneEvents,
+  type ConversionRecord,
+} from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
 import { API_KEY_KINDS, APPLICATION_STATUSES, migrateIndexes, NotShardedClusterError, shardCollections, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
@@ -40,7 +49,8 @@ const int = (o: Options, k: string): number | undefined => {
 /** An option that must be one of `allowed` (undefined when not given). */
 function choice<T extends string>(o: Options, k: string, allowed: readonly T[]): T | undefined {
   const v = str(o, k);
-  if (v !== undefined && !(allowed as readonly string[]).includes(v)) throw new UsageError(`--${k} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`);
+  if (v !== undefined && !(allowed as readonly string[]).includes(v))
+    throw new UsageError(`--${k} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`);
   return v as T | undefined;
 }
 const list = (o: Options, k: string): string[] | undefined =>
@@ -86,9 +96,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o, progress) => {
       const sharded =
         o.shard === true
-          ? await shardCollections(deps.models, { onStep: progress ? (s) => process.stderr.write(`sharded  ${s.collection} ${s.index}\n`) : undefined }).catch((e) => {
-              throw e instanceof NotShardedClusterError ? new UsageError(e.message) : e;
-            })
+          ? await shardCollections(deps.models, { onStep: progress ? (s) => process.stderr.write(`sharded  ${s.collection} ${s.index}\n`) : undefined }).catch(
+              (e) => {
+                throw e instanceof NotShardedClusterError ? new UsageError(e.message) : e;
+              },
+            )
           : [];
       const steps = await migrateIndexes(deps.models, {
         dropUndeclared: o['drop-undeclared'] === true,
@@ -96,7 +108,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
         onStep: progress ? (s) => process.stderr.write(`${s.action.padEnd(8)} ${s.collection}.${s.index}\n`) : undefined,
       });
       const count = (a: string) => steps.filter((s) => s.action === a).length;
-      return { indexes: steps.length, created: count('created'), rebuilt: count('rebuilt'), modified: count('modified'), dropped: count('dropped'), present: count('present'), ...(o.shard === true ? { sharded: sharded.length } : {}) };
+      return {
+        indexes: steps.length,
+        created: count('created'),
+        rebuilt: count('rebuilt'),
+        modified: count('modified'),
+        dropped: count('dropped'),
+        present: count('present'),
+        ...(o.shard === true ? { sharded: sharded.length } : {}),
+      };
     },
   },
   'publisher:create': {
@@ -401,7 +421,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
         .limit(int(o, 'limit') ?? 50)
         .lean<ConversionRecord[]>();
       const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id === undefined || r.campaign_id === null ? [] : [r.campaign_id])));
-      return rows.map((r) => ({ ...conversionView(r, r.campaign_id === undefined ? undefined : names.get(r.campaign_id)), publisher_id: r.publisher_id, order_id: r.order_ref ?? null }));
+      return rows.map((r) => ({
+        ...conversionView(r, r.campaign_id === undefined ? undefined : names.get(r.campaign_id)),
+        publisher_id: r.publisher_id,
+        order_id: r.order_ref ?? null,
+      }));
     },
   },
   'events:tail': {
@@ -423,7 +447,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
         const limit = int(o, 'limit') ?? 100;
         if (limit < 1 || limit > 500) throw new UsageError('--limit must be 1 to 500');
         const page = await read(str(o, 'cursor'), limit);
-        return { events: page.events.map((e) => ({ ...(JSON.parse(e.body) as object), cursor: e.cursor })), next_cursor: page.next_cursor, has_more: page.has_more };
+        return {
+          events: page.events.map((e) => ({ ...(JSON.parse(e.body) as object), cursor: e.cursor })),
+          next_cursor: page.next_cursor,
+          has_more: page.has_more,
+        };
       }
       let cursor = str(o, 'cursor');
       let stop = false;
@@ -447,7 +475,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
   },
   'stats:rebuild': {
-    summary: 'Recompute the stats read model (reports, summaries, getStats, payment status, earnings) from the raw conversions and clicks, month by month (progress bar); safe to repeat',
+    summary:
+      'Recompute the stats read model (reports, summaries, getStats, payment status, earnings) from the raw conversions and clicks, month by month (progress bar); safe to repeat',
     options: {
       publisher: { type: 'string', doc: 'one account id (default: every account with conversions or clicks)' },
       from: { type: 'string', doc: 'YYYY-MM-DD: rebuild from the UTC month of this day on (default: all history)' },
@@ -476,7 +505,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps) => {
       const flagged = (await deps.models.Conversion.updateMany({ source: 'v1', 'events.0': { $exists: true } }, { $set: { log_pending: true } })).modifiedCount;
       let appended = 0;
-      for (let n = -1; n !== 0; ) appended += n = await appendPendingEvents(deps);
+      for (let n = -1; n !== 0;) appended += n = await appendPendingEvents(deps);
       return { conversions: flagged, appended };
     },
   },
@@ -691,7 +720,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
         if (sealedWithOlderKey(deps.config.keys, secret)) $set.secret = seal(deps.config.keys, open(deps.config.keys, secret));
         if (previous?.data && sealedWithOlderKey(deps.config.keys, previous)) $set.previous_secret = seal(deps.config.keys, open(deps.config.keys, previous));
         // Guarded by the values read: a secret rotated meanwhile is left as its rotation wrote it.
-        if (Object.keys($set).length && (await deps.models.PostbackConfig.updateOne({ _id: c._id, 'secret.data': secret.data }, { $set })).modifiedCount) resealed++;
+        if (Object.keys($set).length && (await deps.models.PostbackConfig.updateOne({ _id: c._id, 'secret.data': secret.data }, { $set })).modifiedCount)
+          resealed++;
         progress?.(++done, total);
       }
       return { key: deps.config.keys.current.id, postbacks: total, resealed };
@@ -704,7 +734,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps) => {
       const now = new Date();
       const outbox = (
-        await deps.models.Conversion.updateMany({ outbox_since: { $exists: false }, events: { $elemMatch: { published_at: null } } }, { $set: { outbox_since: now } })
+        await deps.models.Conversion.updateMany(
+          { outbox_since: { $exists: false }, events: { $elemMatch: { published_at: null } } },
+          { $set: { outbox_since: now } },
+        )
       ).modifiedCount;
       const DAY = 86_400_000;
       let deliveries = 0;

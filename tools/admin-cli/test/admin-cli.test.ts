@@ -95,11 +95,18 @@ describe('operator CLI', () => {
   it('lists publishers, merchants and programs with the ids and names the API uses', async () => {
     const pubs = await admin('publisher:list');
     expect(pubs.code).toBe(0);
-    expect(pubs.body.find((p: { account_id: string }) => p.account_id === 'pub_cli')).toMatchObject({ name: 'CLI Blog', status: 'active', markets: ['DE', 'GB'], feed_access: true });
+    expect(pubs.body.find((p: { account_id: string }) => p.account_id === 'pub_cli')).toMatchObject({
+      name: 'CLI Blog',
+      status: 'active',
+      markets: ['DE', 'GB'],
+      feed_access: true,
+    });
     expect((await admin('publisher:list', '--status', 'inactive')).body.every((p: { status: string }) => p.status === 'inactive')).toBe(true);
     expect((await admin('merchant:list')).body).toContainEqual({ id: 900, name: 'Shop', domains: ['shop.example'] });
     const programs = await admin('program:list', '--merchant', '900');
-    expect(programs.body).toEqual([expect.objectContaining({ id: 9001, name: 'Shop DE', merchant: { id: 900, name: 'Shop' }, status: 'active', countries: ['DE'], auto_approve: true })]);
+    expect(programs.body).toEqual([
+      expect.objectContaining({ id: 9001, name: 'Shop DE', merchant: { id: 900, name: 'Shop' }, status: 'active', countries: ['DE'], auto_approve: true }),
+    ]);
     expect(await admin('program:list', '--status', 'sleeping')).toMatchObject({ code: 2 });
     const human = await runCli(['program:list', '--merchant', '900'], env(), dir);
     expect(human.out).toContain('Shop DE');

@@ -66,8 +66,15 @@ describe('index migrations', () => {
 
   it('retire the unique indexes a sharded cluster cannot keep (order dedupe and link identity now live in _id)', async () => {
     // What a database migrated before the sharding-ready model holds.
-    await db.connection.db!.collection('conversions').createIndex({ campaign_id: 1, order_ref: 1 }, { name: 'campaign_id_1_order_ref_1', unique: true, partialFilterExpression: { order_ref: { $type: 'string' } } });
-    await db.connection.db!.collection('links').createIndex({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { name: 'publisher_id_1_program_id_1_landing_url_1_subid_1', unique: true });
+    await db.connection
+      .db!.collection('conversions')
+      .createIndex(
+        { campaign_id: 1, order_ref: 1 },
+        { name: 'campaign_id_1_order_ref_1', unique: true, partialFilterExpression: { order_ref: { $type: 'string' } } },
+      );
+    await db.connection
+      .db!.collection('links')
+      .createIndex({ publisher_id: 1, program_id: 1, landing_url: 1, subid: 1 }, { name: 'publisher_id_1_program_id_1_landing_url_1_subid_1', unique: true });
     expect(await verifyIndexes(models)).toEqual([]);
     const cli = await runCli(['db:migrate', '--drop-undeclared', '--json'], { MONGODB_URI: tdb.uri }, mkdtempSync(join(tmpdir(), 'migrate-')));
     expect(cli.code).toBe(0);

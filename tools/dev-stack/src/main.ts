@@ -42,9 +42,20 @@ try {
     say: (m) => console.log(m),
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const store = platform.config.mongodbUri ? 'MONGODB_URI' : files.dataDir ? `embedded MongoDB engine, data in ${files.dataDir}` : 'embedded MongoDB engine, in memory';
-  console.log(`platform ready at ${platform.url} in ${seconds}s (${store}, ${platform.config.redisClusterNodes ? 'Redis Cluster' : platform.config.redisUrl ? 'Redis' : 'in-memory'} rate limits)`);
-  if (platform.seeded) console.log(`seeded demo data: ${Object.entries(platform.seeded).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  const store = platform.config.mongodbUri
+    ? 'MONGODB_URI'
+    : files.dataDir
+      ? `embedded MongoDB engine, data in ${files.dataDir}`
+      : 'embedded MongoDB engine, in memory';
+  console.log(
+    `platform ready at ${platform.url} in ${seconds}s (${store}, ${platform.config.redisClusterNodes ? 'Redis Cluster' : platform.config.redisUrl ? 'Redis' : 'in-memory'} rate limits)`,
+  );
+  if (platform.seeded)
+    console.log(
+      `seeded demo data: ${Object.entries(platform.seeded)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}`,
+    );
   if (platform.credentialsPath) console.log(`credentials: ${platform.credentialsPath}`);
   if (!files.dataDir && !platform.config.mongodbUri) console.log(`database (for MONGODB_URI=… npm run admin): ${platform.mongoUri}`);
   console.log(`docs: ${platform.url}/docs   health: ${platform.url}/healthz`);
@@ -59,7 +70,8 @@ try {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 } catch (e) {
-  const known = e instanceof ConfigError || e instanceof PortInUseError || e instanceof LocalDataInUseError || /^data directory .* is in use/.test((e as Error).message);
+  const known =
+    e instanceof ConfigError || e instanceof PortInUseError || e instanceof LocalDataInUseError || /^data directory .* is in use/.test((e as Error).message);
   console.error(known ? `error: ${(e as Error).message}` : `platform failed to start: ${(e as Error).stack ?? e}`);
   process.exit(known ? 2 : 1);
 }

@@ -9,7 +9,11 @@ import { examplesByApp, recordExamples } from './openapi-examples';
 import { REPO_ROOT, startPlatform } from './platform';
 
 parseCommandLine(generatedUsage('npm run openapi:examples --', "Records the OpenAPI documents' response examples from the demo data.", {}), {});
-const platform = await startPlatform({ env: { PORT: '8089', NODE_ENV: 'test', LOG_LEVEL: 'silent', FEATURE_TRENDING: 'true' }, seedProducts: 400, credentialsPath: null });
+const platform = await startPlatform({
+  env: { PORT: '8089', NODE_ENV: 'test', LOG_LEVEL: 'silent', FEATURE_TRENDING: 'true' },
+  seedProducts: 400,
+  credentialsPath: null,
+});
 try {
   const byApp = examplesByApp(await recordExamples(platform.url, platform.credentials!), platform.url);
   for (const [app, examples] of Object.entries(byApp)) {

@@ -46,7 +46,10 @@ function masked(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, 3).map(masked);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_MEMBERS.has(k) && typeof v === 'string' ? v.replace(/^([a-z]+_)(.*)$/, (_, p: string, rest: string) => p + 'x'.repeat(rest.length)) : masked(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SECRET_MEMBERS.has(k) && typeof v === 'string' ? v.replace(/^([a-z]+_)(.*)$/, (_, p: string, rest: string) => p + 'x'.repeat(rest.length)) : masked(v),
+    ]),
   );
 }
 
@@ -70,7 +73,8 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
     });
     const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const text = await res.text();
-    if (!(accept ?? ((s) => s >= 200 && s < 300))(res.status)) throw new Error(`${operationId}: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    if (!(accept ?? ((s) => s >= 200 && s < 300))(res.status))
+      throw new Error(`${operationId}: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
     const parsed: unknown = contentType === 'application/json' || contentType.endsWith('+json') ? JSON.parse(text) : firstLines(text, 4);
     out.push({ app, operationId, status: res.status, contentType, body: masked(parsed) });
     return parsed as Record<string, unknown> & { data?: Array<Record<string, unknown>> };
@@ -138,7 +142,10 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   await pubCall('listTrendingOpportunities', 'GET', '/trending-opportunities/?format=csv');
 
   // Merchant intake (tracker), on a click of the link created above.
-  const redirect = await fetch(String(link.url), { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' } });
+  const redirect = await fetch(String(link.url), {
+    redirect: 'manual',
+    headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' },
+  });
   const clickId = /clk_[A-Za-z0-9_-]+/.exec(redirect.headers.get('location') ?? '')?.[0];
   const merchant = bearer(f.merchant_token);
   const sale = { click_id: clickId, order_id: `ORD-${Date.now()}`, amount: '129.90', currency: 'EUR' };
@@ -157,15 +164,29 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   await call('reporting-api', 'salesSummary', 'GET', `${R}/summary/?group_by=subid`, rpt);
   const stats = `Target=Affiliate_Report&Method=getStats&fields[]=Stat.date&fields[]=Stat.currency&fields[]=Stat.clicks&fields[]=Stat.conversions&fields[]=Stat.payout&groups[]=Stat.date&sort[Stat.date]=desc&limit=2`;
   await call('reporting-api', 'apiv3Get', 'GET', `/Apiv3/json?api_key=${pub.reporting_token}&${stats}`, {});
-  await call('reporting-api', 'apiv3Post', 'POST', `/Apiv3/json`, {}, { api_key: pub.reporting_token, Target: 'Affiliate_Offer', Method: 'findMyApprovedOffers', limit: 1 });
+  await call(
+    'reporting-api',
+    'apiv3Post',
+    'POST',
+    `/Apiv3/json`,
+    {},
+    { api_key: pub.reporting_token, Target: 'Affiliate_Offer', Method: 'findMyApprovedOffers', limit: 1 },
+  );
 
   // Instant monetization.
   const M = '/api/v1/monetize';
   await call('monetize-api', 'listInstantPrograms', 'GET', `${M}/programs/?country=${f.country}&page_size=2`, {});
-  const application = await call('monetize-api', 'requestInstantLinks', 'POST', `${M}/links/`, {}, {
-    publisher_url: 'https://trail-notes.example/gear',
-    placement_description: 'gear list in my running blog',
-  });
+  const application = await call(
+    'monetize-api',
+    'requestInstantLinks',
+    'POST',
+    `${M}/links/`,
+    {},
+    {
+      publisher_url: 'https://trail-notes.example/gear',
+      placement_description: 'gear list in my running blog',
+    },
+  );
   const social = { post_text: `New favourite trail shoes: ${f.approved_program_landing_url} #running`, channel: 'social' };
   await call('monetize-api', 'rewriteSocialPost', 'POST', `${M}/social-post/`, {}, social);
   const id = String(application.application_id);

@@ -17,7 +17,16 @@ import { openApiDocument as tracking } from '@cw/app-tracker';
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
 const models = {} as AppDeps['models'];
-const deps: AppDeps = { config: loadConfig({}, { port: 8080 }), logger: createLogger({ level: 'silent' }), models, repos: createRepositories(models), limiter: createMemoryRateLimiter(), slots: createMemorySlots(), access: new AccessCache(null), metrics: createHttpMetrics({ defaultMetrics: false }) };
+const deps: AppDeps = {
+  config: loadConfig({}, { port: 8080 }),
+  logger: createLogger({ level: 'silent' }),
+  models,
+  repos: createRepositories(models),
+  limiter: createMemoryRateLimiter(),
+  slots: createMemorySlots(),
+  access: new AccessCache(null),
+  metrics: createHttpMetrics({ defaultMetrics: false }),
+};
 mkdirSync(out, { recursive: true });
 for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds, tracking })) {
   writeFileSync(resolve(out, `${name}.json`), JSON.stringify(build(deps), null, 2));

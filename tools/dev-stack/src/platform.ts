@@ -86,7 +86,11 @@ async function listenEarly(host: string, port: number): Promise<{ server: http.S
   const server = createHttpServer((req, res) => current(req, res));
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(e.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} on ${host} is in use (another platform?): stop it, or start on another port with PORT=8081 npm start`) : e),
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new PortInUseError(`port ${port} on ${host} is in use (another platform?): stop it, or start on another port with PORT=8081 npm start`)
+          : e,
+      ),
     );
     server.listen(port, host, () => resolveListen());
   });
@@ -166,7 +170,16 @@ async function startOn(
     );
   }
 
-  const appDeps = { config, logger: deps.logger, models: deps.models, repos: deps.repos, limiter: deps.limiter, slots: deps.slots, metrics: deps.metrics, access: deps.access };
+  const appDeps = {
+    config,
+    logger: deps.logger,
+    models: deps.models,
+    repos: deps.repos,
+    limiter: deps.limiter,
+    slots: deps.slots,
+    metrics: deps.metrics,
+    access: deps.access,
+  };
   const worker = createWorker({
     db: deps.db.connection.db!,
     logger: deps.logger,
@@ -179,7 +192,13 @@ async function startOn(
   });
   await worker.start();
 
-  const edge = createServiceApp({ name: 'platform', logger: deps.logger, limiter: deps.limiter, ipLimit: config.rateLimits.ip, trustProxyHops: config.trustProxyHops });
+  const edge = createServiceApp({
+    name: 'platform',
+    logger: deps.logger,
+    limiter: deps.limiter,
+    ipLimit: config.rateLimits.ip,
+    trustProxyHops: config.trustProxyHops,
+  });
 
   const cb = (app: { callback(): http.RequestListener }) => app.callback();
   const trackerApp = tracker(appDeps);
@@ -194,12 +213,20 @@ async function startOn(
     ],
     edge.callback(),
   );
-  serve(withProbes(handler, { checks: deps.checks, registry: deps.metrics.registry, requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined) }));
+  serve(
+    withProbes(handler, {
+      checks: deps.checks,
+      registry: deps.metrics.registry,
+      requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
+    }),
+  );
   const port = (server.address() as AddressInfo).port;
   const infoPath = opts.infoPath ?? (opts.credentialsPath === null ? undefined : resolve(dirname(opts.credentialsPath ?? CREDENTIALS_PATH), 'platform.json'));
   if (infoPath) {
     mkdirSync(dirname(infoPath), { recursive: true });
-    writeFileSync(infoPath, `${JSON.stringify({ url: `http://${config.host}:${port}`, mongodb_uri: mongoUri, store, pid: process.pid }, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(infoPath, `${JSON.stringify({ url: `http://${config.host}:${port}`, mongodb_uri: mongoUri, store, pid: process.pid }, null, 2)}\n`, {
+      mode: 0o600,
+    });
   }
 
   return {

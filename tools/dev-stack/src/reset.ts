@@ -15,7 +15,8 @@ export class LocalDataInUseError extends Error {}
 /** Refuses when another process holds the data directory (the engine's LOCK) or runs the platform of these files. */
 function refuseWhileInUse(files: LocalRunFiles): void {
   const pid = (files.dataDir ? dataDirOwner(files.dataDir) : undefined) ?? livePlatformPid(files.infoPath);
-  if (pid && pid !== process.pid) throw new LocalDataInUseError(`the local platform is running (process ${pid}) on ${files.dataDir ?? files.credentialsPath}: stop it first`);
+  if (pid && pid !== process.pid)
+    throw new LocalDataInUseError(`the local platform is running (process ${pid}) on ${files.dataDir ?? files.credentialsPath}: stop it first`);
 }
 
 /** Removes a run's data directory and credentials file; refuses while a process uses them. */

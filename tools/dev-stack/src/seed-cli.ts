@@ -46,9 +46,23 @@ try {
   }
   await migrateIndexes(models);
   const started = Date.now();
-  const { counts, ...data } = await generateDemoData(models, { products, linkKey: config.secretKey, seed: values.seed ? Number(values.seed) : undefined, onProgress: progressBar('seeding products') });
-  const written = writeCredentials(CREDENTIALS_PATH, store, { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl, ...data });
-  console.log(`seeded ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  const { counts, ...data } = await generateDemoData(models, {
+    products,
+    linkKey: config.secretKey,
+    seed: values.seed ? Number(values.seed) : undefined,
+    onProgress: progressBar('seeding products'),
+  });
+  const written = writeCredentials(CREDENTIALS_PATH, store, {
+    portal_url: config.portalUrl,
+    base_url: `${config.portalUrl}/api/v1/publisher`,
+    feed_url: config.feedUrl,
+    ...data,
+  });
+  console.log(
+    `seeded ${Object.entries(counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)}s`,
+  );
   if (written.moved) console.log(written.moved);
   console.log(`credentials: ${written.path}`);
 } finally {

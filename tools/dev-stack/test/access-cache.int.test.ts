@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'access-cache-'));
 
 const MODES = {
   redis: 'versions in Redis',
-  'redis-cluster': 'versions in a Redis Cluster (the run\'s shared six nodes)',
+  'redis-cluster': "versions in a Redis Cluster (the run's shared six nodes)",
   'one-process': 'in-process versions fed by the embedded engine',
 } as const;
 
@@ -54,7 +54,8 @@ for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
 
     /** The operator CLI as its own process would run it: own connection, REDIS_URL or REDIS_CLUSTER_NODES when the platform has Redis. */
     async function admin(...args: string[]): Promise<Record<string, unknown>> {
-      const redisEnv = mode === 'redis' ? { REDIS_URL: redisUrl() } : mode === 'redis-cluster' ? { REDIS_CLUSTER_NODES: inject('redisClusterNodes').join(',') } : {};
+      const redisEnv =
+        mode === 'redis' ? { REDIS_URL: redisUrl() } : mode === 'redis-cluster' ? { REDIS_CLUSTER_NODES: inject('redisClusterNodes').join(',') } : {};
       const r = await runCli([...args, '--json'], { MONGODB_URI: a.tdb.uri, ...redisEnv }, dir);
       expect(r.code, r.out).toBe(0);
       return JSON.parse(r.out) as Record<string, unknown>;

@@ -46,14 +46,20 @@ describe('client addresses behind a trusted proxy', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     // Another real address has its own budget.
-    const other = await request(api).get('/api/v1/publisher/me/').set('X-API-Key', deps.data!.publishers[0].keys.live).set('X-Forwarded-For', via('203.0.113.7', '203.0.113.99'));
+    const other = await request(api)
+      .get('/api/v1/publisher/me/')
+      .set('X-API-Key', deps.data!.publishers[0].keys.live)
+      .set('X-Forwarded-For', via('203.0.113.7', '203.0.113.99'));
     expect(other.status).toBe(200);
   });
 
   it('flags clicks as bots by the real address, on the first redirect of a link and on later (cached) ones', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await request(tracker.callback()).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Forwarded-For', via(`192.0.2.${i}`, '203.0.113.50'));
+      const res = await request(tracker.callback())
+        .get(`/c/${code}`)
+        .set('User-Agent', BROWSER)
+        .set('X-Forwarded-For', via(`192.0.2.${i}`, '203.0.113.50'));
       expect(res.status).toBe(302);
       ids.push(new URL(res.headers.location).searchParams.get('cw_click_id')!);
     }

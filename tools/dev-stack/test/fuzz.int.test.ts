@@ -145,7 +145,10 @@ function offDocument(c: FuzzCase, a: Answer): string | undefined {
   // OPTIONS asks which methods a path takes (HTTP's own answer: the Allow header), not an operation.
   if (c.method === 'OPTIONS' && a.status === 200 && a.headers.get('allow')) return undefined;
   const op = operationMet(c);
-  if (!op) return a.status === 405 || a.status === 414 || a.status === 431 ? undefined : `${c.method} is no operation of ${c.operation.path}, yet answered ${a.status}`;
+  if (!op)
+    return a.status === 405 || a.status === 414 || a.status === 431
+      ? undefined
+      : `${c.method} is no operation of ${c.operation.path}, yet answered ${a.status}`;
   const declared = op.responses[String(a.status)];
   if (!declared) return `status ${a.status} is not declared for ${op.method} ${op.path} (declared: ${Object.keys(op.responses).join(', ')})`;
   const types = Object.keys(declared);

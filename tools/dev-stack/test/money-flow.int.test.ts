@@ -27,7 +27,10 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefo
 let orders = 0;
 
 beforeAll(async () => {
-  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_REPORTING_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', CLICK_FLUSH_INTERVAL_MS: '60000' } });
+  deps = await createTestDeps({
+    seedProducts: 20,
+    env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_REPORTING_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', CLICK_FLUSH_INTERVAL_MS: '60000' },
+  });
   app = createApp(deps);
   tracker = app.callback();
   publisher = publisherApi(deps).callback();
@@ -39,7 +42,13 @@ beforeAll(async () => {
   [{ code }, { code: code2 }] = await ensureLinks(
     deps.repos.links,
     deps.config.secretKey,
-    ['conv-test', 'conv-test-2'].map((subid) => ({ publisherId: deps.data!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid })),
+    ['conv-test', 'conv-test-2'].map((subid) => ({
+      publisherId: deps.data!.publishers[0].account_id,
+      programId: 1001,
+      campaignId: 501,
+      landingUrl: 'https://www.example.com/',
+      subid,
+    })),
     { source: 'api', listed: true },
   );
 });
@@ -55,9 +64,17 @@ async function newClick(ua = BROWSER, link = code): Promise<string> {
   return new URL(res.headers.location).searchParams.get('cw_click_id')!;
 }
 
-const report = (body: Record<string, unknown>, bearer = token) => request(tracker).post('/api/v1/track/conversions/').set('Authorization', `Bearer ${bearer}`).send(body);
-const patch = (id: string, status: string, bearer = token) => request(tracker).patch(`/api/v1/track/conversions/${id}/`).set('Authorization', `Bearer ${bearer}`).send({ status });
-const sale = (clickId: string, extra: Record<string, unknown> = {}) => ({ click_id: clickId, order_id: `ORD-${++orders}`, amount: '123.45', currency: 'EUR', ...extra });
+const report = (body: Record<string, unknown>, bearer = token) =>
+  request(tracker).post('/api/v1/track/conversions/').set('Authorization', `Bearer ${bearer}`).send(body);
+const patch = (id: string, status: string, bearer = token) =>
+  request(tracker).patch(`/api/v1/track/conversions/${id}/`).set('Authorization', `Bearer ${bearer}`).send({ status });
+const sale = (clickId: string, extra: Record<string, unknown> = {}) => ({
+  click_id: clickId,
+  order_id: `ORD-${++orders}`,
+  amount: '123.45',
+  currency: 'EUR',
+  ...extra,
+});
 const eventsOf = async (id: string) => ((await deps.models.Conversion.findById(id).lean())!.events ?? []).map((e) => e.type);
 
 describe('POST /api/v1/track/conversions/', () => {
@@ -66,7 +83,15 @@ describe('POST /api/v1/track/conversions/', () => {
     const body = sale(clickId);
     const first = await report(body);
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ order_id: body.order_id, click_id: clickId, program_id: 1001, status: 'pending', sale_amount: '123.45', commission: '9.88', currency: 'EUR' });
+    expect(first.body).toMatchObject({
+      order_id: body.order_id,
+      click_id: clickId,
+      program_id: 1001,
+      status: 'pending',
+      sale_amount: '123.45',
+      commission: '9.88',
+      currency: 'EUR',
+    });
     const again = await report({ ...body, amount: '999.00' });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
@@ -107,7 +132,12 @@ describe('POST /api/v1/track/conversions/', () => {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ click_id: clickId, program_id: 1001, status: 'pending' });
       expect(await deps.models.Click.countDocuments()).toBe(before);
-      expect(await deps.models.Conversion.findById(res.body.id).lean()).toMatchObject({ publisher_id: deps.data!.publishers[0].account_id, subid: 'conv-test-2', link_id: code2, campaign_id: 501 });
+      expect(await deps.models.Conversion.findById(res.body.id).lean()).toMatchObject({
+        publisher_id: deps.data!.publishers[0].account_id,
+        subid: 'conv-test-2',
+        link_id: code2,
+        campaign_id: 501,
+      });
     } finally {
       await other.clicks.close();
     }
@@ -123,7 +153,19 @@ describe('POST /api/v1/track/conversions/', () => {
   });
 
   it('still converts clicks stored under ids from before click ids were signed', async () => {
-    await deps.models.Click.create({ _id: 'clk_legacy0000000001', link_id: code2, publisher_id: deps.data!.publishers[0].account_id, program_id: 1001, campaign_id: 501, subid: 'conv-test-2', created_at: new Date(), user_agent: BROWSER, ip_hash: '0'.repeat(32), referrer: '', is_bot: false });
+    await deps.models.Click.create({
+      _id: 'clk_legacy0000000001',
+      link_id: code2,
+      publisher_id: deps.data!.publishers[0].account_id,
+      program_id: 1001,
+      campaign_id: 501,
+      subid: 'conv-test-2',
+      created_at: new Date(),
+      user_agent: BROWSER,
+      ip_hash: '0'.repeat(32),
+      referrer: '',
+      is_bot: false,
+    });
     const res = await report(sale('clk_legacy0000000001'));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ click_id: 'clk_legacy0000000001', status: 'pending' });
@@ -154,7 +196,12 @@ describe('POST /api/v1/track/conversions/', () => {
 
   it('accepts only a merchant token: API keys, other credentials and none are 401', async () => {
     const body = sale(await newClick());
-    for (const bearer of [key, deps.data!.publishers[0].reporting_token, deps.data!.publishers[0].portal_token, 'mrc_notarealtoken000000000000000000000000000']) {
+    for (const bearer of [
+      key,
+      deps.data!.publishers[0].reporting_token,
+      deps.data!.publishers[0].portal_token,
+      'mrc_notarealtoken000000000000000000000000000',
+    ]) {
       expectErrorShape(await report(body, bearer), 401, 'not_authenticated');
     }
     expectErrorShape(await request(tracker).post('/api/v1/track/conversions/').send(body), 401, 'not_authenticated');
@@ -179,14 +226,27 @@ describe('PATCH /api/v1/track/conversions/{id}/', () => {
     const listed = await request(publisher).get(`/api/v1/publisher/conversions/?subid=conv-test&status=approved&page_size=500`).set('X-API-Key', key);
     expect(listed.status).toBe(200);
     const mine = listed.body.data.find((c: { id: string }) => c.id === created.id);
-    expect(mine).toMatchObject({ status: 'approved', subid: 'conv-test', sale_amount: '250.00', commission: '20.00', currency: 'EUR', program_id: 1001, campaign_id: 501, click_id: created.click_id, deeplink_id: code, source: 'v1' });
+    expect(mine).toMatchObject({
+      status: 'approved',
+      subid: 'conv-test',
+      sale_amount: '250.00',
+      commission: '20.00',
+      currency: 'EUR',
+      program_id: 1001,
+      campaign_id: 501,
+      click_id: created.click_id,
+      deeplink_id: code,
+      source: 'v1',
+    });
     expect(mine.merchant).toEqual({ id: 501, name: expect.any(String) });
     expect(JSON.stringify(mine)).not.toContain(created.order_id);
     const after = await request(publisher).get('/api/v1/publisher/payment-status/').set('X-API-Key', key);
     const approvedAfter = after.body.approved_unpaid.by_currency.find((b: { currency: string }) => b.currency === 'EUR').amount;
     expect(Number(approvedAfter) * 100 - Number(approvedBefore) * 100).toBeCloseTo(2000, 6);
     const today = new Date().toISOString().slice(0, 10);
-    const day = await request(publisher).get(`/api/v1/publisher/reports/?group_by=status&date_from=${today}&date_to=${today}&subid=conv-test`).set('X-API-Key', key);
+    const day = await request(publisher)
+      .get(`/api/v1/publisher/reports/?group_by=status&date_from=${today}&date_to=${today}&subid=conv-test`)
+      .set('X-API-Key', key);
     expect(day.body.rows.find((r: { key: string }) => r.key === 'approved').commission.EUR).toBe('20.00');
 
     const reversed = await patch(created.id, 'declined');

@@ -12,7 +12,10 @@ import { startPlatform, type Platform } from '../src/platform';
 const DOCS = ['publisher', 'affiliate-reporting', 'monetize', 'feeds', 'track'].map((p) => `/api/v1/${p}/openapi.json`);
 
 type Doc = OpenApiDocument & {
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown>; example?: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown>; example?: unknown }> }> }>
+  >;
 };
 
 let platform: Platform;
@@ -20,7 +23,11 @@ let docs: Doc[];
 let recorded: Recorded[];
 
 beforeAll(async () => {
-  platform = await startPlatform({ env: { PORT: String(await freePort()), NODE_ENV: 'test', LOG_LEVEL: 'silent', FEATURE_TRENDING: 'true' }, seedProducts: 400, credentialsPath: null });
+  platform = await startPlatform({
+    env: { PORT: String(await freePort()), NODE_ENV: 'test', LOG_LEVEL: 'silent', FEATURE_TRENDING: 'true' },
+    seedProducts: 400,
+    credentialsPath: null,
+  });
   docs = await Promise.all(DOCS.map(async (path) => (await (await fetch(`${platform.url}${path}`)).json()) as Doc));
   recorded = await recordExamples(platform.url, platform.credentials!);
 }, 120_000);
@@ -39,7 +46,8 @@ describe('API reference examples', () => {
       const content = op.responses[String(r.status)]?.content;
       expect(content, `${r.operationId} answered ${r.status}, which it does not declare`).toBeDefined();
       expect(Object.keys(content!), `${r.operationId} ${r.status}`).toContain(r.contentType);
-      if (typeof r.body !== 'string') expect(schemaErrors(resolvedSchema(doc, content![r.contentType]!.schema), r.body), `${r.operationId} ${r.status}`).toBeUndefined();
+      if (typeof r.body !== 'string')
+        expect(schemaErrors(resolvedSchema(doc, content![r.contentType]!.schema), r.body), `${r.operationId} ${r.status}`).toBeUndefined();
     }
   });
 

@@ -60,7 +60,8 @@ describe('local platform', () => {
     expect(Number(/^mongodb_pool_connections\{state="open"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(0);
     expect(metrics).toMatch(/^mongodb_pool_connections\{state="in_use"\} \d+/m);
     expect(metrics).toMatch(/^mongodb_pool_checkout_failures 0$/m);
-    for (const status of ['pending', 'succeeded', 'failed', 'dead']) expect(metrics).toMatch(new RegExp(`^postback_deliveries\\{status="${status}"\\} \\d+$`, 'm'));
+    for (const status of ['pending', 'succeeded', 'failed', 'dead'])
+      expect(metrics).toMatch(new RegExp(`^postback_deliveries\\{status="${status}"\\} \\d+$`, 'm'));
     expect(Number(/^outbox_oldest_pending_seconds (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(0);
     expect(Number(/^agenda_jobs_due (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(0);
     expect(metrics).toMatch(/^tracker_click_buffer \d+$/m);
@@ -126,12 +127,22 @@ describe('local platform', () => {
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toMatch(/text\/html/);
     const listed = (await (await get('/docs/', { Accept: 'application/json' })).json()) as { data: Array<{ title: string; docs: string; openapi: string }> };
-    expect(listed.data.map((d) => d.title)).toEqual(['Publisher Affiliate API', 'Reporting API', 'Product feeds', 'Instant monetization API', 'MCP', 'Tracking API']);
+    expect(listed.data.map((d) => d.title)).toEqual([
+      'Publisher Affiliate API',
+      'Reporting API',
+      'Product feeds',
+      'Instant monetization API',
+      'MCP',
+      'Tracking API',
+    ]);
     const page = await html.text();
     for (const d of listed.data) {
       expect(page).toContain(`href="${d.docs}"`);
       expect((await get(d.docs)).status, d.docs).toBe(200);
-      const doc = (await (await get(d.openapi)).json()) as { info: { description: string }; components: { securitySchemes: Record<string, { description?: string }> } };
+      const doc = (await (await get(d.openapi)).json()) as {
+        info: { description: string };
+        components: { securitySchemes: Record<string, { description?: string }> };
+      };
       expect(doc.info.description, d.openapi).toContain('## Getting started');
       for (const [name, scheme] of Object.entries(doc.components.securitySchemes)) expect(scheme.description, `${d.openapi} ${name}`).toBeTruthy();
     }

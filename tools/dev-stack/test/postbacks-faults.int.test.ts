@@ -33,25 +33,36 @@ describe('postback delivery under faults', () => {
     const seen = new Map<number, { last: number; done: number; next: number }>();
     const observe = async () => {
       const d = await delivery(id);
-      if (d?.status === 'failed' && !d.leased_until) seen.set(d.attempts, { last: d.last_attempt_at!.getTime(), done: d.updated_at.getTime(), next: d.next_attempt_at!.getTime() });
+      if (d?.status === 'failed' && !d.leased_until)
+        seen.set(d.attempts, { last: d.last_attempt_at!.getTime(), done: d.updated_at.getTime(), next: d.next_attempt_at!.getTime() });
       return d;
     };
-    const third = await until(async () => {
-      const d = await observe();
-      return d?.status === 'failed' && !d.leased_until && d.attempts === 3 ? d : undefined;
-    }, 10_000, 5);
+    const third = await until(
+      async () => {
+        const d = await observe();
+        return d?.status === 'failed' && !d.leased_until && d.attempts === 3 ? d : undefined;
+      },
+      10_000,
+      5,
+    );
     expect(third.last_error).toMatch(/ECONNREFUSED|connect/);
     // The next attempt is woken by Agenda: the retry slot job it falls in, due at most 1/64 of the wait after it.
     const due = third.next_attempt_at!.getTime();
-    const job = await bed.deps.db.connection.db!.collection('jobs').findOne({ name: 'postbacks:retry', 'data.slot': { $gte: due } }, { sort: { 'data.slot': 1 } });
+    const job = await bed.deps.db.connection
+      .db!.collection('jobs')
+      .findOne({ name: 'postbacks:retry', 'data.slot': { $gte: due } }, { sort: { 'data.slot': 1 } });
     expect(job?.nextRunAt).toEqual(new Date(job?.data.slot));
     expect(job!.data.slot - due).toBeLessThanOrEqual(Math.ceil((unit * 4 ** 2 * 1.1) / 64));
 
     await bed.receiver.up();
-    const done = await until(async () => {
-      const d = await observe();
-      return d?.status === 'succeeded' ? d : undefined;
-    }, 10_000, 5);
+    const done = await until(
+      async () => {
+        const d = await observe();
+        return d?.status === 'succeeded' ? d : undefined;
+      },
+      10_000,
+      5,
+    );
     expect(done.attempts).toBe(4);
     for (let n = 1; n <= 3; n++) {
       const { done: failedAt, next } = seen.get(n)!;
@@ -116,7 +127,16 @@ describe('postback delivery under faults', () => {
       let first = true;
       bed.receiver.behave = () => (first ? ((first = false), 'hang') : 'ok');
       child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
-        env: { ...process.env, NODE_ENV: 'test', MONGODB_URI: bed.deps.tdb.uri, PORT: '0', LOG_LEVEL: 'silent', POSTBACK_RETRY_UNIT_MS: String(UNIT), POSTBACK_TIMEOUT_MS: String(TIMEOUT), REDIS_URL: '' },
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          MONGODB_URI: bed.deps.tdb.uri,
+          PORT: '0',
+          LOG_LEVEL: 'silent',
+          POSTBACK_RETRY_UNIT_MS: String(UNIT),
+          POSTBACK_TIMEOUT_MS: String(TIMEOUT),
+          REDIS_URL: '',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';

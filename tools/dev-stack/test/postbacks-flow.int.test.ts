@@ -41,14 +41,25 @@ const sale = (subid?: string) => fx.sale(subid);
 describe('postback delivery through the worker', () => {
   it('delivers every event of a conversion once, signed and verifiable with standardwebhooks', async () => {
     const id = await sale('hooks');
-    await request(fx.tracker.callback()).patch(`/api/v1/track/conversions/${id}/`).set('Authorization', `Bearer ${fx.merchantToken}`).send({ status: 'approved' });
-    await request(fx.tracker.callback()).patch(`/api/v1/track/conversions/${id}/`).set('Authorization', `Bearer ${fx.merchantToken}`).send({ status: 'declined' });
+    await request(fx.tracker.callback())
+      .patch(`/api/v1/track/conversions/${id}/`)
+      .set('Authorization', `Bearer ${fx.merchantToken}`)
+      .send({ status: 'approved' });
+    await request(fx.tracker.callback())
+      .patch(`/api/v1/track/conversions/${id}/`)
+      .set('Authorization', `Bearer ${fx.merchantToken}`)
+      .send({ status: 'declined' });
     const mine = await until(() => {
-      const got = received().map(verify).filter((b) => b.conversion.id === id);
+      const got = received()
+        .map(verify)
+        .filter((b) => b.conversion.id === id);
       return got.length >= 3 ? got : undefined;
     });
     await new Promise((r) => setTimeout(r, 500)); // nothing more may arrive
-    const events = received().map(verify).filter((b) => b.conversion.id === id).map((b) => b.type);
+    const events = received()
+      .map(verify)
+      .filter((b) => b.conversion.id === id)
+      .map((b) => b.type);
     expect(events.sort()).toEqual(['sale.approved', 'sale.created', 'sale.reversed']);
     expect(mine[0].conversion).toMatchObject({ commission: '4.00', subid: 'hooks' });
     const deliveries = await request(api()).get('/api/v1/publisher/postback/deliveries/?status=succeeded').set('X-API-Key', pub().keys.live);
@@ -73,11 +84,25 @@ describe('postback delivery through the worker', () => {
     expect(again.body).toMatchObject({ id: failed._id, status: 'pending' });
     const ok = await until(async () => (await deps.models.PostbackDelivery.findOne({ _id: failed._id, status: 'succeeded' }).lean()) ?? undefined);
     expect(ok.attempts).toBe(2);
-    const ids = received().filter((r) => verify(r).conversion.id === id).map((r) => r.headers['x-cw-delivery']);
+    const ids = received()
+      .filter((r) => verify(r).conversion.id === id)
+      .map((r) => r.headers['x-cw-delivery']);
     expect(new Set(ids)).toEqual(new Set([firstId]));
-    expectErrorShape(await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', pub().keys.live), 409, 'invalid_transition');
-    expectErrorShape(await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', pub().keys.test), 403, 'credential_not_allowed');
-    expectErrorShape(await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', deps.data!.publishers[1].keys.live), 404, 'not_found');
+    expectErrorShape(
+      await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', pub().keys.live),
+      409,
+      'invalid_transition',
+    );
+    expectErrorShape(
+      await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', pub().keys.test),
+      403,
+      'credential_not_allowed',
+    );
+    expectErrorShape(
+      await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', deps.data!.publishers[1].keys.live),
+      404,
+      'not_found',
+    );
   });
 
   it('sends a signed test event on request and answers its outcome; 404 when nothing is configured', async () => {
@@ -104,16 +129,30 @@ describe('postback delivery through the worker', () => {
   });
 
   it('shares the work between two workers without delivering any attempt twice', async () => {
-    const second = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, models: deps.models, repos: deps.repos, processEveryMs: 100 });
+    const second = createWorker({
+      db: deps.db.connection.db!,
+      logger: deps.logger,
+      config: deps.config,
+      models: deps.models,
+      repos: deps.repos,
+      processEveryMs: 100,
+    });
     await second.start();
     try {
       const ids = await Promise.all(Array.from({ length: 25 }, () => sale()));
       await until(() => {
-        const got = new Set(received().map(verify).filter((b) => ids.includes(b.conversion.id)).map((b) => b.conversion.id));
+        const got = new Set(
+          received()
+            .map(verify)
+            .filter((b) => ids.includes(b.conversion.id))
+            .map((b) => b.conversion.id),
+        );
         return got.size === ids.length ? got : undefined;
       });
       await new Promise((r) => setTimeout(r, 500));
-      const deliveryIds = received().filter((r) => ids.includes(verify(r).conversion.id)).map((r) => String(r.headers['x-cw-delivery']));
+      const deliveryIds = received()
+        .filter((r) => ids.includes(verify(r).conversion.id))
+        .map((r) => String(r.headers['x-cw-delivery']));
       expect(deliveryIds).toHaveLength(25);
       expect(new Set(deliveryIds).size).toBe(25);
       expect(await deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids }, status: 'succeeded', attempts: 1 })).toBe(25);

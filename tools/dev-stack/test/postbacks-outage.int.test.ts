@@ -20,10 +20,14 @@ describe('postback delivery through a database outage', () => {
     await bed.startWorker();
     const id = await bed.fx.sale();
     bed.receiver.behave = (r) => (conversionOf(r.body) === id && arrivals(id).length <= 2 ? 503 : 'ok');
-    const second = await until(async () => {
-      const d = await delivery(id);
-      return d?.status === 'failed' && !d.leased_until && d.attempts === 2 ? d : undefined;
-    }, 10_000, 5);
+    const second = await until(
+      async () => {
+        const d = await delivery(id);
+        return d?.status === 'failed' && !d.leased_until && d.attempts === 2 ? d : undefined;
+      },
+      10_000,
+      5,
+    );
     // Its third attempt is due 200 ms later: the database is gone for 1.5 s around it.
     await bed.deps.tdb.restart(1500);
     const done = await until(async () => {

@@ -33,7 +33,6 @@ export function walkthroughScript(readme: string): string {
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('\n');
 }
 
-
 describe('README walkthrough', () => {
   it('runs top to bottom against the local platform: every persona, every request answered 2xx', async () => {
     const blocks = walkthroughScript(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));

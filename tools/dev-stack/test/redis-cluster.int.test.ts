@@ -17,7 +17,11 @@ let api: ReturnType<ReturnType<typeof publisherApi>['callback']>;
 
 beforeAll(async () => {
   cluster = await startRedisCluster({ nodeTimeoutMs: 1000 });
-  deps = await createTestDeps({ seedProducts: 20, redisCluster: cluster.nodes, env: { RATELIMIT_REPORTING_PER_MIN: '5', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+  deps = await createTestDeps({
+    seedProducts: 20,
+    redisCluster: cluster.nodes,
+    env: { RATELIMIT_REPORTING_PER_MIN: '5', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
+  });
   api = publisherApi(deps).callback();
 }, 120_000);
 afterAll(async () => {
@@ -37,18 +41,28 @@ describe('on a Redis Cluster', () => {
   });
 
   it('refuses a key revoked with the operator CLI on the very next request, though principals are cached', async () => {
-    const issued = await runCli(['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'], { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') }, '/tmp');
+    const issued = await runCli(
+      ['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'],
+      { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') },
+      '/tmp',
+    );
     const { id, secret } = JSON.parse(issued.out) as { id: string; secret: string };
     expect((await me(secret)).status).toBe(200);
     expect((await me(secret)).status).toBe(200);
-    const revoked = await runCli(['credential:revoke', '--id', id, '--json'], { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') }, '/tmp');
+    const revoked = await runCli(
+      ['credential:revoke', '--id', id, '--json'],
+      { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') },
+      '/tmp',
+    );
     expect(revoked.code).toBe(0);
     expect((await me(secret)).status).toBe(401);
   });
 
-  it('answers only 200/429/503 while the access keys\' primary is down, never lets a revoked key in, and recovers without a restart', async () => {
+  it("answers only 200/429/503 while the access keys' primary is down, never lets a revoked key in, and recovers without a restart", async () => {
     const cliEnv = { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') };
-    const issued = JSON.parse((await runCli(['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'], cliEnv, '/tmp')).out) as { id: string; secret: string };
+    const issued = JSON.parse(
+      (await runCli(['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'], cliEnv, '/tmp')).out,
+    ) as { id: string; secret: string };
     const live = deps.data!.publishers[0].keys.live;
     expect((await me(issued.secret)).status).toBe(200);
     expect((await runCli(['credential:revoke', '--id', issued.id, '--json'], cliEnv, '/tmp')).code).toBe(0);

@@ -55,7 +55,13 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('clicks' as const),
       batch: fc.array(
-        fc.record({ program: fc.integer({ min: 0, max: 1 }), subid: fc.constantFrom(...SUBIDS), hour: fc.integer({ min: 0, max: SPAN_H - 1 }), minute: fc.integer({ min: 0, max: 59 }), bot: fc.boolean() }),
+        fc.record({
+          program: fc.integer({ min: 0, max: 1 }),
+          subid: fc.constantFrom(...SUBIDS),
+          hour: fc.integer({ min: 0, max: SPAN_H - 1 }),
+          minute: fc.integer({ min: 0, max: 59 }),
+          bot: fc.boolean(),
+        }),
         { minLength: 1, maxLength: 6 },
       ),
       crash: fc.boolean(),
@@ -72,7 +78,10 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       retry: fc.boolean(),
     }),
   },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('status' as const), conversion: fc.nat(), to: fc.constantFrom('approved' as const, 'declined' as const) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('status' as const), conversion: fc.nat(), to: fc.constantFrom('approved' as const, 'declined' as const) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -82,7 +91,14 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       program: fc.option(fc.integer({ min: 0, max: 1 }), { nil: null }),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('count' as const), crash: fc.constantFrom('none' as const, 'after_txn' as const, 'half_applied' as const), twice: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('count' as const),
+      crash: fc.constantFrom('none' as const, 'after_txn' as const, 'half_applied' as const),
+      twice: fc.boolean(),
+    }),
+  },
 );
 
 const query = fc.record({
@@ -177,13 +193,25 @@ async function runHistory(actions: Action[], publisherId: string) {
       });
     } else if (a.kind === 'ledger') {
       const program = a.program === null ? undefined : PROGRAMS[a.program]!;
-      await bookLedgerEntry(deps, { publisherId, amount: amountOf(a.amount, a.currency), currency: a.currency, reason: 'test', programId: program?.id, campaignId: program?.merchant });
+      await bookLedgerEntry(deps, {
+        publisherId,
+        amount: amountOf(a.amount, a.currency),
+        currency: a.currency,
+        reason: 'test',
+        programId: program?.id,
+        campaignId: program?.merchant,
+      });
     } else if (a.crash !== 'none') {
       // An applier (which, like every applier, first finishes what a dead one left) dies after
       // storing its transaction, or after half of its cells.
       await STATS_STEPS.recoverAccount(deps, publisherId);
       const prepared = await STATS_STEPS.prepareCount(deps, publisherId);
-      if (prepared && a.crash === 'half_applied') await STATS_STEPS.applyIncrements(deps, prepared.txnId, prepared.incs.filter((_, i) => i % 2 === 0));
+      if (prepared && a.crash === 'half_applied')
+        await STATS_STEPS.applyIncrements(
+          deps,
+          prepared.txnId,
+          prepared.incs.filter((_, i) => i % 2 === 0),
+        );
       if (a.twice && prepared) await STATS_STEPS.finishConversions(deps, prepared.txnId, prepared.conversions, prepared.incs);
     } else if (a.twice) await Promise.all([countAccountChanges(deps, publisherId), countAccountChanges(deps, publisherId)]);
     else await countAccountChanges(deps, publisherId);
@@ -212,11 +240,25 @@ describe('the stats read model', () => {
           };
 
           // /reports/
-          const report = await conversionReport(deps, principal, { group_by: q.groupBy, date_from: dateFrom, date_to: dateTo, timezone: q.zone, status: q.status, subid: q.subid });
+          const report = await conversionReport(deps, principal, {
+            group_by: q.groupBy,
+            date_from: dateFrom,
+            date_to: dateTo,
+            timezone: q.zone,
+            status: q.status,
+            subid: q.subid,
+          });
           const matched = raw.filter((c) => inRange(c.occurred_at) && (!q.status || c.status === q.status) && (q.subid === undefined || c.subid === q.subid));
           const keyOf = (c: RawConversion) => {
             const d = localDay(q.zone, c.occurred_at.getTime());
-            return { day: d, week: mondayOf(d), month: d.slice(0, 7), subid: c.subid || null, campaign: c.campaign_id === undefined ? null : String(c.campaign_id), status: c.status }[q.groupBy];
+            return {
+              day: d,
+              week: mondayOf(d),
+              month: d.slice(0, 7),
+              subid: c.subid || null,
+              campaign: c.campaign_id === undefined ? null : String(c.campaign_id),
+              status: c.status,
+            }[q.groupBy];
           };
           const expectedRows = new Map<string | null, RawConversion[]>();
           for (const c of matched) expectedRows.set(keyOf(c), [...(expectedRows.get(keyOf(c)) ?? []), c]);
@@ -234,17 +276,29 @@ describe('the stats read model', () => {
 
           // /conversions/ subid_rollup over the UTC days of the range
           const list = await listConversions(deps, principal, { date_from: dateFrom, date_to: dateTo, source: 'all', status: q.status, page: 1, page_size: 1 });
-          const utcMatched = raw.filter((c) => isoDay(c.occurred_at.getTime()) >= dateFrom && isoDay(c.occurred_at.getTime()) <= dateTo && (!q.status || c.status === q.status));
+          const utcMatched = raw.filter(
+            (c) => isoDay(c.occurred_at.getTime()) >= dateFrom && isoDay(c.occurred_at.getTime()) <= dateTo && (!q.status || c.status === q.status),
+          );
           const bySubid = new Map<string, RawConversion[]>();
           for (const c of utcMatched) bySubid.set(c.subid, [...(bySubid.get(c.subid) ?? []), c]);
           expect(list.subid_rollup).toEqual(
             [...bySubid]
               .sort(([a], [b]) => a.localeCompare(b))
-              .map(([s, cs]) => ({ subid: s || null, conversions: cs.length, commission: sums(cs.map((c) => ({ currency: c.currency, value: c.commission.toString() }))) })),
+              .map(([s, cs]) => ({
+                subid: s || null,
+                conversions: cs.length,
+                commission: sums(cs.map((c) => ({ currency: c.currency, value: c.commission.toString() }))),
+              })),
           );
 
           // reporting summary/ (sales only, clicks without bots; a status filter narrows sales only)
-          const summary = await salesSummary(deps, principal, { group_by: q.summaryBy, date_from: dateFrom, date_to: dateTo, timezone: q.zone, status: q.status });
+          const summary = await salesSummary(deps, principal, {
+            group_by: q.summaryBy,
+            date_from: dateFrom,
+            date_to: dateTo,
+            timezone: q.zone,
+            status: q.status,
+          });
           const sKey = (subid: string, campaign: number | undefined, t: Date) =>
             JSON.stringify(q.summaryBy === 'subid' ? subid || null : q.summaryBy === 'merchant' ? (campaign ?? null) : localDay(q.zone, t.getTime()));
           const expected = new Map<string, { clicks: number; sales: number; earnings: Array<{ currency: string; value: string }> }>();

@@ -72,7 +72,7 @@ function parseDecimalString(s: string): Exact {
   if (!m) return NAN;
   const [, sign, int = '', frac = '', exp = '0'] = m;
   let scale = frac.length - Number(exp);
-  let coef = BigInt((int + frac) || '0');
+  let coef = BigInt(int + frac || '0');
   if (scale < 0) {
     coef *= 10n ** BigInt(-scale);
     scale = 0;

@@ -5,7 +5,12 @@
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEmbeddedMongo } from './server';
 
-const OPTIONS = { port: { type: 'string', default: '27017' }, host: { type: 'string', default: '127.0.0.1' }, 'ttl-interval-ms': { type: 'string' }, 'data-dir': { type: 'string' } } as const;
+const OPTIONS = {
+  port: { type: 'string', default: '27017' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'ttl-interval-ms': { type: 'string' },
+  'data-dir': { type: 'string' },
+} as const;
 const values = parseCommandLine(
   generatedUsage('npm run mongo:embedded --', 'The embedded MongoDB-wire engine alone, until killed: in memory, or durable on --data-dir.', OPTIONS),
   OPTIONS,
@@ -20,7 +25,9 @@ startEmbeddedMongo({ port, host: values.host, ttlMonitorIntervalMs: ttl, dataDir
   .then((m) => {
     if (m.recovery) {
       const r = m.recovery;
-      console.error(`loaded ${values['data-dir']}: snapshot ${r.snapshot ?? 'none'}, ${r.documents} documents, ${r.changes} journaled changes in ${r.ms} ms${r.skippedBytes ? `, ${r.skippedBytes} damaged bytes skipped` : ''}`);
+      console.error(
+        `loaded ${values['data-dir']}: snapshot ${r.snapshot ?? 'none'}, ${r.documents} documents, ${r.changes} journaled changes in ${r.ms} ms${r.skippedBytes ? `, ${r.skippedBytes} damaged bytes skipped` : ''}`,
+      );
     }
     console.log(m.uri);
     const stop = () => void m.stop().then(() => process.exit(0));

@@ -344,9 +344,15 @@ export class Collection {
       if (existing.name !== spec.name && sameKey(existing.spec.key, spec.key) && sameOptions(existing.spec, spec)) return false;
       if (existing.name === spec.name && sameKey(existing.spec.key, spec.key) && sameOptions(existing.spec, spec)) return false;
       if (existing.name === spec.name && !sameKey(existing.spec.key, spec.key)) {
-        throw new MongoServerError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`);
+        throw new MongoServerError(
+          'IndexKeySpecsConflict',
+          `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`,
+        );
       }
-      throw new MongoServerError('IndexOptionsConflict', `An equivalent index already exists with a different name or options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`);
+      throw new MongoServerError(
+        'IndexOptionsConflict',
+        `An equivalent index already exists with a different name or options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`,
+      );
     }
     const index = new IndexStore(spec);
     for (const [id, doc] of this.docs) {

@@ -35,7 +35,6 @@ interface Cursor {
   keep: boolean;
 }
 
-
 const DEFAULT_BATCH = 101;
 const BATCH_BYTES = 8 * 1024 * 1024;
 const MAX_WRITE_BATCH = 100_000;
@@ -208,7 +207,8 @@ export class Engine {
   captureState(): CollectionState[] {
     const out: CollectionState[] = [];
     for (const [db, colls] of this.dbs) {
-      for (const [name, c] of colls) out.push({ db, coll: name, options: c.options, indexes: [...c.indexes.values()].map((i) => ({ ...i.spec })), docs: [...c.docs.stored()] });
+      for (const [name, c] of colls)
+        out.push({ db, coll: name, options: c.options, indexes: [...c.indexes.values()].map((i) => ({ ...i.spec })), docs: [...c.docs.stored()] });
     }
     return out;
   }
@@ -412,8 +412,21 @@ export class Engine {
    * The first batch of a read and, when more may follow, an open cursor over the rest. `source`
    * is read only as far as this batch (and one document past it, to know whether it is the last).
    */
-  private cursorReply(ns: string, source: Iterable<Document>, batchSize: number | undefined, single: boolean, options: { projection?: Document; budget?: TimeBudget; keep?: boolean } = {}): Document {
-    const cursor: Cursor = { ns, source: source[Symbol.iterator](), projection: options.projection, budget: options.budget, lastUsed: Date.now(), keep: options.keep === true };
+  private cursorReply(
+    ns: string,
+    source: Iterable<Document>,
+    batchSize: number | undefined,
+    single: boolean,
+    options: { projection?: Document; budget?: TimeBudget; keep?: boolean } = {},
+  ): Document {
+    const cursor: Cursor = {
+      ns,
+      source: source[Symbol.iterator](),
+      projection: options.projection,
+      budget: options.budget,
+      lastUsed: Date.now(),
+      keep: options.keep === true,
+    };
     const { batch, done } = this.takeBatch(cursor, batchSize ?? DEFAULT_BATCH);
     let id = 0n;
     if (!done && !single) {
@@ -490,10 +503,21 @@ export class Engine {
     const specs = cmd.indexes as Document[];
     if (!Array.isArray(specs) || specs.length === 0) throw new MongoServerError('BadValue', 'Must specify at least one index to create');
     for (const raw of specs) {
-      if (!raw || typeof raw.key !== 'object' || Object.keys(raw.key).length === 0) throw new MongoServerError('BadValue', 'Index key pattern must be a non-empty object');
+      if (!raw || typeof raw.key !== 'object' || Object.keys(raw.key).length === 0)
+        throw new MongoServerError('BadValue', 'Index key pattern must be a non-empty object');
       const key: Record<string, number | string> = {};
       for (const [k, v] of Object.entries(raw.key)) key[k] = typeof v === 'number' || typeof v === 'string' ? v : toInt(v, 1);
-      const spec: IndexSpec = { ...raw, v: 2, key, name: typeof raw.name === 'string' ? raw.name : Object.entries(key).map(([k, v]) => `${k}_${v}`).join('_') };
+      const spec: IndexSpec = {
+        ...raw,
+        v: 2,
+        key,
+        name:
+          typeof raw.name === 'string'
+            ? raw.name
+            : Object.entries(key)
+                .map(([k, v]) => `${k}_${v}`)
+                .join('_'),
+      };
       if (spec.unique === false) delete spec.unique;
       coll.createIndex(spec);
     }
@@ -645,7 +669,11 @@ export class Engine {
     const budget = budgetOf(cmd);
     const docs = coll ? coll.scan(cmd.filter ?? {}, { sort: cmd.sort, skip: toInt(cmd.skip), limit: Math.abs(limit), budget, variables: letOf(cmd) }) : [];
     const batchSize = cmd.batchSize !== undefined ? toInt(cmd.batchSize) : undefined;
-    return this.cursorReply(`${db}.${name}`, docs, single ? Math.abs(limit) || batchSize : batchSize, single, { projection: cmd.projection, budget, keep: cmd.noCursorTimeout === true });
+    return this.cursorReply(`${db}.${name}`, docs, single ? Math.abs(limit) || batchSize : batchSize, single, {
+      projection: cmd.projection,
+      budget,
+      keep: cmd.noCursorTimeout === true,
+    });
   }
 
   /** `explain` of find and aggregate (./explain.ts). */
@@ -739,8 +767,12 @@ export class Engine {
     const pipeline = cmd.pipeline as Document[];
     if (!Array.isArray(pipeline)) throw new MongoServerError('FailedToParse', "'pipeline' option must be specified as an array");
     // $out / $merge: the last stage only; it writes what the stages before it produce.
-    const writes = pipeline.map((stage) => Object.keys(stage ?? {})[0]).map((op, i) => ({ op, i })).filter(({ op }) => op === '$out' || op === '$merge');
-    for (const { op, i } of writes) if (i !== pipeline.length - 1) throw new MongoServerError('Location40601', `${op} can only be the final stage in the pipeline`);
+    const writes = pipeline
+      .map((stage) => Object.keys(stage ?? {})[0])
+      .map((op, i) => ({ op, i }))
+      .filter(({ op }) => op === '$out' || op === '$merge');
+    for (const { op, i } of writes)
+      if (i !== pipeline.length - 1) throw new MongoServerError('Location40601', `${op} can only be the final stage in the pipeline`);
     const write = writes.length ? pipeline[pipeline.length - 1] : undefined;
     // Read lazily: stages that do not block ($match, $project, $addFields, $limit...) stream,
     // so a cursor holds its position and one batch; $sort and $group collect what they need.

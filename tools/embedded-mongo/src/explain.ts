@@ -25,7 +25,12 @@ function planTree(stats: ReadStats, shape: FindShape): Document {
   let tree: Document;
   if (!plan || plan.kind === 'scan') tree = { stage: 'COLLSCAN', ...filter, direction: 'forward' };
   else if (plan.kind === 'merge') {
-    const scans = plan.prefixes.map(() => ({ stage: 'IXSCAN', keyPattern: plan.index.spec.key, indexName: plan.index.name, direction: plan.reverse ? 'backward' : 'forward' }));
+    const scans = plan.prefixes.map(() => ({
+      stage: 'IXSCAN',
+      keyPattern: plan.index.spec.key,
+      indexName: plan.index.name,
+      direction: plan.reverse ? 'backward' : 'forward',
+    }));
     tree = { stage: 'FETCH', ...filter, inputStage: { stage: 'SORT_MERGE', sortPattern: shape.sort, inputStages: scans } };
   } else {
     const index = plan.kind === 'walk' ? plan.index.spec : undefined;
@@ -34,7 +39,8 @@ function planTree(stats: ReadStats, shape: FindShape): Document {
     if (index) scan.keyPattern = index.key;
     tree = { stage: 'FETCH', ...filter, inputStage: scan };
   }
-  if (stats.sortedInMemory) tree = { stage: 'SORT', sortPattern: shape.sort, ...(shape.limit ? { limitAmount: (shape.skip ?? 0) + shape.limit } : {}), inputStage: tree };
+  if (stats.sortedInMemory)
+    tree = { stage: 'SORT', sortPattern: shape.sort, ...(shape.limit ? { limitAmount: (shape.skip ?? 0) + shape.limit } : {}), inputStage: tree };
   else if (shape.limit) tree = { stage: 'LIMIT', limitAmount: (shape.skip ?? 0) + shape.limit, inputStage: tree };
   if (shape.skip) tree = { stage: 'SKIP', skipAmount: shape.skip, inputStage: tree };
   return tree;

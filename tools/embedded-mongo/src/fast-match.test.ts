@@ -14,16 +14,37 @@ function prng(seed: number) {
 }
 
 const VALUES: unknown[] = [
-  0, 1, 2.5, -3, 10, Decimal128.fromString('2.50'), Decimal128.fromString('10'), Long.fromString('9007199254740993'), Long.fromNumber(1),
-  'a', 'apple', 'Banana', 'summit trail 42', '', null, true, false,
-  new Date('2026-01-01T00:00:00Z'), new Date('2026-06-01T00:00:00Z'), [1, 2], ['a', 'apple'], [], { x: 1 },
+  0,
+  1,
+  2.5,
+  -3,
+  10,
+  Decimal128.fromString('2.50'),
+  Decimal128.fromString('10'),
+  Long.fromString('9007199254740993'),
+  Long.fromNumber(1),
+  'a',
+  'apple',
+  'Banana',
+  'summit trail 42',
+  '',
+  null,
+  true,
+  false,
+  new Date('2026-01-01T00:00:00Z'),
+  new Date('2026-06-01T00:00:00Z'),
+  [1, 2],
+  ['a', 'apple'],
+  [],
+  { x: 1 },
 ];
 
 describe('compiled fast matcher', () => {
   it('decides exactly as the mingo context does, or defers to it', () => {
     const rnd = prng(42);
     const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
-    const scalar = () => pick(VALUES.filter((v) => !Array.isArray(v) && !(v && typeof v === 'object' && !(v instanceof Date) && !('_bsontype' in (v as object)))));
+    const scalar = () =>
+      pick(VALUES.filter((v) => !Array.isArray(v) && !(v && typeof v === 'object' && !(v instanceof Date) && !('_bsontype' in (v as object)))));
     const fields = ['a', 'b', 'c'];
     const condition = (): unknown => {
       switch (Math.floor(rnd() * 9)) {
@@ -64,7 +85,15 @@ describe('compiled fast matcher', () => {
   });
 
   it('leaves dotted paths, embedded documents, arrays and other operators to mingo', () => {
-    for (const f of [{ 'a.b': 1 }, { a: { x: 1 } }, { a: [1, 2] }, { a: { $size: 2 } }, { a: { $elemMatch: { x: 1 } } }, { $nor: [{ a: 1 }] }, { $expr: { $eq: ['$a', 1] } }]) {
+    for (const f of [
+      { 'a.b': 1 },
+      { a: { x: 1 } },
+      { a: [1, 2] },
+      { a: { $size: 2 } },
+      { a: { $elemMatch: { x: 1 } } },
+      { $nor: [{ a: 1 }] },
+      { $expr: { $eq: ['$a', 1] } },
+    ]) {
       expect(compileFastMatch(f), JSON.stringify(f)).toBeUndefined();
     }
     expect(compileFastMatch({ a: 1 })!({ a: [1, 2] })).toBeUndefined();

@@ -37,7 +37,17 @@ describe('index entries in sorted chunks', () => {
       if (step % 500 !== 0) continue;
       const docs = live();
       const a = Math.floor(rnd() * 500);
-      expect(c.find({ a }).map((d) => d._id).sort((x, y) => x - y)).toEqual(docs.filter((d) => d.a === a).map((d) => d._id).sort((x, y) => x - y));
+      expect(
+        c
+          .find({ a })
+          .map((d) => d._id)
+          .sort((x, y) => x - y),
+      ).toEqual(
+        docs
+          .filter((d) => d.a === a)
+          .map((d) => d._id)
+          .sort((x, y) => x - y),
+      );
       const lo = Math.floor(rnd() * 400);
       const inRange = docs.filter((d) => d.a >= lo && d.a < lo + 60).sort(byAThenId);
       expect(c.find({ a: { $gte: lo, $lt: lo + 60 } }, { sort: { a: 1, _id: 1 } }).map((d) => d._id)).toEqual(inRange.map((d) => d._id));
@@ -64,7 +74,10 @@ describe('index entries in sorted chunks', () => {
     for (let i = 0; i < 3000; i++) c.insert({ _id: 10_000 + i, a: 1001 + i * 2 });
     c.insert({ _id: -5, a: 1 });
     for (let r = cursor.next(); !r.done; r = cursor.next()) read.push(r.value.a);
-    const ahead = [...c.docs.values()].map((d) => d.a as number).filter((a) => a > 198).sort((x, y) => x - y);
+    const ahead = [...c.docs.values()]
+      .map((d) => d.a as number)
+      .filter((a) => a > 198)
+      .sort((x, y) => x - y);
     const expected = [...Array.from({ length: 100 }, (_, i) => i * 2), ...ahead];
     expect(read).toEqual(expected);
   });

@@ -495,7 +495,9 @@ export class IndexStore {
       if (this.version !== version || this.staged.ids.length) {
         ({ start, end, k } = this.bounds(prefix, range));
         version = this.version;
-        const next = reverse ? this.firstWhere((kk, ii) => this.compare(kk, ii, key, id) >= 0) - 1 : this.firstWhere((kk, ii) => this.compare(kk, ii, key, id) > 0);
+        const next = reverse
+          ? this.firstWhere((kk, ii) => this.compare(kk, ii, key, id) >= 0) - 1
+          : this.firstWhere((kk, ii) => this.compare(kk, ii, key, id) > 0);
         left = reverse ? next - start + 1 : end - next;
         if (left > 0) [ci, o] = this.locate(next);
       }

@@ -122,8 +122,7 @@ const operators: Record<string, Record<string, unknown>> = {
   },
   pipeline: {
     ...spread(pipelineOps),
-    $sort: (coll: Iterator, spec: Record<string, unknown>) =>
-      coll.transform((docs: unknown[]) => Lazy(sortDocuments(docs as AnyObj[], spec)) as never),
+    $sort: (coll: Iterator, spec: Record<string, unknown>) => coll.transform((docs: unknown[]) => Lazy(sortDocuments(docs as AnyObj[], spec)) as never),
   },
   accumulator: {
     ...spread(accumulatorOps),

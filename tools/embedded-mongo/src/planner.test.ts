@@ -59,7 +59,12 @@ describe('query planner', () => {
 
   it('returns the same page through an index walk as through a full sort', () => {
     const viaWalk = c.find({ country: 'GB', price: { $gt: 100 } }, { sort: { _id: -1 }, skip: 5, limit: 7 }).map((d) => d._id);
-    const all = c.find({}).filter((d) => d.country === 'GB' && d.price > 100).map((d) => d._id as string).sort().reverse();
+    const all = c
+      .find({})
+      .filter((d) => d.country === 'GB' && d.price > 100)
+      .map((d) => d._id as string)
+      .sort()
+      .reverse();
     expect(viaWalk).toEqual(all.slice(5, 12));
   });
 
@@ -79,11 +84,19 @@ describe('query planner: $or unions and merged walks', () => {
   const indexes = () => [...c.indexes.values()];
 
   it('reads the union of indexable $or branches instead of scanning', () => {
-    const filter = { price: { $lt: 4000 }, $or: [{ country: 'DE', gtin: 'g7' }, { country: 'GB', gtin: { $in: ['g8', 'g10'] } }] };
+    const filter = {
+      price: { $lt: 4000 },
+      $or: [
+        { country: 'DE', gtin: 'g7' },
+        { country: 'GB', gtin: { $in: ['g8', 'g10'] } },
+      ],
+    };
     const plan = choosePlan(indexes(), filter, [['_id', 1]], 21);
     expect(plan.kind).toBe('ids');
     expect(plan.kind === 'ids' && plan.ids.size).toBe(30);
-    const expected = c.find({}).filter((d) => d.price < 4000 && ((d.country === 'DE' && d.gtin === 'g7') || (d.country === 'GB' && ['g8', 'g10'].includes(d.gtin as string))));
+    const expected = c
+      .find({})
+      .filter((d) => d.price < 4000 && ((d.country === 'DE' && d.gtin === 'g7') || (d.country === 'GB' && ['g8', 'g10'].includes(d.gtin as string))));
     expect(c.find(filter, { sort: { _id: 1 } }).map((d) => d._id)).toEqual(expected.map((d) => d._id).sort());
   });
 
@@ -94,13 +107,18 @@ describe('query planner: $or unions and merged walks', () => {
   it('merges one ordered walk per $in combination to serve a sort, with the same page as a full sort', () => {
     const k = new Collection('db', 'merged');
     k.createIndex({ v: 2, key: { country: 1, program: 1, _id: 1 }, name: 'cpi' });
-    for (let i = 0; i < 3000; i++) k.insert({ _id: `p${String((i * 7919) % 3000).padStart(5, '0')}`, country: ['DE', 'GB', 'FR'][i % 3], program: i % 7, stock: i % 4 !== 0 });
+    for (let i = 0; i < 3000; i++)
+      k.insert({ _id: `p${String((i * 7919) % 3000).padStart(5, '0')}`, country: ['DE', 'GB', 'FR'][i % 3], program: i % 7, stock: i % 4 !== 0 });
     const filter = { country: { $in: ['DE', 'FR'] }, program: { $in: [1, 3, 5] }, stock: true };
     const plan = choosePlan([...k.indexes.values()], filter, [['_id', 1]], 25);
     expect(plan.kind).toBe('merge');
     expect(plan.kind === 'merge' && plan.prefixes).toHaveLength(6);
     for (const dir of [1, -1]) {
-      const all = k.find({}).filter((d) => ['DE', 'FR'].includes(d.country as string) && [1, 3, 5].includes(d.program as number) && d.stock).map((d) => d._id as string).sort();
+      const all = k
+        .find({})
+        .filter((d) => ['DE', 'FR'].includes(d.country as string) && [1, 3, 5].includes(d.program as number) && d.stock)
+        .map((d) => d._id as string)
+        .sort();
       if (dir < 0) all.reverse();
       expect(k.find(filter, { sort: { _id: dir }, skip: 10, limit: 25 }).map((d) => d._id)).toEqual(all.slice(10, 35));
     }

@@ -107,12 +107,7 @@ function servesSort(index: IndexStore, prefixLen: number, sort: Array<[string, n
   return undefined;
 }
 
-export function choosePlan(
-  indexes: IndexStore[],
-  filter: Record<string, unknown>,
-  sort: Array<[string, number]>,
-  limit: number,
-): Plan {
+export function choosePlan(indexes: IndexStore[], filter: Record<string, unknown>, sort: Array<[string, number]>, limit: number): Plan {
   const conds = analyzeFilter(filter);
   const usable = indexes.filter((i) => i.complete);
 
@@ -151,12 +146,21 @@ export function choosePlan(
       const { index, p, reverse, lists } = chosen;
       const range = chosen.combos === 1 ? conds.get(index.fields[p]?.[0] ?? '')?.range : undefined;
       // Entries the walk (or the merged walks) reads at most.
-      const walkSize = chosen.combos === 1 ? index.rangeCount(lists.map((l) => l[0]), range) : combinations(lists).reduce((n, prefix) => n + index.rangeCount(prefix), 0);
+      const walkSize =
+        chosen.combos === 1
+          ? index.rangeCount(
+              lists.map((l) => l[0]),
+              range,
+            )
+          : combinations(lists).reduce((n, prefix) => n + index.rangeCount(prefix), 0);
       // With a limit it stops early, so it wins unless equality already narrowed the candidates to
       // a few (relative to the limit) or it is as narrow as they are. Without one it reads its whole
       // range: it wins when that is within a few times what the other plans read before sorting.
       const other = Math.min(best?.size ?? Infinity, ranged?.size ?? Infinity);
-      const wins = limit > 0 ? !best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit) || walkSize <= best.size : walkSize <= UNLIMITED_WALK_FACTOR * other || other === Infinity;
+      const wins =
+        limit > 0
+          ? !best || best.size > Math.min(SMALL_CANDIDATE_SET, 8 * limit) || walkSize <= best.size
+          : walkSize <= UNLIMITED_WALK_FACTOR * other || other === Infinity;
       if (wins) {
         if (chosen.combos === 1) return { kind: 'walk', index, reverse, prefix: lists.map((l) => l[0]), range, servesSort: true };
         return { kind: 'merge', index, reverse, prefixes: combinations(lists) };
@@ -164,7 +168,8 @@ export function choosePlan(
     }
   }
 
-  if (ranged && (!best || ranged.size < best.size)) return { kind: 'walk', index: ranged.index, reverse: false, prefix: ranged.prefix, range: ranged.range, servesSort: false };
+  if (ranged && (!best || ranged.size < best.size))
+    return { kind: 'walk', index: ranged.index, reverse: false, prefix: ranged.prefix, range: ranged.range, servesSort: false };
   if (best) return { kind: 'ids', ids: best.ids(), index: best.index };
   return { kind: 'scan' };
 }

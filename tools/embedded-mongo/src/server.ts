@@ -135,7 +135,10 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
 }
 
 /** Serves an engine over TCP (the engine and its storage are the caller's). */
-export async function serveEngine(engine: Engine, opts: { port?: number; host?: string } = {}): Promise<{ uri: string; port: number; readonly stopped: boolean; stop(): Promise<void> }> {
+export async function serveEngine(
+  engine: Engine,
+  opts: { port?: number; host?: string } = {},
+): Promise<{ uri: string; port: number; readonly stopped: boolean; stop(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const monitors = new Set<net.Socket>();
   let stopped = false;

@@ -33,7 +33,19 @@ const CREATE_OPTIONS_REFUSED = [
   'expireAfterSeconds',
 ] as const;
 
-const INDEX_OPTIONS_REFUSED = ['hidden', 'wildcardProjection', 'weights', 'default_language', 'language_override', 'textIndexVersion', '2dsphereIndexVersion', 'bits', 'min', 'max', 'storageEngine'] as const;
+const INDEX_OPTIONS_REFUSED = [
+  'hidden',
+  'wildcardProjection',
+  'weights',
+  'default_language',
+  'language_override',
+  'textIndexVersion',
+  '2dsphereIndexVersion',
+  'bits',
+  'min',
+  'max',
+  'storageEngine',
+] as const;
 
 /** Refuses what `cmd` (a command named `name`) asks that the engine would otherwise ignore. */
 export function refuseUnsupported(name: string, cmd: Document): void {
@@ -67,8 +79,10 @@ export function refuseUnsupported(name: string, cmd: Document): void {
         for (const o of INDEX_OPTIONS_REFUSED) if (spec[o] !== undefined) throw notImplemented(`createIndexes: the '${o}' index option`);
         checkCollation('createIndexes', spec.collation);
         for (const [field, type] of Object.entries((spec.key ?? {}) as Document)) {
-          if (typeof type === 'string' && type !== 'hashed') throw new MongoServerError('CannotCreateIndex', `createIndexes: index type '${type}' is not supported by the embedded engine`);
-          if (field.includes('$**')) throw new MongoServerError('CannotCreateIndex', 'createIndexes: wildcard indexes are not supported by the embedded engine');
+          if (typeof type === 'string' && type !== 'hashed')
+            throw new MongoServerError('CannotCreateIndex', `createIndexes: index type '${type}' is not supported by the embedded engine`);
+          if (field.includes('$**'))
+            throw new MongoServerError('CannotCreateIndex', 'createIndexes: wildcard indexes are not supported by the embedded engine');
         }
       }
       return;
@@ -82,7 +96,8 @@ export function checkIdForStorage(id: unknown): void {
     if (Array.isArray(v)) return v.forEach(visit);
     if (!isPlainObject(v)) return;
     for (const [k, x] of Object.entries(v)) {
-      if (k.startsWith('$')) throw new MongoServerError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${k} is not valid for storage.`);
+      if (k.startsWith('$'))
+        throw new MongoServerError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${k} is not valid for storage.`);
       visit(x);
     }
   };

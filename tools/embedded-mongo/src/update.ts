@@ -26,7 +26,10 @@ function validateUpdate(u: UpdateSpec): void {
   }
   for (const op of ops) {
     if (!isPlainObject(u[op])) {
-      throw new MongoServerError('FailedToParse', `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(u[op])}}`);
+      throw new MongoServerError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(u[op])}}`,
+      );
     }
   }
   // Conflicting paths across operators (e.g. $set a and $inc a, or a and a.b): code 40.
@@ -58,7 +61,10 @@ function applyExactNumeric(doc: Document, u: Document): Document {
         continue;
       }
       if ((op === '$inc' || op === '$mul') && current !== undefined && current !== null && !isNumeric(current)) {
-        throw new MongoServerError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`);
+        throw new MongoServerError(
+          'TypeMismatch',
+          `Cannot apply ${op} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`,
+        );
       }
       let next: unknown;
       if (op === '$inc') next = current === undefined || current === null ? operand : sumValues([current, operand]);
@@ -114,7 +120,8 @@ function splitPlain(doc: Document, u: Document): { plain: PlainOp[]; rest: Docum
     for (const [path, operand] of Object.entries(spec)) {
       const current = op === '$inc' ? getPath(doc, path) : undefined;
       const ok =
-        plainParent(doc, path, false) !== undefined && (op !== '$inc' || (typeof operand === 'number' && (current === undefined || typeof current === 'number')));
+        plainParent(doc, path, false) !== undefined &&
+        (op !== '$inc' || (typeof operand === 'number' && (current === undefined || typeof current === 'number')));
       if (ok) plain.push([op, path, operand]);
       else remaining[path] = operand;
     }
@@ -153,7 +160,11 @@ function mapMingoError(e: unknown): never {
  * Returns the updated copy of doc (doc itself is never changed). With inserting, $setOnInsert
  * applies as $set (the upsert case).
  */
-export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?: Document[]; filter?: Document; inserting?: boolean; variables?: Document } = {}): Document {
+export function applyUpdate(
+  doc: Document,
+  u: UpdateSpec,
+  opts: { arrayFilters?: Document[]; filter?: Document; inserting?: boolean; variables?: Document } = {},
+): Document {
   validateUpdate(u);
   let next: Document;
   if (Array.isArray(u)) {
@@ -174,7 +185,8 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: { arrayFilters?:
     try {
       // The filter only resolves positional `$` paths (the engine matched the document already).
       const positional = Object.values(rest).some((spec) => isPlainObject(spec) && Object.keys(spec).some((k) => k.includes('$')));
-      if (Object.keys(rest).length) mingoUpdate(next, rest, opts.arrayFilters ?? [], positional ? (opts.filter ?? {}) : {}, { cloneMode: 'none', queryOptions: mingoOptions() });
+      if (Object.keys(rest).length)
+        mingoUpdate(next, rest, opts.arrayFilters ?? [], positional ? (opts.filter ?? {}) : {}, { cloneMode: 'none', queryOptions: mingoOptions() });
       const left = applyPlain(next, plain);
       if (Object.keys(left).length) mingoUpdate(next, left, [], {}, { cloneMode: 'none', queryOptions: mingoOptions() });
     } catch (e) {

@@ -61,12 +61,15 @@ export function runMerge(spec: unknown, db: string, docs: Document[], target: Wr
   const on: string[] = m.on === undefined ? ['_id'] : Array.isArray(m.on) ? (m.on as string[]) : [m.on as string];
   const whenMatched = m.whenMatched ?? 'merge';
   const whenNotMatched = m.whenNotMatched ?? 'insert';
-  if (!['insert', 'discard', 'fail'].includes(whenNotMatched as string)) throw new MongoServerError('BadValue', `$merge: whenNotMatched must be insert, discard or fail`);
+  if (!['insert', 'discard', 'fail'].includes(whenNotMatched as string))
+    throw new MongoServerError('BadValue', `$merge: whenNotMatched must be insert, discard or fail`);
   if (!Array.isArray(whenMatched) && !['merge', 'replace', 'keepExisting', 'fail'].includes(whenMatched as string))
     throw new MongoServerError('BadValue', `$merge: whenMatched must be merge, replace, keepExisting, fail or a pipeline`);
   if (!(on.length === 1 && on[0] === '_id')) {
-    const unique = [...coll.indexes.values()].some((i) => (i.spec.unique || i.name === '_id_') && !i.spec.partialFilterExpression && Object.keys(i.spec.key).sort().join() === [...on].sort().join());
-    if (!unique) throw new MongoServerError('Location51183', "Cannot find index to verify that join fields will be unique");
+    const unique = [...coll.indexes.values()].some(
+      (i) => (i.spec.unique || i.name === '_id_') && !i.spec.partialFilterExpression && Object.keys(i.spec.key).sort().join() === [...on].sort().join(),
+    );
+    if (!unique) throw new MongoServerError('Location51183', 'Cannot find index to verify that join fields will be unique');
   }
   const vars = (m.let ?? { new: '$$ROOT' }) as Document;
   for (const raw of docs) {
@@ -85,26 +88,35 @@ export function runMerge(spec: unknown, db: string, docs: Document[], target: Wr
     const existing = matches[0];
     if (!existing) {
       if (whenNotMatched === 'discard') continue;
-      if (whenNotMatched === 'fail') throw new MongoServerError('Location13113', '$merge could not find a matching document in the target collection for at least one document in the source collection');
+      if (whenNotMatched === 'fail')
+        throw new MongoServerError(
+          'Location13113',
+          '$merge could not find a matching document in the target collection for at least one document in the source collection',
+        );
       coll.insert(withId(doc));
       continue;
     }
     const id = keyString(existing._id);
     const idOf = (d: Document) => Object.keys(d)[0] === '_id';
     if (whenMatched === 'keepExisting') continue;
-    if (whenMatched === 'fail') throw new MongoServerError('DuplicateKey', `E11000 duplicate key error: $merge found a document matching ${JSON.stringify(key)} with whenMatched: 'fail'`);
+    if (whenMatched === 'fail')
+      throw new MongoServerError(
+        'DuplicateKey',
+        `E11000 duplicate key error: $merge found a document matching ${JSON.stringify(key)} with whenMatched: 'fail'`,
+      );
     let next: Document;
     if (whenMatched === 'replace') next = { ...doc, _id: existing._id };
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing._id };
     else {
       // A pipeline over the existing document, with $$new the output document (or the given `let`).
       const variables: Document = {};
-      for (const [k, v] of Object.entries(vars)) variables[k] = v === '$$ROOT' ? doc : typeof v === 'string' && v.startsWith('$') ? getPath(doc, v.slice(1)) : v;
+      for (const [k, v] of Object.entries(vars))
+        variables[k] = v === '$$ROOT' ? doc : typeof v === 'string' && v.startsWith('$') ? getPath(doc, v.slice(1)) : v;
       const [out] = new Aggregator(whenMatched as Document[], mingoOptions({ variables })).run([cloneDoc(existing)]) as Document[];
       next = { ...(out ?? {}), _id: existing._id };
     }
     if (doc._id !== undefined && !valuesEqual(doc._id, existing._id))
-      throw new MongoServerError('ImmutableField', "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
+      throw new MongoServerError('ImmutableField', '$merge failed to update the matching document, did you attempt to modify the _id or the shard key?');
     if (!idOf(next)) {
       const { _id, ...rest } = next;
       next = { _id, ...rest };

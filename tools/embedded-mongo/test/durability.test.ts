@@ -40,7 +40,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const journals = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('journal-') && f.endsWith('.log')).sort();
+const journals = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.startsWith('journal-') && f.endsWith('.log'))
+    .sort();
 
 describe('durable embedded engine', () => {
   it('keeps documents, updates, deletes, indexes and exact values across a restart', async () => {
@@ -75,7 +78,11 @@ describe('durable embedded engine', () => {
     const dir = dataDir();
     const first = await start(dir);
     const sales = first.db.collection('sales');
-    await sales.insertMany([{ k: 'a', n: 1 }, { k: 'a', n: 2 }, { k: 'b', n: 4 }]);
+    await sales.insertMany([
+      { k: 'a', n: 1 },
+      { k: 'a', n: 2 },
+      { k: 'b', n: 4 },
+    ]);
     await sales.aggregate([{ $group: { _id: '$k', total: { $sum: '$n' } } }, { $out: 'totals' }]).toArray();
     await sales.aggregate([{ $match: { k: 'b' } }, { $group: { _id: '$k', extra: { $sum: 1 } } }, { $merge: { into: 'totals' } }]).toArray();
     await first.db.collection('totals').createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
@@ -97,7 +104,9 @@ describe('durable embedded engine', () => {
     const items = first.db.collection('items');
     await items.createIndex({ sku: 1 }, { unique: true });
     for (let batch = 0; batch < 20; batch++) {
-      await items.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: batch * 100 + i, sku: `sku-${batch * 100 + i}`, text: 'x'.repeat(100) })) as never[]);
+      await items.insertMany(
+        Array.from({ length: 100 }, (_, i) => ({ _id: batch * 100 + i, sku: `sku-${batch * 100 + i}`, text: 'x'.repeat(100) })) as never[],
+      );
     }
     await first.mongo.compact();
     await items.updateOne({ _id: 5 as never }, { $set: { text: 'after the snapshot' } });
@@ -146,7 +155,10 @@ describe('durable embedded engine', () => {
     const d = second.db.collection('values');
     for (const [i, [kind, v]] of values.entries()) {
       const byValue = kind === 'array' ? await d.find({ v: 3 }).toArray() : await d.find({ v: v as never }).toArray();
-      expect(byValue.map((x) => x._id), kind).toContain(`d${i}`);
+      expect(
+        byValue.map((x) => x._id),
+        kind,
+      ).toContain(`d${i}`);
       expect((await d.findOne({ kind, v: v as never }))?.payload, kind).toEqual({ deep: [i, { k: kind }] });
     }
     expect((await d.find({ v: null }).toArray()).map((x) => x._id).sort()).toEqual(['d8', 'missing']);
@@ -269,7 +281,12 @@ describe('durable embedded engine', () => {
     const ids = new Set(stored.map((d) => d._id as unknown as number));
     expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
     for (const d of stored) expect(d).toEqual({ _id: d._id, key: `k${d._id}`, payload: 'p'.repeat(200) });
-    await expect(check.db('crash').collection('writes').insertOne({ key: `k${acknowledged[0]}` })).rejects.toMatchObject({ code: 11000 });
+    await expect(
+      check
+        .db('crash')
+        .collection('writes')
+        .insertOne({ key: `k${acknowledged[0]}` }),
+    ).rejects.toMatchObject({ code: 11000 });
   });
 });
 

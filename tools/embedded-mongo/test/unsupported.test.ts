@@ -14,7 +14,10 @@ beforeAll(async () => {
   m = await startEmbeddedMongo();
   client = await new MongoClient(m.uri).connect();
   db = client.db('unsupported');
-  await db.collection('c').insertMany([{ _id: 1 as never, name: 'Ana' }, { _id: 2 as never, name: 'ana' }]);
+  await db.collection('c').insertMany([
+    { _id: 1 as never, name: 'Ana' },
+    { _id: 2 as never, name: 'ana' },
+  ]);
 });
 afterAll(async () => {
   await client?.close();
@@ -50,7 +53,14 @@ describe('what the engine does not implement is refused', () => {
   });
 
   it('a let variable given as an expression (constants are taken)', async () => {
-    await refused(db.collection('c').find({ $expr: { $eq: ['$name', '$$who'] } }, { let: { who: { $concat: ['a', 'na'] } } }).toArray(), 'CommandNotSupported', /expression/);
+    await refused(
+      db
+        .collection('c')
+        .find({ $expr: { $eq: ['$name', '$$who'] } }, { let: { who: { $concat: ['a', 'na'] } } })
+        .toArray(),
+      'CommandNotSupported',
+      /expression/,
+    );
   });
 
   it('views, time series, clustered and capped collections, validators', async () => {

@@ -61,14 +61,24 @@ describe('reads', () => {
   it('fails a read over its maxTimeMS with code 50 (MaxTimeMSExpired), and runs it without one', async () => {
     const docs = Array.from({ length: 60_000 }, (_, i) => ({ i, title: `product number ${i} in the catalog` }));
     for (let k = 0; k < docs.length; k += 10_000) await coll.insertMany(docs.slice(k, k + 10_000));
-    const e = await serverError(coll.find({ title: { $regex: 'no such words$' } }).maxTimeMS(1).toArray());
+    const e = await serverError(
+      coll
+        .find({ title: { $regex: 'no such words$' } })
+        .maxTimeMS(1)
+        .toArray(),
+    );
     expect(e.code).toBe(50);
     expect(await coll.countDocuments({ title: { $regex: 'number 59999 ' } })).toBe(1);
   });
 
   it('finds with filter, sort, skip, limit and projection', async () => {
     await coll.insertMany([5, 3, 9, 1, 7].map((v) => ({ v, tag: v % 2 ? 'odd' : 'even', extra: 'x' })));
-    const docs = await coll.find({ v: { $gte: 3 } }, { projection: { _id: 0, v: 1 } }).sort({ v: -1 }).skip(1).limit(2).toArray();
+    const docs = await coll
+      .find({ v: { $gte: 3 } }, { projection: { _id: 0, v: 1 } })
+      .sort({ v: -1 })
+      .skip(1)
+      .limit(2)
+      .toArray();
     expect(docs).toEqual([{ v: 7 }, { v: 5 }]);
   });
 
@@ -121,12 +131,27 @@ describe('reads', () => {
   });
 
   it('compares only within a type: $gt on a number never matches a string', async () => {
-    await coll.insertMany([{ k: 1, a: 5 }, { k: 2, a: '7' }, { k: 3, a: 10 }]);
-    expect((await coll.find({ a: { $gt: 4 } }).sort({ k: 1 }).toArray()).map((d) => d.k)).toEqual([1, 3]);
+    await coll.insertMany([
+      { k: 1, a: 5 },
+      { k: 2, a: '7' },
+      { k: 3, a: 10 },
+    ]);
+    expect(
+      (
+        await coll
+          .find({ a: { $gt: 4 } })
+          .sort({ k: 1 })
+          .toArray()
+      ).map((d) => d.k),
+    ).toEqual([1, 3]);
   });
 
   it('matches arrays by any element and by the whole array', async () => {
-    await coll.insertMany([{ k: 1, t: ['a', 'b'] }, { k: 2, t: ['c'] }, { k: 3, t: 'a' }]);
+    await coll.insertMany([
+      { k: 1, t: ['a', 'b'] },
+      { k: 2, t: ['c'] },
+      { k: 3, t: 'a' },
+    ]);
     expect((await coll.find({ t: 'a' }).sort({ k: 1 }).toArray()).map((d) => d.k)).toEqual([1, 3]);
     expect((await coll.find({ t: ['c'] }).toArray()).map((d) => d.k)).toEqual([2]);
   });
@@ -151,7 +176,10 @@ describe('reads', () => {
 describe('exact numbers', () => {
   it('compares and sorts Decimal128 by value, not by text', async () => {
     await coll.insertMany(['10.50', '9.99', '100', '0.5'].map((p) => ({ p: Decimal128.fromString(p) })));
-    const over10 = await coll.find({ p: { $gt: Decimal128.fromString('10') } }).sort({ p: 1 }).toArray();
+    const over10 = await coll
+      .find({ p: { $gt: Decimal128.fromString('10') } })
+      .sort({ p: 1 })
+      .toArray();
     expect(over10.map((d) => d.p.toString())).toEqual(['10.50', '100']);
     const all = await coll.find({}).sort({ p: -1 }).toArray();
     expect(all.map((d) => d.p.toString())).toEqual(['100', '10.50', '9.99', '0.5']);
@@ -159,7 +187,10 @@ describe('exact numbers', () => {
 
   it('compares Decimal128 with plain numbers numerically', async () => {
     await coll.insertMany([{ p: Decimal128.fromString('19.99') }, { p: 25 }, { p: Decimal128.fromString('30.00') }]);
-    const docs = await coll.find({ p: { $gte: 20, $lte: Decimal128.fromString('30') } }).sort({ p: 1 }).toArray();
+    const docs = await coll
+      .find({ p: { $gte: 20, $lte: Decimal128.fromString('30') } })
+      .sort({ p: 1 })
+      .toArray();
     expect(docs.map((d) => String(d.p))).toEqual(['25', '30.00']);
     expect(await coll.countDocuments({ p: 30 })).toBe(1);
   });
@@ -193,7 +224,10 @@ describe('exact numbers', () => {
 
 describe('updates and upserts', () => {
   it('applies $set, $inc, $push, $unset and reports matched and modified counts', async () => {
-    await coll.insertMany([{ k: 1, n: 1, arr: [] }, { k: 2, n: 1, arr: [] }]);
+    await coll.insertMany([
+      { k: 1, n: 1, arr: [] },
+      { k: 2, n: 1, arr: [] },
+    ]);
     const r = await coll.updateMany({}, { $inc: { n: 2 }, $push: { arr: 'x' }, $set: { s: 'y' } } as never);
     expect(r.matchedCount).toBe(2);
     expect(r.modifiedCount).toBe(2);
@@ -201,28 +235,67 @@ describe('updates and upserts', () => {
     expect(same.matchedCount).toBe(1);
     expect(same.modifiedCount).toBe(0);
     await coll.updateOne({ k: 2 }, { $unset: { s: '' } });
-    const docs = await coll.find({}, { projection: { _id: 0 } }).sort({ k: 1 }).toArray();
-    expect(docs).toEqual([{ k: 1, n: 3, arr: ['x'], s: 'y' }, { k: 2, n: 3, arr: ['x'] }]);
+    const docs = await coll
+      .find({}, { projection: { _id: 0 } })
+      .sort({ k: 1 })
+      .toArray();
+    expect(docs).toEqual([
+      { k: 1, n: 3, arr: ['x'], s: 'y' },
+      { k: 2, n: 3, arr: ['x'] },
+    ]);
   });
 
   it('applies every operator of an update whose $set changes a field its filter names', async () => {
     await coll.insertOne({ _id: 1 as never, status: 'pending', events: ['created'], n: 1 });
-    const r = await coll.updateOne(
-      { _id: 1 as never, status: 'pending' },
-      { $set: { status: 'approved', 'meta.by': 'm' }, $min: { since: new Date(5) }, $push: { events: 'approved' }, $inc: { n: 1, 'meta.count': 2 }, $unset: { gone: '' } } as never,
-    );
+    const r = await coll.updateOne({ _id: 1 as never, status: 'pending' }, {
+      $set: { status: 'approved', 'meta.by': 'm' },
+      $min: { since: new Date(5) },
+      $push: { events: 'approved' },
+      $inc: { n: 1, 'meta.count': 2 },
+      $unset: { gone: '' },
+    } as never);
     expect(r.modifiedCount).toBe(1);
-    expect(await coll.findOne({ _id: 1 as never })).toEqual({ _id: 1, status: 'approved', events: ['created', 'approved'], n: 2, meta: { by: 'm', count: 2 }, since: new Date(5) });
+    expect(await coll.findOne({ _id: 1 as never })).toEqual({
+      _id: 1,
+      status: 'approved',
+      events: ['created', 'approved'],
+      n: 2,
+      meta: { by: 'm', count: 2 },
+      since: new Date(5),
+    });
     // A positional update still resolves its `$` against the filter.
-    await coll.insertOne({ _id: 2 as never, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 1 }], state: 'open' });
+    await coll.insertOne({
+      _id: 2 as never,
+      items: [
+        { sku: 'a', q: 1 },
+        { sku: 'b', q: 1 },
+      ],
+      state: 'open',
+    });
     await coll.updateOne({ _id: 2 as never, 'items.sku': 'b', state: 'open' }, { $set: { 'items.$.q': 9, state: 'done' } });
-    expect(await coll.findOne({ _id: 2 as never })).toEqual({ _id: 2, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 9 }], state: 'done' });
+    expect(await coll.findOne({ _id: 2 as never })).toEqual({
+      _id: 2,
+      items: [
+        { sku: 'a', q: 1 },
+        { sku: 'b', q: 9 },
+      ],
+      state: 'done',
+    });
   });
 
   it('updates array elements selected by arrayFilters', async () => {
-    await coll.insertOne({ _id: 1 as never, items: [{ sku: 'a', q: 1 }, { sku: 'b', q: 1 }] });
+    await coll.insertOne({
+      _id: 1 as never,
+      items: [
+        { sku: 'a', q: 1 },
+        { sku: 'b', q: 1 },
+      ],
+    });
     await coll.updateOne({ _id: 1 as never }, { $inc: { 'items.$[it].q': 5 } }, { arrayFilters: [{ 'it.sku': 'b' }] });
-    expect((await coll.findOne({}))!.items).toEqual([{ sku: 'a', q: 1 }, { sku: 'b', q: 6 }]);
+    expect((await coll.findOne({}))!.items).toEqual([
+      { sku: 'a', q: 1 },
+      { sku: 'b', q: 6 },
+    ]);
   });
 
   it('applies aggregation-pipeline updates', async () => {
@@ -276,7 +349,10 @@ describe('updates and upserts', () => {
   });
 
   it('refuses sort on an update statement before 8.0 (unknown field 40415), and applies nothing', async () => {
-    await coll.insertMany([{ k: 1, n: 2 }, { k: 1, n: 1 }]);
+    await coll.insertMany([
+      { k: 1, n: 2 },
+      { k: 1, n: 1 },
+    ]);
     const major = Number((await db.admin().command({ buildInfo: 1 })).versionArray[0]);
     const run = db.command({ update: coll.collectionName, updates: [{ q: { k: 1 }, u: { $set: { hit: true } }, sort: { n: 1 } }] });
     if (major >= 8) {
@@ -344,7 +420,11 @@ describe('explain', () => {
 
   it('shows the index an aggregate’s leading $match uses', async () => {
     await coll.createIndex({ p: 1 });
-    await coll.insertMany([{ p: 'a', n: 1 }, { p: 'b', n: 2 }, { p: 'a', n: 3 }]);
+    await coll.insertMany([
+      { p: 'a', n: 1 },
+      { p: 'b', n: 2 },
+      { p: 'a', n: 3 },
+    ]);
     const r = (await coll.aggregate([{ $match: { p: 'a' } }, { $group: { _id: '$p', n: { $sum: '$n' } } }]).explain('executionStats')) as Explained;
     const cursor = r.stages ? r.stages[0].$cursor : r;
     const stages = planStages(cursor.queryPlanner.winningPlan);
@@ -354,11 +434,16 @@ describe('explain', () => {
 
 describe('let variables', () => {
   it('are read as $$name in find, aggregate, update (filter and pipeline), delete and findAndModify', async () => {
-    await coll.insertMany([{ _id: 1, name: 'ana', n: 1 }, { _id: 2, name: 'bo', n: 2 }] as never[]);
+    await coll.insertMany([
+      { _id: 1, name: 'ana', n: 1 },
+      { _id: 2, name: 'bo', n: 2 },
+    ] as never[]);
     const vars = { who: 'ana', step: 10 };
     const byName = { $expr: { $eq: ['$name', '$$who'] } };
     expect(await coll.find(byName, { let: vars }).toArray()).toEqual([{ _id: 1, name: 'ana', n: 1 }]);
-    expect(await coll.aggregate([{ $match: byName }, { $project: { _id: 1, next: { $add: ['$n', '$$step'] } } }], { let: vars }).toArray()).toEqual([{ _id: 1, next: 11 }]);
+    expect(await coll.aggregate([{ $match: byName }, { $project: { _id: 1, next: { $add: ['$n', '$$step'] } } }], { let: vars }).toArray()).toEqual([
+      { _id: 1, next: 11 },
+    ]);
     await coll.updateOne(byName, [{ $set: { n: { $add: ['$n', '$$step'] } } }], { let: vars });
     expect((await coll.findOne({ _id: 1 as never }))!.n).toBe(11);
     const found = await coll.findOneAndUpdate(byName, { $inc: { n: 1 } }, { let: vars, returnDocument: 'after' });
@@ -370,7 +455,11 @@ describe('let variables', () => {
 
 describe('aggregation stages that write, and collMod', () => {
   it('$out replaces the target with the pipeline output, keeping its indexes, and answers an empty cursor', async () => {
-    await coll.insertMany([{ k: 'a', n: 1 }, { k: 'a', n: 2 }, { k: 'b', n: 5 }]);
+    await coll.insertMany([
+      { k: 'a', n: 1 },
+      { k: 'a', n: 2 },
+      { k: 'b', n: 5 },
+    ]);
     const target = db.collection(`${coll.collectionName}_out`);
     await target.insertOne({ _id: 'stale' as never });
     await target.createIndex({ total: -1 });
@@ -386,8 +475,14 @@ describe('aggregation stages that write, and collMod', () => {
 
   it('$merge merges, replaces, keeps, fails and runs a pipeline on matches; inserts, discards or fails the rest', async () => {
     const target = db.collection(`${coll.collectionName}_stats`);
-    await target.insertMany([{ _id: 'a', total: 1, note: 'kept' }, { _id: 'z', total: 9 }] as never[]);
-    await coll.insertMany([{ k: 'a', n: 2 }, { k: 'b', n: 3 }]);
+    await target.insertMany([
+      { _id: 'a', total: 1, note: 'kept' },
+      { _id: 'z', total: 9 },
+    ] as never[]);
+    await coll.insertMany([
+      { k: 'a', n: 2 },
+      { k: 'b', n: 3 },
+    ]);
     const group = { $group: { _id: '$k', total: { $sum: '$n' } } };
     await coll.aggregate([group, { $merge: { into: target.collectionName } }]).toArray(); // merge + insert
     expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
@@ -400,10 +495,12 @@ describe('aggregation stages that write, and collMod', () => {
     await coll.insertOne({ k: 'c', n: 1 });
     await coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'keepExisting', whenNotMatched: 'discard' } }]).toArray();
     expect(await target.countDocuments({ _id: 'c' as never })).toBe(0);
-    await coll.aggregate([
-      group,
-      { $merge: { into: target.collectionName, whenMatched: [{ $set: { total: { $add: ['$total', '$$new.total'] } } }], whenNotMatched: 'insert' } },
-    ]).toArray();
+    await coll
+      .aggregate([
+        group,
+        { $merge: { into: target.collectionName, whenMatched: [{ $set: { total: { $add: ['$total', '$$new.total'] } } }], whenNotMatched: 'insert' } },
+      ])
+      .toArray();
     expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
       { _id: 'a', total: 4 },
       { _id: 'b', total: 6 },
@@ -412,9 +509,18 @@ describe('aggregation stages that write, and collMod', () => {
     ]);
     expect((await serverError(coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'fail' } }]).toArray())).code).toBe(11000);
     await coll.insertOne({ k: 'new', n: 1 });
-    expect((await serverError(coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'keepExisting', whenNotMatched: 'fail' } }]).toArray())).code).toBe(13113);
+    expect(
+      (await serverError(coll.aggregate([group, { $merge: { into: target.collectionName, whenMatched: 'keepExisting', whenNotMatched: 'fail' } }]).toArray()))
+        .code,
+    ).toBe(13113);
     // on fields other than _id need a unique index on them.
-    expect((await serverError(coll.aggregate([group, { $project: { _id: 0, k: '$_id', total: 1 } }, { $merge: { into: target.collectionName, on: 'k' } }]).toArray())).code).toBe(51183);
+    expect(
+      (
+        await serverError(
+          coll.aggregate([group, { $project: { _id: 0, k: '$_id', total: 1 } }, { $merge: { into: target.collectionName, on: 'k' } }]).toArray(),
+        )
+      ).code,
+    ).toBe(51183);
   });
 
   it('collMod changes a TTL index in place; documents then expire by the new value', { timeout: 120_000 }, async () => {
@@ -436,7 +542,12 @@ describe('indexes and unique constraints', () => {
     expect(e.keyPattern).toEqual({ _id: 1 });
     const bulk = await serverError(coll.insertMany([{ _id: 'k2' as never }, { _id: 'k1' as never }, { _id: 'k3' as never }], { ordered: false }));
     expect(bulk.code).toBe(11000);
-    expect(await coll.find({}, { projection: { _id: 1, v: 1 } }).sort({ _id: 1 }).toArray()).toEqual([{ _id: 'k1', v: 1 }, { _id: 'k2' }, { _id: 'k3' }]);
+    expect(
+      await coll
+        .find({}, { projection: { _id: 1, v: 1 } })
+        .sort({ _id: 1 })
+        .toArray(),
+    ).toEqual([{ _id: 'k1', v: 1 }, { _id: 'k2' }, { _id: 'k3' }]);
   });
 
   it('rejects a duplicate on a unique index with code 11000, keyPattern and keyValue', async () => {
@@ -458,7 +569,10 @@ describe('indexes and unique constraints', () => {
 
   it('enforces compound unique keys on the combination only', async () => {
     await coll.createIndex({ pub: 1, code: 1 }, { unique: true });
-    await coll.insertMany([{ pub: 1, code: 'x' }, { pub: 2, code: 'x' }]);
+    await coll.insertMany([
+      { pub: 1, code: 'x' },
+      { pub: 2, code: 'x' },
+    ]);
     expect((await serverError(coll.insertOne({ pub: 1, code: 'x' }))).code).toBe(11000);
   });
 
@@ -474,7 +588,11 @@ describe('indexes and unique constraints', () => {
 
   it('enforces a partial unique index only on documents matching its filter', async () => {
     await coll.createIndex({ key: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await coll.insertMany([{ key: 'k', active: false }, { key: 'k', active: false }, { key: 'k', active: true }]);
+    await coll.insertMany([
+      { key: 'k', active: false },
+      { key: 'k', active: false },
+      { key: 'k', active: true },
+    ]);
     expect((await serverError(coll.insertOne({ key: 'k', active: true }))).code).toBe(11000);
   });
 
@@ -504,7 +622,10 @@ describe('indexes and unique constraints', () => {
 
   it('removes documents past a TTL index expiry', async () => {
     await coll.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
-    await coll.insertMany([{ k: 'old', at: new Date(Date.now() - 60_000) }, { k: 'new', at: new Date(Date.now() + 3_600_000) }]);
+    await coll.insertMany([
+      { k: 'old', at: new Date(Date.now() - 60_000) },
+      { k: 'new', at: new Date(Date.now() + 3_600_000) },
+    ]);
     await vi.waitFor(async () => expect(await coll.countDocuments({ k: 'old' })).toBe(0), { timeout: tdb.external ? 130_000 : 5_000, interval: 100 });
     expect(await coll.countDocuments({ k: 'new' })).toBe(1);
   }, 140_000);
@@ -517,10 +638,18 @@ describe('aggregation', () => {
       { at: new Date('2026-01-01T23:00:00Z'), v: 2 },
       { at: new Date('2026-01-02T01:00:00Z'), v: 4 },
     ]);
-    const byDay = await coll.aggregate([{ $group: { _id: { $dateToString: { date: '$at', format: '%Y-%m-%d' } }, v: { $sum: '$v' } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(byDay).toEqual([{ _id: '2026-01-01', v: 3 }, { _id: '2026-01-02', v: 4 }]);
+    const byDay = await coll
+      .aggregate([{ $group: { _id: { $dateToString: { date: '$at', format: '%Y-%m-%d' } }, v: { $sum: '$v' } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(byDay).toEqual([
+      { _id: '2026-01-01', v: 3 },
+      { _id: '2026-01-02', v: 4 },
+    ]);
     const trunc = await coll.aggregate([{ $group: { _id: { $dateTrunc: { date: '$at', unit: 'day' } }, n: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(trunc.map((r) => [r._id.toISOString(), r.n])).toEqual([['2026-01-01T00:00:00.000Z', 2], ['2026-01-02T00:00:00.000Z', 1]]);
+    expect(trunc.map((r) => [r._id.toISOString(), r.n])).toEqual([
+      ['2026-01-01T00:00:00.000Z', 2],
+      ['2026-01-02T00:00:00.000Z', 1],
+    ]);
   });
 
   it('groups by a compound key of fields and days (missing fields as null) with exact Decimal128 sums and counts', async () => {
@@ -546,8 +675,15 @@ describe('aggregation', () => {
 
   it('runs $facet, $lookup, $match, $project and $count', async () => {
     const other = db.collection(`${coll.collectionName}_programs`);
-    await other.insertMany([{ _id: 1 as never, name: 'Shoes' }, { _id: 2 as never, name: 'Books' }]);
-    await coll.insertMany([{ program: 1, s: 'approved' }, { program: 1, s: 'pending' }, { program: 2, s: 'approved' }]);
+    await other.insertMany([
+      { _id: 1 as never, name: 'Shoes' },
+      { _id: 2 as never, name: 'Books' },
+    ]);
+    await coll.insertMany([
+      { program: 1, s: 'approved' },
+      { program: 1, s: 'pending' },
+      { program: 2, s: 'approved' },
+    ]);
     const [out] = await coll
       .aggregate([
         { $match: { s: 'approved' } },

@@ -36,7 +36,10 @@ describe('mongoose', () => {
   it('keeps Decimal128 money exact through save, $inc and an aggregate report', async () => {
     const Wallet = conn.model('Wallet', schema);
     await Wallet.init();
-    await Wallet.create([{ email: 'w1@x', plan: 'pro', balance: '0.10' }, { email: 'w2@x', plan: 'pro', balance: '0.20' }]);
+    await Wallet.create([
+      { email: 'w1@x', plan: 'pro', balance: '0.10' },
+      { email: 'w2@x', plan: 'pro', balance: '0.20' },
+    ]);
     await Wallet.updateOne({ email: 'w1@x' }, { $inc: { balance: mongoose.Types.Decimal128.fromString('0.05') } });
     const [row] = await Wallet.aggregate([{ $match: { plan: 'pro' } }, { $group: { _id: '$plan', total: { $sum: '$balance' }, n: { $sum: 1 } } }]);
     expect(row.total.toString()).toBe('0.35');
@@ -81,11 +84,14 @@ describe('agenda', () => {
       await vi.waitFor(() => expect(ran).toEqual(['now', 'later']), { timeout: 10_000, interval: 50 });
       await vi.waitFor(() => expect(attempts).toBe(3), { timeout: 10_000, interval: 50 });
       expect(failures).toEqual([1, 2]);
-      await vi.waitFor(async () => {
-        const jobs = await client.db(tdb.dbName).collection('jobs').find().toArray();
-        expect(jobs).toHaveLength(3);
-        expect(jobs.every((j) => j.lockedAt == null && j.lastFinishedAt instanceof Date)).toBe(true);
-      }, { timeout: 10_000, interval: 50 });
+      await vi.waitFor(
+        async () => {
+          const jobs = await client.db(tdb.dbName).collection('jobs').find().toArray();
+          expect(jobs).toHaveLength(3);
+          expect(jobs.every((j) => j.lockedAt == null && j.lastFinishedAt instanceof Date)).toBe(true);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
     } finally {
       await agenda.stop();
       await client.close();

@@ -7,7 +7,10 @@ const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
 const validators = new WeakMap<object, ValidateFunction>();
 
 /** A schema with a `$ref` to the document's components replaced by the component. */
-export function resolvedSchema(doc: { components?: { schemas?: Record<string, Record<string, unknown>> } }, schema: Record<string, unknown>): Record<string, unknown> {
+export function resolvedSchema(
+  doc: { components?: { schemas?: Record<string, Record<string, unknown>> } },
+  schema: Record<string, unknown>,
+): Record<string, unknown> {
   const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
   return ref ? (doc.components?.schemas?.[ref] ?? schema) : schema;
 }

@@ -33,7 +33,26 @@ export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): 
   for (const port of ports) {
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 1000), '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', '--dir', dir],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        String(opts.nodeTimeoutMs ?? 1000),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--repl-diskless-sync-delay',
+        '0',
+        '--dir',
+        dir,
+      ],
       { stdio: 'ignore' },
     );
     children.set(port, child);

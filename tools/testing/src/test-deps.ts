@@ -14,7 +14,16 @@ import {
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
-import { createMemoryRateLimiter, createMemorySlots, createRedisRateLimiter, createRedisSlots, openRedis, type RateLimiter, type RedisClient, type Slots } from '@cw/ratelimit';
+import {
+  createMemoryRateLimiter,
+  createMemorySlots,
+  createRedisRateLimiter,
+  createRedisSlots,
+  openRedis,
+  type RateLimiter,
+  type RedisClient,
+  type Slots,
+} from '@cw/ratelimit';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
 
@@ -76,7 +85,10 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   const cluster = opts.redisCluster ?? shared?.clusterNodes;
   if (opts.redis || cluster || shared?.redis) {
     // The production client (one server, or a cluster), as openServiceDeps opens it.
-    redis = await openRedis(cluster ? { redisClusterNodes: cluster.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })) } : { redisUrl: redisUrl() }, () => undefined);
+    redis = await openRedis(
+      cluster ? { redisClusterNodes: cluster.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })) } : { redisUrl: redisUrl() },
+      () => undefined,
+    );
     limiter = createRedisRateLimiter(redis!, prefix);
   } else {
     limiter = createMemoryRateLimiter(prefix);

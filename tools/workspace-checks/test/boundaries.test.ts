@@ -19,8 +19,12 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
 
 describe('module boundaries', () => {
   it('fails when an app imports another app, by package name or by path', async () => {
-    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { createApp } from '@cw/app-publisher-api';\nexport const x = createApp;\n")).not.toEqual([]);
-    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { createApp } from '../../publisher-api/src/app';\nexport const x = createApp;\n")).not.toEqual([]);
+    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { createApp } from '@cw/app-publisher-api';\nexport const x = createApp;\n")).not.toEqual(
+      [],
+    );
+    expect(
+      await boundaryErrors('apps/tracker/src/bad.ts', "import { createApp } from '../../publisher-api/src/app';\nexport const x = createApp;\n"),
+    ).not.toEqual([]);
   });
 
   it('fails when a lib imports an app', async () => {
@@ -36,13 +40,17 @@ describe('module boundaries', () => {
   });
 
   it('fails when the tracker pulls in a publisher-only domain lib, or a shared lib a domain lib', async () => {
-    expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { searchProductsPage } from '@cw/catalog';\nexport const x = searchProductsPage;\n")).not.toEqual([]);
+    expect(
+      await boundaryErrors('apps/tracker/src/bad.ts', "import { searchProductsPage } from '@cw/catalog';\nexport const x = searchProductsPage;\n"),
+    ).not.toEqual([]);
     expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { paymentStatus } from '@cw/account';\nexport const x = paymentStatus;\n")).not.toEqual([]);
     expect(await boundaryErrors('libs/http/src/bad.ts', "import { listPrograms } from '@cw/programs';\nexport const x = listPrograms;\n")).not.toEqual([]);
     expect(await boundaryErrors('apps/tracker/src/ok.ts', "import { clickRecord } from '@cw/links';\nexport const x = clickRecord;\n")).toEqual([]);
   });
 
   it('fails when lib code imports a tool (the embedded engine, the demo data)', async () => {
-    expect(await boundaryErrors('libs/db/src/bad.ts', "import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';\nexport const x = startEmbeddedMongo;\n")).not.toEqual([]);
+    expect(
+      await boundaryErrors('libs/db/src/bad.ts', "import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';\nexport const x = startEmbeddedMongo;\n"),
+    ).not.toEqual([]);
   });
 });

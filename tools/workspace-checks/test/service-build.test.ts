@@ -24,7 +24,12 @@ afterAll(async () => {
 
 describe('per-service build', () => {
   it('bundles the tracker with its libs into dist/apps/tracker with a package.json of only its external dependencies, and the bundle serves /healthz under node', async () => {
-    execFileSync(process.execPath, [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'build', 'tracker', '--skip-nx-cache'], { cwd: root, env: { ...process.env, NX_DAEMON: 'false' }, stdio: 'ignore', timeout: 120_000 });
+    execFileSync(process.execPath, [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'build', 'tracker', '--skip-nx-cache'], {
+      cwd: root,
+      env: { ...process.env, NX_DAEMON: 'false' },
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
     const out = resolve(root, 'dist/apps/tracker');
     const bundle = readFileSync(resolve(out, 'main.js'), 'utf8');
     // The app and its libs are inside; no other app is.
@@ -41,7 +46,14 @@ describe('per-service build', () => {
 
     engine = await startEmbeddedMongo();
     const port = await freePort();
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', MONGODB_URI: `${engine.uri}/build_test`, PORT: String(port), SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' };
+    const env = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      MONGODB_URI: `${engine.uri}/build_test`,
+      PORT: String(port),
+      SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      LOG_LEVEL: 'silent',
+    };
     // Services verify indexes, they do not build them: on an unmigrated database the bundle refuses to start, naming what is missing.
     // (asynchronously: the engine answering it runs in this process)
     const refused = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -83,14 +95,21 @@ beforeAll(async () => {
   const dir = resolve(root, `node_modules/.cache/image-node-${major}`);
   node = resolve(dir, `node_modules/node-linux-${process.arch}/bin/node`);
   if (!existsSync(node)) {
-    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, `node-linux-${process.arch}@${major}`], { stdio: 'ignore', timeout: 240_000 });
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, `node-linux-${process.arch}@${major}`], {
+      stdio: 'ignore',
+      timeout: 240_000,
+    });
   }
-  execFileSync(process.execPath, [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--projects', APPS.join(','), '--skip-nx-cache'], {
-    cwd: root,
-    env: { ...process.env, NX_DAEMON: 'false' },
-    stdio: 'ignore',
-    timeout: 300_000,
-  });
+  execFileSync(
+    process.execPath,
+    [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--projects', APPS.join(','), '--skip-nx-cache'],
+    {
+      cwd: root,
+      env: { ...process.env, NX_DAEMON: 'false' },
+      stdio: 'ignore',
+      timeout: 300_000,
+    },
+  );
   imagesEngine = await startEmbeddedMongo();
   expect((await runCli(['db:migrate', '--json'], { MONGODB_URI: `${imagesEngine.uri}/images` }, root)).code).toBe(0);
 }, 600_000);
@@ -108,24 +127,35 @@ describe('the images’ Node', () => {
     expect(engines).toContain(`^${major}.`);
   });
 
-  it.each(APPS)('runs the %s bundle: /healthz and /readyz answer 200', async (app) => {
-    expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(new RegExp(`^v${imageNodeMajor()}\\.`));
-    const port = await freePort();
-    const child = spawn(node, ['main.js'], {
-      cwd: resolve(root, `dist/apps/${app}`),
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', MONGODB_URI: `${imagesEngine.uri}/images`, PORT: String(port), SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' },
-      stdio: 'ignore',
-    });
-    children.push(child);
-    let live: Response | undefined;
-    for (let i = 0; i < 150 && !live; i++) {
-      live = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-      if (!live) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(live?.status).toBe(200);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
-    child.kill('SIGTERM');
-  }, 60_000);
+  it.each(APPS)(
+    'runs the %s bundle: /healthz and /readyz answer 200',
+    async (app) => {
+      expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(new RegExp(`^v${imageNodeMajor()}\\.`));
+      const port = await freePort();
+      const child = spawn(node, ['main.js'], {
+        cwd: resolve(root, `dist/apps/${app}`),
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          MONGODB_URI: `${imagesEngine.uri}/images`,
+          PORT: String(port),
+          SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+          LOG_LEVEL: 'silent',
+        },
+        stdio: 'ignore',
+      });
+      children.push(child);
+      let live: Response | undefined;
+      for (let i = 0; i < 150 && !live; i++) {
+        live = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+        if (!live) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(live?.status).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
+      child.kill('SIGTERM');
+    },
+    60_000,
+  );
 });

@@ -81,7 +81,9 @@ export function feedRoutes(deps: AppDeps): RouteSpec[] {
             'application/json': {
               type: 'object',
               required: ['products'],
-              properties: { products: { type: 'array', items: { type: 'object', properties: Object.fromEntries(FEED_FIELDS.map((f) => [f, { type: 'string' }])) } } },
+              properties: {
+                products: { type: 'array', items: { type: 'object', properties: Object.fromEntries(FEED_FIELDS.map((f) => [f, { type: 'string' }])) } },
+              },
             },
           },
         },

@@ -24,7 +24,12 @@ const ERRORS = {
 
 export function reportingRoutes(deps: AppDeps): RouteSpec[] {
   return [
-    ...eventRoutes(deps, { auth: [requirePolicy(deps, EVENTS_POLICY)], security: API_KEY_SECURITY, accountOf: (ctx) => principalOf(ctx).publisher._id, errors: ERRORS }),
+    ...eventRoutes(deps, {
+      auth: [requirePolicy(deps, EVENTS_POLICY)],
+      security: API_KEY_SECURITY,
+      accountOf: (ctx) => principalOf(ctx).publisher._id,
+      errors: ERRORS,
+    }),
     route({
       method: 'GET',
       path: '/conversions',

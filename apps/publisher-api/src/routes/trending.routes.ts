@@ -47,7 +47,9 @@ export function trendingRoutes(deps: AppDeps): RouteSpec[] {
               generated_at: { type: 'string', format: 'date-time' },
             },
           },
-          alternatives: { 'text/csv': { type: 'string', description: `With format=csv: a header line, then one line per item (${TRENDING_COLUMNS.join(', ')}).` } },
+          alternatives: {
+            'text/csv': { type: 'string', description: `With format=csv: a header line, then one line per item (${TRENDING_COLUMNS.join(', ')}).` },
+          },
         },
         400: { description: 'Invalid parameter, or a channel you are not subscribed to' },
         401: { description: 'Not authenticated' },

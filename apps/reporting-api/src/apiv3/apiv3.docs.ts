@@ -13,11 +13,22 @@ const PARAMETERS = {
     Method: {
       type: 'string',
       enum: ['getStats', 'getConversions', 'findAll', 'findMyOffers', 'findMyApprovedOffers', 'findById', 'generateTrackingLink'],
-      description: 'Affiliate_Report: getStats, getConversions. Affiliate_Offer: findAll, findMyOffers, findMyApprovedOffers, findById, generateTrackingLink. Affiliate_AffiliateUser: findAll.',
+      description:
+        'Affiliate_Report: getStats, getConversions. Affiliate_Offer: findAll, findMyOffers, findMyApprovedOffers, findById, generateTrackingLink. Affiliate_AffiliateUser: findAll.',
     },
     NetworkId: { type: 'string', minLength: 1, description: 'Accepted and ignored.' },
-    'fields[]': { type: 'string', minLength: 1, description: 'Repeat for each field: Stat.clicks, Stat.conversions, Stat.payout, Stat.sale_amount, Stat.currency, Stat.date, Stat.offer_id, Stat.affiliate_info1 (the sub-ID), Offer.name, Stat.conversion_status, …' },
-    'groups[]': { type: 'string', minLength: 1, description: 'Repeat for each group: Stat.date, Stat.month, Stat.year, Stat.offer_id, Stat.affiliate_info1, Offer.name, Stat.currency (rows never mix currencies).' },
+    'fields[]': {
+      type: 'string',
+      minLength: 1,
+      description:
+        'Repeat for each field: Stat.clicks, Stat.conversions, Stat.payout, Stat.sale_amount, Stat.currency, Stat.date, Stat.offer_id, Stat.affiliate_info1 (the sub-ID), Offer.name, Stat.conversion_status, …',
+    },
+    'groups[]': {
+      type: 'string',
+      minLength: 1,
+      description:
+        'Repeat for each group: Stat.date, Stat.month, Stat.year, Stat.offer_id, Stat.affiliate_info1, Offer.name, Stat.currency (rows never mix currencies).',
+    },
     data_start: { type: 'string', format: 'date', description: 'First day (UTC, or shifted by hour_offset).' },
     data_end: { type: 'string', format: 'date', description: 'Last day, inclusive.' },
     hour_offset: { type: 'integer', minimum: -23, maximum: 23, description: 'Shifts day boundaries by whole hours.' },
@@ -39,7 +50,9 @@ const ENVELOPE = {
       properties: {
         status: { type: 'integer', enum: [1, -1], description: '1 success, -1 error.' },
         httpStatus: { type: 'integer', description: 'The real status: 200, 400, 401, 404, 405, 429 or 503.' },
-        data: { description: 'Reports: {page, current, count, pageCount, data: [{Stat, Offer}], totals?}; offers: {<id>: {Offer}}; the rest as HasOffers answers.' },
+        data: {
+          description: 'Reports: {page, current, count, pageCount, data: [{Stat, Offer}], totals?}; offers: {<id>: {Offer}}; the rest as HasOffers answers.',
+        },
         errors: { type: 'array', items: { type: 'object', properties: { publicMessage: { type: 'string' } } } },
         errorMessage: { type: ['string', 'null'] },
       },

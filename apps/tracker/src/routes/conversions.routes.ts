@@ -40,7 +40,12 @@ const CONVERSION = {
   },
 };
 
-const ERRORS = { 400: { description: 'Invalid parameter' }, 401: { description: 'Not a merchant token' }, 429: { description: 'Rate limited (per merchant)' }, 503: { description: 'Unavailable' } };
+const ERRORS = {
+  400: { description: 'Invalid parameter' },
+  401: { description: 'Not a merchant token' },
+  429: { description: 'Rate limited (per merchant)' },
+  503: { description: 'Unavailable' },
+};
 
 export function conversionRoutes(deps: AppDeps): RouteSpec[] {
   const auth = [requireMerchant(deps)];
@@ -78,7 +83,12 @@ export function conversionRoutes(deps: AppDeps): RouteSpec[] {
       pathParams: { id: { type: 'string' } },
       body: STATUS_INPUT,
       before: auth,
-      responses: { 200: { description: 'The changed conversion', schema: CONVERSION }, ...ERRORS, 404: { description: 'No such conversion of yours' }, 409: { description: 'invalid_transition' } },
+      responses: {
+        200: { description: 'The changed conversion', schema: CONVERSION },
+        ...ERRORS,
+        404: { description: 'No such conversion of yours' },
+        409: { description: 'invalid_transition' },
+      },
       handler: async (ctx, { body }) => {
         ctx.body = merchantView(await changeStatus(deps, String(ctx.params.id), body.status, { merchantId: merchantOf(ctx).merchantId }));
       },

@@ -27,7 +27,10 @@ function codeOf(url: string): string | undefined {
 function clientIp(req: IncomingMessage, hops: number): string {
   if (hops > 0) {
     const xff = req.headers['x-forwarded-for'];
-    const entries = (Array.isArray(xff) ? xff.join(',') : xff)?.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = (Array.isArray(xff) ? xff.join(',') : xff)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (entries?.length) return entries[Math.max(0, entries.length - hops)]!;
   }
   return req.socket.remoteAddress ?? '';

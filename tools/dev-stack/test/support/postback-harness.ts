@@ -122,16 +122,28 @@ export async function postbackFixture(deps: TestDeps, url: string, publisher = 0
     secret,
     merchantToken,
     sale: async (subid = `h${linkSeq++}`) => {
-      const [{ code }] = await ensureLinks(deps.repos.links, deps.config.secretKey, [{ publisherId: pub.account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid }], { source: 'api', listed: true });
+      const [{ code }] = await ensureLinks(
+        deps.repos.links,
+        deps.config.secretKey,
+        [{ publisherId: pub.account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid }],
+        { source: 'api', listed: true },
+      );
       const r = await request(tracker.callback()).get(`/c/${code}`).set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0');
       await tracker.clicks.flush();
       const clickId = new URL(r.headers.location).searchParams.get('cw_click_id');
-      const res = await request(tracker.callback()).post('/api/v1/track/conversions/').set('Authorization', `Bearer ${merchantToken}`).send({ click_id: clickId, order_id: `H-${Date.now()}-${Math.random()}`, amount: '50.00', currency: 'EUR' });
+      const res = await request(tracker.callback())
+        .post('/api/v1/track/conversions/')
+        .set('Authorization', `Bearer ${merchantToken}`)
+        .send({ click_id: clickId, order_id: `H-${Date.now()}-${Math.random()}`, amount: '50.00', currency: 'EUR' });
       expect(res.status).toBe(201);
       return res.body.id as string;
     },
     verify: (r) =>
-      new Webhook(secret).verify(r.body, { 'webhook-id': String(r.headers['x-cw-delivery']), 'webhook-timestamp': String(r.headers['x-cw-timestamp']), 'webhook-signature': String(r.headers['x-cw-signature']) }) as ReturnType<PostbackFixture['verify']>,
+      new Webhook(secret).verify(r.body, {
+        'webhook-id': String(r.headers['x-cw-delivery']),
+        'webhook-timestamp': String(r.headers['x-cw-timestamp']),
+        'webhook-signature': String(r.headers['x-cw-signature']),
+      }) as ReturnType<PostbackFixture['verify']>,
     close: () => tracker.clicks.close(),
   };
 }
@@ -156,7 +168,12 @@ export async function faultBed(opts: { unitMs: number; timeoutMs: number }): Pro
     seedProducts: 20,
     durable: true,
     serverSelectionTimeoutMS: 10_000,
-    env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000', POSTBACK_RETRY_UNIT_MS: String(opts.unitMs), POSTBACK_TIMEOUT_MS: String(opts.timeoutMs) },
+    env: {
+      RATELIMIT_POSTBACKS_PER_MIN: '100000',
+      RATELIMIT_IP_PER_MIN: '100000',
+      POSTBACK_RETRY_UNIT_MS: String(opts.unitMs),
+      POSTBACK_TIMEOUT_MS: String(opts.timeoutMs),
+    },
   });
   // The seeded sales counted in the stats now, so the workers under test spend their first rounds on
   // postbacks, not on the seed's stats (a loaded machine could otherwise outlast an attempt's lease).
@@ -169,7 +186,14 @@ export async function faultBed(opts: { unitMs: number; timeoutMs: number }): Pro
     receiver,
     fx,
     startWorker: async (config = {}) => {
-      const w = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: { ...deps.config, ...config }, models: deps.models, repos: deps.repos, processEveryMs: 25 });
+      const w = createWorker({
+        db: deps.db.connection.db!,
+        logger: deps.logger,
+        config: { ...deps.config, ...config },
+        models: deps.models,
+        repos: deps.repos,
+        processEveryMs: 25,
+      });
       await w.start();
       workers.push(w);
       return w;

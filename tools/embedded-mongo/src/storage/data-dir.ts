@@ -97,7 +97,7 @@ class JournalFile {
       this.queue = [];
       this.waiters = [];
       try {
-        for (let at = 0; at < buf.length; ) at += (await write(this.fd, buf, at, buf.length - at)) as unknown as number;
+        for (let at = 0; at < buf.length;) at += (await write(this.fd, buf, at, buf.length - at)) as unknown as number;
         await fdatasync(this.fd);
         for (const [resolve] of waiters) resolve();
       } catch (e) {
@@ -225,7 +225,7 @@ async function writeSnapshot(dir: string, no: number, state: CollectionState[]):
   try {
     const put = async (docs: Array<Document | Encoded>) => {
       const buf = encodeRecord(docs);
-      for (let at = 0; at < buf.length; ) at += (await write(fd, buf, at, buf.length - at)) as unknown as number;
+      for (let at = 0; at < buf.length;) at += (await write(fd, buf, at, buf.length - at)) as unknown as number;
     };
     await put([{ t: 'snapshot', v: 1, journal: no, collections: state.length }]);
     for (const c of state) {
@@ -250,20 +250,24 @@ function loadSnapshot(engine: Engine, path: string): { ok: boolean; documents: n
   let documents = 0;
   let ended = false;
   let declared = -1;
-  const result = scanRecords(path, (docs) => {
-    const head = docs[0];
-    if (head.t === 'collection') {
-      engine.apply({ op: 'createCollection', db: head.db, coll: head.coll, options: head.options ?? {} });
-      for (const spec of head.indexes as Document[]) engine.apply({ op: 'createIndex', db: head.db, coll: head.coll, spec: spec as never });
-    } else if (head.t === 'docs') {
-      // Kept encoded until read: start-up decodes only what the indexes need.
-      for (let i = 1; i < docs.length; i++) engine.loadEncoded(head.db, head.coll, docs[i] as Encoded);
-      documents += docs.length - 1;
-    } else if (head.t === 'end') {
-      ended = true;
-      declared = Number(head.documents);
-    }
-  }, true);
+  const result = scanRecords(
+    path,
+    (docs) => {
+      const head = docs[0];
+      if (head.t === 'collection') {
+        engine.apply({ op: 'createCollection', db: head.db, coll: head.coll, options: head.options ?? {} });
+        for (const spec of head.indexes as Document[]) engine.apply({ op: 'createIndex', db: head.db, coll: head.coll, spec: spec as never });
+      } else if (head.t === 'docs') {
+        // Kept encoded until read: start-up decodes only what the indexes need.
+        for (let i = 1; i < docs.length; i++) engine.loadEncoded(head.db, head.coll, docs[i] as Encoded);
+        documents += docs.length - 1;
+      } else if (head.t === 'end') {
+        ended = true;
+        declared = Number(head.documents);
+      }
+    },
+    true,
+  );
   const ok = !result.problem && ended && declared === documents;
   if (!ok) engine.reset();
   return { ok, documents };
@@ -284,7 +288,10 @@ function recover(engine: Engine, dir: string, log: (m: string) => void): Recover
     }
     report.problems.push(`snapshot ${name('snapshot', no)} is incomplete or damaged; using an older state`);
   }
-  const journals = files.flatMap((f) => (JOURNAL.test(f) ? [Number(JOURNAL.exec(f)![1])] : [])).filter((n) => n > (report.snapshot ?? 0)).sort((a, b) => a - b);
+  const journals = files
+    .flatMap((f) => (JOURNAL.test(f) ? [Number(JOURNAL.exec(f)![1])] : []))
+    .filter((n) => n > (report.snapshot ?? 0))
+    .sort((a, b) => a - b);
   for (const no of journals) {
     const path = join(dir, name('journal', no));
     const scan = scanRecords(path, (changes) => {
