@@ -82,6 +82,11 @@ export function feedRoutes(deps: AppDeps): RouteSpec[] {
               type: 'object',
               required: ['products'],
               properties: {
+                country: { type: 'string' },
+                format: { type: 'string', enum: ['json'] },
+                sample: { type: 'boolean', description: "True for a sample feed (the merchant's pages, no tracked links)." },
+                generated_at: { type: 'string', format: 'date-time' },
+                account: { type: 'string', description: 'The account the links are tracked for.' },
                 products: { type: 'array', items: { type: 'object', properties: Object.fromEntries(FEED_FIELDS.map((f) => [f, { type: 'string' }])) } },
               },
             },

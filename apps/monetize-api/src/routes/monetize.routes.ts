@@ -104,7 +104,20 @@ export function monetizeRoutes(deps: AppDeps): RouteSpec[] {
       responses: {
         201: {
           description: 'Application opened, with post_text rewritten',
-          schema: { ...APPLICATION, properties: { ...APPLICATION.properties, post_text: { type: 'string' } } },
+          schema: {
+            ...APPLICATION,
+            properties: {
+              ...APPLICATION.properties,
+              links: {
+                type: 'array',
+                items: {
+                  ...LINK,
+                  properties: { ...LINK.properties, original_url: { type: 'string', description: 'The URL of the post this link replaced.' } },
+                },
+              },
+              post_text: { type: 'string' },
+            },
+          },
         },
         400: E('Invalid body (post_text over 10,000 characters included)'),
         422: E('No merchant URL in the text'),
