@@ -14,11 +14,13 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { startPlatform } from '@cw-tools/dev-stack';
+import { connectDatabase, createModels, createRepositories } from '@cw/db';
+import { searchProducts } from '@cw/catalog';
 import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult, LoadSpec } from './lib/load';
 import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
-import { startEngineProcess } from './lib/engine-process';
+import { processCpuMicros, startEngineProcess } from './lib/engine-process';
 
 const OPTIONS = {
   products: { type: 'string', default: '100000' },
@@ -46,7 +48,8 @@ const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const LIFTED = '10000000';
 
-const engineUri = values.engine === 'child' ? (await startEngineProcess('bench_hot')).uri : undefined;
+const engine = values.engine === 'child' ? await startEngineProcess('bench_hot') : undefined;
+const engineUri = engine?.uri;
 console.log(`seeding ${PRODUCTS} products...`);
 const platform = await startPlatform({
   env: {
@@ -176,6 +179,9 @@ const load = (url: string, s: Scenario, overallRate?: number, seconds = SECONDS)
   });
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+/** The platform's CPU per request, and the engine's when it runs apart ("in it" otherwise). */
+const cpuLine = (platformUs: number, engineUs?: number) =>
+  `platform ${platformUs.toFixed(0)} us${engineUs === undefined ? ' (engine in it)' : `, engine ${engineUs.toFixed(0)} us`}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(
@@ -186,16 +192,28 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   const bare = await s.bare();
   const ratios: number[] = [];
   const platformRps: number[] = [];
+  /** CPU per request answered (µs) of the platform's process and, when apart, the engine's. */
+  const platformCpu: number[] = [];
+  const engineCpu: number[] = [];
+  const bareCpu: number[] = [];
   const bareRps: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
+    const cpu0 = process.cpuUsage();
+    const engine0 = engine ? processCpuMicros(engine.pid) : 0;
     const a = await load(platform.url, s);
+    const used = process.cpuUsage(cpu0);
+    platformCpu.push((used.user + used.system) / a.total);
+    if (engine) engineCpu.push((processCpuMicros(engine.pid) - engine0) / a.total);
+    const bare0 = process.cpuUsage();
     const b = await load(bare.url, s);
+    const bareUsed = process.cpuUsage(bare0);
+    bareCpu.push((bareUsed.user + bareUsed.system) / b.total);
     if (a.non2xx && !s.name.startsWith('redirect')) console.log(`  WARNING: ${a.non2xx} non-2xx: ${JSON.stringify(a.statusCounts)}`);
     platformRps.push(a.requestsPerSecond);
     bareRps.push(b.requestsPerSecond);
     ratios.push((100 * a.requestsPerSecond) / b.requestsPerSecond);
     console.log(
-      `  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s`,
+      `  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${cpuLine(platformCpu.at(-1)!, engineCpu.at(-1))}), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s (CPU ${bareCpu.at(-1)!.toFixed(0)} us)`,
     );
   }
   bare.close();
@@ -205,14 +223,41 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   if (values.profile) {
     const raw = values['profile-dir'] ? `${values['profile-dir']}/${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile` : undefined;
     const { result, byPackage, totalMs, byFunction } = await profileWhile(() => load(platform.url, s), raw);
-    cpu = `; CPU ${((1000 * totalMs) / result.total).toFixed(0)} us/request: ${formatBreakdown(byPackage, totalMs)}`;
+    cpu = `; profiled CPU ${((1000 * totalMs) / result.total).toFixed(0)} us/request: ${formatBreakdown(byPackage, totalMs)}`;
     console.log(`  profile${cpu}`);
     if (Number(values.top)) console.log(formatTop(byFunction, totalMs, Number(values.top)));
   }
   const ratio = median(ratios);
   summary.push(
-    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at 200 req/s ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms${cpu}`,
+    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at 200 req/s ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms; CPU per request ${cpuLine(median(platformCpu), engine ? median(engineCpu) : undefined)}, bare ${median(bareCpu).toFixed(0)} us${cpu}`,
   );
+}
+
+// The floor under a distinct-page search: the same catalog query (country DE, EUR, a new
+// min_price each time, 21 rows) through mongoose and the driver, with no HTTP, no auth, no limiter,
+// no links and no JSON; 16 at a time, as the 16 connections ask. CPU per query of this process
+// (the platform's, idle meanwhile) and of the engine when apart.
+if (!values.only || values.only.split(',').some((o) => 'search: distinct pages'.includes(o))) {
+  const db = await connectDatabase(platform.mongoUri);
+  const models = createModels(db.connection);
+  const scope = { markets: ['DE'], programIds: await createRepositories(models).programs.activeApprovedIds(creds.publishers[0].account_id) };
+  let n = 0;
+  const query = () => searchProducts(models, scope, { countries: ['DE'], currency: 'EUR', minPrice: `0.0000${++n}`, group: false, limit: 20, offset: 0 });
+  const worker = async (until: number) => {
+    while (performance.now() < until) if ((await query()).rows.length !== 20) throw new Error('floor query: expected a full page');
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, () => worker(performance.now() + 1_000)));
+  n = 0;
+  const cpu0 = process.cpuUsage();
+  const engine0 = engine ? processCpuMicros(engine.pid) : 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, () => worker(start + SECONDS * 1_000)));
+  const used = process.cpuUsage(cpu0);
+  const perQuery = (used.user + used.system) / n;
+  summary.push(
+    `floor: the same catalog query through mongoose alone, ${CONNECTIONS} at a time: ${((1000 * n) / (performance.now() - start)).toFixed(0)} queries/s; CPU per query ${cpuLine(perQuery, engine ? (processCpuMicros(engine.pid) - engine0) / n : undefined)}`,
+  );
+  await db.close();
 }
 
 // Every redirect answered has its click stored (the buffer is flushed on stop).

@@ -4,10 +4,11 @@
  * benchmark's (or at `stop()`).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
-export async function startEngineProcess(db: string): Promise<{ uri: string; stop(): Promise<void> }> {
+export async function startEngineProcess(db: string): Promise<{ uri: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -16,10 +17,20 @@ export async function startEngineProcess(db: string): Promise<{ uri: string; sto
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return {
     uri: `${line}/${db}`,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
   };
+}
+
+/** CPU time (user + system, µs) process `pid` has used so far, from /proc (Linux). */
+export function processCpuMicros(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux); the command
+  // name (field 2) may hold spaces, so count from the closing parenthesis.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

@@ -16,30 +16,57 @@ function counting(cache: PageCache<number>, validUntil = Infinity) {
 }
 
 describe('product page cache', () => {
+  it('keeps a page only when its key is asked for a second time', async () => {
+    const cache = new PageCache<number>(10, 5000);
+    const c = counting(cache);
+    const p = principal('pub_a', { v: 'e.1' });
+    for (let i = 0; i < 5; i++) await c.get(p, `once-${i}`, 0);
+    expect(cache.size).toBe(0); // pages asked for once are built, answered and dropped
+    expect(await c.get(p, 'k', 0)).toBe(6);
+    expect(await c.get(p, 'k', 1)).toBe(7); // asked again: built and kept
+    expect(await c.get(p, 'k', 2)).toBe(7);
+    expect(cache.size).toBe(1);
+  });
+
+  it('forgets keys asked for once beyond four times its bound', async () => {
+    const c = counting(new PageCache<number>(2, 5000));
+    const p = principal('pub_a', { v: 'e.1' });
+    await c.get(p, 'k', 0);
+    for (let i = 0; i < 8; i++) await c.get(p, `other-${i}`, 0); // fills the doorkeeper: emptied
+    expect(await c.get(p, 'k', 1)).toBe(10); // counted as a first ask again: not kept
+    expect(await c.get(p, 'k', 2)).toBe(11);
+    expect(await c.get(p, 'k', 3)).toBe(11);
+  });
+
   it('serves a page again only to the same cached principal under the same catalog version', async () => {
     const catalog = { v: 'e.1' as string | null };
     const c = counting(new PageCache<number>(10, 5000));
     const p = principal('pub_a', catalog);
-    expect(await c.get(p, 'k', 0)).toBe(1);
-    expect(await c.get(p, 'k', 1)).toBe(1);
+    await c.get(p, 'k', 0);
+    expect(await c.get(p, 'k', 0)).toBe(2);
+    expect(await c.get(p, 'k', 1)).toBe(2);
     catalog.v = 'e.2'; // a catalog write
-    expect(await c.get(p, 'k', 2)).toBe(2);
+    expect(await c.get(p, 'k', 2)).toBe(3);
+    expect(await c.get(p, 'k', 2)).toBe(3); // a kept page stays admitted across versions
     const reloaded = principal('pub_a', catalog); // its access stamp changed: a new principal object
-    expect(await c.get(reloaded, 'k', 3)).toBe(3);
-    expect(await c.get(principal('pub_b', catalog), 'k', 4)).toBe(4);
+    expect(await c.get(reloaded, 'k', 3)).toBe(4);
+    await c.get(principal('pub_b', catalog), 'k', 4);
+    expect(await c.get(principal('pub_b', catalog), 'k', 4)).toBe(6);
   });
 
   it('never serves a page past its first row leaving the freshness window, nor past the maximum age', async () => {
     const catalog = { v: 'e.1' };
     const fresh = counting(new PageCache<number>(10, 5000), 100);
     const p = principal('pub_a', catalog);
-    expect(await fresh.get(p, 'k', 0)).toBe(1);
-    expect(await fresh.get(p, 'k', 99)).toBe(1);
-    expect(await fresh.get(p, 'k', 100)).toBe(2);
+    await fresh.get(p, 'k', 0);
+    expect(await fresh.get(p, 'k', 0)).toBe(2);
+    expect(await fresh.get(p, 'k', 99)).toBe(2);
+    expect(await fresh.get(p, 'k', 100)).toBe(3);
     const aged = counting(new PageCache<number>(10, 5000));
-    expect(await aged.get(p, 'k', 0)).toBe(1);
-    expect(await aged.get(p, 'k', 4999)).toBe(1);
-    expect(await aged.get(p, 'k', 5000)).toBe(2);
+    await aged.get(p, 'k', 0);
+    expect(await aged.get(p, 'k', 0)).toBe(2);
+    expect(await aged.get(p, 'k', 4999)).toBe(2);
+    expect(await aged.get(p, 'k', 5000)).toBe(3);
   });
 
   it('caches nothing without a trusted catalog version, or when turned off', async () => {
@@ -48,24 +75,27 @@ describe('product page cache', () => {
     await untrusted.get(p, 'k', 0);
     expect(await untrusted.get(p, 'k', 1)).toBe(2);
     const uncached = { ...p, catalogStamp: undefined };
-    expect(await untrusted.get(uncached, 'k', 2)).toBe(3);
+    await untrusted.get(uncached, 'k', 2);
+    expect(await untrusted.get(uncached, 'k', 2)).toBe(4);
     const off = counting(new PageCache<number>(0, 5000));
     const q = principal('pub_a', { v: 'e.1' });
     await off.get(q, 'k', 0);
-    expect(await off.get(q, 'k', 1)).toBe(2);
+    await off.get(q, 'k', 1);
+    expect(await off.get(q, 'k', 1)).toBe(3);
   });
 
   it('keeps at most its bound, dropping the least recently used page', async () => {
     const cache = new PageCache<number>(2, 5000);
     const c = counting(cache);
     const p = principal('pub_a', { v: 'e.1' });
-    await c.get(p, 'a', 0);
-    await c.get(p, 'b', 0);
+    const keep = async (key: string, now: number) => (await c.get(p, key, now), c.get(p, key, now));
+    await keep('a', 0); // builds 1, 2 (kept)
+    await keep('b', 0); // builds 3, 4 (kept)
     await c.get(p, 'a', 1); // a is now the most recent
-    await c.get(p, 'c', 2); // drops b
+    await keep('c', 2); // builds 5, 6: drops b
     expect(cache.size).toBe(2);
-    expect(await c.get(p, 'a', 3)).toBe(1);
-    expect(await c.get(p, 'b', 3)).toBe(4);
+    expect(await c.get(p, 'a', 3)).toBe(2);
+    expect(await c.get(p, 'b', 3)).toBe(7);
   });
 
   it('lets requests that miss together share one build', async () => {

@@ -6,7 +6,7 @@
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { ensureLinks, trackedUrl } from '@cw/links';
-import { compareDecimals } from '@cw/money';
+import { compareDecimals, decimal128String } from '@cw/money';
 import type { InputOf, UseCaseDeps } from '@cw/usecase';
 import { isValidGtin } from './gtin';
 import { pageCacheFor } from './page-cache';
@@ -178,7 +178,7 @@ function productView(r: CatalogRow, url: string, merchantName: string) {
     id: r._id,
     gtin: r.gtin,
     title: r.title,
-    price: r.price.toString(),
+    price: decimal128String(r.price),
     currency: r.currency,
     image: r.image ?? '',
     url,
