@@ -72,5 +72,15 @@ export default [
     ignores: ['**/*.test.ts', 'tools/testing/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }] }] },
   },
+  {
+    // Type-aware: a promise nobody awaits or handles (a lost error, a write that may not happen
+    // before the answer) and a promise where a callback's return is ignored are errors.
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   prettier,
 ];

@@ -9,11 +9,11 @@
  * The one-process platform as `npm start` runs it (embedded engine in this process) with budgets
  * lifted; REDIS_URL in the environment switches it to the Redis limiter and access versions.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { startPlatform } from '@cw-tools/dev-stack';
+import { handlerServer } from '@cw-tools/testing';
 import { connectDatabase, createModels, createRepositories } from '@cw/db';
 import { searchProducts } from '@cw/catalog';
 import { formatResult, runLoad } from './lib/run-load';
@@ -74,8 +74,8 @@ async function get(path: string, headers: Record<string, string>): Promise<{ sta
   return { status: res.status, text: await res.text(), location: res.headers.get('location') };
 }
 
-async function listen(handler: http.RequestListener): Promise<{ url: string; close(): void }> {
-  const server = http.createServer(handler);
+async function listen(handler: Parameters<typeof handlerServer>[0]): Promise<{ url: string; close(): void }> {
+  const server = handlerServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }

@@ -13,7 +13,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential, revokeCredential } from '@cw/auth';
 import { FEED_FIELDS, regenerateMarket, signedFeedUrl } from '@cw/feeds';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, expectErrorShape, type TestDeps, handlerServer } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;
@@ -281,7 +281,7 @@ describe('GET /api/v1/feeds/products/', () => {
   it('stops reading the catalog when the client goes away mid-feed', async () => {
     const openCursors = async () => Number((await deps.db.connection.db!.admin().command({ serverStatus: 1 })).metrics.cursor.open.total);
     const before = await openCursors();
-    const server = http.createServer(app);
+    const server = handlerServer(app);
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
       await new Promise<void>((ok, no) => {

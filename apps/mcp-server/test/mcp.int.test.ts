@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { issueCredential, revokeCredential } from '@cw/auth';
-import { createTestDeps, schemaErrors, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, schemaErrors, type TestDeps, handlerServer } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 import { portabilityProblems } from '../src/portable-schema';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
       RATELIMIT_IP_PER_MIN: '100000',
     },
   });
-  server = http.createServer(createApp(deps).callback());
+  server = handlerServer(createApp(deps).callback());
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/mcp/`;
 });

@@ -10,7 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeStatus, pruneEvents, type ConversionRecord } from '@cw/conversions';
 import { endEventStreams } from '@cw/http';
-import { createTestDeps, expectErrorShape, readEventStream, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, expectErrorShape, readEventStream, type TestDeps, handlerServer } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 const ENV = {
@@ -143,7 +143,7 @@ describe('GET /events/stream/', () => {
   let base: string;
   let listener: http.Server;
   beforeAll(async () => {
-    listener = http.createServer(servers[0]!);
+    listener = handlerServer(servers[0]!);
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/api/v1/publisher`;
   });

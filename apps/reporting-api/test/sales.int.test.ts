@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Types } from 'mongoose';
 import { rotateCredential } from '@cw/auth';
 import { rebuildStats } from '@cw/conversions';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, expectErrorShape, type TestDeps, handlerServer } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;
@@ -216,7 +216,7 @@ describe('reporting-token API', () => {
     );
     const openCursors = async () => Number((await deps.db.connection.db!.admin().command({ serverStatus: 1 })).metrics.cursor.open.total);
     const before = await openCursors();
-    const server = http.createServer(app());
+    const server = handlerServer(app());
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
       await new Promise<void>((ok, no) => {

@@ -51,11 +51,17 @@ function send(res: ServerResponse, status: number, id: string, type: string, bod
 }
 
 /** The probes in front of `next` (the app): GET /healthz, /readyz and /metrics; everything else passes through. */
-export function withProbes(next: RequestListener, opts: ProbeOptions): RequestListener {
+/** What answers every other request: Koa's callback returns a promise that never rejects (Koa answers its own errors). */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export function withProbes(next: HttpHandler, opts: ProbeOptions): RequestListener {
   const json = 'application/json; charset=utf-8';
   return (req, res) => {
     const path = req.url?.split('?')[0] ?? '';
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !PROBES.has(path) || (path.startsWith('/metrics') && !opts.registry)) return next(req, res);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !PROBES.has(path) || (path.startsWith('/metrics') && !opts.registry)) {
+      void next(req, res);
+      return;
+    }
     const id = opts.requestId(req);
     if (path.startsWith('/healthz')) return send(res, 200, id, json, JSON.stringify({ status: 'ok' }));
     if (path.startsWith('/metrics')) {
@@ -74,17 +80,21 @@ export function withProbes(next: RequestListener, opts: ProbeOptions): RequestLi
         JSON.stringify({ detail: 'The process is shutting down.', code: 'service_unavailable', request_id: id, checks: { draining: 'yes' } }),
       );
     }
-    runChecks(opts.checks, opts.timeoutMs ?? 2000).then((results) => {
-      const ready = Object.values(results).every((r) => r === 'ok');
-      send(
-        res,
-        ready ? 200 : 503,
-        id,
-        json,
-        JSON.stringify(
-          ready ? { status: 'ok', checks: results } : { detail: 'A dependency is not ready.', code: 'service_unavailable', request_id: id, checks: results },
-        ),
-      );
-    });
+    runChecks(opts.checks, opts.timeoutMs ?? 2000).then(
+      (results) => {
+        const ready = Object.values(results).every((r) => r === 'ok');
+        send(
+          res,
+          ready ? 200 : 503,
+          id,
+          json,
+          JSON.stringify(
+            ready ? { status: 'ok', checks: results } : { detail: 'A dependency is not ready.', code: 'service_unavailable', request_id: id, checks: results },
+          ),
+        );
+      },
+      // Each check's failure is caught where it runs; anything else still gets an answer.
+      () => send(res, 503, id, json, JSON.stringify({ detail: 'Readiness could not be checked.', code: 'service_unavailable', request_id: id })),
+    );
   };
 }

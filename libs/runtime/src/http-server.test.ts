@@ -29,13 +29,14 @@ function raw(parts: string[], pauseMs = 0): Promise<string> {
     socket.on('close', () => resolve(got));
     socket.on('error', (e) => (got ? resolve(got) : reject(e)));
     socket.setTimeout(5000, () => socket.destroy());
-    socket.on('connect', async () => {
+    const send = async () => {
       for (const p of parts) {
         if (socket.destroyed) break;
         socket.write(p);
         if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       }
-    });
+    };
+    socket.on('connect', () => void send().catch(reject));
   });
 }
 

@@ -200,16 +200,15 @@ async function startOn(
     trustProxyHops: config.trustProxyHops,
   });
 
-  const cb = (app: { callback(): http.RequestListener }) => app.callback();
   const trackerApp = tracker(appDeps);
   const handler = routeByPrefix(
     [
-      { prefixes: ['/api/v1/publisher', '/docs'], exact: ['/'], handler: cb(publisherApi(appDeps)) },
-      { prefixes: ['/api/v1/affiliate-reporting', '/Apiv3/json'], handler: cb(reportingApi(appDeps)) },
-      { prefixes: ['/api/v1/monetize'], handler: cb(monetizeApi(appDeps)) },
-      { prefixes: ['/api/v1/affiliates/feed', '/api/v1/feeds'], handler: cb(feedService(appDeps)) },
-      { prefixes: ['/api/v1/mcp'], handler: cb(mcpServer(appDeps)) },
-      { prefixes: ['/c', '/api/v1/track'], handler: cb(trackerApp) },
+      { prefixes: ['/api/v1/publisher', '/docs'], exact: ['/'], handler: publisherApi(appDeps).callback() },
+      { prefixes: ['/api/v1/affiliate-reporting', '/Apiv3/json'], handler: reportingApi(appDeps).callback() },
+      { prefixes: ['/api/v1/monetize'], handler: monetizeApi(appDeps).callback() },
+      { prefixes: ['/api/v1/affiliates/feed', '/api/v1/feeds'], handler: feedService(appDeps).callback() },
+      { prefixes: ['/api/v1/mcp'], handler: mcpServer(appDeps).callback() },
+      { prefixes: ['/c', '/api/v1/track'], handler: trackerApp.callback() },
     ],
     edge.callback(),
   );

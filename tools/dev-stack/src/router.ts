@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+/** A request handler; a promise it returns (Koa's callback) never rejects. */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface Route {
   prefixes: string[];
@@ -20,6 +21,6 @@ export function routeByPrefix(routes: Route[], fallback: Handler): Handler {
     for (const [prefix, handler] of table) {
       if (path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)) return handler(req, res);
     }
-    fallback(req, res);
+    return fallback(req, res);
   };
 }

@@ -1,5 +1,4 @@
 /** libs/http's service app (here, not in the lib: @cw-tools/testing builds on libs that build on @cw/http). */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -7,7 +6,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@cw/logging';
 import { createMemoryRateLimiter } from '@cw/ratelimit';
-import { expectErrorShape } from '@cw-tools/testing';
+import { expectErrorShape, handlerServer } from '@cw-tools/testing';
 import { buildOpenApi, buildRouter, createServiceApp, mountRouter, type RouteSpec } from '@cw/http';
 
 const logLines: string[] = [];
@@ -150,7 +149,7 @@ describe('protocol abuse', () => {
   });
 
   it('refuses a compressed body that inflates past 1 MB (a gzip bomb: 200 MB in 200 KB) with 413, without holding it in memory', async () => {
-    const server = http.createServer(app());
+    const server = handlerServer(app());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createTestDeps, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, type TestDeps, handlerServer } from '@cw-tools/testing';
 import { createApp as mcpServer } from '@cw/app-mcp-server';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 
@@ -21,7 +21,7 @@ let apiUrl: string;
 let client: Client;
 
 async function listen(app: Koa): Promise<string> {
-  const server = http.createServer(app.callback());
+  const server = handlerServer(app.callback());
   servers.push(server);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

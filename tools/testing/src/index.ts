@@ -15,3 +15,4 @@ export type { PrivateRedisCluster } from './private-redis-cluster';
 export { readEventStream } from './event-stream-reader';
 export type { SseMessage } from './event-stream-reader';
 export { spawnService } from './service-process';
+export { handlerServer } from './http-server';

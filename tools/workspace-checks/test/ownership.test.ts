@@ -1,0 +1,49 @@
+/**
+ * The map of the code stays true: every Nx project has an owner in CODEOWNERS (not only the
+ * catch-all), and every file path docs/decisions.md names exists.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../../..');
+
+/** Project roots: the directories under apps/, libs/, tools/ and bench/ that hold a project.json. */
+function projectRoots(): string[] {
+  const roots = existsSync(resolve(root, 'bench/project.json')) ? ['bench'] : [];
+  for (const group of ['apps', 'libs', 'tools']) {
+    for (const dir of readdirSync(resolve(root, group), { withFileTypes: true })) {
+      if (dir.isDirectory() && existsSync(resolve(root, group, dir.name, 'project.json'))) roots.push(`${group}/${dir.name}`);
+    }
+  }
+  return roots;
+}
+
+describe('code ownership and the decisions record', () => {
+  it('gives every project an owner of its own in CODEOWNERS', () => {
+    const owned = new Map(
+      readFileSync(resolve(root, '.github/CODEOWNERS'), 'utf8')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith('#'))
+        .map((line) => line.split(/\s+/) as [string, ...string[]])
+        .map(([pattern, ...owners]) => [pattern, owners]),
+    );
+    const roots = projectRoots();
+    expect(roots.length).toBeGreaterThan(30);
+    const missing = roots.filter((r) => !(owned.get(`/${r}/`) ?? []).some((o) => o.startsWith('@')));
+    expect(missing).toEqual([]);
+  });
+
+  it('names only files and directories that exist in docs/decisions.md', () => {
+    const text = readFileSync(resolve(root, 'docs/decisions.md'), 'utf8');
+    // Repository paths in code spans; patterns (`apps/*/src`, `dist/apps/<app>/`) and MCP method
+    // names (`tools/list`, `tools/call`) are not paths.
+    const named = [...text.matchAll(/`((?:apps|libs|tools|bench|docs|docker|\.ci|\.github)\/[^`\s*<>{}]+)`/g)]
+      .map((m) => m[1].replace(/[:#].*$/, ''))
+      .filter((p) => !/^tools\/(list|call)$/.test(p));
+    expect(named.length).toBeGreaterThan(20);
+    const gone = [...new Set(named)].filter((p) => !existsSync(resolve(root, p)));
+    expect(gone).toEqual([]);
+  });
+});
