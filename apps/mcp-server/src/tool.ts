@@ -173,7 +173,7 @@ export async function idempotently<V>(
   run: () => Promise<{ status: number; view: V }>,
 ): Promise<{ view: V; status: number; replayed: boolean }> {
   if (scope.key === undefined) return { ...(await run()), replayed: false };
-  const method = scope.route.split(' ')[0];
+  const [method = ''] = scope.route.split(' ');
   const stored = await runIdempotent(
     { models: call.deps.models, account: principal.publisher._id, method, route: scope.route, key: scope.key, request: scope.request },
     async () => {

@@ -51,7 +51,7 @@ export function parseXmlFeed(text: string): FeedRow[] {
 /** "129.95 EUR" or "129.95" -> amount and currency. */
 function parsePrice(raw: string | undefined): { amount: string; currency?: string } | undefined {
   const m = /^\s*([0-9]{1,12}(?:\.[0-9]{1,4})?)\s*([A-Za-z]{3})?\s*$/.exec(raw ?? '');
-  return m ? { amount: m[1], currency: m[2]?.toUpperCase() } : undefined;
+  return m?.[1] ? { amount: m[1], currency: m[2]?.toUpperCase() } : undefined;
 }
 
 export async function importFeedRows(models: Models, rows: FeedRow[], opts: ImportOptions): Promise<ImportResult> {

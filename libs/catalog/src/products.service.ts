@@ -159,7 +159,7 @@ async function respond(deps: UseCaseDeps, principal: Principal, page: Page, limi
   }
   const merchants = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
   const products = rows.map((r, i) => ({
-    ...productView(r, trackedUrl(config.trackingUrl, codes[i]), merchants.get(r.merchant_id) ?? ''),
+    ...productView(r, trackedUrl(config.trackingUrl, codes[i]!), merchants.get(r.merchant_id) ?? ''),
     ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),
   }));
   return {

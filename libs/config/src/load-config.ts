@@ -177,7 +177,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   const ratesRaw = str('INDICATIVE_USD_RATES') ?? DEFAULT_USD_RATES;
   for (const pair of ratesRaw.split(',')) {
     const m = /^\s*([A-Z]{3})\s*[:=]\s*([0-9]{1,6}(\.[0-9]{1,8})?)\s*$/.exec(pair);
-    if (!m || Number(m[2]) === 0) {
+    if (!m?.[1] || !m[2] || Number(m[2]) === 0) {
       problems.push(`INDICATIVE_USD_RATES must be a list like "EUR:1.08,GBP:1.27" (positive decimals), got "${ratesRaw}"`);
       break;
     }

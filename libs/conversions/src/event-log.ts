@@ -99,7 +99,7 @@ export async function appendPendingEvents(deps: Deps, opts: { accounts?: number 
   // Workers running this side by side start on different accounts (one holding an account's lease skips it for the others).
   for (let i = accounts.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
-    [accounts[i], accounts[j]] = [accounts[j], accounts[i]];
+    [accounts[i], accounts[j]] = [accounts[j]!, accounts[i]!];
   }
   let appended = 0;
   for (const account of accounts) appended += await appendAccountEvents(deps, account);

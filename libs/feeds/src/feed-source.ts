@@ -184,12 +184,13 @@ export function feedRows(models: Models, sel: FeedSelection, now = new Date()): 
       let sent = 0;
       while (heads.length && sent < sel.cap) {
         let min = 0;
-        for (let i = 1; i < heads.length; i++) if (heads[i].r.id < heads[min].r.id) min = i;
-        yield heads[min].r;
+        let head = heads[0]!;
+        for (const [i, h] of heads.entries()) if (h.r.id < head.r.id) [min, head] = [i, h];
+        yield head.r;
         sent++;
-        const n = await heads[min].it.next();
+        const n = await head.it.next();
         if (n.done) heads.splice(min, 1);
-        else heads[min].r = n.value;
+        else head.r = n.value;
       }
     } finally {
       for (const close of closers) close();

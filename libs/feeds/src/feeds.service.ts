@@ -212,7 +212,8 @@ async function* feedItems(deps: UseCaseDeps, publisherId: string, rows: AsyncIte
       );
       links = ensured.map((e) => trackedUrl(deps.config.trackingUrl, e.code));
     }
-    for (const [i, r] of batch.entries()) yield feedItem(r, links[i], names.get(r.merchant_id) ?? '', tracked);
+    // links holds one URL per row of the batch, in its order.
+    for (const [i, r] of batch.entries()) yield feedItem(r, links[i]!, names.get(r.merchant_id) ?? '', tracked);
     batch = [];
   };
   for await (const r of rows) {

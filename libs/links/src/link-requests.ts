@@ -12,7 +12,7 @@ import { LINK_LIST_ORDER, type LinkRow, type ProgramRow } from '@cw/db';
 import { CAMPAIGN_ID_PATTERN, campaignMismatch } from '@cw/programs';
 import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
-import { ensureLinks, trackedUrl, type LinkSpec } from './tracked-links';
+import { ensureLinks, trackedUrl, type EnsuredLink, type LinkSpec } from './tracked-links';
 
 export const SUBID_PATTERN = '^[A-Za-z0-9._~-]{1,100}$';
 
@@ -101,7 +101,8 @@ class Resolver {
     } else if (req.campaign_id !== undefined) {
       const campaign = Number(req.campaign_id);
       const candidates = await this.deps.repos.programs.activeOfCampaign(campaign, PROGRAM_FIELDS);
-      if (!candidates.length) throw new ApiError({ code: 'not_found', detail: `Campaign ${campaign} has no active program.` });
+      const [firstCandidate] = candidates;
+      if (!firstCandidate) throw new ApiError({ code: 'not_found', detail: `Campaign ${campaign} has no active program.` });
       const mine = candidates.filter((p) => approved.has(p._id));
       if (mine.length > 1) {
         throw new ApiError({
@@ -110,7 +111,7 @@ class Resolver {
           errors: [{ param: 'program_id', detail: 'is required: the campaign has several approved programs' }],
         });
       }
-      program = mine[0] ?? candidates[0];
+      program = mine[0] ?? firstCandidate;
     } else {
       throw new ApiError({
         code: 'invalid_parameter',
@@ -177,7 +178,7 @@ export type LinkView = ReturnType<typeof linkView>;
 /** Creates (or finds) one link: `created` is false when the same link existed. */
 export async function createLink(deps: UseCaseDeps, principal: Principal, input: LinkRequest): Promise<{ created: boolean; link: LinkView }> {
   const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
-  const [ensured] = await ensureLinks(deps.repos.links, deps.config.secretKey, [spec], { source: 'api', listed: true });
+  const [ensured] = (await ensureLinks(deps.repos.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
   const link = (await deps.repos.links.byCodes([ensured.code])).get(ensured.code)!;
   return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
 }
@@ -204,7 +205,7 @@ export async function createLinkBatch(deps: UseCaseDeps, principal: Principal, i
     if (o.error) {
       return { index, status: 'error' as const, error: { code: o.error.code, detail: o.error.detail, ...(o.error.errors ? { errors: o.error.errors } : {}) } };
     }
-    const e = ensured[k++];
+    const e = ensured[k++]!; // one per request without an error, in order
     const created = e.created && !reported.has(e.code);
     reported.add(e.code);
     return { index, status: created ? ('created' as const) : ('existing' as const), link: linkView(deps.config.trackingUrl, links.get(e.code)!) };

@@ -80,7 +80,8 @@ export async function ensureLinks(
   const now = new Date();
   const missing = new Map<string, LinkSpec>();
   specs.forEach((s, i) => {
-    if (!existing.has(codes[i])) missing.set(codes[i], s);
+    const code = codes[i]!; // one code per spec
+    if (!existing.has(code)) missing.set(code, s);
   });
   const created = await links.insertNew(
     [...missing].map(([code, s]) => ({

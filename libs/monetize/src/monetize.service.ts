@@ -89,8 +89,9 @@ async function checkDailyCap(deps: UseCaseDeps, addressHash: string, now: Date):
     .sort({ created_at: 1 })
     .limit(cap)
     .lean();
-  if (recent.length < cap) return;
-  const retry = Math.max(1, Math.ceil((recent[0].created_at.getTime() + DAY_MS - now.getTime()) / 1000));
+  const [oldest] = recent;
+  if (!oldest || recent.length < cap) return;
+  const retry = Math.max(1, Math.ceil((oldest.created_at.getTime() + DAY_MS - now.getTime()) / 1000));
   throw new ApiError({
     code: 'rate_limited',
     detail: `This address has opened ${cap} instant-monetization applications in the last 24 hours. Retry after ${retry} seconds.`,
@@ -167,7 +168,7 @@ async function openApplication(deps: UseCaseDeps, caller: Caller, o: Opening) {
       payout_claim_required: true,
       links: o.programs.map((p, i) => ({
         program_id: p.program._id,
-        url: trackedUrl(deps.config.trackingUrl, ensured[i].code),
+        url: trackedUrl(deps.config.trackingUrl, ensured[i]!.code), // one link per program, in order
         landing_url: p.landingUrl,
         provisional: true,
       })),
@@ -242,14 +243,14 @@ export async function rewriteSocialPost(deps: UseCaseDeps, caller: Caller, input
   let text = '';
   let at = 0;
   matches.forEach((m, i) => {
-    text += input.post_text.slice(at, m.start) + application.links[i].url;
+    text += input.post_text.slice(at, m.start) + application.links[i]!.url; // one link per match, in order
     at = m.end;
   });
   text += input.post_text.slice(at);
   return {
     ...application,
     post_text: text,
-    links: application.links.map((l, i) => ({ ...l, original_url: matches[i].original })),
+    links: application.links.map((l, i) => ({ ...l, original_url: matches[i]!.original })),
   };
 }
 

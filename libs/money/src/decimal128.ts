@@ -13,19 +13,16 @@ export interface Decimal128Like {
 
 const EXPONENT_BIAS = 6176;
 
-function u32(b: Uint8Array, at: number): number {
-  return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
-}
-
 export function decimal128String(d: Decimal128Like): string {
-  const b = d.bytes;
-  const top = u32(b, 12); // bits 127..96: sign, combination, exponent, coefficient bits 112..96
+  const bytes = new DataView(d.bytes.buffer, d.bytes.byteOffset, 16);
+  const u32 = (at: number) => bytes.getUint32(at, true);
+  const top = u32(12); // bits 127..96: sign, combination, exponent, coefficient bits 112..96
   // Combination bits 11: NaN, Infinity or the form with an implied 100 prefix (never money).
   if ((top & 0x60000000) === 0x60000000) return d.toString();
   // Coefficient bits 112..53 must be zero for the coefficient to be a safe integer.
-  if ((top & 0x1ffff) !== 0 || u32(b, 8) !== 0 || u32(b, 4) >= 0x200000) return d.toString();
+  if ((top & 0x1ffff) !== 0 || u32(8) !== 0 || u32(4) >= 0x200000) return d.toString();
   const exponent = ((top >>> 17) & 0x3fff) - EXPONENT_BIAS;
-  const digits = String(u32(b, 4) * 2 ** 32 + u32(b, 0));
+  const digits = String(u32(4) * 2 ** 32 + u32(0));
   // Plain notation only when the exponent is not positive and the adjusted exponent is >= -6.
   if (exponent > 0 || exponent + digits.length - 1 < -6) return d.toString();
   const sign = top & 0x80000000 ? '-' : '';

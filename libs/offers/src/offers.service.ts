@@ -68,7 +68,7 @@ export async function listOffers(deps: UseCaseDeps, principal: Principal, input:
         title: o.title,
         description: o.description,
         code: o.code ?? null,
-        url: trackedUrl(deps.config.trackingUrl, links[i].code),
+        url: trackedUrl(deps.config.trackingUrl, links[i]!.code), // one link per offer, in order
         country: o.country,
         starts_at: o.starts_at,
         ends_at: o.ended_at ?? o.ends_at,

@@ -50,7 +50,8 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (bad || !list.length)
       return callback(Object.assign(new Error(`refused: ${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' }), '', 0);
     if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
+    const [first] = list as [(typeof list)[number]]; // not empty: checked above
+    callback(null, first.address, first.family);
   });
 };
 

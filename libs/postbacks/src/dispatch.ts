@@ -304,7 +304,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
         // Dispatchers reading the same head claim in different orders, so they rarely race for one delivery.
         for (let i = candidates.length - 1; i > 0; i--) {
           const j = Math.floor(Math.random() * (i + 1));
-          [candidates[i], candidates[j]] = [candidates[j], candidates[i]];
+          [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
         }
         let progress = 0;
         for (const c of candidates) {

@@ -86,7 +86,7 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
       upserts.map((u) => ({ updateOne: { filter: { _id: u.id }, update: { $setOnInsert: u.doc }, upsert: true } })),
       { ordered: false },
     );
-    for (const i of Object.keys(r.upsertedIds ?? {})) created.push(upserts[Number(i)].id);
+    for (const i of Object.keys(r.upsertedIds ?? {})) created.push(upserts[Number(i)]!.id); // indexes of this batch's upserts
   }
   // Only after the deliveries exist: a crash in between repeats the upserts above, which are no-ops.
   if (published.length)

@@ -18,7 +18,7 @@ export type Resolver = (host: string) => Promise<string[]>;
 const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export async function validateTarget(raw: string, opts: { allowInsecure: boolean; resolve?: Resolver }): Promise<string> {
-  const names = [...raw.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+  const names = [...raw.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1] ?? '');
   const unknown = names.filter((n) => !(MACROS as readonly string[]).includes(n));
   if (unknown.length) throw bad(`unknown macro {${unknown[0]}}; known: ${MACROS.map((m) => `{${m}}`).join(' ')}`);
   if (/[{}]/.test(raw.replace(/\{[a-z_]+\}/g, ''))) throw bad('has an unbalanced brace');

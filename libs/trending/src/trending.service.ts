@@ -133,7 +133,7 @@ export async function trendingOpportunities(deps: UseCaseDeps, principal: Princi
     };
     return reasons[i]
       ? { ...base, status: 'unavailable', reason: reasons[i] }
-      : { ...base, status: 'available', url: trackedUrl(deps.config.trackingUrl, links[k++].code) };
+      : { ...base, status: 'available', url: trackedUrl(deps.config.trackingUrl, links[k++]!.code) }; // one link per available item, in order
   });
   return { data, count: data.length, country: country ?? null, channel: input.channel ?? null, channels: subscribed, generated_at: now };
 }

@@ -145,10 +145,12 @@ const beyond = (direction: 1 | -1, strict: boolean, v: Key) => ({ [direction ===
  * still follow it.
  */
 function after(sort: ListSort, keys: Key[]): Record<string, unknown> {
-  const [[first, dir]] = sort;
-  if (sort.length === 1) return { [first]: beyond(dir, true, keys[0]) };
-  const branches = sort.map(([field, d], i) => ({ ...Object.fromEntries(sort.slice(0, i).map(([f], j) => [f, keys[j]])), [field]: beyond(d, true, keys[i]) }));
-  return { [first]: beyond(dir, false, keys[0]), $or: branches };
+  // A sort has at least one field, and a cursor one key per field (checked when it was opened).
+  const key = (i: number) => keys[i] as Key;
+  const [first, dir] = sort[0]!;
+  if (sort.length === 1) return { [first]: beyond(dir, true, key(0)) };
+  const branches = sort.map(([field, d], i) => ({ ...Object.fromEntries(sort.slice(0, i).map(([f], j) => [f, key(j)])), [field]: beyond(d, true, key(i)) }));
+  return { [first]: beyond(dir, false, key(0)), $or: branches };
 }
 
 const isOperators = (v: unknown): v is Record<string, unknown> =>

@@ -44,9 +44,9 @@ for (const [net, prefix] of [
 /** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address, if it is one. */
 function embeddedV4(address: string): string | undefined {
   const m = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address.replace(/^::/, '0:'));
-  if (m) return m[1];
+  if (m?.[1]) return m[1];
   const hex = /^(?:0{0,4}:){0,5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address.replace(/^::/, '0:'));
-  if (hex) {
+  if (hex?.[1] && hex[2]) {
     const a = parseInt(hex[1], 16);
     const b = parseInt(hex[2], 16);
     return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;

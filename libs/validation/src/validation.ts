@@ -62,7 +62,7 @@ function validationError(errs: ErrorObject[], root: string, where: 'query' | 'bo
     list.push({ param, detail });
     if (e.keyword !== 'additionalProperties') unknownOnly = false;
   }
-  const first = list[0];
+  const first = list[0] ?? { param: where, detail: 'is invalid' };
   const code = unknownOnly ? 'unknown_parameter' : 'invalid_parameter';
   const noun = where === 'query' ? 'parameter' : 'field';
   return new ApiError({ code, detail: `Invalid ${noun} '${first.param}': ${first.detail}.`, errors: list });

@@ -42,7 +42,7 @@ function acceptsHtml(accept: string | undefined): boolean {
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 export function fastRedirects(
   deps: Pick<AppDeps, 'config' | 'limiter' | 'logger' | 'metrics'>,

@@ -13,7 +13,7 @@ import { destination } from '../services/redirects';
 export function redirectRouter(redirects: ClickRedirects): Router {
   const router = new Router();
   router.get('/c/:code', async (ctx) => {
-    const target = await redirects.resolver.resolve(ctx.params.code);
+    const target = await redirects.resolver.resolve(ctx.params.code ?? '');
     if (!target) throw new ApiError({ code: 'not_found', detail: 'No such tracked link.' });
     const clickId = redirects.follow(target, ctx.method, {
       userAgent: ctx.get('User-Agent'),

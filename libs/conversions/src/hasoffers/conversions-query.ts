@@ -86,15 +86,15 @@ function numberCondition(name: string, field: string, decimal: boolean, s: Filte
     case 'NOT_EQUAL_TO':
       return { [field]: { $nin: values.map(num) } };
     case 'LESS_THAN':
-      return { [field]: { $lt: num(values[0]) } };
+      return { [field]: { $lt: num(s.first) } };
     case 'LESS_THAN_OR_EQUAL_TO':
-      return { [field]: { $lte: num(values[0]) } };
+      return { [field]: { $lte: num(s.first) } };
     case 'GREATER_THAN':
-      return { [field]: { $gt: num(values[0]) } };
+      return { [field]: { $gt: num(s.first) } };
     case 'GREATER_THAN_OR_EQUAL_TO':
-      return { [field]: { $gte: num(values[0]) } };
+      return { [field]: { $gte: num(s.first) } };
     default:
-      return { [field]: { $gte: num(values[0]), $lte: num(values[1]) } };
+      return { [field]: { $gte: num(s.first), $lte: num(s.second) } };
   }
 }
 
@@ -115,8 +115,9 @@ function timeCondition(name: string, s: FilterSpec, offsetMs: number): Query {
   if (c === 'LIKE' || c === 'NOT_LIKE') throw new Apiv3Error(400, `filters[${name}] ${c} applies to text fields; use BETWEEN or the comparisons for times`);
   const span = (v: string): [Date, Date] => {
     const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/.exec(v);
-    const at = m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)) : NaN;
-    if (!m || !Number.isFinite(at) || new Date(at).getUTCDate() !== +m[3])
+    // Groups 1-3 always match when m does; 4-6 together or not at all.
+    const at = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)) : NaN;
+    if (!m || !Number.isFinite(at) || new Date(at).getUTCDate() !== +m[3]!)
       throw new Apiv3Error(
         400,
         `filters[${name}][values] must be YYYY-MM-DD${name === 'Stat.datetime' ? ' or YYYY-MM-DD HH:MM:SS' : ''}, got "${v.slice(0, 40)}"`,
@@ -132,15 +133,15 @@ function timeCondition(name: string, s: FilterSpec, offsetMs: number): Query {
     case 'NOT_EQUAL_TO':
       return { $nor: values.map(span).map(([a, b]) => ({ [f]: { $gte: a, $lt: b } })) };
     case 'LESS_THAN':
-      return { [f]: { $lt: span(values[0])[0] } };
+      return { [f]: { $lt: span(s.first)[0] } };
     case 'LESS_THAN_OR_EQUAL_TO':
-      return { [f]: { $lt: span(values[0])[1] } };
+      return { [f]: { $lt: span(s.first)[1] } };
     case 'GREATER_THAN':
-      return { [f]: { $gte: span(values[0])[1] } };
+      return { [f]: { $gte: span(s.first)[1] } };
     case 'GREATER_THAN_OR_EQUAL_TO':
-      return { [f]: { $gte: span(values[0])[0] } };
+      return { [f]: { $gte: span(s.first)[0] } };
     default:
-      return { [f]: { $gte: span(values[0])[0], $lt: span(values[1])[1] } };
+      return { [f]: { $gte: span(s.first)[0], $lt: span(s.second)[1] } };
   }
 }
 
@@ -148,13 +149,22 @@ function timeCondition(name: string, s: FilterSpec, offsetMs: number): Query {
 export function conversionConditions(specs: FilterSpec[], offsetMs: number, programs: Map<number, string>): Query[] {
   return specs.map((s) => {
     const name = s.field;
-    if (name in CONSTANTS) return testOf(s)(CONSTANTS[name]) ? {} : NOTHING;
-    if (TEXT[name]) return textCondition(TEXT[name], s);
-    if (NUMBERS[name]) return numberCondition(name, NUMBERS[name].field, NUMBERS[name].decimal, s);
+    if (Object.hasOwn(CONSTANTS, name)) return testOf(s)(CONSTANTS[name] ?? null) ? {} : NOTHING;
+    const text = TEXT[name];
+    if (text) return textCondition(text, s);
+    const number = NUMBERS[name];
+    if (number) return numberCondition(name, number.field, number.decimal, s);
     if (name === 'Stat.approved_payout') return approvedPayoutCondition(s);
     if (name === 'Stat.datetime' || name === 'Stat.date') return timeCondition(name, s, offsetMs);
     const test = testOf(s);
-    if (name === 'Stat.conversion_status') return { status: { $in: Object.keys(STATUS_NAMES).filter((k) => test(STATUS_NAMES[k])) } };
+    if (name === 'Stat.conversion_status')
+      return {
+        status: {
+          $in: Object.entries(STATUS_NAMES)
+            .filter(([, shown]) => test(shown))
+            .map(([k]) => k),
+        },
+      };
     // Offer.name: the programs whose name passes (a sale without a program has the name '').
     const ids = [...programs].filter(([, n]) => test(n)).map(([id]) => id);
     return test('') ? { $or: [{ program_id: { $in: ids } }, { program_id: null }] } : { program_id: { $in: ids } };
@@ -181,10 +191,13 @@ export function conversionSort(
   };
   for (const [name, d] of sort) {
     if (name in CONSTANTS) continue;
-    if (stored[name]) {
-      if (!(stored[name] in out)) out[stored[name]] = d;
+    const field = stored[name];
+    if (field) {
+      if (!(field in out)) out[field] = d;
     } else if (name === 'Stat.conversion_status') {
-      const order = Object.keys(STATUS_NAMES).sort((a, b) => STATUS_NAMES[a].localeCompare(STATUS_NAMES[b]));
+      const order = Object.entries(STATUS_NAMES)
+        .sort(([, a], [, b]) => a.localeCompare(b))
+        .map(([k]) => k);
       computed._status_rank = { $indexOfArray: [order, '$status'] };
       out._status_rank = d;
     } else if (name === 'Stat.approved_payout') {

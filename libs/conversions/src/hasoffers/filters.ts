@@ -26,6 +26,10 @@ export interface FilterSpec {
   field: string;
   conditional: string;
   values: string[];
+  /** values[0]: every conditional has one (checked when parsed). */
+  first: string;
+  /** values[1] (BETWEEN's upper bound, checked when parsed); else values[0]. */
+  second: string;
 }
 
 const CONDITIONALS = [
@@ -73,28 +77,29 @@ export function filterSpecs(p: Params, known: readonly string[]): FilterSpec[] {
     if (!CONDITIONALS.includes(conditional)) throw new Apiv3Error(400, `Unknown conditional for filters[${field}]: ${conditional}`);
     const n = NEEDS[conditional] ?? 1;
     if (values.length < n) throw new Apiv3Error(400, `filters[${field}] ${conditional} needs ${n === 1 ? 'a value' : `${n} values`}`);
-    out.push({ field, conditional, values });
+    const [first, second = first] = values as [string, ...string[]];
+    out.push({ field, conditional, values, first, second });
   }
   return out;
 }
 
 /** A filter as a test of one row's value (rows built in memory: getStats' groups, and getConversions' small value sets). */
-export function testOf({ conditional, values }: FilterSpec): Condition {
+export function testOf({ conditional, values, first, second }: FilterSpec): Condition {
   switch (conditional) {
     case 'EQUAL_TO':
       return (v) => values.some((x) => compare(v, x) === 0);
     case 'NOT_EQUAL_TO':
       return (v) => values.every((x) => compare(v, x) !== 0);
     case 'LESS_THAN':
-      return (v) => compare(v, values[0]) < 0;
+      return (v) => compare(v, first) < 0;
     case 'LESS_THAN_OR_EQUAL_TO':
-      return (v) => compare(v, values[0]) <= 0;
+      return (v) => compare(v, first) <= 0;
     case 'GREATER_THAN':
-      return (v) => compare(v, values[0]) > 0;
+      return (v) => compare(v, first) > 0;
     case 'GREATER_THAN_OR_EQUAL_TO':
-      return (v) => compare(v, values[0]) >= 0;
+      return (v) => compare(v, first) >= 0;
     case 'BETWEEN':
-      return (v) => compare(v, values[0]) >= 0 && compare(v, values[1]) <= 0;
+      return (v) => compare(v, first) >= 0 && compare(v, second) <= 0;
     case 'LIKE':
       return (v) => values.some((x) => likePattern(x).test(String(v ?? '')));
     case 'NOT_LIKE':

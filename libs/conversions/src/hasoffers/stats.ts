@@ -125,7 +125,7 @@ function listOf(p: Params, name: string, known: readonly string[], fallback: str
 function project(r: Row, fields: string[]): Record<string, Record<string, Value>> {
   const out: Record<string, Record<string, Value>> = {};
   for (const f of fields) {
-    const [model, name] = f.split('.');
+    const [model = '', name = ''] = f.split('.');
     (out[model] ??= {})[name] = r[f] ?? null;
   }
   return out;
@@ -322,7 +322,7 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
   // Clicks have no currency: they go with the group's currency (the program's, for clicks without sales).
   for (const c of clicks) {
     const curs = currenciesOf.get(baseKey(c._id));
-    const currency = curs?.size ? [...curs].sort()[0] : '';
+    const currency = [...(curs ?? [])].sort()[0] ?? '';
     accOf(c._id, currency).clicks += c.n;
   }
   const money = (vs: string[], currency: string) => amountIn(addDecimals(vs.map((v) => parseDecimal(v))), currency);

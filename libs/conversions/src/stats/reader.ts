@@ -75,10 +75,12 @@ function plan(q: StatsQuery): { months: Array<[number, number]>; days: Array<[nu
   if (m0 >= m1) return { months: [], days: [[firstDay, q.to]] };
   return {
     months: [[m0, m1]],
-    days: [
-      [firstDay, m0],
-      [m1, q.to],
-    ].filter(([a, b]) => a < b) as Array<[number, number]>,
+    days: (
+      [
+        [firstDay, m0],
+        [m1, q.to],
+      ] as Array<[number, number]>
+    ).filter(([a, b]) => a < b),
   };
 }
 
