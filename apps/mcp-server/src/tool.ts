@@ -13,11 +13,10 @@
 import type Koa from 'koa';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Policy, Principal } from '@cw/auth';
+import { callerUnder, type Policy, type Principal } from '@cw/auth';
 import { databaseError } from '@cw/db';
 import { ApiError, errorBody, type ErrorCode, type ParamError } from '@cw/errors';
 import { MAX_KEY_LENGTH, runIdempotent } from '@cw/idempotency';
-import { enforceRateLimit } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import type { JSONSchema } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
@@ -144,9 +143,7 @@ export function mcpCall(deps: AppDeps, ctx: Koa.Context): McpCall {
         });
       }
       // The route's budget, keyed by account: an agent cannot double it by switching protocol.
-      return deps.access.authenticate(deps.models, secret, ['api_key'], { ...policy, allowDemo: false }, (account) =>
-        enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
-      );
+      return callerUnder(deps, ctx, secret, ['api_key'], { ...policy, allowDemo: false });
     },
   };
 }

@@ -6,11 +6,11 @@
 import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
-import type { UseCaseDeps } from '@cw/usecase';
+import { useCase, type UseCaseDeps } from '@cw/usecase';
 import { countAccountChanges, readFacts, type Fact } from '@cw/conversions';
 
-export const ACCOUNT_POLICY: Policy = { budget: 'account' };
-export const PAYMENT_STATUS_POLICY: Policy = {
+const ACCOUNT_POLICY: Policy = { budget: 'account' };
+const PAYMENT_STATUS_POLICY: Policy = {
   budget: 'account',
   refuseKinds: ['test', 'sandbox', 'read_only'],
   refuseDetail: 'Test, sandbox and read-only keys cannot read payment status.',
@@ -19,7 +19,7 @@ export const PAYMENT_STATUS_POLICY: Policy = {
 const PENDING_WINDOW_DAYS = 180;
 
 /** The account as stored now (read afresh: the page a publisher checks its settings on). */
-export async function accountRecord(deps: Pick<UseCaseDeps, 'config' | 'repos'>, principal: Principal) {
+export const accountRecord = useCase(ACCOUNT_POLICY, async function accountRecord(deps: Pick<UseCaseDeps, 'config' | 'repos'>, principal: Principal) {
   const config = deps.config;
   const p = (await deps.repos.publishers.byId(principal.publisher._id)) ?? principal.publisher;
   const limits: Record<string, number> = {};
@@ -55,7 +55,7 @@ export async function accountRecord(deps: Pick<UseCaseDeps, 'config' | 'repos'>,
       batch_links_max: 50,
     },
   };
-}
+});
 
 interface Bucket {
   currency: string;
@@ -90,7 +90,7 @@ function convert(config: PlatformConfig, b: Bucket, to: string): Dec {
 const show = (buckets: Bucket[]) => buckets.map((b) => ({ currency: b.currency, amount: moneyIn(b.amount, b.currency) }));
 
 /** Balances, next payment estimate and payment method; never account numbers or addresses. */
-export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now = new Date()) {
+export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function paymentStatus(deps: UseCaseDeps, principal: Principal, now: Date = new Date()) {
   const config = deps.config;
   const pub = principal.publisher;
   // The pending window starts at a quarter hour (the stats read model's slot).
@@ -119,4 +119,4 @@ export async function paymentStatus(deps: UseCaseDeps, principal: Principal, now
     },
     payment_method: method === 'bank_account' ? { type: 'bank_account', last4: pub.payout?.last4 ?? null } : { type: method },
   };
-}
+});

@@ -1,3 +1,3 @@
-export { ACCOUNT_POLICY, accountRecord, PAYMENT_STATUS_POLICY, paymentStatus } from './account.service';
+export { accountRecord, paymentStatus } from './account.service';
 export { CHANNELS, createPublishers, setAccountStatus } from './accounts.admin';
 export { ACCOUNT_SCHEMA, PAYMENT_STATUS_SCHEMA } from './account.schemas';

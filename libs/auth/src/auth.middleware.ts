@@ -1,6 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { PlatformConfig } from '@cw/config';
-import type { Models } from '@cw/db';
+import type { CredentialType, Models } from '@cw/db';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { AccessCache } from './access-cache';
 import { verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
@@ -30,12 +30,20 @@ export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
   const allow = policy.credentials ?? API_KEYS_ONLY;
   const apiKeyHeader = allow.includes('api_key');
   return async (ctx: Context, next: Next) => {
-    // Keyed by account, not credential: both headers, and rotated keys, share one budget.
-    ctx.state.principal = await deps.access.authenticate(deps.models, presentedSecret(ctx, { apiKeyHeader }), allow, policy, (account) =>
-      enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
-    );
+    ctx.state.principal = await callerUnder(deps, ctx, presentedSecret(ctx, { apiKeyHeader }), allow, policy);
     await next();
   };
+}
+
+/**
+ * The caller of `secret` under `policy`: verified (through the access cache), authorized, and its
+ * account's budget spent, keyed by account, not credential (both headers, rotated keys and the
+ * MCP endpoint share one budget). What requirePolicy and every MCP tool call do.
+ */
+export function callerUnder(deps: PolicyDeps, ctx: Context, secret: string | undefined, allow: readonly CredentialType[], policy: Policy): Promise<Principal> {
+  return deps.access.authenticate(deps.models, secret, allow, policy, (account) =>
+    enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
+  );
 }
 
 /** The authenticated caller of a route guarded by requirePolicy. */

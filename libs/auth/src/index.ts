@@ -12,7 +12,7 @@ export {
 export type { IssuedCredential, MerchantPrincipal, Principal } from './credentials.service';
 export { API_KEYS_ONLY, authorize } from './policy';
 export type { Policy } from './policy';
-export { merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
+export { callerUnder, merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
 export { AccessCache, memoized } from './access-cache';
 export type { AccessCacheOptions } from './access-cache';

@@ -9,4 +9,4 @@ export type { NetworkStats } from './network-stats';
 export { FRESHNESS_HOURS, lookupProducts, MAX_OFFSET, searchProducts } from './search.service';
 export type { CatalogRow, LookupParams, Page, SearchParams } from './search.service';
 export { LOOKUP_INPUT, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT } from './products.schemas';
-export { lookupProductsPage, productPageJson, PRODUCTS_POLICY, searchProductsPage, type ProductPageBody } from './products.service';
+export { lookupProductsPage, productPageJson, searchProductsPage, type ProductPageBody } from './products.service';

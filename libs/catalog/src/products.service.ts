@@ -7,7 +7,7 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals, decimal128String } from '@cw/money';
-import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { isValidGtin } from './gtin';
 import { pageCacheFor } from './page-cache';
 import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
@@ -15,7 +15,7 @@ import { catalogScope } from './scope';
 import { FRESHNESS_HOURS, lookupProducts, searchProducts, type CatalogRow, type Page } from './search.service';
 
 /** Search and lookup share one budget; demo keys may use them; feed access is required. */
-export const PRODUCTS_POLICY: Policy = { budget: 'products', allowDemo: true, requireFeedAccess: true };
+const PRODUCTS_POLICY: Policy = { budget: 'products', allowDemo: true, requireFeedAccess: true };
 
 function countriesFor(principal: Principal, country: string | undefined): string[] {
   if (country !== undefined) return [country === 'UK' ? 'GB' : country];
@@ -30,43 +30,46 @@ function countriesFor(principal: Principal, country: string | undefined): string
   return markets;
 }
 
-export async function searchProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof SEARCH_INPUT>) {
-  if (q.q === undefined && q.brand === undefined && q.category === undefined && q.country === undefined) {
-    throw new ApiError({
-      code: 'invalid_parameter',
-      detail: "Invalid parameter 'q': is required unless brand, category or country is given.",
-      errors: [{ param: 'q', detail: 'is required unless brand, category or country is given' }],
+export const searchProductsPage = useCase(
+  PRODUCTS_POLICY,
+  async function searchProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof SEARCH_INPUT>) {
+    if (q.q === undefined && q.brand === undefined && q.category === undefined && q.country === undefined) {
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: "Invalid parameter 'q': is required unless brand, category or country is given.",
+        errors: [{ param: 'q', detail: 'is required unless brand, category or country is given' }],
+      });
+    }
+    if (q.min_price !== undefined && q.max_price !== undefined && compareDecimals(q.max_price, q.min_price) < 0) {
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: "Invalid parameter 'max_price': must not be lower than min_price.",
+        errors: [{ param: 'max_price', detail: 'must not be lower than min_price' }],
+      });
+    }
+    const countries = countriesFor(principal, q.country);
+    const { limit, offset } = q;
+    const key = JSON.stringify(['search', q.q, q.brand, q.category, q.country, q.merchant, q.group, q.min_price, q.max_price, q.currency, limit, offset]);
+    return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
+      const scope = await catalogScope(deps.repos.programs, principal);
+      const page = await searchProducts(deps.models, scope, {
+        q: q.q,
+        brand: q.brand,
+        category: q.category,
+        countries,
+        merchant: q.merchant,
+        group: q.group === 1,
+        minPrice: q.min_price,
+        maxPrice: q.max_price,
+        currency: q.currency,
+        limit,
+        offset,
+        maxTimeMs: deps.config.catalogQueryTimeoutMs,
+      });
+      return { value: await respond(deps, principal, page, limit, offset, q.group === 1), validUntil: page.validUntil };
     });
-  }
-  if (q.min_price !== undefined && q.max_price !== undefined && compareDecimals(q.max_price, q.min_price) < 0) {
-    throw new ApiError({
-      code: 'invalid_parameter',
-      detail: "Invalid parameter 'max_price': must not be lower than min_price.",
-      errors: [{ param: 'max_price', detail: 'must not be lower than min_price' }],
-    });
-  }
-  const countries = countriesFor(principal, q.country);
-  const { limit, offset } = q;
-  const key = JSON.stringify(['search', q.q, q.brand, q.category, q.country, q.merchant, q.group, q.min_price, q.max_price, q.currency, limit, offset]);
-  return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
-    const scope = await catalogScope(deps.repos.programs, principal);
-    const page = await searchProducts(deps.models, scope, {
-      q: q.q,
-      brand: q.brand,
-      category: q.category,
-      countries,
-      merchant: q.merchant,
-      group: q.group === 1,
-      minPrice: q.min_price,
-      maxPrice: q.max_price,
-      currency: q.currency,
-      limit,
-      offset,
-      maxTimeMs: deps.config.catalogQueryTimeoutMs,
-    });
-    return { value: await respond(deps, principal, page, limit, offset, q.group === 1), validUntil: page.validUntil };
-  });
-}
+  },
+);
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -83,49 +86,52 @@ function splitList(raw: string | undefined, param: string): string[] {
   return [...new Set(items)];
 }
 
-export async function lookupProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof LOOKUP_INPUT>) {
-  const ids = splitList(q.ids, 'ids');
-  const gtins = splitList(q.gtins, 'gtins');
-  const badId = ids.find((id) => !ID_PATTERN.test(id));
-  if (badId)
-    throw new ApiError({
-      code: 'invalid_parameter',
-      detail: `Invalid parameter 'ids': "${badId.slice(0, 64)}" is not a product id.`,
-      errors: [{ param: 'ids', detail: 'contains an invalid product id' }],
+export const lookupProductsPage = useCase(
+  PRODUCTS_POLICY,
+  async function lookupProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof LOOKUP_INPUT>) {
+    const ids = splitList(q.ids, 'ids');
+    const gtins = splitList(q.gtins, 'gtins');
+    const badId = ids.find((id) => !ID_PATTERN.test(id));
+    if (badId)
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: `Invalid parameter 'ids': "${badId.slice(0, 64)}" is not a product id.`,
+        errors: [{ param: 'ids', detail: 'contains an invalid product id' }],
+      });
+    const badGtin = gtins.find((g) => !isValidGtin(g));
+    if (badGtin !== undefined) {
+      throw new ApiError({
+        code: 'invalid_gtin',
+        detail: `Invalid GTIN "${badGtin.slice(0, 20)}": GTINs have 8, 12, 13 or 14 digits with a valid check digit.`,
+        errors: [{ param: 'gtins', detail: `"${badGtin.slice(0, 20)}" is not a valid GTIN` }],
+      });
+    }
+    const total = ids.length + gtins.length;
+    if (total < 1 || total > 100) {
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: `ids and gtins together must hold 1 to 100 identifiers, got ${total}.`,
+        errors: [{ param: ids.length ? 'ids' : 'gtins', detail: 'must hold 1 to 100 identifiers together' }],
+      });
+    }
+    const countries = countriesFor(principal, q.country);
+    const { limit, offset } = q;
+    const key = JSON.stringify(['lookup', ids, gtins, q.country, q.merchant, limit, offset]);
+    return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
+      const scope = await catalogScope(deps.repos.programs, principal);
+      const page = await lookupProducts(deps.models, scope, {
+        ids,
+        gtins,
+        countries,
+        merchant: q.merchant,
+        limit,
+        offset,
+        maxTimeMs: deps.config.catalogQueryTimeoutMs,
+      });
+      return { value: await respond(deps, principal, page, limit, offset, false), validUntil: page.validUntil };
     });
-  const badGtin = gtins.find((g) => !isValidGtin(g));
-  if (badGtin !== undefined) {
-    throw new ApiError({
-      code: 'invalid_gtin',
-      detail: `Invalid GTIN "${badGtin.slice(0, 20)}": GTINs have 8, 12, 13 or 14 digits with a valid check digit.`,
-      errors: [{ param: 'gtins', detail: `"${badGtin.slice(0, 20)}" is not a valid GTIN` }],
-    });
-  }
-  const total = ids.length + gtins.length;
-  if (total < 1 || total > 100) {
-    throw new ApiError({
-      code: 'invalid_parameter',
-      detail: `ids and gtins together must hold 1 to 100 identifiers, got ${total}.`,
-      errors: [{ param: ids.length ? 'ids' : 'gtins', detail: 'must hold 1 to 100 identifiers together' }],
-    });
-  }
-  const countries = countriesFor(principal, q.country);
-  const { limit, offset } = q;
-  const key = JSON.stringify(['lookup', ids, gtins, q.country, q.merchant, limit, offset]);
-  return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
-    const scope = await catalogScope(deps.repos.programs, principal);
-    const page = await lookupProducts(deps.models, scope, {
-      ids,
-      gtins,
-      countries,
-      merchant: q.merchant,
-      limit,
-      offset,
-      maxTimeMs: deps.config.catalogQueryTimeoutMs,
-    });
-    return { value: await respond(deps, principal, page, limit, offset, false), validUntil: page.validUntil };
-  });
-}
+  },
+);
 
 const serialized = new WeakMap<ProductPageBody, string>();
 

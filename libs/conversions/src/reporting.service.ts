@@ -5,15 +5,15 @@
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
-import { pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
 import { addDays, daysBetween, mondayOf, nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';
 
-export const CONVERSIONS_POLICY: Policy = { budget: 'reporting' };
-export const REPORTS_POLICY: Policy = { budget: 'reporting' };
+const CONVERSIONS_POLICY: Policy = { budget: 'reporting' };
+const REPORTS_POLICY: Policy = { budget: 'reporting' };
 
 const DAY = 86_400_000;
 const MAX_REPORT_DAYS = 366;
@@ -74,58 +74,61 @@ const LIST_ORDER: ListSort = [
  * The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set (from
  * the stats read model; with `updated_since`, which the model does not key, from the matched rows).
  */
-export async function listConversions(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
-  const { from, toExclusive } = range(input.date_from, input.date_to);
-  const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
-  if (from || toExclusive) filter.occurred_at = { ...(from ? { $gte: from } : {}), ...(toExclusive ? { $lt: toExclusive } : {}) };
-  if (input.subid !== undefined) filter.subid = input.subid;
-  if (input.status !== undefined) filter.status = input.status;
-  if (input.source !== 'all') filter.source = input.source;
-  if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
-  // The rollup reads the stats read model: the account's changes are counted first (read your writes).
-  if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
-  const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
-  const rows = await deps.models.Conversion.find(w.filter(filter), { events: 0, order_ref: 0 })
-    .sort(w.sort)
-    .skip(w.skip)
-    .limit(input.page_size + 1)
-    .lean<ConversionRecord[]>();
-  const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
-  const bySubid = new Map<string, { n: number; sums: Array<{ currency: string; value: string }> }>();
-  const add = (subid: string | null | undefined, currency: string, n: number, commission: string) => {
-    const e = bySubid.get(subid ?? '') ?? { n: 0, sums: [] };
-    e.n += n;
-    e.sums.push({ currency, value: commission });
-    bySubid.set(subid ?? '', e);
-  };
-  if (input.updated_since !== undefined) {
-    const rollup = await deps.models.Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
-      { $match: filter },
-      { $group: { _id: { subid: '$subid', currency: '$currency' }, n: { $sum: 1 }, commission: { $sum: '$commission' } } },
-    ]);
-    for (const r of rollup) add(r._id.subid, r._id.currency, r.n, r.commission.toString());
-  } else {
-    const facts = await readFacts(deps, {
-      publisherId: principal.publisher._id,
-      from: from?.getTime(),
-      to: toExclusive?.getTime(),
-      bySubid: true,
-      subid: input.subid,
-    });
-    for (const f of facts) {
-      const c = f.conversion;
-      if (!c || (input.status !== undefined && c.status !== input.status) || (input.source !== 'all' && c.source !== input.source)) continue;
-      add(f.subid, c.currency, c.n, c.commission);
+export const listConversions = useCase(
+  CONVERSIONS_POLICY,
+  async function listConversions(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
+    const { from, toExclusive } = range(input.date_from, input.date_to);
+    const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
+    if (from || toExclusive) filter.occurred_at = { ...(from ? { $gte: from } : {}), ...(toExclusive ? { $lt: toExclusive } : {}) };
+    if (input.subid !== undefined) filter.subid = input.subid;
+    if (input.status !== undefined) filter.status = input.status;
+    if (input.source !== 'all') filter.source = input.source;
+    if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
+    // The rollup reads the stats read model: the account's changes are counted first (read your writes).
+    if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
+    const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
+    const rows = await deps.models.Conversion.find(w.filter(filter), { events: 0, order_ref: 0 })
+      .sort(w.sort)
+      .skip(w.skip)
+      .limit(input.page_size + 1)
+      .lean<ConversionRecord[]>();
+    const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
+    const bySubid = new Map<string, { n: number; sums: Array<{ currency: string; value: string }> }>();
+    const add = (subid: string | null | undefined, currency: string, n: number, commission: string) => {
+      const e = bySubid.get(subid ?? '') ?? { n: 0, sums: [] };
+      e.n += n;
+      e.sums.push({ currency, value: commission });
+      bySubid.set(subid ?? '', e);
+    };
+    if (input.updated_since !== undefined) {
+      const rollup = await deps.models.Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
+        { $match: filter },
+        { $group: { _id: { subid: '$subid', currency: '$currency' }, n: { $sum: 1 }, commission: { $sum: '$commission' } } },
+      ]);
+      for (const r of rollup) add(r._id.subid, r._id.currency, r.n, r.commission.toString());
+    } else {
+      const facts = await readFacts(deps, {
+        publisherId: principal.publisher._id,
+        from: from?.getTime(),
+        to: toExclusive?.getTime(),
+        bySubid: true,
+        subid: input.subid,
+      });
+      for (const f of facts) {
+        const c = f.conversion;
+        if (!c || (input.status !== undefined && c.status !== input.status) || (input.source !== 'all' && c.source !== input.source)) continue;
+        add(f.subid, c.currency, c.n, c.commission);
+      }
     }
-  }
-  return {
-    ...(await w.envelope(rows, (page) => page.map((r) => conversionView(r, r.campaign_id !== undefined ? names.get(r.campaign_id) : undefined)))),
-    subid_rollup: [...bySubid]
-      .filter(([, e]) => e.n !== 0)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([subid, e]) => ({ subid: subid || null, conversions: e.n, commission: sumsBy(e.sums) })),
-  };
-}
+    return {
+      ...(await w.envelope(rows, (page) => page.map((r) => conversionView(r, r.campaign_id !== undefined ? names.get(r.campaign_id) : undefined)))),
+      subid_rollup: [...bySubid]
+        .filter(([, e]) => e.n !== 0)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([subid, e]) => ({ subid: subid || null, conversions: e.n, commission: sumsBy(e.sums) })),
+    };
+  },
+);
 
 interface Cell {
   conversions: number;
@@ -142,91 +145,94 @@ const emptyCell = (): Cell => ({ conversions: 0, approved: 0, pending: 0, declin
  * Conversions and commission grouped by time (dense, in the report's time zone), sub-ID, campaign
  * or status, per currency, from the stats read model.
  */
-export async function conversionReport(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now = new Date()) {
-  const calendar = zoneCalendar(input.timezone ?? 'UTC');
-  const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
-  const dateFrom = input.date_from ?? addDays(dateTo, -(DEFAULT_REPORT_DAYS - 1));
-  range(dateFrom, dateTo);
-  const days = daysBetween(dateFrom, dateTo) + 1;
-  if (days > MAX_REPORT_DAYS)
-    throw new ApiError({
-      code: 'invalid_parameter',
-      detail: `Invalid parameter 'date_from': a report covers at most ${MAX_REPORT_DAYS} days.`,
-      errors: [{ param: 'date_from', detail: `the range exceeds ${MAX_REPORT_DAYS} days` }],
+export const conversionReport = useCase(
+  REPORTS_POLICY,
+  async function conversionReport(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now: Date = new Date()) {
+    const calendar = zoneCalendar(input.timezone ?? 'UTC');
+    const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
+    const dateFrom = input.date_from ?? addDays(dateTo, -(DEFAULT_REPORT_DAYS - 1));
+    range(dateFrom, dateTo);
+    const days = daysBetween(dateFrom, dateTo) + 1;
+    if (days > MAX_REPORT_DAYS)
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: `Invalid parameter 'date_from': a report covers at most ${MAX_REPORT_DAYS} days.`,
+        errors: [{ param: 'date_from', detail: `the range exceeds ${MAX_REPORT_DAYS} days` }],
+      });
+    const timeGroup = input.group_by === 'day' || input.group_by === 'week' || input.group_by === 'month';
+    const dayKeys: string[] = [];
+    const starts: number[] = [];
+    for (let d = dateFrom, i = 0; i <= days; d = nextDay(d), i++) {
+      dayKeys.push(d);
+      starts.push(calendar.dayStart(d));
+    }
+    const from = starts[0]!;
+    const to = starts[days]!;
+    await countAccountChanges(deps, principal.publisher._id);
+    const facts = await readFacts(deps, {
+      publisherId: principal.publisher._id,
+      from,
+      to,
+      calendar: timeGroup ? calendar : undefined,
+      bySubid: input.group_by === 'subid',
+      byProgram: input.group_by === 'campaign',
+      subid: input.subid,
     });
-  const timeGroup = input.group_by === 'day' || input.group_by === 'week' || input.group_by === 'month';
-  const dayKeys: string[] = [];
-  const starts: number[] = [];
-  for (let d = dateFrom, i = 0; i <= days; d = nextDay(d), i++) {
-    dayKeys.push(d);
-    starts.push(calendar.dayStart(d));
-  }
-  const from = starts[0]!;
-  const to = starts[days]!;
-  await countAccountChanges(deps, principal.publisher._id);
-  const facts = await readFacts(deps, {
-    publisherId: principal.publisher._id,
-    from,
-    to,
-    calendar: timeGroup ? calendar : undefined,
-    bySubid: input.group_by === 'subid',
-    byProgram: input.group_by === 'campaign',
-    subid: input.subid,
-  });
-  /** The local day of an instant in [from, to): the last day starting at or before it. */
-  const dayAt = (t: number) => {
-    let lo = 0;
-    let hi = days - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= t) lo = mid;
-      else hi = mid - 1;
+    /** The local day of an instant in [from, to): the last day starting at or before it. */
+    const dayAt = (t: number) => {
+      let lo = 0;
+      let hi = days - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= t) lo = mid;
+        else hi = mid - 1;
+      }
+      return dayKeys[lo]!;
+    };
+    const timeKey = (day: string) => (input.group_by === 'week' ? mondayOf(day) : input.group_by === 'month' ? day.slice(0, 7) : day);
+    const cells = new Map<string, Cell>();
+    if (timeGroup) for (const d of dayKeys.slice(0, days)) if (!cells.has(timeKey(d))) cells.set(timeKey(d), emptyCell());
+    const total = emptyCell();
+    for (const f of facts) {
+      const c = f.conversion;
+      if (!c || (input.status !== undefined && c.status !== input.status)) continue;
+      const k = timeGroup
+        ? timeKey(dayAt(f.at))
+        : input.group_by === 'subid'
+          ? (f.subid ?? '')
+          : input.group_by === 'campaign'
+            ? f.campaign_id === null
+              ? ''
+              : String(f.campaign_id)
+            : c.status;
+      const cell = cells.get(k) ?? emptyCell();
+      cells.set(k, cell);
+      for (const x of [cell, total]) {
+        x.conversions += c.n;
+        x[c.status] += c.n;
+        x.sale.push({ currency: c.currency, value: c.sale });
+        x.commission.push({ currency: c.currency, value: c.commission });
+      }
     }
-    return dayKeys[lo]!;
-  };
-  const timeKey = (day: string) => (input.group_by === 'week' ? mondayOf(day) : input.group_by === 'month' ? day.slice(0, 7) : day);
-  const cells = new Map<string, Cell>();
-  if (timeGroup) for (const d of dayKeys.slice(0, days)) if (!cells.has(timeKey(d))) cells.set(timeKey(d), emptyCell());
-  const total = emptyCell();
-  for (const f of facts) {
-    const c = f.conversion;
-    if (!c || (input.status !== undefined && c.status !== input.status)) continue;
-    const k = timeGroup
-      ? timeKey(dayAt(f.at))
-      : input.group_by === 'subid'
-        ? (f.subid ?? '')
-        : input.group_by === 'campaign'
-          ? f.campaign_id === null
-            ? ''
-            : String(f.campaign_id)
-          : c.status;
-    const cell = cells.get(k) ?? emptyCell();
-    cells.set(k, cell);
-    for (const x of [cell, total]) {
-      x.conversions += c.n;
-      x[c.status] += c.n;
-      x.sale.push({ currency: c.currency, value: c.sale });
-      x.commission.push({ currency: c.currency, value: c.commission });
-    }
-  }
-  const show = (c: Cell) => ({
-    conversions: c.conversions,
-    approved: c.approved,
-    pending: c.pending,
-    declined: c.declined,
-    sale_amount: sumsBy(c.sale),
-    commission: sumsBy(c.commission),
-  });
-  const keys = [...cells.keys()]
-    .filter((k) => timeGroup || cells.get(k)!.conversions !== 0)
-    .sort((a, b) => (input.group_by === 'campaign' ? Number(a) - Number(b) : a.localeCompare(b)));
-  return {
-    group_by: input.group_by,
-    date_from: dateFrom,
-    date_to: dateTo,
-    timezone: calendar.name,
-    // Conversions without a sub-ID, and ledger entries without a campaign, are keyed null.
-    rows: keys.map((k) => ({ key: k === '' ? null : k, ...show(cells.get(k)!) })),
-    totals: show(total),
-  };
-}
+    const show = (c: Cell) => ({
+      conversions: c.conversions,
+      approved: c.approved,
+      pending: c.pending,
+      declined: c.declined,
+      sale_amount: sumsBy(c.sale),
+      commission: sumsBy(c.commission),
+    });
+    const keys = [...cells.keys()]
+      .filter((k) => timeGroup || cells.get(k)!.conversions !== 0)
+      .sort((a, b) => (input.group_by === 'campaign' ? Number(a) - Number(b) : a.localeCompare(b)));
+    return {
+      group_by: input.group_by,
+      date_from: dateFrom,
+      date_to: dateTo,
+      timezone: calendar.name,
+      // Conversions without a sub-ID, and ledger entries without a campaign, are keyed null.
+      rows: keys.map((k) => ({ key: k === '' ? null : k, ...show(cells.get(k)!) })),
+      totals: show(total),
+    };
+  },
+);

@@ -8,7 +8,7 @@ import type { Cursor } from 'mongoose';
 import type { Policy, Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
-import { CURSOR_PAGING, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
 import { TIMEZONE } from './conversion.schemas';
 import { nextDay, zoneCalendar } from './stats/calendar';
@@ -110,7 +110,7 @@ async function withNames(deps: UseCaseDeps, rows: ConversionRecord[]) {
 }
 
 /** One page of sales, newest first. */
-export async function listSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+export const listSales = useCase(SALES_POLICY, async function listSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
   const w = pageWindow({ list: 'sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
   const rows = await deps.models.Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
     .sort(w.sort)
@@ -118,10 +118,10 @@ export async function listSales(deps: UseCaseDeps, principal: Principal, input: 
     .limit(input.page_size + 1)
     .lean<ConversionRecord[]>();
   return w.envelope(rows, (page) => withNames(deps, page));
-}
+});
 
 /** One row per sale for sub-ID tools: the sale, its sub-ID, status and commission. */
-export async function subidSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+export const subidSales = useCase(SALES_POLICY, async function subidSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
   const w = pageWindow({ list: 'subid-sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
   const rows = await deps.models.Conversion.find(w.filter(salesFilter(principal, input)), {
     _id: 1,
@@ -145,7 +145,7 @@ export async function subidSales(deps: UseCaseDeps, principal: Principal, input:
       occurred_at: c.occurred_at,
     })),
   );
-}
+});
 
 /**
  * Every sale of the filter, newest first, as flat CSV records (merchant id and name in their own
@@ -198,7 +198,7 @@ type Sums = Record<string, string>;
  * Per group: clicks (bots excluded), sales, conversion rate, earnings and EPC per currency, from
  * the stats read model. Days are the calendar days of `timezone` (default UTC).
  */
-export async function salesSummary(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
+export const salesSummary = useCase(SALES_POLICY, async function salesSummary(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
   salesFilter(principal, input); // date_from after date_to answers 400 before any read
   const calendar = zoneCalendar(input.timezone ?? 'UTC');
   const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;
@@ -268,4 +268,4 @@ export async function salesSummary(deps: UseCaseDeps, principal: Principal, inpu
       };
     });
   return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, data: out };
-}
+});

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { Policy, Principal } from '@cw/auth';
 import { CLICK_LIST_ORDER, type ClickRow } from '@cw/db';
 import { CAMPAIGN_ID_PATTERN } from '@cw/programs';
-import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { userAgentReason, type BotReason } from './bot-detection';
 import type { ClickIds } from './click-ids';
 import { SUBID_PATTERN } from './link-requests';
@@ -84,10 +84,10 @@ export const CLICKS_INPUT = {
   },
 } as const;
 
-export const CLICKS_POLICY: Policy = { budget: 'reporting' };
+const CLICKS_POLICY: Policy = { budget: 'reporting' };
 
 /** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
-export async function listClicks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
+export const listClicks = useCase(CLICKS_POLICY, async function listClicks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
   const w = pageWindow({ list: 'clicks', account: principal.publisher._id, secret: deps.config.secretKey }, CLICK_LIST_ORDER, input);
   const rows = await deps.repos.clicks.list(
     {
@@ -114,4 +114,4 @@ export async function listClicks(deps: UseCaseDeps, principal: Principal, input:
       bot_reason: c.bot_reason ?? null,
     })),
   );
-}
+});

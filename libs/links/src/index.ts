@@ -9,12 +9,10 @@ export {
   linkView,
   LIST_LINKS_INPUT,
   listLinks,
-  READ_LINKS_POLICY,
   SUBID_PATTERN,
-  WRITE_LINKS_POLICY,
 } from './link-requests';
 export type { LinkRequest, LinkView } from './link-requests';
-export { addressHash, clickRecord, CLICKS_INPUT, CLICKS_POLICY, listClicks } from './clicks';
+export { addressHash, clickRecord, CLICKS_INPUT, listClicks } from './clicks';
 export { ClickIds, readClickId } from './click-ids';
 export type { ClickClaims } from './click-ids';
 export type { ClickRequest, ClickTarget } from './clicks';

@@ -10,7 +10,7 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { LINK_LIST_ORDER, type LinkRow, type ProgramRow } from '@cw/db';
 import { CAMPAIGN_ID_PATTERN, campaignMismatch } from '@cw/programs';
-import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 import { ensureLinks, trackedUrl, type EnsuredLink, type LinkSpec } from './tracked-links';
 
@@ -60,8 +60,8 @@ export const LIST_LINKS_INPUT = {
 
 export type LinkRequest = InputOf<typeof LINK_REQUEST_INPUT>;
 
-export const READ_LINKS_POLICY: Policy = { budget: 'links' };
-export const WRITE_LINKS_POLICY: Policy = {
+const READ_LINKS_POLICY: Policy = { budget: 'links' };
+const WRITE_LINKS_POLICY: Policy = {
   budget: 'links',
   refuseKinds: ['read_only'],
   refuseDetail: 'Demo accounts and read-only keys cannot create links.',
@@ -176,50 +176,60 @@ export function linkView(trackingUrl: string, l: LinkRow) {
 export type LinkView = ReturnType<typeof linkView>;
 
 /** Creates (or finds) one link: `created` is false when the same link existed. */
-export async function createLink(deps: UseCaseDeps, principal: Principal, input: LinkRequest): Promise<{ created: boolean; link: LinkView }> {
+export const createLink = useCase(WRITE_LINKS_POLICY, async function createLink(deps: UseCaseDeps, principal: Principal, input: LinkRequest): Promise<{
+  created: boolean;
+  link: LinkView;
+}> {
   const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
   const [ensured] = (await ensureLinks(deps.repos.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
   const link = (await deps.repos.links.byCodes([ensured.code])).get(ensured.code)!;
   return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
-}
+});
 
 /** 1 to 50 links: one entry per item, in order: created, existing, or error (code, detail). */
-export async function createLinkBatch(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
-  const resolver = new Resolver(deps, principal.publisher._id);
-  const outcomes: Array<{ spec?: LinkSpec; error?: ApiError }> = [];
-  for (const item of input.links) {
-    try {
-      outcomes.push({ spec: await resolver.resolve(validateItem(item)) });
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status >= 500) throw e;
-      outcomes.push({ error: e });
+export const createLinkBatch = useCase(
+  WRITE_LINKS_POLICY,
+  async function createLinkBatch(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
+    const resolver = new Resolver(deps, principal.publisher._id);
+    const outcomes: Array<{ spec?: LinkSpec; error?: ApiError }> = [];
+    for (const item of input.links) {
+      try {
+        outcomes.push({ spec: await resolver.resolve(validateItem(item)) });
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status >= 500) throw e;
+        outcomes.push({ error: e });
+      }
     }
-  }
-  const specs = outcomes.filter((o) => o.spec).map((o) => o.spec!);
-  const ensured = specs.length ? await ensureLinks(deps.repos.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
-  const links = await deps.repos.links.byCodes(ensured.map((e) => e.code));
-  // Two items asking for one link: the first reports created, the second existing.
-  const reported = new Set<string>();
-  let k = 0;
-  const results = outcomes.map((o, index) => {
-    if (o.error) {
-      return { index, status: 'error' as const, error: { code: o.error.code, detail: o.error.detail, ...(o.error.errors ? { errors: o.error.errors } : {}) } };
-    }
-    const e = ensured[k++]!; // one per request without an error, in order
-    const created = e.created && !reported.has(e.code);
-    reported.add(e.code);
-    return { index, status: created ? ('created' as const) : ('existing' as const), link: linkView(deps.config.trackingUrl, links.get(e.code)!) };
-  });
-  return {
-    results,
-    created: results.filter((r) => r.status === 'created').length,
-    existing: results.filter((r) => r.status === 'existing').length,
-    errors: results.filter((r) => r.status === 'error').length,
-  };
-}
+    const specs = outcomes.filter((o) => o.spec).map((o) => o.spec!);
+    const ensured = specs.length ? await ensureLinks(deps.repos.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
+    const links = await deps.repos.links.byCodes(ensured.map((e) => e.code));
+    // Two items asking for one link: the first reports created, the second existing.
+    const reported = new Set<string>();
+    let k = 0;
+    const results = outcomes.map((o, index) => {
+      if (o.error) {
+        return {
+          index,
+          status: 'error' as const,
+          error: { code: o.error.code, detail: o.error.detail, ...(o.error.errors ? { errors: o.error.errors } : {}) },
+        };
+      }
+      const e = ensured[k++]!; // one per request without an error, in order
+      const created = e.created && !reported.has(e.code);
+      reported.add(e.code);
+      return { index, status: created ? ('created' as const) : ('existing' as const), link: linkView(deps.config.trackingUrl, links.get(e.code)!) };
+    });
+    return {
+      results,
+      created: results.filter((r) => r.status === 'created').length,
+      existing: results.filter((r) => r.status === 'existing').length,
+      errors: results.filter((r) => r.status === 'error').length,
+    };
+  },
+);
 
 /** The caller's links created through the links API, newest first. */
-export async function listLinks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
+export const listLinks = useCase(READ_LINKS_POLICY, async function listLinks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
   const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
   const rows = await deps.repos.links.listed(
     { publisherId: principal.publisher._id, subid: input.subid, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
@@ -227,4 +237,4 @@ export async function listLinks(deps: UseCaseDeps, principal: Principal, input: 
     input.page_size + 1,
   );
   return w.envelope(rows, (page) => page.map((r) => linkView(deps.config.trackingUrl, r)));
-}
+});

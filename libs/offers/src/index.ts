@@ -1,2 +1,2 @@
-export { createOffer, endOffer, listOffers, OFFERS_INPUT, OFFERS_POLICY } from './offers.service';
+export { createOffer, endOffer, listOffers, OFFERS_INPUT } from './offers.service';
 export type { NewOffer } from './offers.service';

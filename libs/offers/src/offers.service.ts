@@ -7,10 +7,10 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import type { OfferDoc, ProgramRow } from '@cw/db';
 import { ensureLinks, trackedUrl } from '@cw/links';
-import { PAGE_INPUT, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, PAGE_INPUT, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
 
 /** The dedicated offers credential only, with its own per-account budget. */
-export const OFFERS_POLICY: Policy = { budget: 'offers', credentials: ['offers_credential'] };
+const OFFERS_POLICY: Policy = { budget: 'offers', credentials: ['offers_credential'] };
 
 export const OFFERS_INPUT = {
   type: 'object',
@@ -25,61 +25,64 @@ export const OFFERS_INPUT = {
 
 type OfferRow = OfferDoc & { _id: string };
 
-export async function listOffers(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof OFFERS_INPUT>, now = new Date()) {
-  const country = input.country === 'UK' ? 'GB' : input.country;
-  if (!(principal.publisher.markets ?? []).includes(country)) {
-    throw new ApiError({
-      code: 'forbidden',
-      detail: `Country ${country} is outside this credential's markets.`,
-      errors: [{ param: 'country', detail: 'is outside the credential scope' }],
-    });
-  }
-  const approved = await deps.repos.programs.activeApprovedIds(principal.publisher._id);
-  const rows = await deps.models.Offer.find({ country, program_id: { $in: approved }, starts_at: { $lte: now }, ends_at: { $gt: now }, ended_at: null })
-    .sort({ _id: 1 })
-    .skip(skipFor(input.page, input.limit))
-    .limit(input.limit + 1)
-    .lean<OfferRow[]>();
-  const page = rows.slice(0, input.limit);
-  const programs = new Map(
-    (await deps.models.Program.find({ _id: { $in: [...new Set(page.map((o) => o.program_id))] } }).lean<ProgramRow[]>()).map((p) => [p._id, p]),
-  );
-  const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
-  const links = await ensureLinks(
-    deps.repos.links,
-    deps.config.secretKey,
-    page.map((o) => ({
-      publisherId: principal.publisher._id,
-      programId: o.program_id,
-      campaignId: programs.get(o.program_id)!.merchant_id,
-      landingUrl: o.landing_url,
-      subid: '',
-    })),
-    { source: 'api' },
-  );
-  return {
-    data: page.map((o, i) => {
-      const merchant = programs.get(o.program_id)!.merchant_id;
-      return {
-        id: o._id,
-        program_id: o.program_id,
-        merchant: { id: merchant, name: names.get(merchant) ?? '' },
-        type: o.type,
-        title: o.title,
-        description: o.description,
-        code: o.code ?? null,
-        url: trackedUrl(deps.config.trackingUrl, links[i]!.code), // one link per offer, in order
-        country: o.country,
-        starts_at: o.starts_at,
-        ends_at: o.ended_at ?? o.ends_at,
-        terms: o.terms,
-      };
-    }),
-    page: input.page,
-    limit: input.limit,
-    has_more: rows.length > input.limit,
-  };
-}
+export const listOffers = useCase(
+  OFFERS_POLICY,
+  async function listOffers(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof OFFERS_INPUT>, now: Date = new Date()) {
+    const country = input.country === 'UK' ? 'GB' : input.country;
+    if (!(principal.publisher.markets ?? []).includes(country)) {
+      throw new ApiError({
+        code: 'forbidden',
+        detail: `Country ${country} is outside this credential's markets.`,
+        errors: [{ param: 'country', detail: 'is outside the credential scope' }],
+      });
+    }
+    const approved = await deps.repos.programs.activeApprovedIds(principal.publisher._id);
+    const rows = await deps.models.Offer.find({ country, program_id: { $in: approved }, starts_at: { $lte: now }, ends_at: { $gt: now }, ended_at: null })
+      .sort({ _id: 1 })
+      .skip(skipFor(input.page, input.limit))
+      .limit(input.limit + 1)
+      .lean<OfferRow[]>();
+    const page = rows.slice(0, input.limit);
+    const programs = new Map(
+      (await deps.models.Program.find({ _id: { $in: [...new Set(page.map((o) => o.program_id))] } }).lean<ProgramRow[]>()).map((p) => [p._id, p]),
+    );
+    const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
+    const links = await ensureLinks(
+      deps.repos.links,
+      deps.config.secretKey,
+      page.map((o) => ({
+        publisherId: principal.publisher._id,
+        programId: o.program_id,
+        campaignId: programs.get(o.program_id)!.merchant_id,
+        landingUrl: o.landing_url,
+        subid: '',
+      })),
+      { source: 'api' },
+    );
+    return {
+      data: page.map((o, i) => {
+        const merchant = programs.get(o.program_id)!.merchant_id;
+        return {
+          id: o._id,
+          program_id: o.program_id,
+          merchant: { id: merchant, name: names.get(merchant) ?? '' },
+          type: o.type,
+          title: o.title,
+          description: o.description,
+          code: o.code ?? null,
+          url: trackedUrl(deps.config.trackingUrl, links[i]!.code), // one link per offer, in order
+          country: o.country,
+          starts_at: o.starts_at,
+          ends_at: o.ended_at ?? o.ends_at,
+          terms: o.terms,
+        };
+      }),
+      page: input.page,
+      limit: input.limit,
+      has_more: rows.length > input.limit,
+    };
+  },
+);
 
 export interface NewOffer {
   programId: number;

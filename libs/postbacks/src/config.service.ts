@@ -6,16 +6,16 @@
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { SALE_EVENT_TYPES, type PostbackConfigDoc } from '@cw/db';
-import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
 import { newSigningSecret, seal } from './secret-box';
 import { validateTarget, type Resolver } from './target';
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Publisher API keys and the portal token read it (as the portal's settings page does). */
-export const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
 /** Writes accept the portal token; API keys get through only to be told they cannot write. */
-export const WRITE_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], allowDemo: true };
+const WRITE_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], allowDemo: true };
 
 export const POSTBACK_INPUT = {
   type: 'object',
@@ -72,43 +72,46 @@ function requirePortal(principal: Principal): void {
   }
 }
 
-export async function getPostbackConfig(deps: UseCaseDeps, principal: Principal) {
+export const getPostbackConfig = useCase(READ_POSTBACK_POLICY, async function getPostbackConfig(deps: UseCaseDeps, principal: Principal) {
   return postbackView(await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>());
-}
+});
 
 /** Creates (with a new secret, shown once) or updates (secret unchanged, not shown) the configuration. */
-export async function putPostbackConfig(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof POSTBACK_INPUT>, opts: { resolve?: Resolver } = {}) {
-  requirePortal(principal);
-  const url = await validateTarget(input.url, { allowInsecure: deps.config.postbackAllowInsecure, resolve: opts.resolve });
-  const id = principal.publisher._id;
-  const now = new Date();
-  const fields = { url, http_method: input.http_method, event_types: input.event_types, active: input.active, updated_at: now };
-  // A saved change (a fixed receiver, usually) closes the circuit breaker: the next due delivery goes out.
-  const updated = await deps.models.PostbackConfig.findOneAndUpdate(
-    { _id: id },
-    { $set: { ...fields, consecutive_failures: 0, paused_until: null, probe_until: null } },
-    { returnDocument: 'after' },
-  ).lean<ConfigRow>();
-  if (updated) return { created: false, view: postbackView(updated) };
-  const secret = newSigningSecret();
-  try {
-    await deps.models.PostbackConfig.create({
-      _id: id,
-      ...fields,
-      secret: seal(deps.config.keys, secret),
-      secret_prefix: secretPrefix(secret),
-      created_at: now,
-    });
-  } catch (e) {
-    // A concurrent first write won: this one is an update of it.
-    if ((e as { code?: number }).code !== 11000) throw e;
-    return putPostbackConfig(deps, principal, input, opts);
-  }
-  return { created: true, view: { ...postbackView(await deps.models.PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
-}
+export const putPostbackConfig = useCase(
+  WRITE_POSTBACK_POLICY,
+  async function putPostbackConfig(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof POSTBACK_INPUT>, opts: { resolve?: Resolver } = {}) {
+    requirePortal(principal);
+    const url = await validateTarget(input.url, { allowInsecure: deps.config.postbackAllowInsecure, resolve: opts.resolve });
+    const id = principal.publisher._id;
+    const now = new Date();
+    const fields = { url, http_method: input.http_method, event_types: input.event_types, active: input.active, updated_at: now };
+    // A saved change (a fixed receiver, usually) closes the circuit breaker: the next due delivery goes out.
+    const updated = await deps.models.PostbackConfig.findOneAndUpdate(
+      { _id: id },
+      { $set: { ...fields, consecutive_failures: 0, paused_until: null, probe_until: null } },
+      { returnDocument: 'after' },
+    ).lean<ConfigRow>();
+    if (updated) return { created: false, view: postbackView(updated) };
+    const secret = newSigningSecret();
+    try {
+      await deps.models.PostbackConfig.create({
+        _id: id,
+        ...fields,
+        secret: seal(deps.config.keys, secret),
+        secret_prefix: secretPrefix(secret),
+        created_at: now,
+      });
+    } catch (e) {
+      // A concurrent first write won: this one is an update of it.
+      if ((e as { code?: number }).code !== 11000) throw e;
+      return putPostbackConfig(deps, principal, input, opts);
+    }
+    return { created: true, view: { ...postbackView(await deps.models.PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
+  },
+);
 
 /** A new signing secret (shown once); the previous one keeps verifying for 24 hours. */
-export async function rotatePostbackSecret(deps: UseCaseDeps, principal: Principal) {
+export const rotatePostbackSecret = useCase(WRITE_POSTBACK_POLICY, async function rotatePostbackSecret(deps: UseCaseDeps, principal: Principal) {
   requirePortal(principal);
   const id = principal.publisher._id;
   const current = await deps.models.PostbackConfig.findById(id).lean<ConfigRow>();
@@ -129,4 +132,4 @@ export async function rotatePostbackSecret(deps: UseCaseDeps, principal: Princip
     { returnDocument: 'after' },
   ).lean<ConfigRow>();
   return { ...postbackView(rotated), secret };
-}
+});

@@ -8,16 +8,16 @@ import type { Agent } from 'undici';
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { saleEventBody, type ConversionRecord } from '@cw/conversions';
-import { CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import { attemptNow, type ConfigRow, type DeliveryRow } from './dispatch';
 import { deliveryIdOf } from './outbox';
 import { expiresAt } from './retention';
 
 /** Publisher API keys and the portal token list deliveries and send the test event (only the portal token writes the configuration). */
-export const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
-export const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
 /** Redelivery sends real events again: live keys and the portal token only. */
-export const REDELIVER_POLICY: Policy = {
+const REDELIVER_POLICY: Policy = {
   budget: 'postbacks',
   credentials: ['api_key', 'portal_token'],
   refuseKinds: ['test', 'sandbox', 'read_only'],
@@ -58,21 +58,24 @@ const LIST_ORDER: ListSort = [
   ['_id', 1],
 ];
 
-export async function listDeliveries(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof DELIVERIES_INPUT>) {
-  const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
-  if (input.status) filter.status = input.status;
-  if (input.event) filter.event = input.event;
-  const w = pageWindow({ list: 'deliveries', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
-  const rows = await deps.models.PostbackDelivery.find(w.filter(filter), { body: 0 })
-    .sort(w.sort)
-    .skip(w.skip)
-    .limit(input.page_size + 1)
-    .lean<DeliveryRow[]>();
-  return w.envelope(rows, (page) => page.map(deliveryView));
-}
+export const listDeliveries = useCase(
+  DELIVERIES_POLICY,
+  async function listDeliveries(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof DELIVERIES_INPUT>) {
+    const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
+    if (input.status) filter.status = input.status;
+    if (input.event) filter.event = input.event;
+    const w = pageWindow({ list: 'deliveries', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
+    const rows = await deps.models.PostbackDelivery.find(w.filter(filter), { body: 0 })
+      .sort(w.sort)
+      .skip(w.skip)
+      .limit(input.page_size + 1)
+      .lean<DeliveryRow[]>();
+    return w.envelope(rows, (page) => page.map(deliveryView));
+  },
+);
 
 /** Sends a failed or dead delivery again, under the same delivery id, as soon as a worker picks it up. */
-export async function redeliver(deps: UseCaseDeps, principal: Principal, id: string) {
+export const redeliver = useCase(REDELIVER_POLICY, async function redeliver(deps: UseCaseDeps, principal: Principal, id: string) {
   const now = new Date();
   const d = await deps.models.PostbackDelivery.findOneAndUpdate(
     { _id: id, publisher_id: principal.publisher._id, status: { $in: ['failed', 'dead'] } },
@@ -83,49 +86,52 @@ export async function redeliver(deps: UseCaseDeps, principal: Principal, id: str
   const exists = await deps.models.PostbackDelivery.findOne({ _id: id, publisher_id: principal.publisher._id }, { status: 1 }).lean();
   if (!exists) throw new ApiError({ code: 'not_found', detail: `No delivery ${id}.` });
   throw new ApiError({ code: 'invalid_transition', detail: `Only failed or dead deliveries are redelivered; this one is ${exists.status}.` });
-}
+});
 
 /** A signed test event (shaped like sale.created, marked test) sent now through the same path; answers its outcome. */
-export async function sendTestEvent(deps: UseCaseDeps, principal: Principal, agent: Agent, opts: { timeoutMs?: number } = {}) {
-  const config = await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>();
-  if (!config) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one in the portal first.' });
-  const now = new Date();
-  const eventId = `evt_test_${randomBytes(9).toString('base64url')}`;
-  const sample = {
-    _id: 'cnv_test',
-    publisher_id: principal.publisher._id,
-    program_id: 0,
-    campaign_id: 0,
-    click_id: 'clk_test',
-    subid: 'test',
-    status: 'pending',
-    sale_amount: '100.00',
-    commission: '8.00',
-    currency: 'EUR',
-    occurred_at: now,
-    reversed: false,
-    paid: false,
-    source: 'v1',
-    events: [],
-    created_at: now,
-    updated_at: now,
-  } as unknown as ConversionRecord;
-  const id = deliveryIdOf(eventId, config._id);
-  await deps.models.PostbackDelivery.create({
-    _id: id,
-    publisher_id: principal.publisher._id,
-    event_id: eventId,
-    event: 'sale.created',
-    test: true,
-    body: JSON.stringify(saleEventBody(sample, { _id: eventId, type: 'sale.created', created_at: now }, 'Test merchant', true)),
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    created_at: now,
-    updated_at: now,
-    expires_at: expiresAt(deps, 'pending', now),
-  });
-  // The answer waits for the outcome a few seconds at most.
-  const after = await attemptNow(deps, agent, id, { test: true, timeoutMs: opts.timeoutMs ?? Math.min(5_000, deps.config.postbackTimeoutMs) });
-  return { delivery_id: id, ...(after ? deliveryView(after) : {}) };
-}
+export const sendTestEvent = useCase(
+  TEST_POSTBACK_POLICY,
+  async function sendTestEvent(deps: UseCaseDeps, principal: Principal, agent: Agent, opts: { timeoutMs?: number } = {}) {
+    const config = await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>();
+    if (!config) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one in the portal first.' });
+    const now = new Date();
+    const eventId = `evt_test_${randomBytes(9).toString('base64url')}`;
+    const sample = {
+      _id: 'cnv_test',
+      publisher_id: principal.publisher._id,
+      program_id: 0,
+      campaign_id: 0,
+      click_id: 'clk_test',
+      subid: 'test',
+      status: 'pending',
+      sale_amount: '100.00',
+      commission: '8.00',
+      currency: 'EUR',
+      occurred_at: now,
+      reversed: false,
+      paid: false,
+      source: 'v1',
+      events: [],
+      created_at: now,
+      updated_at: now,
+    } as unknown as ConversionRecord;
+    const id = deliveryIdOf(eventId, config._id);
+    await deps.models.PostbackDelivery.create({
+      _id: id,
+      publisher_id: principal.publisher._id,
+      event_id: eventId,
+      event: 'sale.created',
+      test: true,
+      body: JSON.stringify(saleEventBody(sample, { _id: eventId, type: 'sale.created', created_at: now }, 'Test merchant', true)),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+      expires_at: expiresAt(deps, 'pending', now),
+    });
+    // The answer waits for the outcome a few seconds at most.
+    const after = await attemptNow(deps, agent, id, { test: true, timeoutMs: opts.timeoutMs ?? Math.min(5_000, deps.config.postbackTimeoutMs) });
+    return { delivery_id: id, ...(after ? deliveryView(after) : {}) };
+  },
+);

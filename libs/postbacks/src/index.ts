@@ -1,13 +1,4 @@
-export {
-  getPostbackConfig,
-  POSTBACK_INPUT,
-  postbackView,
-  putPostbackConfig,
-  READ_POSTBACK_POLICY,
-  rotatePostbackSecret,
-  ROTATION_OVERLAP_MS,
-  WRITE_POSTBACK_POLICY,
-} from './config.service';
+export { getPostbackConfig, POSTBACK_INPUT, postbackView, putPostbackConfig, rotatePostbackSecret, ROTATION_OVERLAP_MS } from './config.service';
 export { newSigningSecret, open, seal, sealedWithOlderKey } from './secret-box';
 export type { SealedSecret } from './secret-box';
 export { MACROS, validateTarget } from './target';
@@ -19,13 +10,4 @@ export { MAX_ATTEMPTS, retryDelayMs, retrySlot } from './retry';
 export { OUTBOX_BATCH, deliveryIdOf, publishPendingEvents } from './outbox';
 export { attemptNow, createDispatcher, leaseMs, pauseMs, send, type Dispatcher, type DispatcherOptions, type PassKind, type SendOptions } from './dispatch';
 export { expiresAt } from './retention';
-export {
-  DELIVERIES_INPUT,
-  DELIVERIES_POLICY,
-  deliveryView,
-  listDeliveries,
-  redeliver,
-  REDELIVER_POLICY,
-  sendTestEvent,
-  TEST_POSTBACK_POLICY,
-} from './deliveries.service';
+export { DELIVERIES_INPUT, deliveryView, listDeliveries, redeliver, sendTestEvent } from './deliveries.service';

@@ -1,13 +1,4 @@
 export { APPLY_INPUT, CAMPAIGN_ID_PATTERN, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
-export {
-  APPLY_POLICY,
-  applyToProgram,
-  campaignMismatch,
-  joinablePrograms,
-  listPrograms,
-  programView,
-  READ_PROGRAMS_POLICY,
-  setAssignment,
-} from './programs.service';
+export { applyToProgram, campaignMismatch, joinablePrograms, listPrograms, programView, setAssignment } from './programs.service';
 export type { ApplyOutcome, AssignmentStatus, ProgramView, Relationship } from './programs.service';
 export { APPLICATION_SCHEMA, PROGRAM_SCHEMA } from './program.views';

@@ -6,14 +6,14 @@
 import { ApiError } from '@cw/errors';
 import type { Principal, Policy } from '@cw/auth';
 import { literalPattern, type ProgramRow } from '@cw/db';
-import { pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
 import type { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
 
 export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
 export type AssignmentStatus = Exclude<Relationship, 'available'>;
 
-export const READ_PROGRAMS_POLICY: Policy = { budget: 'programs' };
-export const APPLY_POLICY: Policy = {
+const READ_PROGRAMS_POLICY: Policy = { budget: 'programs' };
+const APPLY_POLICY: Policy = {
   budget: 'programs',
   refuseKinds: ['read_only'],
   refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.',
@@ -56,34 +56,40 @@ function nameFilter(search: string | undefined): Record<string, unknown> {
 const BY_ID: ListSort = [['_id', 1]];
 
 /** The caller's programs; with include_available, also those open to it. */
-export async function listPrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
-  const status = await deps.repos.programs.assignments(principal.publisher._id);
-  const mine = { _id: { $in: [...status.keys()] } };
-  const filter: Record<string, unknown> = {
-    ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine),
-    ...nameFilter(input.search),
-  };
-  const w = pageWindow({ list: 'programs', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
-  const rows = await deps.models.Program.find(w.filter(filter))
-    .sort(w.sort)
-    .skip(w.skip)
-    .limit(input.page_size + 1)
-    .lean<ProgramRow[]>();
-  return w.envelope(rows, (page) => present(deps, page, (id) => status.get(id) ?? 'available'));
-}
+export const listPrograms = useCase(
+  READ_PROGRAMS_POLICY,
+  async function listPrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
+    const status = await deps.repos.programs.assignments(principal.publisher._id);
+    const mine = { _id: { $in: [...status.keys()] } };
+    const filter: Record<string, unknown> = {
+      ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine),
+      ...nameFilter(input.search),
+    };
+    const w = pageWindow({ list: 'programs', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
+    const rows = await deps.models.Program.find(w.filter(filter))
+      .sort(w.sort)
+      .skip(w.skip)
+      .limit(input.page_size + 1)
+      .lean<ProgramRow[]>();
+    return w.envelope(rows, (page) => present(deps, page, (id) => status.get(id) ?? 'available'));
+  },
+);
 
 /** Active programs open for application the caller has no assignment to. */
-export async function joinablePrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
-  const assigned = [...(await deps.repos.programs.assignments(principal.publisher._id)).keys()];
-  const filter: Record<string, unknown> = { status: 'active', joinable: true, _id: { $nin: assigned }, ...nameFilter(input.search) };
-  const w = pageWindow({ list: 'programs/joinable', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
-  const rows = await deps.models.Program.find(w.filter(filter))
-    .sort(w.sort)
-    .skip(w.skip)
-    .limit(input.page_size + 1)
-    .lean<ProgramRow[]>();
-  return w.envelope(rows, (page) => present(deps, page, () => 'available'));
-}
+export const joinablePrograms = useCase(
+  READ_PROGRAMS_POLICY,
+  async function joinablePrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
+    const assigned = [...(await deps.repos.programs.assignments(principal.publisher._id)).keys()];
+    const filter: Record<string, unknown> = { status: 'active', joinable: true, _id: { $nin: assigned }, ...nameFilter(input.search) };
+    const w = pageWindow({ list: 'programs/joinable', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
+    const rows = await deps.models.Program.find(w.filter(filter))
+      .sort(w.sort)
+      .skip(w.skip)
+      .limit(input.page_size + 1)
+      .lean<ProgramRow[]>();
+    return w.envelope(rows, (page) => present(deps, page, () => 'available'));
+  },
+);
 
 export function campaignMismatch(): ApiError {
   return new ApiError({
@@ -103,53 +109,56 @@ export interface ApplyOutcome {
  * Applies to a program: approved at once when the program auto-approves, pending review
  * otherwise; an existing assignment stands (a decision is not changed by re-applying).
  */
-export async function applyToProgram(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof APPLY_INPUT>): Promise<ApplyOutcome> {
-  const program = await deps.repos.programs.byId(input.program_id);
-  if (!program || program.status !== 'active')
-    throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
-  if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
-  const publisherId = principal.publisher._id;
-  const existing = await deps.models.Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
-  const names = await deps.repos.merchants.namesOf([program.merchant_id]);
-  const view = (status: AssignmentStatus) => programView(program, names.get(program.merchant_id), status);
-  if (existing) {
-    const status = existing.status as AssignmentStatus;
-    return {
-      approvedNow: false,
-      view: {
+export const applyToProgram = useCase(
+  APPLY_POLICY,
+  async function applyToProgram(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof APPLY_INPUT>): Promise<ApplyOutcome> {
+    const program = await deps.repos.programs.byId(input.program_id);
+    if (!program || program.status !== 'active')
+      throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
+    if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
+    const publisherId = principal.publisher._id;
+    const existing = await deps.models.Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
+    const names = await deps.repos.merchants.namesOf([program.merchant_id]);
+    const view = (status: AssignmentStatus) => programView(program, names.get(program.merchant_id), status);
+    if (existing) {
+      const status = existing.status as AssignmentStatus;
+      return {
+        approvedNow: false,
+        view: {
+          program_id: program._id,
+          status,
+          created: false,
+          applied_at: existing.applied_at ?? null,
+          decided_at: existing.decided_at ?? null,
+          program: view(status),
+        },
+      };
+    }
+    if (!program.joinable) throw new ApiError({ code: 'program_not_joinable', detail: `Program ${program._id} is by invitation only.` });
+    const now = new Date();
+    const status: AssignmentStatus = program.auto_approve ? 'approved' : 'pending';
+    try {
+      await deps.models.Membership.create({
+        publisher_id: publisherId,
         program_id: program._id,
         status,
-        created: false,
-        applied_at: existing.applied_at ?? null,
-        decided_at: existing.decided_at ?? null,
-        program: view(status),
-      },
+        applied_at: now,
+        decided_at: status === 'approved' ? now : undefined,
+        eligibility_checked_at: status === 'approved' ? now : undefined,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (e) {
+      if ((e as { code?: number }).code !== 11000) throw e;
+      // A concurrent application won: report what it produced.
+      return applyToProgram(deps, principal, input);
+    }
+    return {
+      approvedNow: status === 'approved',
+      view: { program_id: program._id, status, created: true, applied_at: now, decided_at: status === 'approved' ? now : null, program: view(status) },
     };
-  }
-  if (!program.joinable) throw new ApiError({ code: 'program_not_joinable', detail: `Program ${program._id} is by invitation only.` });
-  const now = new Date();
-  const status: AssignmentStatus = program.auto_approve ? 'approved' : 'pending';
-  try {
-    await deps.models.Membership.create({
-      publisher_id: publisherId,
-      program_id: program._id,
-      status,
-      applied_at: now,
-      decided_at: status === 'approved' ? now : undefined,
-      eligibility_checked_at: status === 'approved' ? now : undefined,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (e) {
-    if ((e as { code?: number }).code !== 11000) throw e;
-    // A concurrent application won: report what it produced.
-    return applyToProgram(deps, principal, input);
-  }
-  return {
-    approvedNow: status === 'approved',
-    view: { program_id: program._id, status, created: true, applied_at: now, decided_at: status === 'approved' ? now : null, program: view(status) },
-  };
-}
+  },
+);
 
 /**
  * The operator's decision on an assignment (approve or reject an application, or assign

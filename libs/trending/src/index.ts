@@ -5,7 +5,6 @@ export {
   subscribeTrending,
   TRENDING_COLUMNS,
   TRENDING_INPUT,
-  TRENDING_POLICY,
   trendingOpportunities,
   trendingRows,
 } from './trending.service';

@@ -9,10 +9,10 @@ import type { Policy, Principal } from '@cw/auth';
 import { TRENDING_CHANNELS, type ProgramRow, type TrendingPlanDoc } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { ensureLinks, trackedUrl } from '@cw/links';
-import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
 
 /** API keys (demo keys refused), with the trending budget (60/min per account). */
-export const TRENDING_POLICY: Policy = { budget: 'trending' };
+const TRENDING_POLICY: Policy = { budget: 'trending' };
 
 /** An approved assignment whose eligibility was confirmed longer ago than this is stale. */
 export const ELIGIBILITY_FRESH_DAYS = 30;
@@ -62,81 +62,84 @@ export interface TrendingItem {
 
 const notFound = () => new ApiError({ code: 'not_found', detail: 'Trending opportunities are not enabled for this account.' });
 
-export async function trendingOpportunities(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof TRENDING_INPUT>, now = new Date()) {
-  const me = principal.publisher;
-  if (!deps.config.trendingEnabled || !me.trending_subscribed) throw notFound();
-  const subscribed = me.trending_channels ?? [];
-  if (input.channel && !subscribed.includes(input.channel)) {
-    throw new ApiError({
-      code: 'invalid_parameter',
-      detail: `Invalid parameter 'channel': ${input.channel} is not one of your subscribed channels (${subscribed.join(', ') || 'none'}).`,
-      errors: [{ param: 'channel', detail: 'is not a subscribed channel' }],
-    });
-  }
-  const country = input.country === 'UK' ? 'GB' : input.country;
-  const filter: Record<string, unknown> = {
-    released_at: { $ne: null, $lte: now },
-    channel: { $in: input.channel ? [input.channel] : subscribed },
-    ...(country ? { country } : {}),
-  };
-  const plans = await deps.models.TrendingPlan.find(filter).lean<PlanRow[]>();
-  const ranked = plans
-    .flatMap((plan) => plan.items.map((item) => ({ plan, item })))
-    .sort((a, b) => b.item.score - a.item.score || (a.item._id < b.item._id ? -1 : 1))
-    .slice(0, input.limit);
-
-  const programIds = [...new Set(ranked.map((r) => r.item.program_id))];
-  const programs = new Map((await deps.models.Program.find({ _id: { $in: programIds } }).lean<ProgramRow[]>()).map((p) => [p._id, p]));
-  const memberships = new Map(
-    (await deps.models.Membership.find({ publisher_id: me._id, program_id: { $in: programIds } }).lean()).map((m) => [m.program_id, m]),
-  );
-  const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
-  const freshSince = now.getTime() - ELIGIBILITY_FRESH_DAYS * 86_400_000;
-  const reasonOf = (programId: number): UnavailableReason | undefined => {
-    const program = programs.get(programId);
-    if (!program || program.status !== 'active') return 'program_paused';
-    const m = memberships.get(programId);
-    if (m?.status !== 'approved') return 'not_approved';
-    if (!m.eligibility_checked_at || m.eligibility_checked_at.getTime() < freshSince) return 'eligibility_stale';
-    return undefined;
-  };
-  const reasons = ranked.map((r) => reasonOf(r.item.program_id));
-  const linkable = ranked.filter((_, i) => !reasons[i]);
-  const links = await ensureLinks(
-    deps.repos.links,
-    deps.config.secretKey,
-    linkable.map((r) => {
-      const program = programs.get(r.item.program_id)!;
-      return {
-        publisherId: me._id,
-        programId: program._id,
-        campaignId: program.merchant_id,
-        landingUrl: r.item.landing_url || program.default_landing_url,
-        subid: '',
-      };
-    }),
-    { source: 'api' },
-  );
-  let k = 0;
-  const data: TrendingItem[] = ranked.map((r, i) => {
-    const program = programs.get(r.item.program_id);
-    const merchantId = program?.merchant_id ?? 0;
-    const base = {
-      id: r.item._id,
-      plan_id: r.plan._id,
-      title: r.item.title,
-      country: r.plan.country,
-      channel: r.plan.channel,
-      program_id: r.item.program_id,
-      merchant: { id: merchantId, name: names.get(merchantId) ?? '' },
-      score: r.item.score,
+export const trendingOpportunities = useCase(
+  TRENDING_POLICY,
+  async function trendingOpportunities(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof TRENDING_INPUT>, now: Date = new Date()) {
+    const me = principal.publisher;
+    if (!deps.config.trendingEnabled || !me.trending_subscribed) throw notFound();
+    const subscribed = me.trending_channels ?? [];
+    if (input.channel && !subscribed.includes(input.channel)) {
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: `Invalid parameter 'channel': ${input.channel} is not one of your subscribed channels (${subscribed.join(', ') || 'none'}).`,
+        errors: [{ param: 'channel', detail: 'is not a subscribed channel' }],
+      });
+    }
+    const country = input.country === 'UK' ? 'GB' : input.country;
+    const filter: Record<string, unknown> = {
+      released_at: { $ne: null, $lte: now },
+      channel: { $in: input.channel ? [input.channel] : subscribed },
+      ...(country ? { country } : {}),
     };
-    return reasons[i]
-      ? { ...base, status: 'unavailable', reason: reasons[i] }
-      : { ...base, status: 'available', url: trackedUrl(deps.config.trackingUrl, links[k++]!.code) }; // one link per available item, in order
-  });
-  return { data, count: data.length, country: country ?? null, channel: input.channel ?? null, channels: subscribed, generated_at: now };
-}
+    const plans = await deps.models.TrendingPlan.find(filter).lean<PlanRow[]>();
+    const ranked = plans
+      .flatMap((plan) => plan.items.map((item) => ({ plan, item })))
+      .sort((a, b) => b.item.score - a.item.score || (a.item._id < b.item._id ? -1 : 1))
+      .slice(0, input.limit);
+
+    const programIds = [...new Set(ranked.map((r) => r.item.program_id))];
+    const programs = new Map((await deps.models.Program.find({ _id: { $in: programIds } }).lean<ProgramRow[]>()).map((p) => [p._id, p]));
+    const memberships = new Map(
+      (await deps.models.Membership.find({ publisher_id: me._id, program_id: { $in: programIds } }).lean()).map((m) => [m.program_id, m]),
+    );
+    const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
+    const freshSince = now.getTime() - ELIGIBILITY_FRESH_DAYS * 86_400_000;
+    const reasonOf = (programId: number): UnavailableReason | undefined => {
+      const program = programs.get(programId);
+      if (!program || program.status !== 'active') return 'program_paused';
+      const m = memberships.get(programId);
+      if (m?.status !== 'approved') return 'not_approved';
+      if (!m.eligibility_checked_at || m.eligibility_checked_at.getTime() < freshSince) return 'eligibility_stale';
+      return undefined;
+    };
+    const reasons = ranked.map((r) => reasonOf(r.item.program_id));
+    const linkable = ranked.filter((_, i) => !reasons[i]);
+    const links = await ensureLinks(
+      deps.repos.links,
+      deps.config.secretKey,
+      linkable.map((r) => {
+        const program = programs.get(r.item.program_id)!;
+        return {
+          publisherId: me._id,
+          programId: program._id,
+          campaignId: program.merchant_id,
+          landingUrl: r.item.landing_url || program.default_landing_url,
+          subid: '',
+        };
+      }),
+      { source: 'api' },
+    );
+    let k = 0;
+    const data: TrendingItem[] = ranked.map((r, i) => {
+      const program = programs.get(r.item.program_id);
+      const merchantId = program?.merchant_id ?? 0;
+      const base = {
+        id: r.item._id,
+        plan_id: r.plan._id,
+        title: r.item.title,
+        country: r.plan.country,
+        channel: r.plan.channel,
+        program_id: r.item.program_id,
+        merchant: { id: merchantId, name: names.get(merchantId) ?? '' },
+        score: r.item.score,
+      };
+      return reasons[i]
+        ? { ...base, status: 'unavailable', reason: reasons[i] }
+        : { ...base, status: 'available', url: trackedUrl(deps.config.trackingUrl, links[k++]!.code) }; // one link per available item, in order
+    });
+    return { data, count: data.length, country: country ?? null, channel: input.channel ?? null, channels: subscribed, generated_at: now };
+  },
+);
 
 /** The CSV rows of the same items (TRENDING_COLUMNS). */
 export function trendingRows(items: TrendingItem[]): Array<Record<string, unknown>> {

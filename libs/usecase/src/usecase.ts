@@ -1,4 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { authorize, type Policy, type Principal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
 import type { Models, Repositories } from '@cw/db';
 
@@ -11,5 +12,23 @@ export interface UseCaseDeps {
 
 /** The input type a use case receives: its JSON schema after validation (defaults applied). */
 export type InputOf<S extends JSONSchema> = FromSchema<S>;
+
+/**
+ * A use case bound to its policy: calling it authorizes the caller under that policy first (key
+ * kind, demo accounts, feed access), so no surface can run it under another policy or none. The
+ * surfaces (HTTP routes, MCP tools, `/Apiv3/json`) authenticate and spend the budget with the same
+ * `policy`, read from the use case, never named beside it.
+ */
+export type UseCase<D, A extends unknown[], Out> = ((deps: D, principal: Principal, ...args: A) => Promise<Out>) & { readonly policy: Policy };
+
+export function useCase<D, A extends unknown[], Out>(policy: Policy, run: (deps: D, principal: Principal, ...args: A) => Promise<Out>): UseCase<D, A, Out> {
+  // Bound while modules load: a policy imported through a cycle would still be undefined here.
+  if (!policy) throw new Error(`use case ${run.name || '(anonymous)'} has no policy (an import cycle?)`);
+  const bound = async (deps: D, principal: Principal, ...args: A): Promise<Out> => {
+    authorize(principal, policy);
+    return run(deps, principal, ...args);
+  };
+  return Object.assign(bound, { policy });
+}
 
 export type { JSONSchema };

@@ -1,4 +1,4 @@
-import { APPLICATION_SCHEMA, APPLY_INPUT, APPLY_POLICY, applyToProgram } from '@cw/programs';
+import { APPLICATION_SCHEMA, APPLY_INPUT, applyToProgram } from '@cw/programs';
 import type { InputOf } from '@cw/usecase';
 import { defineTool, idempotently, IDEMPOTENCY_KEY_INPUT } from '../tool';
 
@@ -11,7 +11,7 @@ export const applyToProgramTool = defineTool<InputOf<typeof INPUT>>({
     'Apply to join a program (find joinable ones with list_programs include_available=true). Programs with auto-approval answer `approved` at once; others answer `pending` until the merchant decides. Applying again answers the existing assignment. Products and tracking links of a program are available only once approved. Read-only and demo keys cannot apply. Pass `idempotency_key` to make a retry safe.',
   input: INPUT,
   output: APPLICATION_SCHEMA,
-  policy: APPLY_POLICY,
+  policy: applyToProgram.policy,
   annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   run: async ({ idempotency_key, ...body }, principal, call) => {
     const { view } = await idempotently(call, principal, { route: 'POST /programs/apply', key: idempotency_key, request: body }, async () => {

@@ -1,4 +1,4 @@
-import { createLink, LINK_REQUEST_INPUT, LINK_SCHEMA, WRITE_LINKS_POLICY } from '@cw/links';
+import { createLink, LINK_REQUEST_INPUT, LINK_SCHEMA } from '@cw/links';
 import type { InputOf } from '@cw/usecase';
 import { defineTool, idempotently, IDEMPOTENCY_KEY_INPUT } from '../tool';
 
@@ -11,7 +11,7 @@ export const createTrackingLinkTool = defineTool<InputOf<typeof INPUT>>({
     "Create (or get back) your tracked link to a merchant page of an approved program: `program_id` (or `campaign_id`), optional `landing_url` on the program's allowed domains (default: its landing page) and optional `subid` (your own label, e.g. the conversation or placement, reported back on clicks and conversions). The same program, page and subid always give the same link. Share `url` as is. Pass `idempotency_key` to make a retry safe; it shares the HTTP API's Idempotency-Key scope for POST /links/.",
   input: INPUT,
   output: LINK_SCHEMA,
-  policy: WRITE_LINKS_POLICY,
+  policy: createLink.policy,
   annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   run: async ({ idempotency_key, ...body }, principal, call) => {
     const { view, status, replayed } = await idempotently(call, principal, { route: 'POST /links', key: idempotency_key, request: body }, async () => {

@@ -1,4 +1,4 @@
-import { PAYMENT_STATUS_POLICY, PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
+import { PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
 import { defineTool } from '../tool';
 
 export const getPaymentStatusTool = defineTool<Record<string, never>>({
@@ -8,7 +8,7 @@ export const getPaymentStatusTool = defineTool<Record<string, never>>({
     'What you are owed: approved commission not yet paid and commission pending review (per currency, with a USD total), the next payment estimate and the payment method type. Takes no arguments. Test, sandbox, read-only and demo keys cannot read it.',
   input: { type: 'object', additionalProperties: false, properties: {} },
   output: PAYMENT_STATUS_SCHEMA,
-  policy: PAYMENT_STATUS_POLICY,
+  policy: paymentStatus.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_input, principal, call) => {
     const status = await paymentStatus(call.deps, principal);

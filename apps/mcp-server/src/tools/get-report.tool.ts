@@ -1,4 +1,4 @@
-import { conversionReport, REPORT_INPUT, REPORT_SCHEMA, REPORTS_POLICY } from '@cw/conversions';
+import { conversionReport, REPORT_INPUT, REPORT_SCHEMA } from '@cw/conversions';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 
@@ -9,7 +9,7 @@ export const getReportTool = defineTool<InputOf<typeof REPORT_INPUT>>({
     'Conversions and commission totals grouped by `group_by`: day (default), week, month, subid, campaign or status, between `date_from` and `date_to` (UTC days; default the last 30 days, at most 366), optionally for one `subid` or `status`. Amounts are per currency, as decimal strings. Not paged: one answer holds every row and the totals.',
   input: REPORT_INPUT,
   output: REPORT_SCHEMA,
-  policy: REPORTS_POLICY,
+  policy: conversionReport.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {
     const report = await conversionReport(call.deps, principal, input);

@@ -1,4 +1,4 @@
-import { CONVERSION_PAGE_SCHEMA, CONVERSIONS_POLICY, LIST_CONVERSIONS_INPUT, listConversions } from '@cw/conversions';
+import { CONVERSION_PAGE_SCHEMA, LIST_CONVERSIONS_INPUT, listConversions } from '@cw/conversions';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 import { pageSummary } from './summaries';
@@ -10,7 +10,7 @@ export const listConversionsTool = defineTool<InputOf<typeof LIST_CONVERSIONS_IN
     'Your conversions (sales and leads attributed to your links), newest first, with status pending, approved or declined, amounts as decimal strings, and a per-subid rollup of the whole filtered set. Filter by `date_from`/`date_to` (UTC days), `subid`, `status`; `updated_since` for incremental sync. For totals per day, week, month, subid or campaign use get_report instead. Paging: `page` and `page_size` (max 500); call again with `cursor` = `next_cursor` (same filters) while it is not null.',
   input: LIST_CONVERSIONS_INPUT,
   output: CONVERSION_PAGE_SCHEMA,
-  policy: CONVERSIONS_POLICY,
+  policy: listConversions.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {
     const page = await listConversions(call.deps, principal, input);

@@ -1,4 +1,4 @@
-import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, PRODUCTS_POLICY } from '@cw/catalog';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA } from '@cw/catalog';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 import { productSummary } from './summaries';
@@ -10,7 +10,7 @@ export const lookupProductsTool = defineTool<InputOf<typeof LOOKUP_INPUT>>({
     'Current price and stock of products you already know, by `ids` (comma-separated product ids from search_products) or `gtins` (comma-separated GTIN-8/12/13/14). Use it before quoting a price that may have changed. Each `url` is your tracked link. Paging as in search_products (`limit`, `offset`, `next_offset`).',
   input: LOOKUP_INPUT,
   output: PRODUCT_PAGE_SCHEMA,
-  policy: PRODUCTS_POLICY,
+  policy: lookupProductsPage.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {
     const page = await lookupProductsPage(call.deps, principal, input);

@@ -1,4 +1,4 @@
-import { PRODUCT_PAGE_SCHEMA, PRODUCTS_POLICY, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import { PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 import { productSummary } from './summaries';
@@ -10,7 +10,7 @@ export const searchProductsTool = defineTool<InputOf<typeof SEARCH_INPUT>>({
     "Search the product catalog of the programs you are approved for, in your markets. Every product's `url` is your own tracked link: hand it to the user as is (never the merchant's page) so the sale is attributed to you. Give `q` (a phrase in the title, 3+ characters), `brand`, `category` or `country`; narrow with `min_price`/`max_price` (decimal strings), `currency`, `merchant`. `group=1` returns one row per variant group with its sizes. Paging: `limit` (max 100) and `offset`; call again with `offset` = `next_offset` while it is not null.",
   input: SEARCH_INPUT,
   output: PRODUCT_PAGE_SCHEMA,
-  policy: PRODUCTS_POLICY,
+  policy: searchProductsPage.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {
     const page = await searchProductsPage(call.deps, principal, input);

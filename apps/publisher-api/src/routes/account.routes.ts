@@ -1,4 +1,4 @@
-import { ACCOUNT_POLICY, ACCOUNT_SCHEMA, accountRecord, PAYMENT_STATUS_POLICY, PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
+import { ACCOUNT_SCHEMA, accountRecord, PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
@@ -12,7 +12,7 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'The account, its access and the limits the key is subject to',
       tags: ['Account'],
       security: API_KEY_SECURITY,
-      before: [requirePolicy(deps, ACCOUNT_POLICY)],
+      before: [requirePolicy(deps, accountRecord.policy)],
       responses: {
         200: { description: 'Account record', schema: ACCOUNT_SCHEMA },
         401: { description: 'Not authenticated' },
@@ -31,7 +31,7 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
       description: 'Read-only. Test, sandbox and read-only keys get 403. OAuth scope affiliate:read.',
       tags: ['Account'],
       security: API_KEY_SECURITY,
-      before: [requirePolicy(deps, PAYMENT_STATUS_POLICY)],
+      before: [requirePolicy(deps, paymentStatus.policy)],
       responses: {
         200: { description: 'Payment status', schema: PAYMENT_STATUS_SCHEMA },
         401: { description: 'Not authenticated' },

@@ -1,6 +1,6 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
-import { CLICK_SCHEMA, CLICKS_INPUT, CLICKS_POLICY, listClicks } from '@cw/links';
+import { CLICK_SCHEMA, CLICKS_INPUT, listClicks } from '@cw/links';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 import { ERRORS } from './links.routes';
 
@@ -14,7 +14,7 @@ export function clickRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Clicks'],
       security: API_KEY_SECURITY,
       query: CLICKS_INPUT,
-      before: [requirePolicy(deps, CLICKS_POLICY)],
+      before: [requirePolicy(deps, listClicks.policy)],
       responses: { 200: { description: 'Page envelope of clicks', schema: pageEnvelopeSchema(CLICK_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listClicks(deps, principalOf(ctx), query);

@@ -1,17 +1,7 @@
-import { principalOf, requirePolicy } from '@cw/auth';
+import { principalOf, requirePolicy, type Policy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
-import {
-  createLink,
-  createLinkBatch,
-  LINK_SCHEMA,
-  LINK_BATCH_INPUT,
-  LINK_REQUEST_INPUT,
-  LIST_LINKS_INPUT,
-  listLinks,
-  READ_LINKS_POLICY,
-  WRITE_LINKS_POLICY,
-} from '@cw/links';
+import { createLink, createLinkBatch, LINK_SCHEMA, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LIST_LINKS_INPUT, listLinks } from '@cw/links';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
 export const ERRORS = {
@@ -24,8 +14,8 @@ export const ERRORS = {
 const WRITE_ERRORS = { ...ERRORS, 409: { description: 'Idempotency-Key reused with another body, or in use' } };
 
 export function linkRoutes(deps: AppDeps): RouteSpec[] {
-  const write = (name: string) => [
-    requirePolicy(deps, WRITE_LINKS_POLICY),
+  const write = (name: string, useCase: { policy: Policy }) => [
+    requirePolicy(deps, useCase.policy),
     idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: name }),
   ];
   return [
@@ -37,7 +27,7 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Links'],
       security: API_KEY_SECURITY,
       query: LIST_LINKS_INPUT,
-      before: [requirePolicy(deps, READ_LINKS_POLICY)],
+      before: [requirePolicy(deps, listLinks.policy)],
       responses: { 200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listLinks(deps, principalOf(ctx), query);
@@ -52,7 +42,7 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Links'],
       security: API_KEY_SECURITY,
       body: LINK_REQUEST_INPUT,
-      before: write('POST /links'),
+      before: write('POST /links', createLink),
       responses: {
         200: { description: 'Existing link', schema: LINK_SCHEMA },
         201: { description: 'Created link', schema: LINK_SCHEMA },
@@ -74,7 +64,7 @@ export function linkRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Links'],
       security: API_KEY_SECURITY,
       body: LINK_BATCH_INPUT,
-      before: write('POST /links/batch'),
+      before: write('POST /links/batch', createLinkBatch),
       responses: {
         200: {
           description: 'LinkBatchResult',

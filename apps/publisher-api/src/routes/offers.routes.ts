@@ -1,6 +1,6 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
-import { listOffers, OFFERS_INPUT, OFFERS_POLICY } from '@cw/offers';
+import { listOffers, OFFERS_INPUT } from '@cw/offers';
 import type { AppDeps } from '@cw/runtime';
 
 const OFFER = {
@@ -32,7 +32,7 @@ export function offersRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Offers'],
       security: ['OffersCredential'],
       query: OFFERS_INPUT,
-      before: [requirePolicy(deps, OFFERS_POLICY)],
+      before: [requirePolicy(deps, listOffers.policy)],
       responses: {
         200: {
           description: 'A page of offers',

@@ -3,18 +3,13 @@ import { route, type RouteSpec } from '@cw/http';
 import {
   createDeliveryAgent,
   DELIVERIES_INPUT,
-  DELIVERIES_POLICY,
   getPostbackConfig,
   listDeliveries,
   POSTBACK_INPUT,
   putPostbackConfig,
-  READ_POSTBACK_POLICY,
   redeliver,
-  REDELIVER_POLICY,
   rotatePostbackSecret,
   sendTestEvent,
-  TEST_POSTBACK_POLICY,
-  WRITE_POSTBACK_POLICY,
 } from '@cw/postbacks';
 import { pageEnvelopeSchema } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
@@ -82,7 +77,6 @@ const DELIVERY = {
 };
 
 export function postbackRoutes(deps: AppDeps): RouteSpec[] {
-  const write = [requirePolicy(deps, WRITE_POSTBACK_POLICY)];
   const agent = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure });
   return [
     route({
@@ -92,7 +86,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'The conversion postback configuration (never the secret)',
       tags: ['Postbacks'],
       security: API_KEY_SECURITY,
-      before: [requirePolicy(deps, READ_POSTBACK_POLICY)],
+      before: [requirePolicy(deps, getPostbackConfig.policy)],
       responses: { 200: { description: 'PostbackConfig', schema: CONFIG }, ...ERRORS, 403: { description: 'Credential not allowed' } },
       handler: async (ctx) => {
         ctx.body = await getPostbackConfig(deps, principalOf(ctx));
@@ -106,7 +100,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Postbacks'],
       security: ['BearerAuth'],
       body: POSTBACK_INPUT,
-      before: write,
+      before: [requirePolicy(deps, putPostbackConfig.policy)],
       responses: { 200: { description: 'Updated', schema: CONFIG }, 201: { description: 'Created, with the secret', schema: CONFIG }, ...ERRORS, ...WRITE_403 },
       handler: async (ctx, { body }) => {
         const r = await putPostbackConfig(deps, principalOf(ctx), body);
@@ -121,7 +115,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'A new signing secret (shown once); the previous one keeps signing for 24 hours: portal token only',
       tags: ['Postbacks'],
       security: ['BearerAuth'],
-      before: write,
+      before: [requirePolicy(deps, rotatePostbackSecret.policy)],
       responses: { 201: { description: 'The new secret', schema: CONFIG }, ...ERRORS, ...WRITE_403, 404: { description: 'No postback is configured' } },
       handler: async (ctx) => {
         ctx.status = 201;
@@ -135,7 +129,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Send a signed test event (sale.created-shaped, marked test) now; answers its delivery and outcome',
       tags: ['Postbacks'],
       security: API_KEY_SECURITY,
-      before: [requirePolicy(deps, TEST_POSTBACK_POLICY)],
+      before: [requirePolicy(deps, sendTestEvent.policy)],
       responses: {
         200: { description: 'The test delivery', schema: { ...DELIVERY, properties: { delivery_id: { type: 'string' }, ...DELIVERY.properties } } },
         ...ERRORS,
@@ -154,7 +148,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Postbacks'],
       security: API_KEY_SECURITY,
       query: DELIVERIES_INPUT,
-      before: [requirePolicy(deps, DELIVERIES_POLICY)],
+      before: [requirePolicy(deps, listDeliveries.policy)],
       responses: {
         200: { description: 'Page envelope of deliveries', schema: pageEnvelopeSchema(DELIVERY, { cursor: true }) },
         ...ERRORS,
@@ -172,7 +166,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Postbacks'],
       security: API_KEY_SECURITY,
       pathParams: { id: { type: 'string' } },
-      before: [requirePolicy(deps, REDELIVER_POLICY)],
+      before: [requirePolicy(deps, redeliver.policy)],
       responses: {
         200: { description: 'The delivery, pending again', schema: DELIVERY },
         ...ERRORS,

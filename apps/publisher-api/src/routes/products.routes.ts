@@ -1,15 +1,6 @@
 import type { Middleware } from 'koa';
 import { principalOf, requirePolicy } from '@cw/auth';
-import {
-  LOOKUP_INPUT,
-  lookupProductsPage,
-  PRODUCT_PAGE_SCHEMA,
-  productPageJson,
-  PRODUCTS_POLICY,
-  SEARCH_INPUT,
-  searchProductsPage,
-  type ProductPageBody,
-} from '@cw/catalog';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, productPageJson, SEARCH_INPUT, searchProductsPage, type ProductPageBody } from '@cw/catalog';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
@@ -35,7 +26,6 @@ const ERRORS = {
 };
 
 export function productRoutes(deps: AppDeps): RouteSpec[] {
-  const before = [requirePolicy(deps, PRODUCTS_POLICY)];
   return [
     route({
       method: 'GET',
@@ -45,7 +35,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Products'],
       security: API_KEY_SECURITY,
       query: SEARCH_INPUT,
-      before,
+      before: [requirePolicy(deps, searchProductsPage.policy)],
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
         answer(ctx, await searchProductsPage(deps, principalOf(ctx), query));
@@ -59,7 +49,7 @@ export function productRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Products'],
       security: API_KEY_SECURITY,
       query: LOOKUP_INPUT,
-      before,
+      before: [requirePolicy(deps, lookupProductsPage.policy)],
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
         answer(ctx, await lookupProductsPage(deps, principalOf(ctx), query));

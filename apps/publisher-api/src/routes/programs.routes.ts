@@ -5,13 +5,11 @@ import {
   APPLICATION_SCHEMA,
   APPLY_INPUT,
   PROGRAM_SCHEMA,
-  APPLY_POLICY,
   applyToProgram,
   JOINABLE_PROGRAMS_INPUT,
   joinablePrograms,
   LIST_PROGRAMS_INPUT,
   listPrograms,
-  READ_PROGRAMS_POLICY,
 } from '@cw/programs';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
@@ -24,7 +22,6 @@ const ERRORS = {
 };
 
 export function programRoutes(deps: AppDeps): RouteSpec[] {
-  const read = [requirePolicy(deps, READ_PROGRAMS_POLICY)];
   return [
     route({
       method: 'GET',
@@ -34,7 +31,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Programs'],
       security: API_KEY_SECURITY,
       query: LIST_PROGRAMS_INPUT,
-      before: read,
+      before: [requirePolicy(deps, listPrograms.policy)],
       responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listPrograms(deps, principalOf(ctx), query);
@@ -48,7 +45,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Programs'],
       security: API_KEY_SECURITY,
       query: JOINABLE_PROGRAMS_INPUT,
-      before: read,
+      before: [requirePolicy(deps, joinablePrograms.policy)],
       responses: { 200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }) }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await joinablePrograms(deps, principalOf(ctx), query);
@@ -64,7 +61,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       body: APPLY_INPUT,
       before: [
-        requirePolicy(deps, APPLY_POLICY),
+        requirePolicy(deps, applyToProgram.policy),
         idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: 'POST /programs/apply' }),
       ],
       responses: {

@@ -2,14 +2,12 @@ import { principalOf, requirePolicy } from '@cw/auth';
 import {
   CONVERSION_PAGE_SCHEMA,
   conversionReport,
-  CONVERSIONS_POLICY,
   eventRoutes,
   EVENTS_POLICY,
   LIST_CONVERSIONS_INPUT,
   listConversions,
   REPORT_INPUT,
   REPORT_SCHEMA,
-  REPORTS_POLICY,
 } from '@cw/conversions';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
@@ -39,7 +37,7 @@ export function reportingRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Reporting'],
       security: API_KEY_SECURITY,
       query: LIST_CONVERSIONS_INPUT,
-      before: [requirePolicy(deps, CONVERSIONS_POLICY)],
+      before: [requirePolicy(deps, listConversions.policy)],
       responses: { 200: { description: 'Page envelope of conversions plus subid_rollup', schema: CONVERSION_PAGE_SCHEMA }, ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await listConversions(deps, principalOf(ctx), query);
@@ -55,7 +53,7 @@ export function reportingRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Reporting'],
       security: API_KEY_SECURITY,
       query: REPORT_INPUT,
-      before: [requirePolicy(deps, REPORTS_POLICY)],
+      before: [requirePolicy(deps, conversionReport.policy)],
       responses: {
         200: {
           description: 'Report',

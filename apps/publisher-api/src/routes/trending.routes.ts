@@ -1,7 +1,7 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, sendDelimited, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
-import { TRENDING_COLUMNS, TRENDING_INPUT, TRENDING_POLICY, trendingOpportunities, trendingRows } from '@cw/trending';
+import { TRENDING_COLUMNS, TRENDING_INPUT, trendingOpportunities, trendingRows } from '@cw/trending';
 import { API_KEY_SECURITY } from '@cw/runtime';
 
 const ITEM = {
@@ -32,7 +32,7 @@ export function trendingRoutes(deps: AppDeps): RouteSpec[] {
       tags: ['Trending opportunities'],
       security: API_KEY_SECURITY,
       query: TRENDING_INPUT,
-      before: [requirePolicy(deps, TRENDING_POLICY)],
+      before: [requirePolicy(deps, trendingOpportunities.policy)],
       responses: {
         200: {
           description: 'Items, best score first (JSON, or CSV with format=csv)',

@@ -7,13 +7,14 @@
 import type { Principal } from '@cw/auth';
 import type { ConversionRecord } from '../lifecycle';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
-import type { UseCaseDeps } from '@cw/usecase';
+import { useCase, type UseCaseDeps } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';
 import { compare, filterSpecs, filtersOf, pagingOf, sortOf, type Value } from './filters';
 import { conversionConditions, conversionSort, STATUS_NAMES } from './conversions-query';
 import { offsetCalendar } from '../stats/calendar';
 import { countAccountChanges } from '../stats/counting';
 import { readFacts, type Fact } from '../stats/reader';
+import { SALES_POLICY } from '../sales.service';
 
 type Row = Record<string, Value>;
 
@@ -155,7 +156,7 @@ async function offerNames(deps: UseCaseDeps, ids?: number[]): Promise<Map<number
  * One page of sales in HasOffers' shape: the database filters, sorts and pages
  * (./conversions-query.ts); `count` is counted, `totals` summed per currency, both in the database.
  */
-export async function getConversions(deps: UseCaseDeps, principal: Principal, p: Params) {
+export const getConversions = useCase(SALES_POLICY, async function getConversions(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
   const { from, to, offsetMs } = dateRange(p);
   const specs = filterSpecs(p, CONVERSION_FIELDS);
@@ -236,7 +237,7 @@ export async function getConversions(deps: UseCaseDeps, principal: Principal, p:
     );
   }
   return body;
-}
+});
 
 /** A total across rows of one currency; across currencies HasOffers has no answer, so null. */
 function sumMoney(rows: Row[], field: string): Value {
@@ -248,7 +249,7 @@ function sumMoney(rows: Row[], field: string): Value {
 /** An amount of a row in its currency's minor unit (a row without sales has no currency: 2 decimals). */
 const amountIn = (d: Dec, currency: Value | undefined) => (typeof currency === 'string' && currency ? moneyIn(d, currency) : formatDecimal(d, 2));
 
-export async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
+export const getStats = useCase(SALES_POLICY, async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
   const groups = listOf(
     p,
@@ -368,7 +369,7 @@ export async function getStats(deps: UseCaseDeps, principal: Principal, p: Param
     'Stat.payout': sumMoney(kept, 'Stat.payout'),
     'Stat.sale_amount': sumMoney(kept, 'Stat.sale_amount'),
   }));
-}
+});
 
 /** Rows with the same values of the group fields merged (days into months or years, currencies apart). */
 function foldRows(rows: Row[], keyFields: string[]): Row[] {
