@@ -1,4 +1,24 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The slow tier: fault injection, fuzzing, crash and scale suites, durability, builds, the
+ * browser. `npm test` runs every tier (CI runs `npm test`); `npm run test:fast` (TEST_TIER=fast)
+ * leaves this one out for a quick local loop. A workspace check keeps every entry a real file.
+ */
+export const SLOW_TIER = [
+  'tools/dev-stack/test/faults.int.test.ts',
+  'tools/dev-stack/test/fuzz.int.test.ts',
+  'tools/dev-stack/test/postbacks-faults.int.test.ts',
+  'tools/dev-stack/test/postbacks-outage.int.test.ts',
+  'tools/dev-stack/test/postbacks-scale.int.test.ts',
+  'tools/dev-stack/test/stats-crash.int.test.ts',
+  'tools/dev-stack/test/redis-cluster.int.test.ts',
+  'tools/dev-stack/test/local-files.e2e.test.ts',
+  'tools/dev-stack/test/docs.browser.test.ts',
+  'tools/embedded-mongo/test/durability.test.ts',
+  'tools/embedded-mongo/test/wire-robustness.test.ts',
+  'tools/workspace-checks/test/service-build.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -10,6 +30,7 @@ export default defineConfig({
       'tools/*/src/**/*.test.ts',
       'tools/*/test/**/*.test.ts',
     ],
+    exclude: process.env.TEST_TIER === 'fast' ? [...configDefaults.exclude, ...SLOW_TIER] : configDefaults.exclude,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { ApiError } from '@cw/errors';
-import type { Models } from '@cw/db';
+import { IDEMPOTENCY_TTL_SECONDS, type Models } from '@cw/db';
 import { renderError, toApiError } from '@cw/http';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -87,24 +87,31 @@ export async function runIdempotent(
   const fingerprint = sha256(canonicalJson(scope.request ?? null));
   const now = new Date();
 
+  const claim = {
+    publisher_id: scope.account,
+    method: scope.method,
+    route: scope.route,
+    fingerprint,
+    state: 'running',
+    locked_until: new Date(now.getTime() + LOCK_MS),
+    created_at: now,
+  };
   let claimed = false;
   try {
-    await Idempotency.collection.insertOne({
-      _id: id as never,
-      publisher_id: scope.account,
-      method: scope.method,
-      route: scope.route,
-      fingerprint,
-      state: 'running',
-      locked_until: new Date(now.getTime() + LOCK_MS),
-      created_at: now,
-    });
+    await Idempotency.collection.insertOne({ _id: id as never, ...claim });
     claimed = true;
   } catch (e) {
     if ((e as { code?: number }).code !== 11000) throw e;
   }
+  let existing = claimed ? null : await Idempotency.findById(id).lean();
+  // A key is forgotten 24 h after its first use, whenever the TTL monitor gets to the record
+  // (every 60 s on MongoDB): an expired record still there is taken over, as if it were gone.
+  if (existing && existing.created_at.getTime() <= now.getTime() - IDEMPOTENCY_TTL_SECONDS * 1000) {
+    const { modifiedCount } = await Idempotency.collection.replaceOne({ _id: id as never, created_at: existing.created_at }, claim);
+    if (modifiedCount === 1) [claimed, existing] = [true, null];
+    else existing = await Idempotency.findById(id).lean();
+  }
   if (!claimed) {
-    const existing = await Idempotency.findById(id).lean();
     if (!existing) {
       // Expired and swept between our insert and this read: the client may simply retry.
       throw new ApiError({

@@ -46,4 +46,10 @@ describe('code ownership and the decisions record', () => {
     const gone = [...new Set(named)].filter((p) => !existsSync(resolve(root, p)));
     expect(gone).toEqual([]);
   });
+
+  it('names only existing test files in the slow tier that npm run test:fast leaves out', async () => {
+    const { SLOW_TIER } = await import('../../../vitest.config');
+    expect(SLOW_TIER.length).toBeGreaterThan(5);
+    expect(SLOW_TIER.filter((f) => !f.endsWith('.test.ts') || !existsSync(resolve(root, f)))).toEqual([]);
+  });
 });
