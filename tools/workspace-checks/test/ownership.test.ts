@@ -47,9 +47,11 @@ describe('code ownership and the decisions record', () => {
     expect(gone).toEqual([]);
   });
 
-  it('names only existing test files in the slow tier that npm run test:fast leaves out', async () => {
-    const { SLOW_TIER } = await import('../../../vitest.config');
-    expect(SLOW_TIER.length).toBeGreaterThan(5);
-    expect(SLOW_TIER.filter((f) => !f.endsWith('.test.ts') || !existsSync(resolve(root, f)))).toEqual([]);
+  it('names only existing test files in the slow tier that npm run test:fast leaves out', () => {
+    const config = readFileSync(resolve(root, 'vitest.config.ts'), 'utf8');
+    const list = /export const SLOW_TIER = \[([^\]]*)\]/.exec(config)?.[1] ?? '';
+    const slow = [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    expect(slow.length).toBeGreaterThan(5);
+    expect(slow.filter((f) => !f.endsWith('.test.ts') || !existsSync(resolve(root, f)))).toEqual([]);
   });
 });
