@@ -9,6 +9,19 @@ import prettier from 'eslint-config-prettier';
  * tracker cannot pull in the catalog or the account lib, shared libs depend on shared libs only.
  */
 const SHARED = 'scope:shared';
+const RUNTIME = 'scope:runtime';
+const DOMAINS = [
+  'scope:programs',
+  'scope:account',
+  'scope:links',
+  'scope:catalog',
+  'scope:conversions',
+  'scope:offers',
+  'scope:postbacks',
+  'scope:trending',
+  'scope:monetize',
+  'scope:feeds',
+];
 const BOUNDARIES = {
   enforceBuildableLibDependency: false,
   allow: [],
@@ -18,21 +31,61 @@ const BOUNDARIES = {
     { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
     { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:app', 'type:testing'] },
     { sourceTag: SHARED, onlyDependOnLibsWithTags: [SHARED] },
+    // Domains: each reads another's data only through that domain's package (its handle's methods).
     { sourceTag: 'scope:programs', onlyDependOnLibsWithTags: [SHARED] },
     { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links'] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
-    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links'] },
+    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:offers', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
-    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:conversions', 'scope:tools'] },
-    { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:tools'] },
-    { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:tools'] },
-    { sourceTag: 'scope:trending', onlyDependOnLibsWithTags: [SHARED, 'scope:links'] },
-    { sourceTag: 'scope:publisher', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:offers', 'scope:trending', 'scope:tools'] },
-    { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:postbacks', 'scope:tools'] },
-    { sourceTag: 'scope:reporting', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:tools'] },
-    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:monetize', 'scope:conversions', 'scope:tools'] },
-    { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:links', 'scope:feeds', 'scope:tools'] },
+    { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:postbacks', 'scope:tools'] },
+    { sourceTag: 'scope:trending', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
+    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:programs', 'scope:links', 'scope:conversions'] },
+    { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links'] },
+    // The composition root: every domain's data on one connection (apps and tools open it; no domain lib does).
+    { sourceTag: RUNTIME, onlyDependOnLibsWithTags: [SHARED, ...DOMAINS] },
+    // Apps: the domains their surface serves, and the composition root.
+    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:tools', RUNTIME] },
+    {
+      sourceTag: 'scope:worker',
+      onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:tools', RUNTIME],
+    },
+    {
+      sourceTag: 'scope:publisher',
+      onlyDependOnLibsWithTags: [
+        SHARED,
+        'scope:catalog',
+        'scope:programs',
+        'scope:links',
+        'scope:account',
+        'scope:conversions',
+        'scope:postbacks',
+        'scope:offers',
+        'scope:trending',
+        'scope:tools',
+        RUNTIME,
+      ],
+    },
+    {
+      sourceTag: 'scope:mcp',
+      onlyDependOnLibsWithTags: [
+        SHARED,
+        'scope:catalog',
+        'scope:programs',
+        'scope:links',
+        'scope:account',
+        'scope:conversions',
+        'scope:postbacks',
+        'scope:tools',
+        RUNTIME,
+      ],
+    },
+    { sourceTag: 'scope:monetize-api', onlyDependOnLibsWithTags: [SHARED, 'scope:monetize', 'scope:tools', RUNTIME] },
+    { sourceTag: 'scope:feed-service', onlyDependOnLibsWithTags: [SHARED, 'scope:feeds', 'scope:catalog', 'scope:tools', RUNTIME] },
+    {
+      sourceTag: 'scope:reporting',
+      onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:tools', RUNTIME],
+    },
   ],
 };
 
@@ -62,15 +115,38 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        { ...BOUNDARIES, depConstraints: BOUNDARIES.depConstraints.map((c) => (c.sourceTag === 'type:lib' ? { ...c, onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] } : c.sourceTag.startsWith('scope:') ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:tools'] } : c)) },
+        {
+          ...BOUNDARIES,
+          depConstraints: BOUNDARIES.depConstraints.map((c) =>
+            c.sourceTag === 'type:lib'
+              ? { ...c, onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] }
+              : c.sourceTag.startsWith('scope:')
+                ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:tools'] }
+                : c,
+          ),
+        },
       ],
     },
   },
   {
-    // The testing lib is for tests only.
+    // The testing lib is for tests only. A lib is imported through its package (its index.ts) only:
+    // a domain's data module (its schemas and models) is not reachable from another project.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'tools/testing/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }],
+          patterns: [
+            {
+              group: ['@cw/*/**'],
+              message: "Import a lib through its package only (its index.ts): another domain's data is read through its exported functions.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Type-aware: a promise nobody awaits or handles (a lost error, a write that may not happen

@@ -11,7 +11,8 @@
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import { changeStatus, saleEvent } from '@cw/conversions';
-import { connectDatabase, createModels } from '@cw/db';
+import { connectDatabase } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { readEventStream } from '@cw-tools/testing';
@@ -124,7 +125,7 @@ await client.close();
 
 // Change-to-stream latency: fresh pending sales (logged before the streams open), then changed.
 const db = await connectDatabase(platform.mongoUri);
-const models = createModels(db.connection);
+const { models, data } = openPlatformData(db.connection);
 const template = (await models.Conversion.findOne({ publisher_id: pub.account_id, source: 'v1' }).lean<Record<string, unknown>>())!;
 const fresh = Array.from({ length: Number(values.changes) }, (_, i) => ({
   ...template,
@@ -172,7 +173,7 @@ const pending = fresh;
 const gap = 1000 / Number(values.rate);
 for (const c of pending) {
   const t = performance.now();
-  await changeStatus({ models }, c._id, 'approved');
+  await changeStatus({ data }, c._id, 'approved');
   committed.set(String(c._id), performance.now());
   await new Promise((r) => setTimeout(r, Math.max(0, gap - (performance.now() - t))));
 }

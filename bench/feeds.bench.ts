@@ -9,7 +9,8 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Decimal128 } from 'bson';
-import { connectDatabase, createModels, createRepositories } from '@cw/db';
+import { connectDatabase } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { regenerateMarket } from '@cw/feeds';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
@@ -35,11 +36,10 @@ const publisherId = platform.credentials!.publishers[0].account_id;
 
 // The bench catalog, written over the driver in batches (what an import leaves behind).
 const db = await connectDatabase(uri);
-const models = createModels(db.connection);
-const repos = createRepositories(models);
+const { models, data } = openPlatformData(db.connection);
 const t0 = performance.now();
 const now = new Date();
-await repos.programs.create(
+await data.programs.create(
   PROGRAMS.map((id, i) => ({
     _id: id,
     name: `Bench ${id}`,
@@ -51,7 +51,7 @@ await repos.programs.create(
     status: 'active' as const,
   })),
 );
-await repos.programs.saveAssignments(PROGRAMS.map((id) => ({ publisher_id: publisherId, program_id: id, status: 'approved' as const })));
+await data.programs.saveAssignments(PROGRAMS.map((id) => ({ publisher_id: publisherId, program_id: id, status: 'approved' as const })));
 await models.Membership.updateMany({ publisher_id: publisherId, program_id: { $nin: PROGRAMS } }, { $set: { status: 'rejected' } });
 for (let i = 0; i < N; i += 10_000) {
   const rows = [];
@@ -133,7 +133,7 @@ async function measure(label: string): Promise<void> {
 await fetchFeed(); // creates the account's 5,000 tracked links once (later feeds only compute codes)
 await measure('XML feed from catalog cursors');
 const tg = performance.now();
-const gen = await regenerateMarket(models, 'DE');
+const gen = await regenerateMarket(data, 'DE');
 console.log(`regenerated DE: ${gen.files} files, ${gen.products.toLocaleString('en-US')} products in ${((performance.now() - tg) / 1000).toFixed(1)} s`);
 await measure('XML feed from prepared files');
 console.log(

@@ -14,7 +14,8 @@ import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { handlerServer } from '@cw-tools/testing';
-import { connectDatabase, createModels, createRepositories } from '@cw/db';
+import { connectDatabase } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { searchProducts } from '@cw/catalog';
 import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult, LoadSpec } from './lib/load';
@@ -239,8 +240,8 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
 // (the platform's, idle meanwhile) and of the engine when apart.
 if (!values.only || values.only.split(',').some((o) => 'search: distinct pages'.includes(o))) {
   const db = await connectDatabase(platform.mongoUri);
-  const models = createModels(db.connection);
-  const scope = { markets: ['DE'], programIds: await createRepositories(models).programs.activeApprovedIds(creds.publishers[0].account_id) };
+  const { models, data } = openPlatformData(db.connection);
+  const scope = { markets: ['DE'], programIds: await data.programs.activeApprovedIds(creds.publishers[0].account_id) };
   let n = 0;
   const query = () => searchProducts(models, scope, { countries: ['DE'], currency: 'EUR', minPrice: `0.0000${++n}`, group: false, limit: 20, offset: 0 });
   const worker = async (until: number) => {

@@ -24,7 +24,9 @@ import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { saleEvent } from '@cw/conversions';
 import { loadConfig } from '@cw/config';
-import { connectDatabase, createModels, createRepositories, migrateIndexes, type ConversionRow } from '@cw/db';
+import { connectDatabase, migrateIndexes } from '@cw/db';
+import type { ConversionRow } from '@cw/conversions';
+import { openPlatformData } from '@cw/runtime';
 import { newSigningSecret, seal } from '@cw/postbacks';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { startEngineProcess } from './lib/engine-process';
@@ -95,8 +97,7 @@ const hookBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/h
 
 const config = loadConfig({ NODE_ENV: 'development' }, { port: 0 });
 const db = await connectDatabase(uri);
-const models = createModels(db.connection);
-const repos = createRepositories(models);
+const { models, data } = openPlatformData(db.connection);
 await migrateIndexes(models);
 const now0 = new Date();
 const publishers = Array.from({ length: PUBLISHERS }, (_, i) => `pub_bench${i}`);
@@ -215,7 +216,7 @@ for (const scenario of PARTS.has('burst') ? SCENARIOS : []) {
     arrivals.clear();
     const rows = conversions(BURST, (i) => healthy[i % healthy.length]);
     const t0 = performance.now();
-    await repos.conversions.insertRows(rows);
+    await data.conversions.insertRows(rows);
     await waitFor(() => arrivals.size >= BURST, 300_000);
     const s = (performance.now() - t0) / 1000;
     rates.push(arrivals.size / s);
@@ -265,7 +266,7 @@ if (PARTS.has('steady')) {
       carry += perTick;
       const k = Math.floor(carry);
       carry -= k;
-      await repos.conversions.insertRows(conversions(k, () => publishers[Math.floor(Math.random() * publishers.length)]));
+      await data.conversions.insertRows(conversions(k, () => publishers[Math.floor(Math.random() * publishers.length)]));
       await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - started))));
     }
   }

@@ -11,7 +11,10 @@
 import { performance } from 'node:perf_hooks';
 import { Decimal128 } from 'bson';
 import { rebuildStats } from '@cw/conversions';
-import { connectDatabase, createModels, createRepositories, type ClickRow, type ConversionRow } from '@cw/db';
+import { connectDatabase } from '@cw/db';
+import type { ConversionRow } from '@cw/conversions';
+import type { ClickRow } from '@cw/links';
+import { openPlatformData } from '@cw/runtime';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEngineProcess } from './lib/engine-process';
@@ -59,8 +62,7 @@ const platform = await startPlatform({
 });
 const creds = platform.credentials!;
 const db = await connectDatabase(engine.uri);
-const models = createModels(db.connection);
-const repos = createRepositories(models);
+const { models, data } = openPlatformData(db.connection);
 const engineMemory = async () => Number((await db.connection.db!.admin().command({ serverStatus: 1 })).mem.resident) * 1048576;
 const now = Date.now();
 
@@ -94,7 +96,7 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
         is_bot: rand() < 0.05,
       } as ClickRow);
     }
-    await repos.clicks.insertRows(rows);
+    await data.links.insertClickRows(rows);
   }
   for (let i = 0; i < conversions; i += 5000) {
     const rows: ConversionRow[] = [];
@@ -128,13 +130,13 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
         updated_at: at,
       } as unknown as ConversionRow);
     }
-    await repos.conversions.insertRows(rows);
+    await data.conversions.insertRows(rows);
   }
   const seeded = performance.now();
   const heap0 = process.memoryUsage().heapUsed;
   let peakHeap = heap0;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 100);
-  const rebuilt = await rebuildStats({ models }, { publisherId });
+  const rebuilt = await rebuildStats({ data }, { publisherId });
   clearInterval(sampler);
   const cells = await models.Stat.countDocuments({ publisher_id: publisherId });
   console.log(

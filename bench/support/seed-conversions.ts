@@ -4,14 +4,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Decimal128 } from 'bson';
-import { connectDatabase, createModels, createRepositories, type ConversionRow } from '@cw/db';
+import { connectDatabase } from '@cw/db';
+import type { ConversionRow } from '@cw/conversions';
+import { openPlatformData } from '@cw/runtime';
 
 const DAY = 86_400_000;
 export const BENCH_SUBIDS = ['blog-header', 'newsletter', 'sidebar', 'footer', ''];
 
 export async function seedConversions(uri: string, publisherId: string, n: number, now = Date.now()): Promise<void> {
   const db = await connectDatabase(uri);
-  const repos = createRepositories(createModels(db.connection));
+  const { data } = openPlatformData(db.connection);
   const t0 = performance.now();
   for (let i = 0; i < n; i += 5000) {
     const rows: ConversionRow[] = [];
@@ -40,7 +42,7 @@ export async function seedConversions(uri: string, publisherId: string, n: numbe
         updated_at: at,
       } as unknown as ConversionRow);
     }
-    await repos.conversions.insertRows(rows);
+    await data.conversions.insertRows(rows);
   }
   console.log(`seeded ${n.toLocaleString('en-US')} conversions for ${publisherId} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   await db.close();

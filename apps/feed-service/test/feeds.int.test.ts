@@ -18,7 +18,7 @@ import { createApp } from '../src/app';
 
 let deps: TestDeps;
 let app: ReturnType<ReturnType<typeof createApp>['callback']>;
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const key = () => pub().keys.live;
 const feed = (q: string, k: string | null = key()) => {
   const r = request(app).get(`/api/v1/feeds/products/?${q}`);
@@ -56,7 +56,7 @@ describe('GET /api/v1/affiliates/feed/', () => {
   it('refuses demo keys, accounts without feed access, countries outside the markets and bad parameters', async () => {
     expectErrorShape(await request(app).get('/api/v1/affiliates/feed/?country=DE').set('X-API-Key', pub().keys.demo), 403, 'credential_not_allowed');
     expectErrorShape(
-      await request(app).get('/api/v1/affiliates/feed/?country=DE').set('X-API-Key', deps.data!.special_keys.no_feed_access),
+      await request(app).get('/api/v1/affiliates/feed/?country=DE').set('X-API-Key', deps.demo!.special_keys.no_feed_access),
       403,
       'feed_access_inactive',
     );
@@ -86,7 +86,7 @@ describe('GET /api/v1/feeds/products/', () => {
     expect(doc.rss['@_version']).toBe('2.0');
     expect(doc.rss['@_xmlns:g']).toBe('http://base.google.com/ns/1.0');
     expect(items.length).toBeGreaterThan(10);
-    const approved = new Set(await deps.repos.programs.activeApprovedIds(pub().account_id));
+    const approved = new Set(await deps.data.programs.activeApprovedIds(pub().account_id));
     const ids = items.map((i) => i['g:id']);
     expect([...ids].sort()).toEqual(ids);
     const rows = await deps.models.Product.find({ _id: { $in: ids } }).lean();
@@ -213,10 +213,10 @@ describe('GET /api/v1/feeds/products/', () => {
     });
     expectErrorShape(await request(app).get(signedPath(expired)), 403, 'feed_url_expired');
 
-    const own = await issueCredential(deps.models, pub().account_id, 'api_key', 'live', 'feed reader');
+    const own = await issueCredential(deps.data.auth, pub().account_id, 'api_key', 'live', 'feed reader');
     const mine = signedPath((await issue('country=DE&format=csv', own.secret)).url);
     expect((await request(app).get(mine)).status).toBe(200);
-    await revokeCredential(deps.models, own.id);
+    await revokeCredential(deps.data.auth, own.id);
     expectErrorShape(await request(app).get(mine), 403, 'feed_url_invalid');
 
     await deps.models.Publisher.updateOne({ _id: pub().account_id }, { $set: { status: 'inactive' } });
@@ -251,7 +251,7 @@ describe('GET /api/v1/feeds/products/', () => {
 
   it('serves prepared files with ETag and Last-Modified (304 on revalidation) and follows regeneration', async () => {
     expect((await feed('country=GB&format=xml')).headers.etag).toBeUndefined(); // no prepared files yet
-    const r = await regenerateMarket(deps.models, 'GB');
+    const r = await regenerateMarket(deps.data, 'GB');
     expect(r.files).toBeGreaterThan(0);
     const first = await feed('country=GB&format=xml');
     const etag = first.headers.etag;
@@ -262,7 +262,7 @@ describe('GET /api/v1/feeds/products/', () => {
     expect((await feed('country=GB&format=xml').set('If-Modified-Since', first.headers['last-modified'])).status).toBe(304);
     expect((await feed('country=GB&format=csv').set('If-None-Match', etag)).status).toBe(200);
     await new Promise((ok) => setTimeout(ok, 1100));
-    await regenerateMarket(deps.models, 'GB');
+    await regenerateMarket(deps.data, 'GB');
     const after = await feed('country=GB&format=xml').set('If-None-Match', etag);
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
@@ -274,7 +274,7 @@ describe('GET /api/v1/feeds/products/', () => {
       expectErrorShape(await feed(q), 400);
     expectErrorShape(await feed('country=DE', null), 401, 'not_authenticated');
     expectErrorShape(await feed('country=DE', pub().keys.demo), 403, 'credential_not_allowed');
-    expectErrorShape(await feed('country=FR', deps.data!.publishers[1].keys.live), 403, 'forbidden');
+    expectErrorShape(await feed('country=FR', deps.demo!.publishers[1].keys.live), 403, 'forbidden');
     expectErrorShape(await request(app).post('/api/v1/feeds/products/?country=DE').set('X-API-Key', key()), 405);
   });
 

@@ -172,7 +172,7 @@ export async function idempotently<V>(
   if (scope.key === undefined) return { ...(await run()), replayed: false };
   const [method = ''] = scope.route.split(' ');
   const stored = await runIdempotent(
-    { models: call.deps.models, account: principal.publisher._id, method, route: scope.route, key: scope.key, request: scope.request },
+    { data: call.deps.data.idempotency, account: principal.publisher._id, method, route: scope.route, key: scope.key, request: scope.request },
     async () => {
       try {
         const { status, view } = await run();

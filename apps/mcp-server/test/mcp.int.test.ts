@@ -40,7 +40,7 @@ afterAll(async () => {
   await deps?.close();
 });
 
-const keys = (i = 0) => deps.data!.publishers[i].keys;
+const keys = (i = 0) => deps.demo!.publishers[i].keys;
 
 async function connect(key?: string): Promise<Client> {
   const client = new Client({ name: 'mcp-int-test', version: '1.0.0' });
@@ -140,14 +140,14 @@ describe('MCP tools', () => {
     const client = await connect(keys().live);
     const programs = data(await call(client, 'list_programs', { include_available: true, page_size: 100 }));
     expect(programs.data.some((p: { relationship: string }) => p.relationship === 'approved')).toBe(true);
-    const joinable = deps.data!.fixtures.joinable_program_id;
+    const joinable = deps.demo!.fixtures.joinable_program_id;
     const applied = data(await call(client, 'apply_to_program', { program_id: joinable }));
     expect(applied).toMatchObject({ program_id: joinable, created: true });
     expect(['approved', 'pending']).toContain(applied.status);
     const again = data(await call(client, 'apply_to_program', { program_id: joinable }));
     expect(again.created).toBe(false);
 
-    const link = data(await call(client, 'create_tracking_link', { program_id: deps.data!.fixtures.approved_program_id, subid: 'mcp-agent-1' }));
+    const link = data(await call(client, 'create_tracking_link', { program_id: deps.demo!.fixtures.approved_program_id, subid: 'mcp-agent-1' }));
     expect(link.url).toBe(`${deps.config.trackingUrl}/c/${link.id}`);
     const links = data(await call(client, 'list_links', { subid: 'mcp-agent-1' }));
     expect(links.data.map((l: { id: string }) => l.id)).toEqual([link.id]);
@@ -156,14 +156,14 @@ describe('MCP tools', () => {
 
   it('creates a link once per idempotency_key: the replay is the first answer, another body under the key is refused', async () => {
     const client = await connect(keys().live);
-    const body = { program_id: deps.data!.fixtures.approved_program_id, subid: 'mcp-idem' };
+    const body = { program_id: deps.demo!.fixtures.approved_program_id, subid: 'mcp-idem' };
     const first = await call(client, 'create_tracking_link', { ...body, idempotency_key: 'agent-run-42' });
     const second = await call(client, 'create_tracking_link', { ...body, idempotency_key: 'agent-run-42' });
     expect(data(second)).toEqual(data(first));
     expect((second.content as Array<{ text: string }>)[0].text).toMatch(/^Replayed/);
     const other = errorOf(await call(client, 'create_tracking_link', { ...body, subid: 'other', idempotency_key: 'agent-run-42' }));
     expect(other.code).toBe('idempotency_key_reused');
-    const stored = await deps.models.Idempotency.countDocuments({ route: 'POST /links', publisher_id: deps.data!.publishers[0].account_id });
+    const stored = await deps.models.Idempotency.countDocuments({ route: 'POST /links', publisher_id: deps.demo!.publishers[0].account_id });
     expect(stored).toBeGreaterThanOrEqual(1);
   });
 
@@ -231,15 +231,15 @@ describe('MCP credential rules', () => {
   it('lets a read-only key read but never write', async () => {
     const client = await connect(keys().read_only);
     data(await call(client, 'list_links', {}));
-    expect(errorOf(await call(client, 'create_tracking_link', { program_id: deps.data!.fixtures.approved_program_id })).code).toBe('credential_not_allowed');
-    expect(errorOf(await call(client, 'apply_to_program', { program_id: deps.data!.fixtures.joinable_program_id })).code).toBe('credential_not_allowed');
+    expect(errorOf(await call(client, 'create_tracking_link', { program_id: deps.demo!.fixtures.approved_program_id })).code).toBe('credential_not_allowed');
+    expect(errorOf(await call(client, 'apply_to_program', { program_id: deps.demo!.fixtures.joinable_program_id })).code).toBe('credential_not_allowed');
   });
 
   it('refuses a key revoked during the connection on its next call', async () => {
-    const issued = await issueCredential(deps.models, deps.data!.publishers[0].account_id, 'api_key', 'live', 'mcp revoke test');
+    const issued = await issueCredential(deps.data.auth, deps.demo!.publishers[0].account_id, 'api_key', 'live', 'mcp revoke test');
     const client = await connect(issued.secret);
     data(await call(client, 'list_links', {}));
-    await revokeCredential(deps.models, issued.id);
+    await revokeCredential(deps.data.auth, issued.id);
     expect(errorOf(await call(client, 'list_links', {})).code).toBe('not_authenticated');
   });
 });

@@ -12,8 +12,7 @@ await runHttpService({
       db: deps.db.connection.db!,
       logger: deps.logger,
       config: deps.config,
-      models: deps.models,
-      repos: deps.repos,
+      data: deps.data,
       slots: deps.slots,
       registry: deps.metrics.registry,
     });

@@ -14,12 +14,13 @@ import { appendPendingEvents, countPendingChanges } from '@cw/conversions';
 import type { Logger } from '@cw/logging';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
 import { createMemorySlots, type Slots } from '@cw/ratelimit';
+import type { PlatformData } from '@cw/runtime';
 import type { UseCaseDeps } from '@cw/usecase';
 import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
 import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
-export interface WorkerDeps extends UseCaseDeps {
+export interface WorkerDeps extends UseCaseDeps<PlatformData> {
   db: Db;
   logger: Logger;
   /** Where the per-configuration cap's slots are held (Redis: across workers); default: this process. */

@@ -26,8 +26,7 @@ beforeAll(async () => {
     db: deps.db.connection.db!,
     logger: deps.logger,
     config: deps.config,
-    models: deps.models,
-    repos: deps.repos,
+    data: deps.data,
     processEveryMs: 50,
     feedsRefreshMs: 100,
   });
@@ -51,7 +50,7 @@ describe('feeds:refresh', () => {
     const before = states.find((s) => s._id === 'DE')!.generated_at!;
 
     const r = await importFeedRows(
-      deps.models,
+      deps,
       [
         {
           gtin: '4006381333931',

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => deps?.close());
 
 const get = (path: string, key: string) => request(server).get(`${B}${path}`).set('X-API-Key', key);
-const pub = (i = 0) => deps.data!.publishers[i];
+const pub = (i = 0) => deps.demo!.publishers[i];
 
 describe('GET /me/', () => {
   it("returns the caller's account, access and limits, and no secrets", async () => {
@@ -100,6 +100,6 @@ describe('GET /payment-status/', () => {
 
   it('answers 401 for a revoked key and for an inactive account', async () => {
     expectErrorShape(await get('/payment-status/', pub().keys.revoked), 401, 'not_authenticated');
-    expectErrorShape(await get('/payment-status/', deps.data!.special_keys.inactive_account), 401, 'not_authenticated');
+    expectErrorShape(await get('/payment-status/', deps.demo!.special_keys.inactive_account), 401, 'not_authenticated');
   });
 });

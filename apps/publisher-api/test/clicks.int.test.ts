@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-const keys = (i = 0) => deps.data!.publishers[i].keys;
+const keys = (i = 0) => deps.demo!.publishers[i].keys;
 const get = (path: string, key = keys().live) => request(server).get(`${B}${path}`).set('X-API-Key', key);
 type Click = { id: string; created_at: string; deeplink_id: string; campaign_id: number; sub_id: string | null; is_bot: boolean };
 

@@ -7,7 +7,7 @@ import { createApp } from '../src/app';
 
 let deps: TestDeps;
 let server: ReturnType<ReturnType<typeof createApp>['callback']>;
-const get = (path: string, key = deps.data!.publishers[0].keys.live) => request(server).get(`/api/v1/publisher${path}`).set('X-API-Key', key);
+const get = (path: string, key = deps.demo!.publishers[0].keys.live) => request(server).get(`/api/v1/publisher${path}`).set('X-API-Key', key);
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
@@ -88,12 +88,12 @@ describe('GET /conversions/', () => {
   });
 
   it("refuses demo keys and shows no other account's conversions", async () => {
-    expectErrorShape(await get('/conversions/', deps.data!.publishers[0].keys.demo), 403, 'credential_not_allowed');
+    expectErrorShape(await get('/conversions/', deps.demo!.publishers[0].keys.demo), 403, 'credential_not_allowed');
     const mine = new Set(((await get('/conversions/?page_size=500')).body.data as Conv[]).map((c) => c.id));
-    const theirs = ((await get('/conversions/?page_size=500', deps.data!.publishers[1].keys.live)).body.data as Conv[]).map((c) => c.id);
+    const theirs = ((await get('/conversions/?page_size=500', deps.demo!.publishers[1].keys.live)).body.data as Conv[]).map((c) => c.id);
     expect(theirs.length).toBeGreaterThan(0);
     expect(theirs.filter((id) => mine.has(id))).toEqual([]);
-    expectErrorShape(await get('/conversions/', deps.data!.publishers[0].reporting_token), 401, 'not_authenticated');
+    expectErrorShape(await get('/conversions/', deps.demo!.publishers[0].reporting_token), 401, 'not_authenticated');
   });
 });
 

@@ -41,8 +41,8 @@ beforeAll(async () => {
   a = await createTestDeps({ seedProducts: 30, env: ENV });
   b = await createTestDeps({ sameDatabaseAs: a, env: ENV });
   servers = [createApp(a).callback(), createApp(b).callback()];
-  account = a.data!.publishers[0].account_id;
-  key = a.data!.publishers[0].keys.live;
+  account = a.demo!.publishers[0].account_id;
+  key = a.demo!.publishers[0].keys.live;
 });
 afterAll(async () => {
   await b?.close();
@@ -126,13 +126,13 @@ describe('GET /events/', () => {
   it("refuses a malformed cursor and another account's (400) and demo keys (403)", async () => {
     expectErrorShape(await request(servers[0]!).get('/api/v1/publisher/events/?cursor=nonsense').set('X-API-Key', key), 400, 'invalid_parameter');
     expectErrorShape(await request(servers[0]!).get('/api/v1/publisher/events/?limit=501').set('X-API-Key', key), 400, 'invalid_parameter');
-    const other = a.data!.publishers[1];
+    const other = a.demo!.publishers[1];
     const theirs = (await page('?limit=1', 0, other.keys.live)).next_cursor;
     const foreign = await request(servers[0]!).get(`/api/v1/publisher/events/?cursor=${theirs}`).set('X-API-Key', key);
     expectErrorShape(foreign, 400, 'invalid_parameter');
     expect(foreign.body.detail).toContain("another account's feed");
     expectErrorShape(
-      await request(servers[0]!).get('/api/v1/publisher/events/').set('X-API-Key', a.data!.publishers[0].keys.demo),
+      await request(servers[0]!).get('/api/v1/publisher/events/').set('X-API-Key', a.demo!.publishers[0].keys.demo),
       403,
       'credential_not_allowed',
     );
@@ -227,7 +227,7 @@ describe('GET /events/stream/', () => {
 // Last: pruning removes every account's old events.
 describe('pruned events', () => {
   it('answers 410 cursor_expired for a cursor whose following events are no longer kept', async () => {
-    const other = a.data!.publishers[1];
+    const other = a.demo!.publishers[1];
     // The other account's first event cursor, then everything logged so far pruned.
     const first = (await page('?limit=1', 0, other.keys.live)).next_cursor;
     await pruneEvents(a, new Date(Date.now() + 1000));

@@ -25,19 +25,19 @@ describe('per-account budget (Redis limiter)', () => {
   afterAll(async () => deps?.close());
 
   it('shares one budget between search, lookup and both auth headers, then answers 429 with Retry-After', async () => {
-    const pub = deps.data!.publishers[0];
+    const pub = deps.demo!.publishers[0];
     const key = pub.keys.live;
-    const country = deps.data!.fixtures.country;
+    const country = deps.demo!.fixtures.country;
     const a = await request(server).get(`${B}/products/?country=${country}`).set('X-API-Key', key);
     expect(a.status).toBe(200);
     expect(a.headers).toMatchObject({ 'ratelimit-limit': '4', 'ratelimit-remaining': '3', 'ratelimit-policy': '4;w=60' });
-    const b = await request(server).get(`${B}/products/lookup/?gtins=${deps.data!.fixtures.gtin_leading_zero}`).set('Authorization', `Bearer ${key}`);
+    const b = await request(server).get(`${B}/products/lookup/?gtins=${deps.demo!.fixtures.gtin_leading_zero}`).set('Authorization', `Bearer ${key}`);
     expect(b.headers['ratelimit-remaining']).toBe('2');
     // Another key of the same account draws on the same budget.
     const c = await request(server).get(`${B}/products/?country=${country}`).set('X-API-Key', pub.keys.test);
     expect(c.headers['ratelimit-remaining']).toBe('1');
     await request(server).get(`${B}/products/?country=${country}`).set('Authorization', `Bearer ${key}`);
-    const limited = await request(server).get(`${B}/products/lookup/?gtins=${deps.data!.fixtures.gtin_leading_zero}`).set('X-API-Key', key);
+    const limited = await request(server).get(`${B}/products/lookup/?gtins=${deps.demo!.fixtures.gtin_leading_zero}`).set('X-API-Key', key);
     expectErrorShape(limited, 429, 'rate_limited');
     expect(limited.headers['ratelimit-remaining']).toBe('0');
     const retry = Number(limited.headers['retry-after']);
@@ -48,16 +48,16 @@ describe('per-account budget (Redis limiter)', () => {
 
     // A rotated key keeps the account's (spent) budget; another account is unaffected.
     const cred = await deps.models.Credential.findOne({ hash: hashSecret(key) }).lean();
-    const rotated = await rotateCredential(deps.models, String(cred!._id));
+    const rotated = await rotateCredential(deps.data.auth, String(cred!._id));
     expectErrorShape(await request(server).get(`${B}/products/?country=${country}`).set('X-API-Key', rotated.secret), 429, 'rate_limited');
     expectErrorShape(await request(server).get(`${B}/products/?country=${country}`).set('X-API-Key', key), 401, 'not_authenticated');
-    const other = await request(server).get(`${B}/products/?country=${country}`).set('X-API-Key', deps.data!.publishers[1].keys.live);
+    const other = await request(server).get(`${B}/products/?country=${country}`).set('X-API-Key', deps.demo!.publishers[1].keys.live);
     expect(other.status).toBe(200);
     expect(other.headers['ratelimit-remaining']).toBe('3');
   });
 
   it('keeps the account budget in Redis, so a second process sees the same count', async () => {
-    const key = deps.data!.publishers[1].keys.live;
+    const key = deps.demo!.publishers[1].keys.live;
     const second = createApp(deps).callback(); // same Redis, same key prefix: another instance
     const res = await request(second).get(`${B}/products/?country=DE`).set('X-API-Key', key);
     expect(res.headers['ratelimit-remaining']).toBe('2');
@@ -76,7 +76,7 @@ describe('per-address budget', () => {
   it('limits a client address before the key is looked at', async () => {
     for (let i = 0; i < 3; i++)
       expectErrorShape(await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', `live_guess${i}aaaaaaaaaaaaaaaaaaaa`), 401);
-    const res = await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', deps.data!.publishers[0].keys.live);
+    const res = await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', deps.demo!.publishers[0].keys.live);
     expectErrorShape(res, 429, 'rate_limited');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
@@ -88,7 +88,7 @@ describe('dependency outages', () => {
     const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     try {
       const server = createApp({ ...deps, limiter: createRedisRateLimiter(dead, 'dead') }).callback();
-      const res = await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', deps.data!.publishers[0].keys.live);
+      const res = await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', deps.demo!.publishers[0].keys.live);
       expectErrorShape(res, 503, 'service_unavailable');
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body.products).toBeUndefined();
@@ -102,7 +102,7 @@ describe('dependency outages', () => {
     const deps = await createTestDeps({ seedProducts: 20_000, env: { CATALOG_QUERY_TIMEOUT_MS: '1' } });
     try {
       const server = createApp(deps).callback();
-      const key = deps.data!.publishers[0].keys.live;
+      const key = deps.demo!.publishers[0].keys.live;
       const res = await request(server)
         .get(`${B}/products/?q=${encodeURIComponent('no product is called this')}&group=1`)
         .set('X-API-Key', key);
@@ -117,7 +117,7 @@ describe('dependency outages', () => {
     const deps = await createTestDeps({ seedProducts: 10, env: { REQUEST_QUERY_TIMEOUT_MS: '1' } });
     try {
       const server = createApp(deps).callback();
-      const caller = deps.data!.publishers[0];
+      const caller = deps.demo!.publishers[0];
       // An account with 30,000 conversions: the list's sub-ID rollup reads every one of them.
       const [base] = await deps.models.Conversion.find({ publisher_id: caller.account_id }).limit(1).lean();
       await deps.models.Conversion.collection.insertMany(Array.from({ length: 30_000 }, (_, i) => ({ ...base, _id: `cv_budget_${i}` }) as never));
@@ -142,10 +142,10 @@ describe('dependency outages', () => {
     const deps = await createTestDeps({ seedProducts: 10, ownEngine: true, serverSelectionTimeoutMS: 300 });
     try {
       const server = createApp(deps).callback();
-      const key = deps.data!.publishers[0].keys.live;
+      const key = deps.demo!.publishers[0].keys.live;
       expect((await request(server).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status).toBe(200);
       await deps.tdb.embedded!.stop();
-      for (const path of ['/products/?country=DE', `/products/lookup/?gtins=${deps.data!.fixtures.gtin_leading_zero}`, '/me/']) {
+      for (const path of ['/products/?country=DE', `/products/lookup/?gtins=${deps.demo!.fixtures.gtin_leading_zero}`, '/me/']) {
         const res = await request(server).get(`${B}${path}`).set('X-API-Key', key);
         expectErrorShape(res, 503, 'service_unavailable');
         expect(res.headers['retry-after']).toBeDefined();

@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-const keys = (i = 0) => deps.data!.publishers[i].keys;
-const fx = () => deps.data!.fixtures;
+const keys = (i = 0) => deps.demo!.publishers[i].keys;
+const fx = () => deps.demo!.fixtures;
 const get = (path: string, key = keys().live) => request(server).get(`${B}${path}`).set('X-API-Key', key);
 const post = (path: string, body: unknown, key = keys().live, idem?: string) => {
   const r = request(server).post(`${B}${path}`).set('X-API-Key', key);

@@ -9,7 +9,7 @@ let market: string;
 let outside: string;
 let approved: number;
 let unapproved: number;
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const get = (q: string, secret = pub().offers_credential) =>
   request(createApp(deps).callback()).get(`/api/v1/publisher/offers/?${q}`).set('Authorization', `Bearer ${secret}`);
 const DAY = 86_400_000;
@@ -19,8 +19,8 @@ beforeAll(async () => {
   const me = await deps.models.Publisher.findById(pub().account_id).lean();
   market = me!.markets[0];
   outside = ['ZA', 'NZ', 'JP', 'BR'].find((c) => !me!.markets.includes(c))!;
-  approved = (await deps.repos.programs.activeApprovedIds(pub().account_id))[0];
-  const mine = await deps.repos.programs.assignments(pub().account_id);
+  approved = (await deps.data.programs.activeApprovedIds(pub().account_id))[0];
+  const mine = await deps.data.programs.assignments(pub().account_id);
   unapproved = (await deps.models.Program.find({}, { _id: 1 }).lean()).map((p) => p._id as number).find((id) => mine.get(id) !== 'approved')!;
   const program = await deps.models.Program.findById(approved).lean();
   const now = Date.now();

@@ -8,7 +8,7 @@ import { createApp } from '../src/app';
 let deps: TestDeps;
 let strict: TestDeps;
 let server: ReturnType<ReturnType<typeof createApp>['callback']>;
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const put = (body: unknown, bearer = pub().portal_token, s = server) =>
   request(s)
     .put('/api/v1/publisher/postback/')
@@ -74,7 +74,7 @@ describe('postback configuration', () => {
       );
     }
     expectErrorShape(
-      await request(server).post('/api/v1/publisher/postback/secret/').set('Authorization', `Bearer ${deps.data!.publishers[1].portal_token}`),
+      await request(server).post('/api/v1/publisher/postback/secret/').set('Authorization', `Bearer ${deps.demo!.publishers[1].portal_token}`),
       404,
       'not_found',
     );
@@ -105,7 +105,7 @@ describe('postback configuration', () => {
   it('refuses http and non-public targets when insecure targets are not allowed (production)', async () => {
     strict = await createTestDeps({ seedProducts: 20, env: { POSTBACK_ALLOW_INSECURE: 'false' } });
     const s = createApp(strict).callback();
-    const portal = strict.data!.publishers[0].portal_token;
+    const portal = strict.demo!.publishers[0].portal_token;
     for (const url of [
       'http://93.184.216.34/cb',
       'https://127.0.0.1/cb',

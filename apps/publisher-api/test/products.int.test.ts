@@ -14,8 +14,8 @@ const B = '/api/v1/publisher';
 beforeAll(async () => {
   deps = await createTestDeps({ seedProducts: 1500, env: { RATELIMIT_PRODUCTS_PER_MIN: '100000' } });
   server = createApp(deps).callback();
-  key = deps.data!.publishers[0].keys.live;
-  otherKey = deps.data!.publishers[1].keys.live;
+  key = deps.demo!.publishers[0].keys.live;
+  otherKey = deps.demo!.publishers[1].keys.live;
 });
 afterAll(async () => deps?.close());
 
@@ -23,7 +23,7 @@ const get = (path: string, k: string | null = key) => {
   const r = request(server).get(`${B}${path}`);
   return k ? r.set('X-API-Key', k) : r;
 };
-const fx = () => deps.data!.fixtures;
+const fx = () => deps.demo!.fixtures;
 
 describe('GET /products/', () => {
   it('returns a page of fresh in-stock products with exactly the documented fields', async () => {
@@ -165,9 +165,9 @@ describe('GET /products/', () => {
   });
 
   it('asks for country when the account has no market list', async () => {
-    const res = await get('/products/?q=running', deps.data!.special_keys.no_markets);
+    const res = await get('/products/?q=running', deps.demo!.special_keys.no_markets);
     expectErrorShape(res, 400, 'country_required');
-    expect((await get('/products/?q=running&country=DE', deps.data!.special_keys.no_markets)).status).toBe(200);
+    expect((await get('/products/?q=running&country=DE', deps.demo!.special_keys.no_markets)).status).toBe(200);
   });
 
   it('refuses writes with 405', async () => {
@@ -255,7 +255,7 @@ describe('credentials on product endpoints', () => {
 
   it('answers missing, unknown, revoked and inactive-account credentials with the same 401', async () => {
     const bodies = [];
-    for (const k of [null, 'live_' + 'x'.repeat(43), deps.data!.publishers[0].keys.revoked, deps.data!.special_keys.inactive_account]) {
+    for (const k of [null, 'live_' + 'x'.repeat(43), deps.demo!.publishers[0].keys.revoked, deps.demo!.special_keys.inactive_account]) {
       const res = await get('/products/?country=DE', k);
       expectErrorShape(res, 401, 'not_authenticated');
       bodies.push(res.body.detail);
@@ -268,29 +268,29 @@ describe('credentials on product endpoints', () => {
   });
 
   it('does not accept reporting tokens, offers credentials or portal tokens', async () => {
-    const p = deps.data!.publishers[0];
+    const p = deps.demo!.publishers[0];
     for (const t of [p.reporting_token, p.offers_credential, p.portal_token]) {
       expectErrorShape(await request(server).get(`${B}/products/?country=DE`).set('Authorization', `Bearer ${t}`), 401, 'not_authenticated');
     }
   });
 
   it('lets demo keys search and look up, and nothing else', async () => {
-    const demo = deps.data!.publishers[0].keys.demo;
+    const demo = deps.demo!.publishers[0].keys.demo;
     expect((await get('/products/?country=DE&limit=1', demo)).status).toBe(200);
     expect((await get(`/products/lookup/?gtins=${fx().gtin_preorder}`, demo)).status).toBe(200);
     expectErrorShape(await get('/me/', demo), 403, 'credential_not_allowed');
   });
 
   it('refuses accounts without product feed access with 403 feed_access_inactive', async () => {
-    expectErrorShape(await get('/products/?country=DE', deps.data!.special_keys.no_feed_access), 403, 'feed_access_inactive');
+    expectErrorShape(await get('/products/?country=DE', deps.demo!.special_keys.no_feed_access), 403, 'feed_access_inactive');
   });
 
   it('applies revocation and deactivation to the very next request', async () => {
-    const fresh = await issueCredential(deps.models, 'pub_dealradar', 'api_key', 'live');
+    const fresh = await issueCredential(deps.data.auth, 'pub_dealradar', 'api_key', 'live');
     expect((await get('/products/?country=DE&limit=1', fresh.secret)).status).toBe(200);
-    expect(await revokeCredential(deps.models, fresh.id)).toBe(true);
+    expect(await revokeCredential(deps.data.auth, fresh.id)).toBe(true);
     expectErrorShape(await get('/products/?country=DE&limit=1', fresh.secret), 401, 'not_authenticated');
-    const other = await issueCredential(deps.models, 'pub_dealradar', 'api_key', 'live');
+    const other = await issueCredential(deps.data.auth, 'pub_dealradar', 'api_key', 'live');
     await deps.models.Publisher.updateOne({ _id: 'pub_dealradar' }, { $set: { status: 'inactive' } });
     expectErrorShape(await get('/products/?country=DE&limit=1', other.secret), 401, 'not_authenticated');
     await deps.models.Publisher.updateOne({ _id: 'pub_dealradar' }, { $set: { status: 'active' } });

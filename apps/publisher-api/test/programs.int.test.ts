@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-const keys = (i = 0) => deps.data!.publishers[i].keys;
+const keys = (i = 0) => deps.demo!.publishers[i].keys;
 const get = (path: string, key = keys().live) => request(server).get(`${B}${path}`).set('X-API-Key', key);
 const apply = (body: unknown, key = keys().live, idem?: string) => {
   const r = request(server).post(`${B}/programs/apply/`).set('X-API-Key', key);

@@ -10,7 +10,7 @@ import { createApp } from '../src/app';
 
 let deps: TestDeps;
 const PATH = '/api/v1/publisher/trending-opportunities/';
-const pub = (i = 0) => deps.data!.publishers[i];
+const pub = (i = 0) => deps.demo!.publishers[i];
 const get = (q = '', key = pub().keys.live, d: TestDeps = deps) => request(createApp(d).callback()).get(`${PATH}?${q}`).set('X-API-Key', key);
 const ids = (res: request.Response) => res.body.data.map((i: { id: string }) => i.id);
 

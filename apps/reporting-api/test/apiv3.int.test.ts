@@ -11,7 +11,7 @@ import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const app = () => createApp(deps).callback();
 const call = (q: string) => request(app()).get(`/Apiv3/json?api_key=${encodeURIComponent(pub().reporting_token)}&${q}`);
 const at = (d: string, h = 12) => new Date(`${d}T${String(h).padStart(2, '0')}:00:00.000Z`);
@@ -20,7 +20,7 @@ let approvedProgram: number;
 beforeAll(async () => {
   deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_REPORTING_TOKEN_PER_MIN: '100000' } });
   const p = pub().account_id;
-  approvedProgram = [...(await deps.repos.programs.assignments(p))].find(([, s]) => s === 'approved')![0];
+  approvedProgram = [...(await deps.data.programs.assignments(p))].find(([, s]) => s === 'approved')![0];
   const sale = (id: string, subid: string, status: string, commission: string, at: Date) => ({
     _id: id,
     publisher_id: p,
@@ -292,7 +292,7 @@ describe('/Apiv3/json', () => {
     // A demo account approved for the program: only the policy stands between it and a link.
     await deps.models.Publisher.create({ _id: 'pub_apiv3_demo', name: 'Demo', status: 'active', is_demo: true });
     await deps.models.Membership.create({ publisher_id: 'pub_apiv3_demo', program_id: approvedProgram, status: 'approved' });
-    const token = (await issueCredential(deps.models, 'pub_apiv3_demo', 'reporting_token')).secret;
+    const token = (await issueCredential(deps.data.auth, 'pub_apiv3_demo', 'reporting_token')).secret;
     const res = await request(app()).get(
       `/Apiv3/json?api_key=${encodeURIComponent(token)}&Target=Affiliate_Offer&Method=generateTrackingLink&offer_id=${approvedProgram}`,
     );

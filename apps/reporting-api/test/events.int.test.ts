@@ -13,12 +13,12 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-const get = (path: string, token = deps.data!.publishers[0].reporting_token) =>
+const get = (path: string, token = deps.demo!.publishers[0].reporting_token) =>
   request(server).get(`/api/v1/affiliate-reporting${path}`).set('Authorization', `Bearer ${token}`);
 
 describe('GET /api/v1/affiliate-reporting/events/', () => {
   it("pages the account's events with the publisher feed's order and cursors", async () => {
-    const account = deps.data!.publishers[0].account_id;
+    const account = deps.demo!.publishers[0].account_id;
     const first = await get('/events/?limit=20');
     expect(first.status).toBe(200);
     expect(first.body).toEqual(await listEvents(deps, account, { limit: 20 }));
@@ -27,8 +27,8 @@ describe('GET /api/v1/affiliate-reporting/events/', () => {
   });
 
   it("takes only the reporting token, and refuses another account's cursor", async () => {
-    expectErrorShape(await get('/events/', deps.data!.publishers[0].keys.live), 401, 'not_authenticated');
-    const theirs = (await get('/events/?limit=1', deps.data!.publishers[1].reporting_token)).body.next_cursor as string;
+    expectErrorShape(await get('/events/', deps.demo!.publishers[0].keys.live), 401, 'not_authenticated');
+    const theirs = (await get('/events/?limit=1', deps.demo!.publishers[1].reporting_token)).body.next_cursor as string;
     expectErrorShape(await get(`/events/?cursor=${theirs}`), 400, 'invalid_parameter');
   });
 });

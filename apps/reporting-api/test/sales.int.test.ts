@@ -15,7 +15,7 @@ import { createApp } from '../src/app';
 
 let deps: TestDeps;
 const BASE = '/api/v1/affiliate-reporting';
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const app = () => createApp(deps).callback();
 const token = () => `Bearer ${pub().reporting_token}`;
 
@@ -83,7 +83,7 @@ describe('reporting-token API', () => {
     // Rotation: a second app instance (another process would read the same database) refuses the old token on its next request.
     const other = createApp(deps).callback();
     const cred = await deps.models.Credential.findOne({ publisher_id: pub().account_id, type: 'reporting_token', status: 'active' }).lean();
-    const rotated = await rotateCredential(deps.models, String(cred!._id));
+    const rotated = await rotateCredential(deps.data.auth, String(cred!._id));
     expectErrorShape(await request(other).get(`${BASE}/sales/`).set('Authorization', token()), 401, 'not_authenticated');
     expectErrorShape(await request(app()).get(`${BASE}/sales/`).set('Authorization', token()), 401, 'not_authenticated');
     expect((await request(other).get(`${BASE}/sales/?${range}`).set('Authorization', `Bearer ${rotated.secret}`)).status).toBe(200);

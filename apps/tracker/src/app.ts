@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
   app.clicks = new ClickRecorder(
-    (batch) => storeCountedClicks(deps, batch, (rows) => deps.repos.clicks.insertRows(rows)),
+    (batch) => storeCountedClicks(deps, batch, (rows) => deps.data.links.insertClickRows(rows)),
     deps.logger,
     deps.config.clickFlushIntervalMs,
     deps.config.clickBufferMax,

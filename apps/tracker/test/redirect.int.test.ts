@@ -32,7 +32,7 @@ beforeAll(async () => {
     click_id_param: 'aff_click',
   });
   [{ code }, { code: customCode }] = await ensureLinks(
-    deps.repos.links,
+    deps.data.links,
     deps.config.secretKey,
     [
       { publisherId: 'pub_a', programId: 9001, campaignId: 900, landingUrl: 'https://www.testshop.example/shoes?colour=red', subid: 'post-17' },

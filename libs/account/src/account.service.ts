@@ -6,8 +6,9 @@
 import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
-import { useCase, type UseCaseDeps } from '@cw/usecase';
+import { useCase } from '@cw/usecase';
 import { countAccountChanges, readFacts, type Fact } from '@cw/conversions';
+import type { AccountDeps } from './deps';
 
 const ACCOUNT_POLICY: Policy = { budget: 'account' };
 const PAYMENT_STATUS_POLICY: Policy = {
@@ -19,9 +20,9 @@ const PAYMENT_STATUS_POLICY: Policy = {
 const PENDING_WINDOW_DAYS = 180;
 
 /** The account as stored now (read afresh: the page a publisher checks its settings on). */
-export const accountRecord = useCase(ACCOUNT_POLICY, async function accountRecord(deps: Pick<UseCaseDeps, 'config' | 'repos'>, principal: Principal) {
+export const accountRecord = useCase(ACCOUNT_POLICY, async function accountRecord(deps: Pick<AccountDeps, 'config' | 'data'>, principal: Principal) {
   const config = deps.config;
-  const p = (await deps.repos.publishers.byId(principal.publisher._id)) ?? principal.publisher;
+  const p = (await deps.data.auth.publisherById(principal.publisher._id)) ?? principal.publisher;
   const limits: Record<string, number> = {};
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) limits[name] = config.rateLimits[name as keyof typeof RATE_LIMIT_BUDGETS] ?? b.default;
   const test = principal.keyKind !== undefined && principal.keyKind !== 'live' && principal.keyKind !== 'read_only';
@@ -63,7 +64,7 @@ interface Bucket {
 }
 
 /** Commission per currency of the conversions in the given states, from the stats read model. */
-async function sumByCurrency(deps: UseCaseDeps, publisherId: string, keep: (c: NonNullable<Fact['conversion']>) => boolean, from?: number): Promise<Bucket[]> {
+async function sumByCurrency(deps: AccountDeps, publisherId: string, keep: (c: NonNullable<Fact['conversion']>) => boolean, from?: number): Promise<Bucket[]> {
   const facts = await readFacts(deps, { publisherId, ...(from !== undefined ? { from, to: 8.64e15 } : {}) });
   const sums = new Map<string, Dec[]>();
   for (const f of facts)
@@ -90,7 +91,7 @@ function convert(config: PlatformConfig, b: Bucket, to: string): Dec {
 const show = (buckets: Bucket[]) => buckets.map((b) => ({ currency: b.currency, amount: moneyIn(b.amount, b.currency) }));
 
 /** Balances, next payment estimate and payment method; never account numbers or addresses. */
-export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function paymentStatus(deps: UseCaseDeps, principal: Principal, now: Date = new Date()) {
+export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function paymentStatus(deps: AccountDeps, principal: Principal, now: Date = new Date()) {
   const config = deps.config;
   const pub = principal.publisher;
   // The pending window starts at a quarter hour (the stats read model's slot).

@@ -1,8 +1,8 @@
 /** Operator actions on publisher accounts (the operator CLI and the seed use these). */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '@cw/errors';
-import type { PublisherInput } from '@cw/db';
-import type { UseCaseDeps } from '@cw/usecase';
+import type { PublisherInput } from '@cw/auth';
+import type { AccountDeps } from './deps';
 
 export const CHANNELS = ['content', 'coupon', 'social'] as const;
 
@@ -10,7 +10,7 @@ const invalid = (param: string, detail: string) =>
   new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
 
 /** Checks and creates accounts (id `pub_…`, known channels, ISO markets) in one write. */
-export async function createPublishers(deps: Pick<UseCaseDeps, 'repos'>, accounts: Array<Omit<PublisherInput, '_id'> & { _id?: string }>): Promise<string[]> {
+export async function createPublishers(deps: Pick<AccountDeps, 'data'>, accounts: Array<Omit<PublisherInput, '_id'> & { _id?: string }>): Promise<string[]> {
   const rows = accounts.map((a) => {
     const id = a._id ?? `pub_${randomBytes(6).toString('hex')}`;
     if (!/^pub_[a-z0-9_]{3,40}$/.test(id)) throw invalid('id', `must look like pub_<lowercase letters, digits, _>, got "${id}"`);
@@ -19,12 +19,12 @@ export async function createPublishers(deps: Pick<UseCaseDeps, 'repos'>, account
     for (const m of a.markets ?? []) if (!/^[A-Z]{2}$/.test(m)) throw invalid('markets', `"${m}" is not an ISO alpha-2 country`);
     return { ...a, _id: id };
   });
-  for (const r of rows) if (await deps.repos.publishers.byId(r._id)) throw new ApiError({ code: 'conflict', detail: `publisher ${r._id} already exists` });
-  await deps.repos.publishers.create(rows);
+  for (const r of rows) if (await deps.data.auth.publisherById(r._id)) throw new ApiError({ code: 'conflict', detail: `publisher ${r._id} already exists` });
+  await deps.data.auth.createPublishers(rows);
   return rows.map((r) => r._id);
 }
 
 /** Activates or deactivates an account; applies to its next request. */
-export async function setAccountStatus(deps: Pick<UseCaseDeps, 'repos'>, id: string, status: 'active' | 'inactive'): Promise<void> {
-  if (!(await deps.repos.publishers.update(id, { status }))) throw new ApiError({ code: 'not_found', detail: `publisher ${id} does not exist` });
+export async function setAccountStatus(deps: Pick<AccountDeps, 'data'>, id: string, status: 'active' | 'inactive'): Promise<void> {
+  if (!(await deps.data.auth.updatePublisher(id, { status }))) throw new ApiError({ code: 'not_found', detail: `publisher ${id} does not exist` });
 }

@@ -9,7 +9,8 @@
  * Without versions (an app on its own with the in-memory limiter and an external database) nothing
  * is cached: every request reads, as the stamp could not be trusted across processes.
  */
-import type { CredentialType, Models } from '@cw/db';
+import { authModels, type AuthData } from './data/auth.data';
+import type { CredentialType } from './data/credential.schema';
 import type { AccessVersions } from './access-versions';
 import { notAuthenticated, verifyHashedCredential, type Principal } from './credentials.service';
 import { authorize, type Policy } from './policy';
@@ -46,7 +47,7 @@ export class AccessCache {
    * both share one round trip. Errors: the one 401, the policy's 403, whatever `spend` throws.
    */
   async authenticate(
-    models: Models,
+    auth: AuthData,
     secret: string | undefined,
     allowed: readonly CredentialType[],
     policy: Policy,
@@ -65,12 +66,12 @@ export class AccessCache {
       }
       // Something changed: read afresh (the budget is spent already).
       this.entries.delete(hash);
-      const principal = await this.load(models, hash, allowed, now);
+      const principal = await this.load(auth, hash, allowed, now);
       authorize(principal, policy);
       if (spent.status === 'rejected') throw spent.reason;
       return principal;
     }
-    const principal = await this.load(models, hash, allowed, now);
+    const principal = await this.load(auth, hash, allowed, now);
     authorize(principal, policy);
     await spend(principal.publisher._id);
     return principal;
@@ -99,9 +100,9 @@ export class AccessCache {
    * account and before the reads it vouches for: a change committed after the stamp read bumps
    * it, so the entry can never outlive the state it was read from.
    */
-  private async load(models: Models, hash: string, allowed: readonly CredentialType[], now: number): Promise<Principal> {
-    if (!this.versions) return verifyHashedCredential(models, hash, allowed);
-    const owner = await models.Credential.findOne({ hash }, { publisher_id: 1 }).lean();
+  private async load(auth: AuthData, hash: string, allowed: readonly CredentialType[], now: number): Promise<Principal> {
+    if (!this.versions) return verifyHashedCredential(auth, hash, allowed);
+    const owner = await authModels(auth).Credential.findOne({ hash }, { publisher_id: 1 }).lean();
     if (!owner?.publisher_id) throw notAuthenticated();
     let stamp: string | null = null;
     try {
@@ -109,7 +110,7 @@ export class AccessCache {
     } catch {
       // The versions store is down: answer from fresh reads, cache nothing (the limiter says 503).
     }
-    const principal = await verifyHashedCredential(models, hash, allowed);
+    const principal = await verifyHashedCredential(auth, hash, allowed);
     if (stamp === null) return principal;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     const versions = this.versions;

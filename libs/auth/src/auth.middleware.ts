@@ -1,6 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { PlatformConfig } from '@cw/config';
-import type { CredentialType, Models } from '@cw/db';
+import type { AuthData } from './data/auth.data';
+import type { CredentialType } from './data/credential.schema';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { AccessCache } from './access-cache';
 import { verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
@@ -16,7 +17,7 @@ export function presentedSecret(ctx: Context, opts: { apiKeyHeader: boolean }): 
 }
 
 export interface PolicyDeps {
-  models: Models;
+  data: { auth: AuthData };
   limiter: RateLimiter;
   config: Pick<PlatformConfig, 'rateLimits'>;
   access: AccessCache;
@@ -41,7 +42,7 @@ export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
  * MCP endpoint share one budget). What requirePolicy and every MCP tool call do.
  */
 export function callerUnder(deps: PolicyDeps, ctx: Context, secret: string | undefined, allow: readonly CredentialType[], policy: Policy): Promise<Principal> {
-  return deps.access.authenticate(deps.models, secret, allow, policy, (account) =>
+  return deps.access.authenticate(deps.data.auth, secret, allow, policy, (account) =>
     enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
   );
 }
@@ -54,7 +55,7 @@ export function principalOf(ctx: Context): Principal {
 /** Merchant endpoints: `Authorization: Bearer <merchant token>` only, then the merchant's own budget. */
 export function requireMerchant(deps: PolicyDeps): Middleware {
   return async (ctx: Context, next: Next) => {
-    const merchant = await verifyMerchantToken(deps.models, presentedSecret(ctx, { apiKeyHeader: false }));
+    const merchant = await verifyMerchantToken(deps.data.auth, presentedSecret(ctx, { apiKeyHeader: false }));
     ctx.state.merchant = merchant;
     await enforceRateLimit(ctx, deps.limiter, 'merchant', `m${merchant.merchantId}`, deps.config.rateLimits.merchant);
     await next();

@@ -1,5 +1,7 @@
 import { ApiError } from '@cw/errors';
-import type { ApiKeyKind, CredentialType, Models, PublisherDoc } from '@cw/db';
+import { authModels, type AuthData } from './data/auth.data';
+import type { ApiKeyKind, CredentialType } from './data/credential.schema';
+import type { PublisherDoc } from './data/publisher.schema';
 import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret, secretPrefix } from './secrets';
 
 export interface Principal {
@@ -27,16 +29,16 @@ export function notAuthenticated(): ApiError {
  * Resolves a presented secret to its active credential and active account, reading both on
  * every call so that revocation and deactivation apply to the very next request.
  */
-export async function verifyCredential(models: Models, secret: string | undefined, allowed: readonly CredentialType[]): Promise<Principal> {
+export async function verifyCredential(auth: AuthData, secret: string | undefined, allowed: readonly CredentialType[]): Promise<Principal> {
   if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
-  return verifyHashedCredential(models, hashSecret(secret), allowed);
+  return verifyHashedCredential(auth, hashSecret(secret), allowed);
 }
 
 /** verifyCredential for a secret already hashed. */
-export async function verifyHashedCredential(models: Models, hash: string, allowed: readonly CredentialType[]): Promise<Principal> {
-  const cred = await models.Credential.findOne({ hash }).lean();
+export async function verifyHashedCredential(auth: AuthData, hash: string, allowed: readonly CredentialType[]): Promise<Principal> {
+  const cred = await authModels(auth).Credential.findOne({ hash }).lean();
   if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || !allowed.includes(cred.type) || !cred.publisher_id) throw notAuthenticated();
-  const publisher = await models.Publisher.findById(cred.publisher_id).lean();
+  const publisher = await authModels(auth).Publisher.findById(cred.publisher_id).lean();
   if (!publisher || publisher.status !== 'active') throw notAuthenticated();
   return {
     publisher: publisher as Principal['publisher'],
@@ -55,19 +57,19 @@ export interface MerchantPrincipal {
 }
 
 /** Resolves a merchant token; the same indistinguishable 401 for anything else. */
-export async function verifyMerchantToken(models: Models, secret: string | undefined): Promise<MerchantPrincipal> {
+export async function verifyMerchantToken(auth: AuthData, secret: string | undefined): Promise<MerchantPrincipal> {
   if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
   const hash = hashSecret(secret);
-  const cred = await models.Credential.findOne({ hash }).lean();
+  const cred = await authModels(auth).Credential.findOne({ hash }).lean();
   if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || cred.type !== 'merchant_token' || typeof cred.merchant_id !== 'number')
     throw notAuthenticated();
   return { merchantId: cred.merchant_id, credentialId: String(cred._id), prefix: cred.prefix };
 }
 
 /** Issues a merchant token (shown once; only its hash is stored). */
-export async function issueMerchantToken(models: Models, merchantId: number, label?: string): Promise<IssuedCredential> {
+export async function issueMerchantToken(auth: AuthData, merchantId: number, label?: string): Promise<IssuedCredential> {
   const secret = generateSecret(secretPrefix('merchant_token'));
-  const doc = await models.Credential.create({
+  const doc = await authModels(auth).Credential.create({
     type: 'merchant_token',
     merchant_id: merchantId,
     hash: hashSecret(secret),
@@ -87,7 +89,7 @@ export interface IssuedCredential {
 
 /** Issues a credential; the secret is returned once and only its hash is stored. */
 export async function issueCredential(
-  models: Models,
+  auth: AuthData,
   publisherId: string,
   type: CredentialType,
   keyKind?: ApiKeyKind,
@@ -95,7 +97,7 @@ export async function issueCredential(
 ): Promise<IssuedCredential> {
   if (type === 'api_key' && !keyKind) throw new Error('an API key needs a kind');
   const secret = generateSecret(secretPrefix(type, keyKind));
-  const doc = await models.Credential.create({
+  const doc = await authModels(auth).Credential.create({
     type,
     key_kind: type === 'api_key' ? keyKind : undefined,
     publisher_id: publisherId,
@@ -106,8 +108,8 @@ export async function issueCredential(
   return { id: String(doc._id), secret, prefix: doc.prefix, type, keyKind };
 }
 
-export async function revokeCredential(models: Models, credentialId: string): Promise<boolean> {
-  const r = await models.Credential.updateOne({ _id: credentialId, status: 'active' }, { $set: { status: 'revoked', revoked_at: new Date() } });
+export async function revokeCredential(auth: AuthData, credentialId: string): Promise<boolean> {
+  const r = await authModels(auth).Credential.updateOne({ _id: credentialId, status: 'active' }, { $set: { status: 'revoked', revoked_at: new Date() } });
   return r.modifiedCount === 1;
 }
 
@@ -115,13 +117,13 @@ export async function revokeCredential(models: Models, credentialId: string): Pr
  * Rotation: a new secret of the same kind for the same account (so the account's rate budget is
  * unchanged), and the old one revoked at once. Reporting tokens rotate the same way.
  */
-export async function rotateCredential(models: Models, credentialId: string): Promise<IssuedCredential> {
-  const old = await models.Credential.findById(credentialId).lean();
+export async function rotateCredential(auth: AuthData, credentialId: string): Promise<IssuedCredential> {
+  const old = await authModels(auth).Credential.findById(credentialId).lean();
   if (!old || old.status !== 'active') throw new Error(`no active credential ${credentialId}`);
   const issued =
     old.type === 'merchant_token'
-      ? await issueMerchantToken(models, old.merchant_id!, old.label ?? undefined)
-      : await issueCredential(models, old.publisher_id!, old.type, old.key_kind ?? undefined, old.label ?? undefined);
-  await revokeCredential(models, credentialId);
+      ? await issueMerchantToken(auth, old.merchant_id!, old.label ?? undefined)
+      : await issueCredential(auth, old.publisher_id!, old.type, old.key_kind ?? undefined, old.label ?? undefined);
+  await revokeCredential(auth, credentialId);
   return issued;
 }

@@ -4,7 +4,7 @@
  * by the HTTP middleware and by MCP tools alike.
  */
 import type { BudgetName } from '@cw/config';
-import type { ApiKeyKind, CredentialType } from '@cw/db';
+import type { ApiKeyKind, CredentialType } from './data/credential.schema';
 import { ApiError } from '@cw/errors';
 import type { Principal } from './credentials.service';
 

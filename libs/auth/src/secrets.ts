@@ -3,7 +3,7 @@
  * constant time. Framework-free.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyKind, CredentialType } from '@cw/db';
+import type { ApiKeyKind, CredentialType } from './data/credential.schema';
 
 export const TOKEN_PREFIX: Record<Exclude<CredentialType, 'api_key'>, string> = {
   reporting_token: 'rpt',

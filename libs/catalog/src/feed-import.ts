@@ -6,7 +6,8 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
 import { Decimal128 } from 'bson';
-import type { Models } from '@cw/db';
+import type { CatalogDeps } from './deps';
+import { own } from './deps';
 import { isValidGtin } from './gtin';
 import { productId } from './product-id';
 
@@ -54,8 +55,8 @@ function parsePrice(raw: string | undefined): { amount: string; currency?: strin
   return m?.[1] ? { amount: m[1], currency: m[2]?.toUpperCase() } : undefined;
 }
 
-export async function importFeedRows(models: Models, rows: FeedRow[], opts: ImportOptions): Promise<ImportResult> {
-  const program = await models.Program.findById(opts.programId).lean();
+export async function importFeedRows(deps: Pick<CatalogDeps, 'data'>, rows: FeedRow[], opts: ImportOptions): Promise<ImportResult> {
+  const program = await deps.data.programs.byId(opts.programId);
   if (!program) throw new Error(`program ${opts.programId} does not exist`);
   const now = opts.now ?? new Date();
   const freshUntil = new Date(now.getTime() + (opts.freshForHours ?? 72) * 3_600_000);
@@ -64,7 +65,7 @@ export async function importFeedRows(models: Models, rows: FeedRow[], opts: Impo
   let ops: unknown[] = [];
   const flush = async () => {
     if (!ops.length) return;
-    await models.Product.bulkWrite(ops as never[], { ordered: false });
+    await own(deps).Product.bulkWrite(ops as never[], { ordered: false });
     imported += ops.length;
     ops = [];
     opts.onProgress?.(imported + rejected.length, rows.length);
@@ -132,7 +133,7 @@ export async function importFeedRows(models: Models, rows: FeedRow[], opts: Impo
   }
   await flush();
   // The market's prepared feed files are now behind the catalog: the next refresh pass rebuilds them.
-  if (imported) await models.FeedState.updateOne({ _id: opts.country }, { $set: { catalog_changed_at: now } }, { upsert: true });
+  if (imported) await own(deps).FeedState.updateOne({ _id: opts.country }, { $set: { catalog_changed_at: now } }, { upsert: true });
   opts.onProgress?.(rows.length, rows.length);
   return { imported, rejected };
 }

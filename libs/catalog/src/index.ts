@@ -10,3 +10,8 @@ export { FRESHNESS_HOURS, lookupProducts, MAX_OFFSET, searchProducts } from './s
 export type { CatalogRow, LookupParams, Page, SearchParams } from './search.service';
 export { LOOKUP_INPUT, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT } from './products.schemas';
 export { lookupProductsPage, productPageJson, searchProductsPage, type ProductPageBody } from './products.service';
+export { CatalogData, catalogDomain } from './data/catalog.data';
+export type { CatalogModels, MarketState, ProductRow } from './data/catalog.data';
+export { AVAILABILITIES } from './data/product.schema';
+export type { ProductDoc } from './data/product.schema';
+export type { CatalogDeps } from './deps';

@@ -4,7 +4,7 @@
  * `NETWORK_STATS_TTL_MS` per process (counting the catalog is a scan), concurrent callers share
  * the one computation.
  */
-import type { UseCaseDeps } from '@cw/usecase';
+import { own, type CatalogDeps } from './deps';
 import { freshness } from './search.service';
 
 export const NETWORK_STATS_TTL_MS = 5 * 60_000;
@@ -19,13 +19,10 @@ export interface NetworkStats {
 
 const cache = new WeakMap<object, { at: number; value: Promise<NetworkStats> }>();
 
-async function compute(deps: Pick<UseCaseDeps, 'models'>, now: Date): Promise<NetworkStats> {
-  const programs = (await deps.models.Program.find({ status: 'active' }, { merchant_id: 1, countries: 1 }).lean()) as Array<{
-    merchant_id: number;
-    countries: string[];
-  }>;
+async function compute(deps: Pick<CatalogDeps, 'data'>, now: Date): Promise<NetworkStats> {
+  const programs = await deps.data.programs.active({}, { merchant_id: 1, countries: 1 });
   const markets = [...new Set(programs.flatMap((p) => p.countries))].sort();
-  const counts = (await deps.models.Product.aggregate([
+  const counts = (await own(deps).Product.aggregate([
     { $match: { ...freshness(now), country: { $in: markets } } },
     { $group: { _id: '$country', n: { $sum: 1 } } },
   ])) as Array<{ _id: string; n: number }>;
@@ -39,11 +36,11 @@ async function compute(deps: Pick<UseCaseDeps, 'models'>, now: Date): Promise<Ne
   };
 }
 
-export function networkStats(deps: Pick<UseCaseDeps, 'models'>, now = new Date()): Promise<NetworkStats> {
-  const hit = cache.get(deps.models);
+export function networkStats(deps: Pick<CatalogDeps, 'data'>, now = new Date()): Promise<NetworkStats> {
+  const hit = cache.get(deps.data.catalog);
   if (hit && now.getTime() - hit.at < NETWORK_STATS_TTL_MS) return hit.value;
   const value = compute(deps, now);
-  cache.set(deps.models, { at: now.getTime(), value });
-  value.catch(() => cache.delete(deps.models)); // a failure is not remembered
+  cache.set(deps.data.catalog, { at: now.getTime(), value });
+  value.catch(() => cache.delete(deps.data.catalog)); // a failure is not remembered
   return value;
 }

@@ -7,7 +7,8 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals, decimal128String } from '@cw/money';
-import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, type InputOf } from '@cw/usecase';
+import { own, type CatalogDeps } from './deps';
 import { isValidGtin } from './gtin';
 import { pageCacheFor } from './page-cache';
 import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
@@ -32,7 +33,7 @@ function countriesFor(principal: Principal, country: string | undefined): string
 
 export const searchProductsPage = useCase(
   PRODUCTS_POLICY,
-  async function searchProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof SEARCH_INPUT>) {
+  async function searchProductsPage(deps: CatalogDeps, principal: Principal, q: InputOf<typeof SEARCH_INPUT>) {
     if (q.q === undefined && q.brand === undefined && q.category === undefined && q.country === undefined) {
       throw new ApiError({
         code: 'invalid_parameter',
@@ -51,8 +52,8 @@ export const searchProductsPage = useCase(
     const { limit, offset } = q;
     const key = JSON.stringify(['search', q.q, q.brand, q.category, q.country, q.merchant, q.group, q.min_price, q.max_price, q.currency, limit, offset]);
     return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
-      const scope = await catalogScope(deps.repos.programs, principal);
-      const page = await searchProducts(deps.models, scope, {
+      const scope = await catalogScope(deps.data.programs, principal);
+      const page = await searchProducts(own(deps), scope, {
         q: q.q,
         brand: q.brand,
         category: q.category,
@@ -88,7 +89,7 @@ function splitList(raw: string | undefined, param: string): string[] {
 
 export const lookupProductsPage = useCase(
   PRODUCTS_POLICY,
-  async function lookupProductsPage(deps: UseCaseDeps, principal: Principal, q: InputOf<typeof LOOKUP_INPUT>) {
+  async function lookupProductsPage(deps: CatalogDeps, principal: Principal, q: InputOf<typeof LOOKUP_INPUT>) {
     const ids = splitList(q.ids, 'ids');
     const gtins = splitList(q.gtins, 'gtins');
     const badId = ids.find((id) => !ID_PATTERN.test(id));
@@ -118,8 +119,8 @@ export const lookupProductsPage = useCase(
     const { limit, offset } = q;
     const key = JSON.stringify(['lookup', ids, gtins, q.country, q.merchant, limit, offset]);
     return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
-      const scope = await catalogScope(deps.repos.programs, principal);
-      const page = await lookupProducts(deps.models, scope, {
+      const scope = await catalogScope(deps.data.programs, principal);
+      const page = await lookupProducts(own(deps), scope, {
         ids,
         gtins,
         countries,
@@ -145,14 +146,14 @@ export function productPageJson(page: ProductPageBody): string {
 /** A product page as answered (the same object for every request a cached page serves: read-only). */
 export type ProductPageBody = Awaited<ReturnType<typeof respond>>;
 
-async function respond(deps: UseCaseDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
+async function respond(deps: CatalogDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
   const { config } = deps;
   const rows = page.rows;
   let codes: string[] = [];
   if (rows.length) {
     try {
       const ensured = await ensureLinks(
-        deps.repos.links,
+        deps.data.links,
         config.secretKey,
         rows.map((r) => ({ publisherId: principal.publisher._id, programId: r.program_id, campaignId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
         { source: 'product' },
@@ -163,7 +164,7 @@ async function respond(deps: UseCaseDeps, principal: Principal, page: Page, limi
       throw new ApiError({ code: 'service_unavailable', detail: 'Tracked links for these products are being refreshed. Retry with backoff.' });
     }
   }
-  const merchants = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
+  const merchants = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
   const products = rows.map((r, i) => ({
     ...productView(r, trackedUrl(config.trackingUrl, codes[i]!), merchants.get(r.merchant_id) ?? ''),
     ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),

@@ -1,5 +1,5 @@
 import { memoized, type Principal } from '@cw/auth';
-import type { ProgramRepository } from '@cw/db';
+import type { ProgramsData } from '@cw/programs';
 
 /** What a publisher may see in the catalog right now: its feed markets and approved programs. */
 export interface CatalogScope {
@@ -12,7 +12,7 @@ export interface CatalogScope {
  * Read once per cached principal: its access stamp covers the account's markets, memberships and
  * programs' status, so approvals and account settings still apply to the very next request.
  */
-export function catalogScope(programs: ProgramRepository, principal: Principal): Promise<CatalogScope> {
+export function catalogScope(programs: ProgramsData, principal: Principal): Promise<CatalogScope> {
   const publisher = principal.publisher;
   return memoized(principal, 'catalog-scope', async () => ({
     markets: [...(publisher.markets ?? [])],

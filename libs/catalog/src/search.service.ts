@@ -4,7 +4,8 @@
  * exact: filters are Decimal128, responses decimal strings.
  */
 import mongoose from 'mongoose';
-import { literalPattern, type Models } from '@cw/db';
+import { literalPattern } from '@cw/db';
+import type { CatalogModels as Models } from './data/catalog.data';
 import { compareDecimals } from '@cw/money';
 import type { CatalogScope } from './scope';
 

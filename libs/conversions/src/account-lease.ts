@@ -6,7 +6,7 @@
  * at the end; a holder that died leaves it to expire.
  */
 import { randomBytes } from 'node:crypto';
-import type { UseCaseDeps } from '@cw/usecase';
+import { own, type ConversionsDeps } from './deps';
 
 const FIELDS = { log: ['leased_until', 'holder'], stats: ['stats_leased_until', 'stats_holder'] } as const;
 
@@ -20,7 +20,7 @@ export interface AccountLease {
  * holder): undefined at once, or after waiting up to `waitMs` for it.
  */
 export async function withAccountLease<T>(
-  deps: Pick<UseCaseDeps, 'models'>,
+  deps: Pick<ConversionsDeps, 'data'>,
   publisherId: string,
   kind: keyof typeof FIELDS,
   ms: number,
@@ -29,7 +29,7 @@ export async function withAccountLease<T>(
 ): Promise<T | undefined> {
   const [until, who] = FIELDS[kind];
   const holder = randomBytes(9).toString('base64url');
-  const heads = deps.models.EventLogHead;
+  const heads = own(deps).EventLogHead;
   for (const giveUp = Date.now() + (opts.waitMs ?? 0); ;) {
     const now = new Date();
     try {

@@ -16,10 +16,10 @@
  */
 import type { Policy } from '@cw/auth';
 import { ApiError } from '@cw/errors';
-import type { UseCaseDeps } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
 import { saleEventBody, type SaleEventBody } from './sale-events';
 import { withAccountLease } from './account-lease';
+import { own, type ConversionsDeps } from './deps';
 
 /** Publisher API keys of every kind but demo (403), on the reporting budget. */
 export const EVENTS_POLICY: Policy = { budget: 'reporting' };
@@ -29,7 +29,7 @@ const LEASE_MS = 10_000;
 /** Conversions read per append step. */
 const BATCH = 200;
 
-type Deps = Pick<UseCaseDeps, 'models' | 'repos'>;
+type Deps = Pick<ConversionsDeps, 'data'>;
 
 interface LoggedEvent {
   _id: string;
@@ -44,7 +44,7 @@ interface LoggedEvent {
  * another process holds the account's lease (that process appends them).
  */
 export async function appendAccountEvents(deps: Deps, publisherId: string): Promise<number> {
-  if (!(await deps.models.Conversion.exists({ log_pending: true, publisher_id: publisherId }))) return 0;
+  if (!(await own(deps).Conversion.exists({ log_pending: true, publisher_id: publisherId }))) return 0;
   const appended = await withAccountLease(deps, publisherId, 'log', LEASE_MS, async (lease) => {
     let n = 0;
     for (;;) {
@@ -58,19 +58,25 @@ export async function appendAccountEvents(deps: Deps, publisherId: string): Prom
 }
 
 async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: number; more: boolean }> {
-  const rows = await deps.models.Conversion.find({ log_pending: true, publisher_id: publisherId }).limit(BATCH).lean<ConversionRecord[]>();
+  const rows = await own(deps).Conversion.find({ log_pending: true, publisher_id: publisherId }).limit(BATCH).lean<ConversionRecord[]>();
   if (!rows.length) return { appended: 0, more: false };
   const ids = rows.flatMap((c) => c.events.map((e) => e._id));
-  const logged = new Set((await deps.models.SaleEvent.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1 }).lean()).map((e) => String(e._id)));
-  const names = await deps.repos.merchants.namesOf(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
+  const logged = new Set(
+    (
+      await own(deps)
+        .SaleEvent.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1 })
+        .lean()
+    ).map((e) => String(e._id)),
+  );
+  const names = await deps.data.programs.merchantNames(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
   const fresh = rows
     .flatMap((c) => c.events.filter((e) => !logged.has(e._id)).map((e) => ({ c, e })))
     .sort((a, b) => a.e.created_at.getTime() - b.e.created_at.getTime() || (a.e._id < b.e._id ? -1 : 1));
   if (fresh.length) {
-    const last = await deps.models.SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>();
+    const last = await own(deps).SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>();
     const loggedAt = new Date();
     let seq = last?.seq ?? 0;
-    await deps.models.SaleEvent.insertMany(
+    await own(deps).SaleEvent.insertMany(
       fresh.map(({ c, e }) => ({
         _id: e._id,
         publisher_id: publisherId,
@@ -83,10 +89,10 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
       })),
       { ordered: true },
     );
-    await deps.models.EventLogHead.updateOne({ _id: publisherId }, { $max: { last_seq: seq } });
+    await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { last_seq: seq } });
   }
   // Cleared only where no event was pushed since the read (the array has the length we saw).
-  await deps.models.Conversion.bulkWrite(
+  await own(deps).Conversion.bulkWrite(
     rows.map((c) => ({ updateOne: { filter: { _id: c._id, events: { $size: c.events.length } }, update: { $unset: { log_pending: '' } } } })),
     { ordered: false },
   );
@@ -95,7 +101,7 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
 
 /** Every account with events not yet logged gets them appended (the worker's pass). */
 export async function appendPendingEvents(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
-  const accounts = (await deps.models.Conversion.distinct('publisher_id', { log_pending: true })).slice(0, opts.accounts ?? 1000) as string[];
+  const accounts = (await own(deps).Conversion.distinct('publisher_id', { log_pending: true })).slice(0, opts.accounts ?? 1000) as string[];
   // Workers running this side by side start on different accounts (one holding an account's lease skips it for the others).
   for (let i = accounts.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
@@ -153,9 +159,10 @@ const tails = new Map<string, Tail>();
 async function refreshTail(deps: Deps, publisherId: string, t: Tail): Promise<void> {
   await appendAccountEvents(deps, publisherId);
   if (t.latest < 0) {
-    t.latest = (await deps.models.SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>())?.seq ?? 0;
+    t.latest = (await own(deps).SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>())?.seq ?? 0;
   } else {
-    const rows = await deps.models.SaleEvent.find({ publisher_id: publisherId, seq: { $gt: t.latest } }, { _id: 0, seq: 1, type: 1, body: 1 })
+    const rows = await own(deps)
+      .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: t.latest } }, { _id: 0, seq: 1, type: 1, body: 1 })
       .sort({ seq: 1 })
       .limit(TAIL_MAX)
       .lean<TailEvent[]>();
@@ -225,9 +232,10 @@ export async function readEventLog(deps: Deps, publisherId: string, input: { cur
   const limit = input.limit ?? 100;
   await appendAccountEvents(deps, publisherId);
   // The head first: its number is set after the events it counts, so it never runs ahead of them.
-  const lastSeq = after > 0 ? ((await deps.models.EventLogHead.findById(publisherId, { last_seq: 1 }).lean<{ last_seq?: number }>())?.last_seq ?? 0) : 0;
+  const lastSeq = after > 0 ? ((await own(deps).EventLogHead.findById(publisherId, { last_seq: 1 }).lean<{ last_seq?: number }>())?.last_seq ?? 0) : 0;
   if (after > lastSeq) throw invalidCursor("past the account's last event");
-  const rows = await deps.models.SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { seq: 1, type: 1, body: 1 })
+  const rows = await own(deps)
+    .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { seq: 1, type: 1, body: 1 })
     .sort({ seq: 1 })
     .limit(limit + 1)
     .lean<LoggedEvent[]>();
@@ -254,6 +262,6 @@ export async function listEvents(deps: Deps, publisherId: string, input: { curso
 }
 
 /** Removes events logged before `before` (every account); a cursor older than what is left answers 410. */
-export async function pruneEvents(deps: Pick<UseCaseDeps, 'models'>, before: Date): Promise<number> {
-  return (await deps.models.SaleEvent.deleteMany({ logged_at: { $lt: before } })).deletedCount ?? 0;
+export async function pruneEvents(deps: Pick<ConversionsDeps, 'data'>, before: Date): Promise<number> {
+  return (await own(deps).SaleEvent.deleteMany({ logged_at: { $lt: before } })).deletedCount ?? 0;
 }

@@ -9,10 +9,10 @@ import type { PlatformConfig } from '@cw/config';
 import { ApiError } from '@cw/errors';
 import { serveEventStream } from '@cw/http';
 import type { Slots } from '@cw/ratelimit';
-import type { UseCaseDeps } from '@cw/usecase';
 import { cursorSeq, eventCursor, readEventLog, tailAfter } from './event-log';
+import { type ConversionsDeps } from './deps';
 
-export interface EventStreamDeps extends Pick<UseCaseDeps, 'models' | 'repos'> {
+export interface EventStreamDeps extends Pick<ConversionsDeps, 'data'> {
   config: Pick<PlatformConfig, 'eventStreamsPerAccount' | 'eventsPollMs' | 'eventsHeartbeatMs'>;
   slots: Slots;
   logger?: { warn(obj: object, msg: string): void };

@@ -13,10 +13,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '@cw/errors';
 import type { MerchantPrincipal } from '@cw/auth';
 import { readClickId } from '@cw/links';
-import type { SaleEventType } from '@cw/db';
+import type { SaleEventType } from './data/conversion.schema';
 import { addDecimals, compareDecimals, formatDecimal, isCurrency, minorUnits, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
-import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import type { InputOf } from '@cw/usecase';
 import type { INTAKE_INPUT } from './conversion.schemas';
+import { own, type ConversionsDeps } from './deps';
 
 export type ConversionStatus = 'pending' | 'approved' | 'declined';
 
@@ -82,7 +83,12 @@ export interface RecordedSale {
 }
 
 /** A merchant reports a sale on one of its clicks: 201 once per (merchant, order id), then the same conversion. */
-export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal, input: InputOf<typeof INTAKE_INPUT>, now = new Date()): Promise<RecordedSale> {
+export async function recordSale(
+  deps: ConversionsDeps,
+  merchant: MerchantPrincipal,
+  input: InputOf<typeof INTAKE_INPUT>,
+  now = new Date(),
+): Promise<RecordedSale> {
   if (!isCurrency(input.currency)) throw invalid('currency', `"${input.currency}" is not an ISO 4217 currency`);
   const units = minorUnits(input.currency);
   const amount = parseDecimal(input.amount);
@@ -90,7 +96,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
   const occurredAt = input.occurred_at ? new Date(input.occurred_at) : now;
   if (occurredAt.getTime() > now.getTime() + 5 * 60_000) throw invalid('occurred_at', 'must not be in the future');
   const id = conversionId(merchant.merchantId, input.order_id);
-  const existing = await deps.models.Conversion.findById(id).lean<ConversionRecord>();
+  const existing = await own(deps).Conversion.findById(id).lean<ConversionRecord>();
   if (existing) return { created: false, conversion: existing };
 
   const click = await attributionOf(deps, input.click_id);
@@ -98,7 +104,7 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
   if (!click || click.campaign_id !== merchant.merchantId)
     throw new ApiError({ code: 'click_not_found', detail: `No click ${input.click_id} on your programs.` });
   if (click.is_bot) throw new ApiError({ code: 'click_is_bot', detail: 'The click was flagged as automated traffic and does not convert.' });
-  const program = await deps.repos.programs.byId(click.program_id, { cookie_days: 1, commission_rate: 1, commission_fixed: 1, currency: 1 });
+  const program = await deps.data.programs.byId(click.program_id, { cookie_days: 1, commission_rate: 1, commission_fixed: 1, currency: 1 });
   const windowDays = program?.cookie_days ?? 30;
   if (occurredAt.getTime() - click.created_at.getTime() > windowDays * DAY) {
     throw new ApiError({ code: 'click_expired', detail: `The click is older than the program's ${windowDays}-day cookie window at the time of the sale.` });
@@ -130,13 +136,13 @@ export async function recordSale(deps: UseCaseDeps, merchant: MerchantPrincipal,
     updated_at: now,
   };
   try {
-    await deps.models.Conversion.create(doc);
+    await own(deps).Conversion.create(doc);
   } catch (e) {
     // A concurrent report of the same order won the unique _id: answer with its conversion.
     if ((e as { code?: number }).code !== 11000) throw e;
-    return { created: false, conversion: (await deps.models.Conversion.findById(id).lean<ConversionRecord>())! };
+    return { created: false, conversion: (await own(deps).Conversion.findById(id).lean<ConversionRecord>())! };
   }
-  return { created: true, conversion: (await deps.models.Conversion.findById(id).lean<ConversionRecord>())! };
+  return { created: true, conversion: (await own(deps).Conversion.findById(id).lean<ConversionRecord>())! };
 }
 
 interface Attribution {
@@ -155,11 +161,11 @@ interface Attribution {
  * answered, on any tracker instance, and after a crash lost the tracker's click buffer. Other ids
  * (older clicks, demo data) are looked up as stored.
  */
-async function attributionOf(deps: UseCaseDeps, clickId: string): Promise<Attribution | null> {
+async function attributionOf(deps: ConversionsDeps, clickId: string): Promise<Attribution | null> {
   const claims = readClickId(deps.config.keys, clickId);
-  if (!claims) return deps.models.Click.findById(clickId).lean<Attribution>();
+  if (!claims) return deps.data.links.clickById(clickId) as Promise<Attribution | null>;
   if (claims.preview) return null;
-  const link = await deps.repos.links.byCode(claims.linkId);
+  const link = await deps.data.links.byCode(claims.linkId);
   if (!link) return null;
   return { ...link, link_id: link._id, created_at: claims.at, is_bot: claims.isBot };
 }
@@ -177,14 +183,14 @@ const TRANSITIONS: Record<ConversionStatus, Partial<Record<ConversionStatus, Sal
  * (the operator's `reverse` is only from approved).
  */
 export async function changeStatus(
-  deps: Pick<UseCaseDeps, 'models'>,
+  deps: Pick<ConversionsDeps, 'data'>,
   id: string,
   to: 'approved' | 'declined',
   opts: { merchantId?: number; onlyFrom?: ConversionStatus; now?: Date } = {},
 ): Promise<ConversionRecord> {
   const now = opts.now ?? new Date();
   const scope: Record<string, unknown> = { _id: id, source: 'v1', ...(opts.merchantId !== undefined ? { campaign_id: opts.merchantId } : {}) };
-  const current = await deps.models.Conversion.findOne(scope).lean<ConversionRecord>();
+  const current = await own(deps).Conversion.findOne(scope).lean<ConversionRecord>();
   if (!current) throw new ApiError({ code: 'not_found', detail: `No conversion ${id}.` });
   const event = TRANSITIONS[current.status][to];
   if (!event || (opts.onlyFrom && current.status !== opts.onlyFrom)) {
@@ -193,34 +199,36 @@ export async function changeStatus(
       detail: `A ${current.reversed ? 'reversed' : current.status} conversion cannot become ${to}${opts.onlyFrom ? ` (only ${opts.onlyFrom} ones)` : ''}.`,
     });
   }
-  const updated = await deps.models.Conversion.findOneAndUpdate(
-    { ...scope, status: current.status },
-    {
-      $set: { status: to, updated_at: now, log_pending: true, stats_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
-      $min: { outbox_since: now },
-      $push: { events: saleEvent(event, now) },
-    },
-    { returnDocument: 'after' },
-  ).lean<ConversionRecord>();
+  const updated = await own(deps)
+    .Conversion.findOneAndUpdate(
+      { ...scope, status: current.status },
+      {
+        $set: { status: to, updated_at: now, log_pending: true, stats_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
+        $min: { outbox_since: now },
+        $push: { events: saleEvent(event, now) },
+      },
+      { returnDocument: 'after' },
+    )
+    .lean<ConversionRecord>();
   // Someone else changed it between the read and the write: judge again against the new status.
   return updated ?? changeStatus(deps, id, to, opts);
 }
 
 /** A bonus or correction the network books for a publisher (approved at once, positive or negative). */
 export async function bookLedgerEntry(
-  deps: Pick<UseCaseDeps, 'models'>,
+  deps: Pick<ConversionsDeps, 'data'>,
   entry: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; campaignId?: number; now?: Date },
 ): Promise<ConversionRecord> {
   if (!isCurrency(entry.currency)) throw invalid('currency', `"${entry.currency}" is not an ISO 4217 currency`);
   if (!/^-?[0-9]{1,12}(\.[0-9]{1,4})?$/.test(entry.amount) || compareDecimals(entry.amount, '0') === 0)
     throw invalid('amount', 'must be a non-zero decimal amount');
   if (!entry.reason.trim()) throw invalid('reason', 'is required');
-  if (!(await deps.models.Publisher.exists({ _id: entry.publisherId })))
+  if (!(await deps.data.auth.publisherExists(entry.publisherId)))
     throw new ApiError({ code: 'not_found', detail: `publisher ${entry.publisherId} does not exist` });
   const now = entry.now ?? new Date();
   const units = minorUnits(entry.currency);
   const id = `cnv_L${randomBytes(12).toString('base64url')}`;
-  await deps.models.Conversion.create({
+  await own(deps).Conversion.create({
     _id: id,
     publisher_id: entry.publisherId,
     program_id: entry.programId,
@@ -237,5 +245,5 @@ export async function bookLedgerEntry(
     created_at: now,
     updated_at: now,
   });
-  return (await deps.models.Conversion.findById(id).lean<ConversionRecord>())!;
+  return (await own(deps).Conversion.findById(id).lean<ConversionRecord>())!;
 }

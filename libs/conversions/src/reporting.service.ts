@@ -5,12 +5,13 @@
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
-import { useCase, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import type { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
 import { addDays, daysBetween, mondayOf, nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';
+import { own, type ConversionsDeps } from './deps';
 
 const CONVERSIONS_POLICY: Policy = { budget: 'reporting' };
 const REPORTS_POLICY: Policy = { budget: 'reporting' };
@@ -76,7 +77,7 @@ const LIST_ORDER: ListSort = [
  */
 export const listConversions = useCase(
   CONVERSIONS_POLICY,
-  async function listConversions(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
+  async function listConversions(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
     const { from, toExclusive } = range(input.date_from, input.date_to);
     const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
     if (from || toExclusive) filter.occurred_at = { ...(from ? { $gte: from } : {}), ...(toExclusive ? { $lt: toExclusive } : {}) };
@@ -87,12 +88,13 @@ export const listConversions = useCase(
     // The rollup reads the stats read model: the account's changes are counted first (read your writes).
     if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
     const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
-    const rows = await deps.models.Conversion.find(w.filter(filter), { events: 0, order_ref: 0 })
+    const rows = await own(deps)
+      .Conversion.find(w.filter(filter), { events: 0, order_ref: 0 })
       .sort(w.sort)
       .skip(w.skip)
       .limit(input.page_size + 1)
       .lean<ConversionRecord[]>();
-    const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
+    const names = await deps.data.programs.merchantNames(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
     const bySubid = new Map<string, { n: number; sums: Array<{ currency: string; value: string }> }>();
     const add = (subid: string | null | undefined, currency: string, n: number, commission: string) => {
       const e = bySubid.get(subid ?? '') ?? { n: 0, sums: [] };
@@ -101,7 +103,7 @@ export const listConversions = useCase(
       bySubid.set(subid ?? '', e);
     };
     if (input.updated_since !== undefined) {
-      const rollup = await deps.models.Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
+      const rollup = await own(deps).Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
         { $match: filter },
         { $group: { _id: { subid: '$subid', currency: '$currency' }, n: { $sum: 1 }, commission: { $sum: '$commission' } } },
       ]);
@@ -147,7 +149,7 @@ const emptyCell = (): Cell => ({ conversions: 0, approved: 0, pending: 0, declin
  */
 export const conversionReport = useCase(
   REPORTS_POLICY,
-  async function conversionReport(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now: Date = new Date()) {
+  async function conversionReport(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now: Date = new Date()) {
     const calendar = zoneCalendar(input.timezone ?? 'UTC');
     const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
     const dateFrom = input.date_from ?? addDays(dateTo, -(DEFAULT_REPORT_DAYS - 1));

@@ -8,12 +8,13 @@ import type { Cursor } from 'mongoose';
 import type { Policy, Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
-import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import type { ConversionRecord } from './lifecycle';
 import { TIMEZONE } from './conversion.schemas';
 import { nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';
+import { own, type ConversionsDeps } from './deps';
 
 /** The reporting token only, with its own per-account budget. */
 export const SALES_POLICY: Policy = { budget: 'reportingToken', credentials: ['reporting_token'] };
@@ -104,15 +105,16 @@ const ORDER: ListSort = [
   ['_id', 1],
 ];
 
-async function withNames(deps: UseCaseDeps, rows: ConversionRecord[]) {
-  const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
+async function withNames(deps: ConversionsDeps, rows: ConversionRecord[]) {
+  const names = await deps.data.programs.merchantNames(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
   return rows.map((r) => saleRow(r, r.campaign_id !== undefined && r.campaign_id !== null ? names.get(r.campaign_id) : undefined));
 }
 
 /** One page of sales, newest first. */
-export const listSales = useCase(SALES_POLICY, async function listSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+export const listSales = useCase(SALES_POLICY, async function listSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
   const w = pageWindow({ list: 'sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
-  const rows = await deps.models.Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
+  const rows = await own(deps)
+    .Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
     .sort(w.sort)
     .skip(w.skip)
     .limit(input.page_size + 1)
@@ -121,16 +123,17 @@ export const listSales = useCase(SALES_POLICY, async function listSales(deps: Us
 });
 
 /** One row per sale for sub-ID tools: the sale, its sub-ID, status and commission. */
-export const subidSales = useCase(SALES_POLICY, async function subidSales(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+export const subidSales = useCase(SALES_POLICY, async function subidSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
   const w = pageWindow({ list: 'subid-sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
-  const rows = await deps.models.Conversion.find(w.filter(salesFilter(principal, input)), {
-    _id: 1,
-    subid: 1,
-    status: 1,
-    commission: 1,
-    currency: 1,
-    occurred_at: 1,
-  })
+  const rows = await own(deps)
+    .Conversion.find(w.filter(salesFilter(principal, input)), {
+      _id: 1,
+      subid: 1,
+      status: 1,
+      commission: 1,
+      currency: 1,
+      occurred_at: 1,
+    })
     .sort(w.sort)
     .skip(w.skip)
     .limit(input.page_size + 1)
@@ -153,12 +156,13 @@ export const subidSales = useCase(SALES_POLICY, async function subidSales(deps: 
  * caller closes the returned cursor when the client goes away.
  */
 export function exportSales(
-  deps: UseCaseDeps,
+  deps: ConversionsDeps,
   principal: Principal,
   input: Filters,
 ): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
   // Streamed as fast as the client reads, so bounded by the client, not by the request budget.
-  const cursor = deps.models.Conversion.find(salesFilter(principal, input), PROJECTION)
+  const cursor = own(deps)
+    .Conversion.find(salesFilter(principal, input), PROJECTION)
     .sort(Object.fromEntries(ORDER))
     .maxTimeMS(0)
     .lean<ConversionRecord[]>()
@@ -198,74 +202,77 @@ type Sums = Record<string, string>;
  * Per group: clicks (bots excluded), sales, conversion rate, earnings and EPC per currency, from
  * the stats read model. Days are the calendar days of `timezone` (default UTC).
  */
-export const salesSummary = useCase(SALES_POLICY, async function salesSummary(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
-  salesFilter(principal, input); // date_from after date_to answers 400 before any read
-  const calendar = zoneCalendar(input.timezone ?? 'UTC');
-  const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;
-  const to = input.date_to ? calendar.dayStart(nextDay(input.date_to)) : undefined;
-  await countAccountChanges(deps, principal.publisher._id);
-  const facts = await readFacts(deps, {
-    publisherId: principal.publisher._id,
-    from: from ?? (to !== undefined ? -8.64e15 : undefined),
-    to: to ?? (from !== undefined ? 8.64e15 : undefined),
-    calendar: input.group_by === 'day' ? calendar : undefined,
-    bySubid: input.group_by === 'subid',
-    byProgram: input.group_by === 'merchant',
-    subid: input.sub_id,
-    campaignId: input.merchant,
-  });
-  const rows = new Map<string, { key: string | number | null; clicks: number; sales: number; earnings: Map<string, string[]> }>();
-  const rowOf = (k: string | number | null) => {
-    const id = JSON.stringify(k);
-    let r = rows.get(id);
-    if (!r) rows.set(id, (r = { key: k, clicks: 0, sales: 0, earnings: new Map() }));
-    return r;
-  };
-  for (const f of facts) {
-    const c = f.conversion;
-    // Clicks have no status: a status filter narrows the sales only.
-    if (c && (c.source !== 'v1' || (input.status !== undefined && c.status !== input.status))) continue;
-    const key = input.group_by === 'subid' ? f.subid || null : input.group_by === 'merchant' ? f.campaign_id : calendar.dayOf(f.at);
-    const r = rowOf(key);
-    r.clicks += f.clicks;
-    if (c) {
-      r.sales += c.n;
-      r.earnings.set(c.currency, [...(r.earnings.get(c.currency) ?? []), c.commission]);
-    }
-  }
-  const names =
-    input.group_by === 'merchant'
-      ? await deps.repos.merchants.namesOf([...rows.values()].flatMap((r) => (typeof r.key === 'number' ? [r.key] : [])))
-      : new Map<number, string>();
-  const out = [...rows.values()]
-    .filter((r) => r.clicks > 0 || r.sales > 0)
-    .sort((a, b) =>
-      input.group_by === 'day'
-        ? String(a.key).localeCompare(String(b.key))
-        : b.sales - a.sales || b.clicks - a.clicks || String(a.key).localeCompare(String(b.key)),
-    )
-    .map((r) => {
-      const earnings: Sums = {};
-      const epc: Sums = {};
-      for (const [cur, vs] of [...r.earnings].sort(([a], [b]) => a.localeCompare(b))) {
-        const total = addDecimals(vs.map((v) => parseDecimal(v)));
-        earnings[cur] = moneyIn(total, cur);
-        epc[cur] = r.clicks ? formatDecimal(divideDecimals(total, String(r.clicks), 4), 4) : '0.0000';
-      }
-      const key =
-        input.group_by === 'subid'
-          ? { sub_id: r.key }
-          : input.group_by === 'day'
-            ? { day: r.key }
-            : { merchant: r.key === null ? null : { id: r.key, name: names.get(r.key as number) ?? '' } };
-      return {
-        ...key,
-        clicks: r.clicks,
-        sales: r.sales,
-        conversion_rate: r.clicks ? formatDecimal(divideDecimals(String(r.sales), String(r.clicks), 4), 4) : '0.0000',
-        earnings,
-        epc,
-      };
+export const salesSummary = useCase(
+  SALES_POLICY,
+  async function salesSummary(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
+    salesFilter(principal, input); // date_from after date_to answers 400 before any read
+    const calendar = zoneCalendar(input.timezone ?? 'UTC');
+    const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;
+    const to = input.date_to ? calendar.dayStart(nextDay(input.date_to)) : undefined;
+    await countAccountChanges(deps, principal.publisher._id);
+    const facts = await readFacts(deps, {
+      publisherId: principal.publisher._id,
+      from: from ?? (to !== undefined ? -8.64e15 : undefined),
+      to: to ?? (from !== undefined ? 8.64e15 : undefined),
+      calendar: input.group_by === 'day' ? calendar : undefined,
+      bySubid: input.group_by === 'subid',
+      byProgram: input.group_by === 'merchant',
+      subid: input.sub_id,
+      campaignId: input.merchant,
     });
-  return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, data: out };
-});
+    const rows = new Map<string, { key: string | number | null; clicks: number; sales: number; earnings: Map<string, string[]> }>();
+    const rowOf = (k: string | number | null) => {
+      const id = JSON.stringify(k);
+      let r = rows.get(id);
+      if (!r) rows.set(id, (r = { key: k, clicks: 0, sales: 0, earnings: new Map() }));
+      return r;
+    };
+    for (const f of facts) {
+      const c = f.conversion;
+      // Clicks have no status: a status filter narrows the sales only.
+      if (c && (c.source !== 'v1' || (input.status !== undefined && c.status !== input.status))) continue;
+      const key = input.group_by === 'subid' ? f.subid || null : input.group_by === 'merchant' ? f.campaign_id : calendar.dayOf(f.at);
+      const r = rowOf(key);
+      r.clicks += f.clicks;
+      if (c) {
+        r.sales += c.n;
+        r.earnings.set(c.currency, [...(r.earnings.get(c.currency) ?? []), c.commission]);
+      }
+    }
+    const names =
+      input.group_by === 'merchant'
+        ? await deps.data.programs.merchantNames([...rows.values()].flatMap((r) => (typeof r.key === 'number' ? [r.key] : [])))
+        : new Map<number, string>();
+    const out = [...rows.values()]
+      .filter((r) => r.clicks > 0 || r.sales > 0)
+      .sort((a, b) =>
+        input.group_by === 'day'
+          ? String(a.key).localeCompare(String(b.key))
+          : b.sales - a.sales || b.clicks - a.clicks || String(a.key).localeCompare(String(b.key)),
+      )
+      .map((r) => {
+        const earnings: Sums = {};
+        const epc: Sums = {};
+        for (const [cur, vs] of [...r.earnings].sort(([a], [b]) => a.localeCompare(b))) {
+          const total = addDecimals(vs.map((v) => parseDecimal(v)));
+          earnings[cur] = moneyIn(total, cur);
+          epc[cur] = r.clicks ? formatDecimal(divideDecimals(total, String(r.clicks), 4), 4) : '0.0000';
+        }
+        const key =
+          input.group_by === 'subid'
+            ? { sub_id: r.key }
+            : input.group_by === 'day'
+              ? { day: r.key }
+              : { merchant: r.key === null ? null : { id: r.key, name: names.get(r.key as number) ?? '' } };
+        return {
+          ...key,
+          clicks: r.clicks,
+          sales: r.sales,
+          conversion_rate: r.clicks ? formatDecimal(divideDecimals(String(r.sales), String(r.clicks), 4), 4) : '0.0000',
+          earnings,
+          epc,
+        };
+      });
+    return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, data: out };
+  },
+);

@@ -7,12 +7,6 @@
  * caches of catalog answers.
  */
 import type { Connection, Model, Query, Schema } from 'mongoose';
-import { credentialSchema } from './schemas/credential.schema';
-import { membershipSchema } from './schemas/membership.schema';
-import { merchantSchema } from './schemas/merchant.schema';
-import { productSchema } from './schemas/product.schema';
-import { programSchema } from './schemas/program.schema';
-import { publisherSchema } from './schemas/publisher.schema';
 
 /**
  * Accounts whose access may have changed; `programs`: a program's status or terms; `all`: unknown
@@ -54,11 +48,11 @@ const QUERY_WRITES = ['updateOne', 'updateMany', 'replaceOne', 'deleteOne', 'del
 type AnyQuery = Query<unknown, unknown> & { model: Model<unknown> };
 
 /**
- * Registers the announcing hooks on one schema. `accountField` names the field that holds the
- * account id (`_id` for publishers); `resolve` maps a filter without it to account ids (credentials
- * changed by their own id).
+ * Registers the announcing hooks on one schema (the owning domain lib calls it beside the schema).
+ * `accountField` names the field that holds the account id (`_id` for publishers); `resolveByIds`
+ * maps a filter without it to account ids (credentials changed by their own id).
  */
-function announceWrites(schema: Schema, scope: 'programs' | 'catalog' | { accountField: string; resolveByIds?: boolean }): void {
+export function announceAccessChanges(schema: Schema, scope: 'programs' | 'catalog' | { accountField: string; resolveByIds?: boolean }): void {
   const accountsOf = (docs: Array<Record<string, unknown>>): AccessChange => {
     if (typeof scope === 'string') return scope;
     const ids = docs.map((d) => d[scope.accountField]).filter((v): v is string => typeof v === 'string');
@@ -91,13 +85,6 @@ function announceWrites(schema: Schema, scope: 'programs' | 'catalog' | { accoun
     });
   }
 }
-
-announceWrites(publisherSchema, { accountField: '_id' });
-announceWrites(credentialSchema, { accountField: 'publisher_id', resolveByIds: true });
-announceWrites(membershipSchema, { accountField: 'publisher_id' });
-announceWrites(programSchema, 'programs');
-announceWrites(productSchema, 'catalog');
-announceWrites(merchantSchema, 'catalog');
 
 /**
  * The access change a raw write to a collection makes, for a database that reports its writes

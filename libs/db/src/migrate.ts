@@ -8,7 +8,7 @@
  * the shard-key table says (./sharding.ts, docs/scaling.md).
  */
 import type { Model } from 'mongoose';
-import type { Models } from './models';
+import type { ModelSet as Models } from './domain';
 import { SHARD_KEYS } from './sharding';
 
 type IndexKey = Record<string, number | string>;

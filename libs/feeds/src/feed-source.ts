@@ -12,12 +12,11 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mongoose from 'mongoose';
-import type { Models } from '@cw/db';
+import type { FeedSourceData as Models } from './deps';
 
 export const MAX_PER_PROGRAM = 500;
 export const MAX_PER_COUNTRY = 5000;
 const FRESHNESS_MS = 48 * 3_600_000;
-const BUCKET = 'feedfiles';
 
 export interface FeedRecord {
   id: string;
@@ -89,7 +88,7 @@ function toRecord(p: ProductLean): FeedRecord {
 const isFresh = (r: FeedRecord, now: number) => r.last_seen_at >= now - FRESHNESS_MS && r.fresh_until > now;
 
 function bucket(models: Models) {
-  return new mongoose.mongo.GridFSBucket(models.Product.db.db!, { bucketName: BUCKET });
+  return models.feeds.bucket();
 }
 
 const fileName = (country: string, programId: number) => `${country}/${programId}.jsonl`;
@@ -114,14 +113,10 @@ export async function feedFiles(models: Models, country: string, programIds: num
 }
 
 function catalogCursor(models: Models, country: string, programId: number, now: Date) {
-  return models.Product.find(
-    { country, program_id: programId, removed: false, last_seen_at: { $gte: new Date(now.getTime() - FRESHNESS_MS) }, fresh_until: { $gt: now } },
+  return models.catalog.freshProducts<ProductLean>(
+    { country, programId, freshSince: new Date(now.getTime() - FRESHNESS_MS), now, limit: MAX_PER_PROGRAM },
     FIELDS,
-  )
-    .sort({ _id: 1 })
-    .limit(MAX_PER_PROGRAM)
-    .lean<ProductLean[]>()
-    .cursor({ batchSize: 100 });
+  );
 }
 
 /** The non-empty lines of a byte stream; an error of the stream (a lost connection) is thrown here. */
@@ -205,7 +200,7 @@ export function feedRows(models: Models, sel: FeedSelection, now = new Date()): 
  * products by id, as JSON lines), then removes the older files. Returns the files written.
  */
 export async function regenerateMarket(models: Models, country: string, now = new Date()): Promise<{ country: string; files: number; products: number }> {
-  const programIds = ((await models.Program.find({ status: 'active', countries: country }, { _id: 1 }).lean()) as Array<{ _id: number }>).map((p) => p._id);
+  const programIds = (await models.programs.active({ country }, { _id: 1 })).map((p) => p._id);
   const b = bucket(models);
   let products = 0;
   for (const programId of programIds) {
@@ -227,14 +222,14 @@ export async function regenerateMarket(models: Models, country: string, now = ne
     const older = await b.find({ filename: fileName(country, programId), _id: { $ne: upload.id } }).toArray();
     for (const f of older) await b.delete(f._id).catch(() => undefined);
   }
-  await models.FeedState.updateOne({ _id: country }, { $set: { generated_at: now } }, { upsert: true });
+  await models.catalog.feedFilesWritten(country, now);
   return { country, files: programIds.length, products };
 }
 
 /** Markets whose files are older than `maxAgeMs` or than the last catalog change there. */
 export async function staleMarkets(models: Models, maxAgeMs: number, now = new Date()): Promise<string[]> {
-  const countries = (await models.Program.distinct('countries', { status: 'active' })) as string[];
-  const states = new Map((await models.FeedState.find({}).lean()).map((s) => [String(s._id), s]));
+  const countries = await models.programs.activeCountries();
+  const states = await models.catalog.marketStates();
   return countries.filter((c) => {
     const s = states.get(c);
     if (!s?.generated_at) return true;

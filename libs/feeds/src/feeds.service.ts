@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Policy, Principal } from '@cw/auth';
-import type { ProgramRow } from '@cw/db';
 import { ApiError } from '@cw/errors';
 import { ensureLinks, trackedUrl } from '@cw/links';
-import type { InputOf, UseCaseDeps } from '@cw/usecase';
+import type { InputOf } from '@cw/usecase';
+import type { FeedsDeps as UseCaseDeps } from './deps';
 import { CONTENT_TYPES, encodeFeed, FEED_FORMATS, feedItem, type FeedFormat, type FeedItem } from './feed-formats';
 import { feedFiles, feedRows, MAX_PER_COUNTRY, type FeedRecord } from './feed-source';
 import { RENEW_BEFORE_DAYS, signedFeedUrl, VALIDITY_DAYS, verifyFeedSignature } from './feed-url';
@@ -127,8 +127,8 @@ export async function signedFeedAccount(deps: UseCaseDeps, q: InputOf<typeof FEE
     q.sig,
     now,
   );
-  const cred = /^[a-f0-9]{24}$/.test(q.kid) ? await deps.models.Credential.findById(q.kid).lean() : null;
-  const publisher = cred ? await deps.models.Publisher.findById(q.account).lean<Publisher>() : null;
+  const cred = await deps.data.auth.credentialById(q.kid);
+  const publisher = cred ? ((await deps.data.auth.publisherById(q.account)) as Publisher | null) : null;
   if (
     !cred ||
     cred.status !== 'active' ||
@@ -157,15 +157,10 @@ export interface PreparedFeed {
 /** What the account's feed holds and how to revalidate it; nothing is read from the catalog yet. */
 export async function prepareFeed(deps: UseCaseDeps, publisher: Publisher, input: FeedParams, now = new Date()): Promise<PreparedFeed> {
   const { country, merchants } = checkParams(publisher, input);
-  const approved = await deps.repos.programs.activeApprovedIds(publisher._id);
-  const programs = await deps.models.Program.find(
-    { _id: { $in: approved }, countries: country, ...(merchants ? { merchant_id: { $in: merchants } } : {}) },
-    { _id: 1 },
-  )
-    .sort({ _id: 1 })
-    .lean<Pick<ProgramRow, '_id'>[]>();
+  const approved = await deps.data.programs.activeApprovedIds(publisher._id);
+  const programs = await deps.data.programs.active({ ids: approved, country, merchants }, { _id: 1 });
   const programIds = programs.map((p) => p._id);
-  const files = await feedFiles(deps.models, country, programIds);
+  const files = await feedFiles(deps.data, country, programIds);
   const format = input.format as FeedFormat;
   const sample = input.sample === 1;
   const cap = sample ? (format === 'csv' ? SAMPLE_CSV_CAP : SAMPLE_CAP) : MAX_PER_COUNTRY;
@@ -184,7 +179,7 @@ export async function prepareFeed(deps: UseCaseDeps, publisher: Publisher, input
     filename: `products-${country}${sample ? '-sample' : ''}.${format}`,
     ...validators,
     open() {
-      const { rows, close } = feedRows(deps.models, { country, programIds, files, cap }, now);
+      const { rows, close } = feedRows(deps.data, { country, programIds, files, cap }, now);
       const items = feedItems(deps, publisher._id, rows, !sample);
       const stream = encodeFeed(format, items, {
         title: `Products for ${publisher.name} (${country})`,
@@ -201,11 +196,11 @@ export async function prepareFeed(deps: UseCaseDeps, publisher: Publisher, input
 async function* feedItems(deps: UseCaseDeps, publisherId: string, rows: AsyncIterable<FeedRecord>, tracked: boolean): AsyncGenerator<FeedItem> {
   let batch: FeedRecord[] = [];
   const flush = async function* () {
-    const names = await deps.repos.merchants.namesOf(batch.map((r) => r.merchant_id));
+    const names = await deps.data.programs.merchantNames(batch.map((r) => r.merchant_id));
     let links: string[] = batch.map((r) => r.source_url);
     if (tracked) {
       const ensured = await ensureLinks(
-        deps.repos.links,
+        deps.data.links,
         deps.config.secretKey,
         batch.map((r) => ({ publisherId, programId: r.program_id, campaignId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
         { source: 'product' },

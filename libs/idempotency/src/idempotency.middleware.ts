@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { ApiError } from '@cw/errors';
-import { IDEMPOTENCY_TTL_SECONDS, type Models } from '@cw/db';
+import { idempotencyModels, type IdempotencyData } from './data/idempotency.data';
+import { IDEMPOTENCY_TTL_SECONDS } from './data/idempotency.schema';
 import { renderError, toApiError } from '@cw/http';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -29,7 +30,8 @@ export function canonicalJson(value: unknown): string {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export interface IdempotencyOptions {
-  models: Models;
+  /** Where keys are kept (the idempotency lib's data). */
+  data: IdempotencyData;
   /** The account the key belongs to (read after authentication). */
   account: (ctx: Context) => string;
   /** The route's identity in the scope, e.g. 'POST /links'. */
@@ -64,7 +66,8 @@ export interface StoredResponse {
 }
 
 export interface IdempotencyScope {
-  models: Models;
+  /** Where keys are kept (the idempotency lib's data). */
+  data: IdempotencyData;
   account: string;
   method: string;
   route: string;
@@ -82,7 +85,7 @@ export async function runIdempotent(
   scope: IdempotencyScope,
   run: () => Promise<StoredResponse | null>,
 ): Promise<(StoredResponse & { replayed: boolean }) | null> {
-  const { Idempotency } = scope.models;
+  const { Idempotency } = idempotencyModels(scope.data);
   const id = sha256(`${scope.account}\u0000${scope.method}\u0000${scope.route}\u0000${scope.key}`);
   const fingerprint = sha256(canonicalJson(scope.request ?? null));
   const now = new Date();
@@ -164,7 +167,7 @@ export function idempotent(opts: IdempotencyOptions): Middleware {
     const key = readKey(ctx);
     if (key === undefined) return next();
     const scope = {
-      models: opts.models,
+      data: opts.data,
       account: opts.account(ctx),
       method: ctx.method,
       route: opts.route,

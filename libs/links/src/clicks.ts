@@ -4,9 +4,10 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Policy, Principal } from '@cw/auth';
-import { CLICK_LIST_ORDER, type ClickRow } from '@cw/db';
+import { CLICK_LIST_ORDER, type ClickRow } from './data/links.data';
+import type { LinksDeps } from './deps';
 import { CAMPAIGN_ID_PATTERN } from '@cw/programs';
-import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf } from '@cw/usecase';
 import { userAgentReason, type BotReason } from './bot-detection';
 import type { ClickIds } from './click-ids';
 import { SUBID_PATTERN } from './link-requests';
@@ -87,9 +88,9 @@ export const CLICKS_INPUT = {
 const CLICKS_POLICY: Policy = { budget: 'reporting' };
 
 /** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
-export const listClicks = useCase(CLICKS_POLICY, async function listClicks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
+export const listClicks = useCase(CLICKS_POLICY, async function listClicks(deps: LinksDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
   const w = pageWindow({ list: 'clicks', account: principal.publisher._id, secret: deps.config.secretKey }, CLICK_LIST_ORDER, input);
-  const rows = await deps.repos.clicks.list(
+  const rows = await deps.data.links.listClicks(
     {
       publisherId: principal.publisher._id,
       subid: input.sub_id,

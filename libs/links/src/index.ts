@@ -19,3 +19,8 @@ export type { ClickRequest, ClickTarget } from './clicks';
 export { ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReason } from './bot-detection';
 export type { BotReason } from './bot-detection';
 export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
+export { CLICK_LIST_ORDER, LINK_LIST_ORDER, LinksData, linksDomain } from './data/links.data';
+export type { ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';
+export type { ClickDoc } from './data/click.schema';
+export type { LinkDoc } from './data/link.schema';
+export type { LinksDeps } from './deps';

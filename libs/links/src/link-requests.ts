@@ -8,9 +8,11 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
-import { LINK_LIST_ORDER, type LinkRow, type ProgramRow } from '@cw/db';
+import type { ProgramRow } from '@cw/programs';
+import { LINK_LIST_ORDER, type LinkRow } from './data/links.data';
+import type { LinksDeps } from './deps';
 import { CAMPAIGN_ID_PATTERN, campaignMismatch } from '@cw/programs';
-import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 import { ensureLinks, trackedUrl, type EnsuredLink, type LinkSpec } from './tracked-links';
 
@@ -76,17 +78,17 @@ class Resolver {
   private programs = new Map<number, ProgramRow | null>();
   private approved?: Set<number>;
   constructor(
-    private readonly deps: UseCaseDeps,
+    private readonly deps: LinksDeps,
     private readonly publisherId: string,
   ) {}
 
   private async approvedIds(): Promise<Set<number>> {
-    this.approved ??= new Set(await this.deps.repos.programs.approvedIds(this.publisherId));
+    this.approved ??= new Set(await this.deps.data.programs.approvedIds(this.publisherId));
     return this.approved;
   }
 
   private async program(id: number): Promise<ProgramRow | null> {
-    if (!this.programs.has(id)) this.programs.set(id, await this.deps.repos.programs.byId(id, PROGRAM_FIELDS));
+    if (!this.programs.has(id)) this.programs.set(id, await this.deps.data.programs.byId(id, PROGRAM_FIELDS));
     return this.programs.get(id)!;
   }
 
@@ -100,7 +102,7 @@ class Resolver {
       if (req.campaign_id !== undefined && String(req.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
     } else if (req.campaign_id !== undefined) {
       const campaign = Number(req.campaign_id);
-      const candidates = await this.deps.repos.programs.activeOfCampaign(campaign, PROGRAM_FIELDS);
+      const candidates = await this.deps.data.programs.activeOfMerchant(campaign, PROGRAM_FIELDS);
       const [firstCandidate] = candidates;
       if (!firstCandidate) throw new ApiError({ code: 'not_found', detail: `Campaign ${campaign} has no active program.` });
       const mine = candidates.filter((p) => approved.has(p._id));
@@ -176,20 +178,20 @@ export function linkView(trackingUrl: string, l: LinkRow) {
 export type LinkView = ReturnType<typeof linkView>;
 
 /** Creates (or finds) one link: `created` is false when the same link existed. */
-export const createLink = useCase(WRITE_LINKS_POLICY, async function createLink(deps: UseCaseDeps, principal: Principal, input: LinkRequest): Promise<{
+export const createLink = useCase(WRITE_LINKS_POLICY, async function createLink(deps: LinksDeps, principal: Principal, input: LinkRequest): Promise<{
   created: boolean;
   link: LinkView;
 }> {
   const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
-  const [ensured] = (await ensureLinks(deps.repos.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
-  const link = (await deps.repos.links.byCodes([ensured.code])).get(ensured.code)!;
+  const [ensured] = (await ensureLinks(deps.data.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
+  const link = (await deps.data.links.byCodes([ensured.code])).get(ensured.code)!;
   return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
 });
 
 /** 1 to 50 links: one entry per item, in order: created, existing, or error (code, detail). */
 export const createLinkBatch = useCase(
   WRITE_LINKS_POLICY,
-  async function createLinkBatch(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
+  async function createLinkBatch(deps: LinksDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
     const resolver = new Resolver(deps, principal.publisher._id);
     const outcomes: Array<{ spec?: LinkSpec; error?: ApiError }> = [];
     for (const item of input.links) {
@@ -201,8 +203,8 @@ export const createLinkBatch = useCase(
       }
     }
     const specs = outcomes.filter((o) => o.spec).map((o) => o.spec!);
-    const ensured = specs.length ? await ensureLinks(deps.repos.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
-    const links = await deps.repos.links.byCodes(ensured.map((e) => e.code));
+    const ensured = specs.length ? await ensureLinks(deps.data.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
+    const links = await deps.data.links.byCodes(ensured.map((e) => e.code));
     // Two items asking for one link: the first reports created, the second existing.
     const reported = new Set<string>();
     let k = 0;
@@ -229,9 +231,9 @@ export const createLinkBatch = useCase(
 );
 
 /** The caller's links created through the links API, newest first. */
-export const listLinks = useCase(READ_LINKS_POLICY, async function listLinks(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
+export const listLinks = useCase(READ_LINKS_POLICY, async function listLinks(deps: LinksDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
   const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
-  const rows = await deps.repos.links.listed(
+  const rows = await deps.data.links.listed(
     { publisherId: principal.publisher._id, subid: input.subid, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
     w,
     input.page_size + 1,

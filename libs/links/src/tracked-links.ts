@@ -5,7 +5,7 @@
  * from another publisher's links. Creation is batched: one read, one write for a whole page.
  */
 import { createHmac } from 'node:crypto';
-import type { LinkRepository } from '@cw/db';
+import type { LinksData } from './data/links.data';
 
 export interface LinkSpec {
   publisherId: string;
@@ -63,12 +63,7 @@ export interface EnsuredLink {
  * are left as they are (except that `listed` can be turned on). Safe under concurrency: a
  * duplicate insert from a racing request is the same link.
  */
-export async function ensureLinks(
-  links: LinkRepository,
-  key: Buffer,
-  specs: LinkSpec[],
-  opts: { source: LinkSource; listed?: boolean },
-): Promise<EnsuredLink[]> {
+export async function ensureLinks(links: LinksData, key: Buffer, specs: LinkSpec[], opts: { source: LinkSource; listed?: boolean }): Promise<EnsuredLink[]> {
   const codes = specs.map((s) => linkCode(key, s));
   const unique = [...new Set(codes)];
   // Links are never deleted: codes this process has seen stored need no read (products only;

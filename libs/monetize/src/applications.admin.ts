@@ -1,20 +1,17 @@
 /** Operators review instant-monetization claims (the operator CLI calls these). */
 import { issueCredential } from '@cw/auth';
-import type { ApplicationStatus } from '@cw/db';
+import type { ApplicationStatus } from './data/monetize-application.schema';
 import { ApiError } from '@cw/errors';
-import type { UseCaseDeps } from '@cw/usecase';
 import type { ApplicationRow } from './monetize.service';
+import { own, type MonetizeDeps } from './deps';
 
-export async function listApplications(deps: Pick<UseCaseDeps, 'models'>, opts: { status?: ApplicationStatus; limit?: number } = {}, now = new Date()) {
-  const rows = await deps.models.MonetizeApplication.find(opts.status ? { status: opts.status } : {}, { secret_hash: 0, address_hash: 0 })
+export async function listApplications(deps: Pick<MonetizeDeps, 'data'>, opts: { status?: ApplicationStatus; limit?: number } = {}, now = new Date()) {
+  const rows = await own(deps)
+    .MonetizeApplication.find(opts.status ? { status: opts.status } : {}, { secret_hash: 0, address_hash: 0 })
     .sort({ created_at: -1, _id: 1 })
     .limit(opts.limit ?? 100)
     .lean<ApplicationRow[]>();
-  const links = await deps.models.Link.aggregate<{ _id: string; n: number }>([
-    { $match: { publisher_id: { $in: rows.map((r) => r.publisher_id) } } },
-    { $group: { _id: '$publisher_id', n: { $sum: 1 } } },
-  ]);
-  const count = new Map(links.map((l) => [l._id, l.n]));
+  const count = await deps.data.links.linkCounts(rows.map((r) => r.publisher_id));
   return rows.map((r) => ({
     application_id: r._id,
     status: r.status,
@@ -33,20 +30,22 @@ export async function listApplications(deps: Pick<UseCaseDeps, 'models'>, opts: 
 }
 
 async function decide(
-  deps: Pick<UseCaseDeps, 'models'>,
+  deps: Pick<MonetizeDeps, 'data'>,
   id: string,
   from: ApplicationStatus[],
   to: 'approved' | 'rejected',
   note: string | undefined,
   now: Date,
 ): Promise<ApplicationRow> {
-  const app = await deps.models.MonetizeApplication.findOneAndUpdate(
-    { _id: id, status: { $in: from } },
-    { $set: { status: to, decided_at: now, updated_at: now, ...(note ? { decision_note: note } : {}) } },
-    { returnDocument: 'after' },
-  ).lean<ApplicationRow>();
+  const app = await own(deps)
+    .MonetizeApplication.findOneAndUpdate(
+      { _id: id, status: { $in: from } },
+      { $set: { status: to, decided_at: now, updated_at: now, ...(note ? { decision_note: note } : {}) } },
+      { returnDocument: 'after' },
+    )
+    .lean<ApplicationRow>();
   if (app) return app;
-  const existing = await deps.models.MonetizeApplication.findById(id, { status: 1 }).lean();
+  const existing = await own(deps).MonetizeApplication.findById(id, { status: 1 }).lean();
   if (!existing) throw new ApiError({ code: 'not_found', detail: `application ${id} does not exist` });
   throw new ApiError({ code: 'invalid_transition', detail: `application ${id} is ${existing.status}; only ${from.join(' or ')} applications can be ${to}` });
 }
@@ -56,24 +55,19 @@ async function decide(
  * profile's name, website, channels and country, keeping its links, clicks and conversions, and
  * gets a live API key (returned once, for the operator to hand over).
  */
-export async function approveApplication(deps: Pick<UseCaseDeps, 'models'>, id: string, now = new Date()) {
+export async function approveApplication(deps: Pick<MonetizeDeps, 'data'>, id: string, now = new Date()) {
   const app = await decide(deps, id, ['claimed', 'under_review'], 'approved', undefined, now);
   const p = app.profile;
-  await deps.models.Publisher.updateOne(
-    { _id: app.publisher_id },
-    {
-      $set: {
-        status: 'active',
-        feed_access: true,
-        ...(p?.display_name ? { name: p.display_name } : {}),
-        ...(p?.website ? { website: p.website } : {}),
-        ...(p?.channels?.length ? { channels: p.channels } : {}),
-        ...(p?.country ? { markets: [p.country] } : {}),
-        updated_at: now,
-      },
-    },
-  );
-  const key = await issueCredential(deps.models, app.publisher_id, 'api_key', 'live', 'instant monetization claim');
+  await deps.data.auth.updatePublisher(app.publisher_id, {
+    status: 'active',
+    feed_access: true,
+    ...(p?.display_name ? { name: p.display_name } : {}),
+    ...(p?.website ? { website: p.website } : {}),
+    ...(p?.channels?.length ? { channels: p.channels } : {}),
+    ...(p?.country ? { markets: [p.country] } : {}),
+    updated_at: now,
+  });
+  const key = await issueCredential(deps.data.auth, app.publisher_id, 'api_key', 'live', 'instant monetization claim');
   return {
     application_id: app._id,
     status: app.status,
@@ -84,8 +78,8 @@ export async function approveApplication(deps: Pick<UseCaseDeps, 'models'>, id: 
 }
 
 /** Rejects an application: its provisional publisher is deactivated and never becomes an account; its held earnings are not paid. */
-export async function rejectApplication(deps: Pick<UseCaseDeps, 'models'>, id: string, note?: string, now = new Date()) {
+export async function rejectApplication(deps: Pick<MonetizeDeps, 'data'>, id: string, note?: string, now = new Date()) {
   const app = await decide(deps, id, ['provisional', 'claimed', 'under_review'], 'rejected', note, now);
-  await deps.models.Publisher.updateOne({ _id: app.publisher_id }, { $set: { status: 'inactive', updated_at: now } });
+  await deps.data.auth.updatePublisher(app.publisher_id, { status: 'inactive', updated_at: now });
   return { application_id: app._id, status: app.status, account_id: app.publisher_id };
 }

@@ -2,3 +2,7 @@ export { ACCESS_INPUT, INSTANT_LINKS_INPUT, INSTANT_PROGRAMS_INPUT, MAX_POST_TEX
 export { applicationStatus, listInstantPrograms, readProfile, requestInstantLinks, rewriteSocialPost, updateProfile } from './monetize.service';
 export type { ApplicationRow } from './monetize.service';
 export { approveApplication, listApplications, rejectApplication } from './applications.admin';
+export { MonetizeData, monetizeDomain } from './data/monetize.data';
+export { APPLICATION_STATUSES } from './data/monetize-application.schema';
+export type { ApplicationStatus, MonetizeApplicationDoc } from './data/monetize-application.schema';
+export type { MonetizeDeps } from './deps';

@@ -1,8 +1,8 @@
 /** Inputs of the instant-monetization API (validated by ajv; unknown members are refused). */
-import { TRENDING_CHANNELS } from '@cw/db';
+import { PUBLISHER_CHANNELS } from '@cw/auth';
 import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
 
-const CHANNEL = { type: 'string', enum: TRENDING_CHANNELS, description: 'coupon, content or social' } as const;
+const CHANNEL = { type: 'string', enum: PUBLISHER_CHANNELS, description: 'coupon, content or social' } as const;
 const COUNTRY = { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO alpha-2; UK is accepted as GB.' } as const;
 const WEB_URL = {
   type: 'string',

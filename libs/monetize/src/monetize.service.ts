@@ -8,15 +8,17 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { find as findUrls } from 'linkifyjs';
 import { generateSecret, hashesEqual, hashSecret } from '@cw/auth';
-import { literalPattern, type ApplicationStatus, type MonetizeApplicationDoc, type ProgramRow } from '@cw/db';
+import type { ProgramRow } from '@cw/programs';
+import type { ApplicationStatus, MonetizeApplicationDoc } from './data/monetize-application.schema';
 import { ApiError } from '@cw/errors';
 import { ensureLinks, hostAllowed, trackedUrl, type LinkSpec } from '@cw/links';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { countAccountChanges, readFacts } from '@cw/conversions';
 import { programView } from '@cw/programs';
-import { pageOf, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { pageOf, skipFor, type InputOf } from '@cw/usecase';
 import { publicUrlProblem } from '@cw/validation';
 import type { ACCESS_INPUT, INSTANT_LINKS_INPUT, INSTANT_PROGRAMS_INPUT, PROFILE_PATCH_INPUT, SOCIAL_POST_INPUT } from './monetize.schemas';
+import { own, type MonetizeDeps } from './deps';
 
 const DAY_MS = 86_400_000;
 /** Programs a link request without program_ids gets. */
@@ -36,17 +38,6 @@ function publicUrl(param: string, raw: string): string {
 const country = (c: string | undefined) => (c === 'UK' ? 'GB' : c);
 
 /** Active, joinable programs; filtered by country, channel and topic when given. */
-function instantFilter(f: { country?: string; channel?: string; topic?: string; ids?: number[] }): Record<string, unknown> {
-  const filter: Record<string, unknown> = { status: 'active', joinable: true };
-  if (f.ids) filter._id = { $in: f.ids };
-  if (f.country) filter.countries = f.country;
-  if (f.channel) filter.$or = [{ allowed_channels: { $size: 0 } }, { allowed_channels: f.channel }];
-  if (f.topic) {
-    const re = { $regex: literalPattern(f.topic), $options: 'i' };
-    filter.$and = [{ $or: [{ category: re }, { name: re }, { description: re }] }];
-  }
-  return filter;
-}
 
 function instantProgramView(p: ProgramRow, merchantName: string | undefined) {
   const { relationship: _r, joinable: _j, auto_approve: _a, ...terms } = programView(p, merchantName, 'available');
@@ -54,14 +45,13 @@ function instantProgramView(p: ProgramRow, merchantName: string | undefined) {
 }
 
 /** GET /programs/: programs open to instant links, with their terms as publishers see them. */
-export async function listInstantPrograms(deps: UseCaseDeps, input: InputOf<typeof INSTANT_PROGRAMS_INPUT>) {
+export async function listInstantPrograms(deps: MonetizeDeps, input: InputOf<typeof INSTANT_PROGRAMS_INPUT>) {
   if (input.publisher_url !== undefined) publicUrl('publisher_url', input.publisher_url);
-  const rows = await deps.models.Program.find(instantFilter({ country: country(input.country), channel: input.channel, topic: input.topic }))
-    .sort({ _id: 1 })
-    .skip(skipFor(input.page, input.page_size))
-    .limit(input.page_size + 1)
-    .lean<ProgramRow[]>();
-  const names = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
+  const rows = await deps.data.programs.openToInstantLinks(
+    { country: country(input.country), channel: input.channel, topic: input.topic },
+    { skip: skipFor(input.page, input.page_size), limit: input.page_size + 1 },
+  );
+  const names = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
   return pageOf(
     rows.map((r) => instantProgramView(r, names.get(r.merchant_id))),
     input,
@@ -82,10 +72,11 @@ function claimOf(app: Pick<ApplicationRow, '_id' | 'claim_deadline'>) {
 }
 
 /** Refuses a new application when this address opened its daily cap in the last 24 hours. */
-async function checkDailyCap(deps: UseCaseDeps, addressHash: string, now: Date): Promise<void> {
+async function checkDailyCap(deps: MonetizeDeps, addressHash: string, now: Date): Promise<void> {
   const cap = deps.config.monetizeApplicationsPerDay;
   const since = new Date(now.getTime() - DAY_MS);
-  const recent = await deps.models.MonetizeApplication.find({ address_hash: addressHash, created_at: { $gt: since } }, { created_at: 1 })
+  const recent = await own(deps)
+    .MonetizeApplication.find({ address_hash: addressHash, created_at: { $gt: since } }, { created_at: 1 })
     .sort({ created_at: 1 })
     .limit(cap)
     .lean();
@@ -109,13 +100,13 @@ interface Opening {
 }
 
 /** Creates the provisional publisher, its approved assignments, its links and the application. */
-async function openApplication(deps: UseCaseDeps, caller: Caller, o: Opening) {
+async function openApplication(deps: MonetizeDeps, caller: Caller, o: Opening) {
   const now = caller.now ?? new Date();
   const addressHash = createHmac('sha256', deps.config.secretKey).update(`monetize:${caller.address}`).digest('hex').slice(0, 32);
   await checkDailyCap(deps, addressHash, now);
   const publisherId = `pub_mon_${randomBytes(8).toString('hex')}`;
   const secret = generateSecret('mon');
-  await deps.repos.publishers.create([
+  await deps.data.auth.createPublishers([
     {
       _id: publisherId,
       name: o.publisherUrl ? new URL(o.publisherUrl).hostname : 'Instant creator',
@@ -130,7 +121,7 @@ async function openApplication(deps: UseCaseDeps, caller: Caller, o: Opening) {
     },
   ]);
   const programIds = [...new Set(o.programs.map((p) => p.program._id))];
-  await deps.repos.programs.saveAssignments(
+  await deps.data.programs.saveAssignments(
     programIds.map((id) => ({ publisher_id: publisherId, program_id: id, status: 'approved' as const, applied_at: now })),
     now,
   );
@@ -141,9 +132,9 @@ async function openApplication(deps: UseCaseDeps, caller: Caller, o: Opening) {
     landingUrl: p.landingUrl,
     subid: '',
   }));
-  const ensured = await ensureLinks(deps.repos.links, deps.config.secretKey, specs, { source: 'monetize', listed: true });
+  const ensured = await ensureLinks(deps.data.links, deps.config.secretKey, specs, { source: 'monetize', listed: true });
   const app = (
-    await deps.models.MonetizeApplication.create({
+    await own(deps).MonetizeApplication.create({
       _id: `app_${randomBytes(12).toString('base64url')}`,
       secret_hash: hashSecret(secret),
       publisher_id: publisherId,
@@ -178,12 +169,12 @@ async function openApplication(deps: UseCaseDeps, caller: Caller, o: Opening) {
 }
 
 /** POST /links/: provisional links to the programs' landing pages. */
-export async function requestInstantLinks(deps: UseCaseDeps, caller: Caller, input: InputOf<typeof INSTANT_LINKS_INPUT>) {
+export async function requestInstantLinks(deps: MonetizeDeps, caller: Caller, input: InputOf<typeof INSTANT_LINKS_INPUT>) {
   const publisherUrl = publicUrl('publisher_url', input.publisher_url);
-  const rows = await deps.models.Program.find(instantFilter({ ids: input.program_ids }))
-    .sort({ _id: 1 })
-    .limit(input.program_ids ? input.program_ids.length : DEFAULT_PROGRAMS)
-    .lean<ProgramRow[]>();
+  const rows = await deps.data.programs.openToInstantLinks(
+    { ids: input.program_ids },
+    { limit: input.program_ids ? input.program_ids.length : DEFAULT_PROGRAMS },
+  );
   if (input.program_ids) {
     const open = new Set(rows.map((r) => r._id));
     const i = input.program_ids.findIndex((id) => !open.has(id));
@@ -206,13 +197,9 @@ export async function requestInstantLinks(deps: UseCaseDeps, caller: Caller, inp
  * to instant links for the channel are replaced by provisional links; other text is left as it
  * was, character for character.
  */
-export async function rewriteSocialPost(deps: UseCaseDeps, caller: Caller, input: InputOf<typeof SOCIAL_POST_INPUT>) {
+export async function rewriteSocialPost(deps: MonetizeDeps, caller: Caller, input: InputOf<typeof SOCIAL_POST_INPUT>) {
   const found = findUrls(input.post_text, 'url');
-  const programs = found.length
-    ? await deps.models.Program.find(instantFilter({ channel: input.channel }))
-        .sort({ _id: 1 })
-        .lean<ProgramRow[]>()
-    : [];
+  const programs = found.length ? await deps.data.programs.openToInstantLinks({ channel: input.channel }) : [];
   const matches: Array<{ start: number; end: number; original: string; program: ProgramRow; landingUrl: string }> = [];
   for (const m of found) {
     let url: URL;
@@ -257,18 +244,18 @@ export async function rewriteSocialPost(deps: UseCaseDeps, caller: Caller, input
 const notFound = () => new ApiError({ code: 'not_found', detail: 'No application with this id and access secret.' });
 
 /** The application, when the secret is its secret (compared in constant time); else 404. */
-async function authorizedApplication(deps: UseCaseDeps, id: string, secret: string | undefined): Promise<ApplicationRow> {
+async function authorizedApplication(deps: MonetizeDeps, id: string, secret: string | undefined): Promise<ApplicationRow> {
   if (!secret || !/^app_[A-Za-z0-9_-]{8,40}$/.test(id)) throw notFound();
-  const app = await deps.models.MonetizeApplication.findById(id).lean<ApplicationRow>();
+  const app = await own(deps).MonetizeApplication.findById(id).lean<ApplicationRow>();
   const presented = hashSecret(secret);
   if (!app || !hashesEqual(app.secret_hash, presented)) throw notFound();
   return app;
 }
 
 /** GET /requests/{id}/: status, links, clicks and pending earnings. */
-export async function applicationStatus(deps: UseCaseDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
+export async function applicationStatus(deps: MonetizeDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
   const app = await authorizedApplication(deps, id, input.access_secret);
-  const links = await deps.models.Link.find({ publisher_id: app.publisher_id }).sort({ created_at: 1, _id: 1 }).lean();
+  const links = await deps.data.links.linksOfPublisher(app.publisher_id);
   // Clicks and unpaid earnings from the stats read model (bots apart; pending and approved, not paid).
   await countAccountChanges(deps, app.publisher_id);
   const facts = await readFacts(deps, { publisherId: app.publisher_id });
@@ -318,7 +305,7 @@ function profileView(app: ApplicationRow) {
 }
 
 /** GET /profile/{id}/. */
-export async function readProfile(deps: UseCaseDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
+export async function readProfile(deps: MonetizeDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
   return profileView(await authorizedApplication(deps, id, input.access_secret));
 }
 
@@ -327,7 +314,7 @@ export async function readProfile(deps: UseCaseDeps, id: string, input: InputOf<
  * country too it is complete and goes `under_review`. Decided applications cannot change (409).
  */
 export async function updateProfile(
-  deps: UseCaseDeps,
+  deps: MonetizeDeps,
   id: string,
   input: InputOf<typeof ACCESS_INPUT>,
   patch: InputOf<typeof PROFILE_PATCH_INPUT>,
@@ -340,23 +327,25 @@ export async function updateProfile(
   if (patch.website !== undefined) profile.website = publicUrl('website', patch.website);
   if (patch.country !== undefined) profile.country = country(patch.country)!;
   const status: ApplicationStatus = !profile.claim_email ? 'provisional' : profile.display_name && profile.country ? 'under_review' : 'claimed';
-  const updated = await deps.models.MonetizeApplication.findOneAndUpdate(
-    { _id: app._id, status: app.status },
-    {
-      $set: {
-        status,
-        updated_at: now,
-        profile: {
-          display_name: profile.display_name,
-          website: profile.website,
-          channels: profile.channels,
-          country: profile.country,
-          claim_email: profile.claim_email,
+  const updated = await own(deps)
+    .MonetizeApplication.findOneAndUpdate(
+      { _id: app._id, status: app.status },
+      {
+        $set: {
+          status,
+          updated_at: now,
+          profile: {
+            display_name: profile.display_name,
+            website: profile.website,
+            channels: profile.channels,
+            country: profile.country,
+            claim_email: profile.claim_email,
+          },
         },
       },
-    },
-    { returnDocument: 'after' },
-  ).lean<ApplicationRow>();
+      { returnDocument: 'after' },
+    )
+    .lean<ApplicationRow>();
   // A concurrent decision or edit won the race: the caller reads again.
   if (!updated) throw new ApiError({ code: 'conflict', detail: 'The application changed meanwhile; read it and retry.' });
   return profileView(updated);

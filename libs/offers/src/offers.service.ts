@@ -5,9 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
-import type { OfferDoc, ProgramRow } from '@cw/db';
+import type { OfferDoc } from './data/offer.schema';
 import { ensureLinks, trackedUrl } from '@cw/links';
-import { useCase, PAGE_INPUT, skipFor, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, PAGE_INPUT, skipFor, type InputOf } from '@cw/usecase';
+import { own, type OffersDeps } from './deps';
 
 /** The dedicated offers credential only, with its own per-account budget. */
 const OFFERS_POLICY: Policy = { budget: 'offers', credentials: ['offers_credential'] };
@@ -27,7 +28,7 @@ type OfferRow = OfferDoc & { _id: string };
 
 export const listOffers = useCase(
   OFFERS_POLICY,
-  async function listOffers(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof OFFERS_INPUT>, now: Date = new Date()) {
+  async function listOffers(deps: OffersDeps, principal: Principal, input: InputOf<typeof OFFERS_INPUT>, now: Date = new Date()) {
     const country = input.country === 'UK' ? 'GB' : input.country;
     if (!(principal.publisher.markets ?? []).includes(country)) {
       throw new ApiError({
@@ -36,19 +37,18 @@ export const listOffers = useCase(
         errors: [{ param: 'country', detail: 'is outside the credential scope' }],
       });
     }
-    const approved = await deps.repos.programs.activeApprovedIds(principal.publisher._id);
-    const rows = await deps.models.Offer.find({ country, program_id: { $in: approved }, starts_at: { $lte: now }, ends_at: { $gt: now }, ended_at: null })
+    const approved = await deps.data.programs.activeApprovedIds(principal.publisher._id);
+    const rows = await own(deps)
+      .Offer.find({ country, program_id: { $in: approved }, starts_at: { $lte: now }, ends_at: { $gt: now }, ended_at: null })
       .sort({ _id: 1 })
       .skip(skipFor(input.page, input.limit))
       .limit(input.limit + 1)
       .lean<OfferRow[]>();
     const page = rows.slice(0, input.limit);
-    const programs = new Map(
-      (await deps.models.Program.find({ _id: { $in: [...new Set(page.map((o) => o.program_id))] } }).lean<ProgramRow[]>()).map((p) => [p._id, p]),
-    );
-    const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
+    const programs = new Map([...(await deps.data.programs.byIds(page.map((o) => o.program_id))).values()].map((p) => [p._id, p]));
+    const names = await deps.data.programs.merchantNames([...programs.values()].map((p) => p.merchant_id));
     const links = await ensureLinks(
-      deps.repos.links,
+      deps.data.links,
       deps.config.secretKey,
       page.map((o) => ({
         publisherId: principal.publisher._id,
@@ -98,7 +98,7 @@ export interface NewOffer {
 }
 
 /** Operators: a new offer (a voucher needs a code; a deal has none). */
-export async function createOffer(deps: Pick<UseCaseDeps, 'models'>, o: NewOffer) {
+export async function createOffer(deps: Pick<OffersDeps, 'data'>, o: NewOffer) {
   if (o.type === 'voucher' && !o.code)
     throw new ApiError({ code: 'invalid_parameter', detail: 'A voucher needs a code.', errors: [{ param: 'code', detail: 'is required for a voucher' }] });
   if (!(o.endsAt > o.startsAt))
@@ -107,7 +107,7 @@ export async function createOffer(deps: Pick<UseCaseDeps, 'models'>, o: NewOffer
       detail: 'ends_at must be after starts_at.',
       errors: [{ param: 'ends_at', detail: 'must be after starts_at' }],
     });
-  const doc = await deps.models.Offer.create({
+  const doc = await own(deps).Offer.create({
     _id: `ofr_${randomBytes(9).toString('base64url')}`,
     program_id: o.programId,
     type: o.type,
@@ -124,7 +124,7 @@ export async function createOffer(deps: Pick<UseCaseDeps, 'models'>, o: NewOffer
 }
 
 /** Operators: ends a running or future offer now; false when there is no such offer or it has ended. */
-export async function endOffer(deps: Pick<UseCaseDeps, 'models'>, id: string, now = new Date()): Promise<boolean> {
-  const r = await deps.models.Offer.updateOne({ _id: id, ended_at: null, ends_at: { $gt: now } }, { $set: { ended_at: now } });
+export async function endOffer(deps: Pick<OffersDeps, 'data'>, id: string, now = new Date()): Promise<boolean> {
+  const r = await own(deps).Offer.updateOne({ _id: id, ended_at: null, ends_at: { $gt: now } }, { $set: { ended_at: now } });
   return r.modifiedCount === 1;
 }

@@ -5,10 +5,12 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
-import { SALE_EVENT_TYPES, type PostbackConfigDoc } from '@cw/db';
-import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { SALE_EVENT_TYPES } from '@cw/conversions';
+import type { PostbackConfigDoc } from './data/postback-config.schema';
+import { useCase, type InputOf } from '@cw/usecase';
 import { newSigningSecret, seal } from './secret-box';
 import { validateTarget, type Resolver } from './target';
+import { own, type PostbacksDeps } from './deps';
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
@@ -72,29 +74,31 @@ function requirePortal(principal: Principal): void {
   }
 }
 
-export const getPostbackConfig = useCase(READ_POSTBACK_POLICY, async function getPostbackConfig(deps: UseCaseDeps, principal: Principal) {
-  return postbackView(await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>());
+export const getPostbackConfig = useCase(READ_POSTBACK_POLICY, async function getPostbackConfig(deps: PostbacksDeps, principal: Principal) {
+  return postbackView(await own(deps).PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>());
 });
 
 /** Creates (with a new secret, shown once) or updates (secret unchanged, not shown) the configuration. */
 export const putPostbackConfig = useCase(
   WRITE_POSTBACK_POLICY,
-  async function putPostbackConfig(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof POSTBACK_INPUT>, opts: { resolve?: Resolver } = {}) {
+  async function putPostbackConfig(deps: PostbacksDeps, principal: Principal, input: InputOf<typeof POSTBACK_INPUT>, opts: { resolve?: Resolver } = {}) {
     requirePortal(principal);
     const url = await validateTarget(input.url, { allowInsecure: deps.config.postbackAllowInsecure, resolve: opts.resolve });
     const id = principal.publisher._id;
     const now = new Date();
     const fields = { url, http_method: input.http_method, event_types: input.event_types, active: input.active, updated_at: now };
     // A saved change (a fixed receiver, usually) closes the circuit breaker: the next due delivery goes out.
-    const updated = await deps.models.PostbackConfig.findOneAndUpdate(
-      { _id: id },
-      { $set: { ...fields, consecutive_failures: 0, paused_until: null, probe_until: null } },
-      { returnDocument: 'after' },
-    ).lean<ConfigRow>();
+    const updated = await own(deps)
+      .PostbackConfig.findOneAndUpdate(
+        { _id: id },
+        { $set: { ...fields, consecutive_failures: 0, paused_until: null, probe_until: null } },
+        { returnDocument: 'after' },
+      )
+      .lean<ConfigRow>();
     if (updated) return { created: false, view: postbackView(updated) };
     const secret = newSigningSecret();
     try {
-      await deps.models.PostbackConfig.create({
+      await own(deps).PostbackConfig.create({
         _id: id,
         ...fields,
         secret: seal(deps.config.keys, secret),
@@ -106,30 +110,32 @@ export const putPostbackConfig = useCase(
       if ((e as { code?: number }).code !== 11000) throw e;
       return putPostbackConfig(deps, principal, input, opts);
     }
-    return { created: true, view: { ...postbackView(await deps.models.PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
+    return { created: true, view: { ...postbackView(await own(deps).PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
   },
 );
 
 /** A new signing secret (shown once); the previous one keeps verifying for 24 hours. */
-export const rotatePostbackSecret = useCase(WRITE_POSTBACK_POLICY, async function rotatePostbackSecret(deps: UseCaseDeps, principal: Principal) {
+export const rotatePostbackSecret = useCase(WRITE_POSTBACK_POLICY, async function rotatePostbackSecret(deps: PostbacksDeps, principal: Principal) {
   requirePortal(principal);
   const id = principal.publisher._id;
-  const current = await deps.models.PostbackConfig.findById(id).lean<ConfigRow>();
+  const current = await own(deps).PostbackConfig.findById(id).lean<ConfigRow>();
   if (!current) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one with PUT /postback/ first.' });
   const secret = newSigningSecret();
   const now = new Date();
-  const rotated = await deps.models.PostbackConfig.findOneAndUpdate(
-    { _id: id },
-    {
-      $set: {
-        secret: seal(deps.config.keys, secret),
-        secret_prefix: secretPrefix(secret),
-        previous_secret: current.secret,
-        previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-        updated_at: now,
+  const rotated = await own(deps)
+    .PostbackConfig.findOneAndUpdate(
+      { _id: id },
+      {
+        $set: {
+          secret: seal(deps.config.keys, secret),
+          secret_prefix: secretPrefix(secret),
+          previous_secret: current.secret,
+          previous_valid_until: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+          updated_at: now,
+        },
       },
-    },
-    { returnDocument: 'after' },
-  ).lean<ConfigRow>();
+      { returnDocument: 'after' },
+    )
+    .lean<ConfigRow>();
   return { ...postbackView(rotated), secret };
 });

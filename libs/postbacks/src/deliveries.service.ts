@@ -8,10 +8,11 @@ import type { Agent } from 'undici';
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { saleEventBody, type ConversionRecord } from '@cw/conversions';
-import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { attemptNow, type ConfigRow, type DeliveryRow } from './dispatch';
 import { deliveryIdOf } from './outbox';
 import { expiresAt } from './retention';
+import { own, type PostbacksDeps } from './deps';
 
 /** Publisher API keys and the portal token list deliveries and send the test event (only the portal token writes the configuration). */
 const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
@@ -60,12 +61,13 @@ const LIST_ORDER: ListSort = [
 
 export const listDeliveries = useCase(
   DELIVERIES_POLICY,
-  async function listDeliveries(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof DELIVERIES_INPUT>) {
+  async function listDeliveries(deps: PostbacksDeps, principal: Principal, input: InputOf<typeof DELIVERIES_INPUT>) {
     const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
     if (input.status) filter.status = input.status;
     if (input.event) filter.event = input.event;
     const w = pageWindow({ list: 'deliveries', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
-    const rows = await deps.models.PostbackDelivery.find(w.filter(filter), { body: 0 })
+    const rows = await own(deps)
+      .PostbackDelivery.find(w.filter(filter), { body: 0 })
       .sort(w.sort)
       .skip(w.skip)
       .limit(input.page_size + 1)
@@ -75,15 +77,17 @@ export const listDeliveries = useCase(
 );
 
 /** Sends a failed or dead delivery again, under the same delivery id, as soon as a worker picks it up. */
-export const redeliver = useCase(REDELIVER_POLICY, async function redeliver(deps: UseCaseDeps, principal: Principal, id: string) {
+export const redeliver = useCase(REDELIVER_POLICY, async function redeliver(deps: PostbacksDeps, principal: Principal, id: string) {
   const now = new Date();
-  const d = await deps.models.PostbackDelivery.findOneAndUpdate(
-    { _id: id, publisher_id: principal.publisher._id, status: { $in: ['failed', 'dead'] } },
-    { $set: { status: 'pending', next_attempt_at: now, paused_until: null, updated_at: now, expires_at: expiresAt(deps, 'pending', now) } },
-    { returnDocument: 'after' },
-  ).lean<DeliveryRow>();
+  const d = await own(deps)
+    .PostbackDelivery.findOneAndUpdate(
+      { _id: id, publisher_id: principal.publisher._id, status: { $in: ['failed', 'dead'] } },
+      { $set: { status: 'pending', next_attempt_at: now, paused_until: null, updated_at: now, expires_at: expiresAt(deps, 'pending', now) } },
+      { returnDocument: 'after' },
+    )
+    .lean<DeliveryRow>();
   if (d) return deliveryView(d);
-  const exists = await deps.models.PostbackDelivery.findOne({ _id: id, publisher_id: principal.publisher._id }, { status: 1 }).lean();
+  const exists = await own(deps).PostbackDelivery.findOne({ _id: id, publisher_id: principal.publisher._id }, { status: 1 }).lean();
   if (!exists) throw new ApiError({ code: 'not_found', detail: `No delivery ${id}.` });
   throw new ApiError({ code: 'invalid_transition', detail: `Only failed or dead deliveries are redelivered; this one is ${exists.status}.` });
 });
@@ -91,8 +95,8 @@ export const redeliver = useCase(REDELIVER_POLICY, async function redeliver(deps
 /** A signed test event (shaped like sale.created, marked test) sent now through the same path; answers its outcome. */
 export const sendTestEvent = useCase(
   TEST_POSTBACK_POLICY,
-  async function sendTestEvent(deps: UseCaseDeps, principal: Principal, agent: Agent, opts: { timeoutMs?: number } = {}) {
-    const config = await deps.models.PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>();
+  async function sendTestEvent(deps: PostbacksDeps, principal: Principal, agent: Agent, opts: { timeoutMs?: number } = {}) {
+    const config = await own(deps).PostbackConfig.findById(principal.publisher._id).lean<ConfigRow>();
     if (!config) throw new ApiError({ code: 'not_found', detail: 'No postback is configured: create one in the portal first.' });
     const now = new Date();
     const eventId = `evt_test_${randomBytes(9).toString('base64url')}`;
@@ -116,7 +120,7 @@ export const sendTestEvent = useCase(
       updated_at: now,
     } as unknown as ConversionRecord;
     const id = deliveryIdOf(eventId, config._id);
-    await deps.models.PostbackDelivery.create({
+    await own(deps).PostbackDelivery.create({
       _id: id,
       publisher_id: principal.publisher._id,
       event_id: eventId,

@@ -22,23 +22,24 @@
  *   between leaves a wake-up, never a delivery nobody will retry.
  */
 import type { Agent } from 'undici';
-import type { PostbackConfigDoc, PostbackDeliveryDoc } from '@cw/db';
+import type { PostbackConfigDoc } from './data/postback-config.schema';
+import type { PostbackDeliveryDoc } from './data/postback-delivery.schema';
 import type { Slots } from '@cw/ratelimit';
-import type { UseCaseDeps } from '@cw/usecase';
 import { attemptDelivery, type SaleEventBody } from './delivery';
 import { expiresAt } from './retention';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry';
 import { open } from './secret-box';
+import { own, type PostbacksDeps } from './deps';
 
 export type ConfigRow = PostbackConfigDoc & { _id: string };
 export type DeliveryRow = PostbackDeliveryDoc & { _id: string };
-type Deps = Pick<UseCaseDeps, 'config' | 'models'>;
+type Deps = Pick<PostbacksDeps, 'config' | 'data'>;
 
 /**
  * How long a claimed attempt holds its delivery: three attempt budgets (30 s by default), so a
  * live attempt always finishes inside it and a dead worker's attempt is taken over after it.
  */
-export const leaseMs = (deps: Pick<UseCaseDeps, 'config'>) => 3 * deps.config.postbackTimeoutMs;
+export const leaseMs = (deps: Pick<PostbacksDeps, 'config'>) => 3 * deps.config.postbackTimeoutMs;
 
 /** Which deliveries a pass claims: first attempts, retries, or retries whose wake-up was lost (overdue by two leases). */
 export type PassKind = 'first' | 'retry' | 'overdue';
@@ -67,11 +68,13 @@ function secretsOf(deps: Deps, config: ConfigRow, now: Date): string[] {
 /** Claims delivery `id` if it is still due as `filter` says; the claimed row, or null when another dispatcher has it. */
 async function claim(deps: Deps, id: string, filter: Record<string, unknown>, now: Date): Promise<DeliveryRow | null> {
   const until = new Date(now.getTime() + leaseMs(deps));
-  return deps.models.PostbackDelivery.findOneAndUpdate(
-    { _id: id, ...filter },
-    { $set: { leased_until: until, next_attempt_at: until, last_attempt_at: now, updated_at: now, paused_until: null }, $inc: { attempts: 1 } },
-    { returnDocument: 'after' },
-  ).lean<DeliveryRow>();
+  return own(deps)
+    .PostbackDelivery.findOneAndUpdate(
+      { _id: id, ...filter },
+      { $set: { leased_until: until, next_attempt_at: until, last_attempt_at: now, updated_at: now, paused_until: null }, $inc: { attempts: 1 } },
+      { returnDocument: 'after' },
+    )
+    .lean<DeliveryRow>();
 }
 
 export interface SendOptions {
@@ -109,7 +112,7 @@ export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, confi
   const status = result.ok ? 'succeeded' : dead ? 'dead' : 'failed';
   const retryAt = status === 'failed' && !claimed.test ? new Date(done.getTime() + retryDelayMs(claimed.attempts + 1, deps.config.postbackRetryUnitMs)) : null;
   if (retryAt) await opts.scheduleRetry?.(retryAt);
-  await deps.models.PostbackDelivery.updateOne(
+  await own(deps).PostbackDelivery.updateOne(
     { _id: claimed._id },
     {
       $set: {
@@ -129,7 +132,7 @@ export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, confi
 }
 
 /** The pause after `failures` failures in a row (the first at the threshold). */
-export function pauseMs(deps: Pick<UseCaseDeps, 'config'>, failures: number): number {
+export function pauseMs(deps: Pick<PostbacksDeps, 'config'>, failures: number): number {
   const doublings = Math.min(5, Math.max(0, failures - deps.config.postbackBreakerFailures));
   return deps.config.postbackBreakerPauseMs * 2 ** doublings;
 }
@@ -138,21 +141,23 @@ export function pauseMs(deps: Pick<UseCaseDeps, 'config'>, failures: number): nu
 async function breakerOutcome(deps: Deps, config: ConfigRow, ok: boolean, probe: boolean, now: Date): Promise<void> {
   if (ok) {
     if (!probe && !config.consecutive_failures && !config.paused_until) return;
-    await deps.models.PostbackConfig.updateOne({ _id: config._id }, { $set: { consecutive_failures: 0, paused_until: null, probe_until: null } });
+    await own(deps).PostbackConfig.updateOne({ _id: config._id }, { $set: { consecutive_failures: 0, paused_until: null, probe_until: null } });
     Object.assign(config, { consecutive_failures: 0, paused_until: null, probe_until: null });
     return;
   }
-  const after = await deps.models.PostbackConfig.findOneAndUpdate(
-    { _id: config._id },
-    { $inc: { consecutive_failures: 1 }, ...(probe ? { $set: { probe_until: null } } : {}) },
-    { returnDocument: 'after', projection: { consecutive_failures: 1, paused_until: 1, probe_until: 1 } },
-  ).lean<Pick<ConfigRow, 'consecutive_failures' | 'paused_until' | 'probe_until'>>();
+  const after = await own(deps)
+    .PostbackConfig.findOneAndUpdate(
+      { _id: config._id },
+      { $inc: { consecutive_failures: 1 }, ...(probe ? { $set: { probe_until: null } } : {}) },
+      { returnDocument: 'after', projection: { consecutive_failures: 1, paused_until: 1, probe_until: 1 } },
+    )
+    .lean<Pick<ConfigRow, 'consecutive_failures' | 'paused_until' | 'probe_until'>>();
   if (!after) return;
   Object.assign(config, after);
   const failures = after.consecutive_failures ?? 0;
   if (failures < deps.config.postbackBreakerFailures || (after.paused_until && after.paused_until > now)) return;
   const until = new Date(now.getTime() + pauseMs(deps, failures));
-  const r = await deps.models.PostbackConfig.updateOne(
+  const r = await own(deps).PostbackConfig.updateOne(
     { _id: config._id, $or: [{ paused_until: null }, { paused_until: { $lte: now } }] },
     { $set: { paused_until: until } },
   );
@@ -167,7 +172,7 @@ async function gate(deps: Deps, config: ConfigRow, now: Date): Promise<Gate> {
   if ((config.consecutive_failures ?? 0) < deps.config.postbackBreakerFailures) return { go: true, probe: false };
   // Half-open: the pause is over; one attempt (the probe) goes, the others wait for its outcome.
   const probeUntil = new Date(now.getTime() + leaseMs(deps));
-  const won = await deps.models.PostbackConfig.updateOne(
+  const won = await own(deps).PostbackConfig.updateOne(
     {
       _id: config._id,
       consecutive_failures: { $gte: deps.config.postbackBreakerFailures },
@@ -179,7 +184,7 @@ async function gate(deps: Deps, config: ConfigRow, now: Date): Promise<Gate> {
     config.probe_until = probeUntil;
     return { go: true, probe: true };
   }
-  const fresh = await deps.models.PostbackConfig.findById(config._id, { consecutive_failures: 1, paused_until: 1, probe_until: 1 }).lean<ConfigRow>();
+  const fresh = await own(deps).PostbackConfig.findById(config._id, { consecutive_failures: 1, paused_until: 1, probe_until: 1 }).lean<ConfigRow>();
   if (fresh) Object.assign(config, fresh);
   if (!fresh || (fresh.consecutive_failures ?? 0) < deps.config.postbackBreakerFailures) return { go: true, probe: false };
   if (fresh.paused_until && fresh.paused_until > now) return { go: false, until: fresh.paused_until, paused: true };
@@ -265,9 +270,9 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
   const hold = async (id: string, filter: Record<string, unknown>, until: Date, now: Date) => {
     // A retry's wake-up first: a crash in between leaves a wake-up, never a delivery nobody retries.
     if (filter.status === 'failed') await opts.scheduleRetry?.(until);
-    await deps.models.PostbackDelivery.updateOne({ _id: id, ...filter }, { $set: { next_attempt_at: until, paused_until: until, updated_at: now } });
+    await own(deps).PostbackDelivery.updateOne({ _id: id, ...filter }, { $set: { next_attempt_at: until, paused_until: until, updated_at: now } });
   };
-  const releaseProbe = (publisherId: string) => deps.models.PostbackConfig.updateOne({ _id: publisherId }, { $set: { probe_until: null } });
+  const releaseProbe = (publisherId: string) => own(deps).PostbackConfig.updateOne({ _id: publisherId }, { $set: { probe_until: null } });
 
   return {
     inFlight: () => running.size,
@@ -278,7 +283,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
       const configs = new Map<string, Promise<ConfigRow | null>>();
       const configOf = (id: string) => {
         let c = configs.get(id);
-        if (!c) configs.set(id, (c = deps.models.PostbackConfig.findById(id).lean<ConfigRow>().exec()));
+        if (!c) configs.set(id, (c = own(deps).PostbackConfig.findById(id).lean<ConfigRow>().exec()));
         return c;
       };
       let launched = 0;
@@ -294,10 +299,8 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions): Dispatche
         for (const [id, until] of blocked) if (until !== FULL && until <= now.getTime()) blocked.delete(id);
         const filter = dueFilter(deps, kind, now);
         const skip = [...blocked.keys()];
-        const candidates = await deps.models.PostbackDelivery.find(
-          { ...filter, ...(skip.length ? { publisher_id: { $nin: skip } } : {}) },
-          { _id: 1, publisher_id: 1 },
-        )
+        const candidates = await own(deps)
+          .PostbackDelivery.find({ ...filter, ...(skip.length ? { publisher_id: { $nin: skip } } : {}) }, { _id: 1, publisher_id: 1 })
           .sort({ next_attempt_at: 1 })
           .limit(room + running.size)
           .lean<Candidate[]>();
@@ -348,7 +351,7 @@ export async function attemptNow(deps: Deps, agent: Agent, id: string, opts: Sen
   const now = new Date();
   const row = await claim(deps, id, { status: 'pending', next_attempt_at: { $lte: now } }, now);
   if (!row) return undefined;
-  const config = await deps.models.PostbackConfig.findById(row.publisher_id).lean<ConfigRow>();
+  const config = await own(deps).PostbackConfig.findById(row.publisher_id).lean<ConfigRow>();
   await send(deps, agent, row, config, opts);
-  return (await deps.models.PostbackDelivery.findById(id).lean<DeliveryRow>()) ?? undefined;
+  return (await own(deps).PostbackDelivery.findById(id).lean<DeliveryRow>()) ?? undefined;
 }

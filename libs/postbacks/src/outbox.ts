@@ -11,11 +11,11 @@
  * its lease.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { PostbackConfigDoc } from '@cw/db';
-import { saleEventBody, type ConversionRecord } from '@cw/conversions';
-import type { UseCaseDeps } from '@cw/usecase';
+import type { PostbackConfigDoc } from './data/postback-config.schema';
+import { saleEventBody } from '@cw/conversions';
 import { leaseMs } from './dispatch';
 import { expiresAt } from './retention';
+import { own, type PostbacksDeps } from './deps';
 
 type ConfigRow = PostbackConfigDoc & { _id: string };
 
@@ -31,26 +31,20 @@ export const deliveryIdOf = (eventId: string, configId: string) =>
  * takes the conversions out of the outbox (unless another event arrived meanwhile). Returns how many
  * conversions it took and the ids of the deliveries it created.
  */
-export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: number; now?: Date } = {}): Promise<{ taken: number; created: string[] }> {
+export async function publishPendingEvents(deps: PostbacksDeps, opts: { limit?: number; now?: Date } = {}): Promise<{ taken: number; created: string[] }> {
   const now = opts.now ?? new Date();
-  const free = { $or: [{ outbox_claim_until: null }, { outbox_claim_until: { $lte: now } }] };
-  const ids = (
-    await deps.models.Conversion.find({ outbox_since: { $exists: true }, ...free }, { _id: 1 })
-      .sort({ outbox_since: 1 })
-      .limit(opts.limit ?? OUTBOX_BATCH)
-      .lean<Array<{ _id: string }>>()
-  ).map((r) => r._id);
-  if (!ids.length) return { taken: 0, created: [] };
   const claim = randomBytes(9).toString('base64url');
-  await deps.models.Conversion.updateMany(
-    { _id: { $in: ids }, ...free },
-    { $set: { outbox_claim: claim, outbox_claim_until: new Date(now.getTime() + leaseMs(deps)) } },
-  );
-  const rows = await deps.models.Conversion.find({ _id: { $in: ids }, outbox_claim: claim }).lean<ConversionRecord[]>();
+  const rows = await deps.data.conversions.claimOutbox(claim, opts.limit ?? OUTBOX_BATCH, new Date(now.getTime() + leaseMs(deps)), now);
   if (!rows.length) return { taken: 0, created: [] };
   const publishers = [...new Set(rows.map((c) => c.publisher_id))];
-  const configs = new Map((await deps.models.PostbackConfig.find({ _id: { $in: publishers } }).lean<ConfigRow[]>()).map((c) => [c._id, c]));
-  const names = await deps.repos.merchants.namesOf(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
+  const configs = new Map(
+    (
+      await own(deps)
+        .PostbackConfig.find({ _id: { $in: publishers } })
+        .lean<ConfigRow[]>()
+    ).map((c) => [c._id, c]),
+  );
+  const names = await deps.data.programs.merchantNames(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
   const upserts: Array<{ id: string; doc: Record<string, unknown> }> = [];
   const published: Array<{ conversion: string; event: string }> = [];
   for (const c of rows) {
@@ -82,30 +76,13 @@ export async function publishPendingEvents(deps: UseCaseDeps, opts: { limit?: nu
   }
   const created: string[] = [];
   if (upserts.length) {
-    const r = await deps.models.PostbackDelivery.bulkWrite(
+    const r = await own(deps).PostbackDelivery.bulkWrite(
       upserts.map((u) => ({ updateOne: { filter: { _id: u.id }, update: { $setOnInsert: u.doc }, upsert: true } })),
       { ordered: false },
     );
     for (const i of Object.keys(r.upsertedIds ?? {})) created.push(upserts[Number(i)]!.id); // indexes of this batch's upserts
   }
   // Only after the deliveries exist: a crash in between repeats the upserts above, which are no-ops.
-  if (published.length)
-    await deps.models.Conversion.bulkWrite(
-      published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })),
-      { ordered: false },
-    );
-  // Out of the outbox when no event arrived since the read (its count unchanged); else only the claim goes.
-  await deps.models.Conversion.bulkWrite(
-    rows.flatMap((c) => [
-      {
-        updateOne: {
-          filter: { _id: c._id, outbox_claim: claim, events: { $size: c.events.length } },
-          update: { $unset: { outbox_since: '', outbox_claim: '', outbox_claim_until: '' } },
-        },
-      },
-      { updateOne: { filter: { _id: c._id, outbox_claim: claim }, update: { $unset: { outbox_claim: '', outbox_claim_until: '' } } } },
-    ]),
-    { ordered: true },
-  );
+  await deps.data.conversions.publishedOutbox(claim, rows, published, now);
   return { taken: rows.length, created };
 }

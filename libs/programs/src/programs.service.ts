@@ -5,8 +5,10 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Principal, Policy } from '@cw/auth';
-import { literalPattern, type ProgramRow } from '@cw/db';
-import { useCase, pageWindow, type InputOf, type ListSort, type UseCaseDeps } from '@cw/usecase';
+import { literalPattern } from '@cw/db';
+import type { ProgramRow } from './data/programs.data';
+import { own, type ProgramsDeps } from './deps';
+import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import type { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
 
 export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
@@ -43,8 +45,8 @@ export function programView(p: ProgramRow, merchantName: string | undefined, rel
 
 export type ProgramView = ReturnType<typeof programView>;
 
-async function present(deps: UseCaseDeps, rows: ProgramRow[], relation: (id: number) => Relationship): Promise<ProgramView[]> {
-  const names = await deps.repos.merchants.namesOf(rows.map((r) => r.merchant_id));
+async function present(deps: ProgramsDeps, rows: ProgramRow[], relation: (id: number) => Relationship): Promise<ProgramView[]> {
+  const names = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
   return rows.map((r) => programView(r, names.get(r.merchant_id), relation(r._id)));
 }
 
@@ -58,15 +60,16 @@ const BY_ID: ListSort = [['_id', 1]];
 /** The caller's programs; with include_available, also those open to it. */
 export const listPrograms = useCase(
   READ_PROGRAMS_POLICY,
-  async function listPrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
-    const status = await deps.repos.programs.assignments(principal.publisher._id);
+  async function listPrograms(deps: ProgramsDeps, principal: Principal, input: InputOf<typeof LIST_PROGRAMS_INPUT>) {
+    const status = await deps.data.programs.assignments(principal.publisher._id);
     const mine = { _id: { $in: [...status.keys()] } };
     const filter: Record<string, unknown> = {
       ...(input.include_available ? { $or: [mine, { status: 'active', joinable: true }] } : mine),
       ...nameFilter(input.search),
     };
     const w = pageWindow({ list: 'programs', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
-    const rows = await deps.models.Program.find(w.filter(filter))
+    const rows = await own(deps)
+      .Program.find(w.filter(filter))
       .sort(w.sort)
       .skip(w.skip)
       .limit(input.page_size + 1)
@@ -78,11 +81,12 @@ export const listPrograms = useCase(
 /** Active programs open for application the caller has no assignment to. */
 export const joinablePrograms = useCase(
   READ_PROGRAMS_POLICY,
-  async function joinablePrograms(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
-    const assigned = [...(await deps.repos.programs.assignments(principal.publisher._id)).keys()];
+  async function joinablePrograms(deps: ProgramsDeps, principal: Principal, input: InputOf<typeof JOINABLE_PROGRAMS_INPUT>) {
+    const assigned = [...(await deps.data.programs.assignments(principal.publisher._id)).keys()];
     const filter: Record<string, unknown> = { status: 'active', joinable: true, _id: { $nin: assigned }, ...nameFilter(input.search) };
     const w = pageWindow({ list: 'programs/joinable', account: principal.publisher._id, secret: deps.config.secretKey }, BY_ID, input);
-    const rows = await deps.models.Program.find(w.filter(filter))
+    const rows = await own(deps)
+      .Program.find(w.filter(filter))
       .sort(w.sort)
       .skip(w.skip)
       .limit(input.page_size + 1)
@@ -111,14 +115,14 @@ export interface ApplyOutcome {
  */
 export const applyToProgram = useCase(
   APPLY_POLICY,
-  async function applyToProgram(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof APPLY_INPUT>): Promise<ApplyOutcome> {
-    const program = await deps.repos.programs.byId(input.program_id);
+  async function applyToProgram(deps: ProgramsDeps, principal: Principal, input: InputOf<typeof APPLY_INPUT>): Promise<ApplyOutcome> {
+    const program = await deps.data.programs.byId(input.program_id);
     if (!program || program.status !== 'active')
       throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
     if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
     const publisherId = principal.publisher._id;
-    const existing = await deps.models.Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
-    const names = await deps.repos.merchants.namesOf([program.merchant_id]);
+    const existing = await own(deps).Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
+    const names = await deps.data.programs.merchantNames([program.merchant_id]);
     const view = (status: AssignmentStatus) => programView(program, names.get(program.merchant_id), status);
     if (existing) {
       const status = existing.status as AssignmentStatus;
@@ -138,7 +142,7 @@ export const applyToProgram = useCase(
     const now = new Date();
     const status: AssignmentStatus = program.auto_approve ? 'approved' : 'pending';
     try {
-      await deps.models.Membership.create({
+      await own(deps).Membership.create({
         publisher_id: publisherId,
         program_id: program._id,
         status,
@@ -165,18 +169,18 @@ export const applyToProgram = useCase(
  * directly). With `mustExist`, only an existing application may be decided.
  */
 export async function setAssignment(
-  deps: Pick<UseCaseDeps, 'models' | 'repos'>,
+  deps: ProgramsDeps,
   publisherId: string,
   programId: number,
   status: AssignmentStatus,
   opts: { mustExist?: boolean } = {},
 ): Promise<{ publisher: string; program: number; status: AssignmentStatus }> {
-  const [publisher, program] = await Promise.all([deps.models.Publisher.exists({ _id: publisherId }), deps.models.Program.exists({ _id: programId })]);
+  const [publisher, program] = await Promise.all([deps.data.auth.publisherExists(publisherId), own(deps).Program.exists({ _id: programId })]);
   if (!publisher) throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} does not exist` });
   if (!program) throw new ApiError({ code: 'not_found', detail: `program ${programId} does not exist` });
-  if (opts.mustExist && !(await deps.models.Membership.exists({ publisher_id: publisherId, program_id: programId }))) {
+  if (opts.mustExist && !(await own(deps).Membership.exists({ publisher_id: publisherId, program_id: programId }))) {
     throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} has not applied to program ${programId}` });
   }
-  await deps.repos.programs.saveAssignments([{ publisher_id: publisherId, program_id: programId, status }]);
+  await deps.data.programs.saveAssignments([{ publisher_id: publisherId, program_id: programId, status }]);
   return { publisher: publisherId, program: programId, status };
 }

@@ -1,4 +1,6 @@
 export { IndexesMissingError, openServiceDeps } from './service-deps';
+export { openPlatformData } from './platform-data';
+export type { Models, PlatformData } from './platform-data';
 export type { AppDeps, ServiceDeps } from './service-deps';
 export { runHttpService } from './run-http-service';
 export type { RunOptions } from './run-http-service';

@@ -8,11 +8,15 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Database, Models } from '@cw/db';
+import type { Database } from '@cw/db';
+import type { PlatformData } from './platform-data';
 
 const SCRAPE_QUERY_MS = 1_000;
 
-export function registerOperatorMetrics(registry: Registry, deps: { db: Database; models: Models; redis?: Redis | Cluster }): void {
+export function registerOperatorMetrics(
+  registry: Registry,
+  deps: { db: Database; data: Pick<PlatformData, 'conversions' | 'postbacks'>; redis?: Redis | Cluster },
+): void {
   const pool = deps.db.pool;
   new Gauge({
     name: 'mongodb_pool_connections',
@@ -60,12 +64,7 @@ export function registerOperatorMetrics(registry: Registry, deps: { db: Database
     registers: [registry],
     async collect() {
       for (const status of ['pending', 'succeeded', 'failed', 'dead'] as const) {
-        this.set(
-          { status },
-          await deps.models.PostbackDelivery.countDocuments({ status })
-            .maxTimeMS(SCRAPE_QUERY_MS)
-            .catch(() => -1),
-        );
+        this.set({ status }, await deps.data.postbacks.deliveriesIn(status, SCRAPE_QUERY_MS).catch(() => -1));
       }
     },
   });
@@ -74,14 +73,9 @@ export function registerOperatorMetrics(registry: Registry, deps: { db: Database
     help: 'Age of the oldest sale event not yet turned into deliveries (0: none waiting; -1: not measured)',
     registers: [registry],
     async collect() {
-      // The outbox index holds only conversions with unpublished events, oldest first (libs/postbacks outbox.ts).
-      const row = await deps.models.Conversion.findOne({ outbox_since: { $exists: true } }, { outbox_since: 1 })
-        .sort({ outbox_since: 1 })
-        .maxTimeMS(SCRAPE_QUERY_MS)
-        .lean<{ outbox_since: Date }>()
-        .catch(() => undefined);
-      if (row === undefined) return void this.set(-1);
-      this.set(row ? Math.max(0, (Date.now() - new Date(row.outbox_since).getTime()) / 1000) : 0);
+      const oldest = await deps.data.conversions.oldestOutboxEvent(SCRAPE_QUERY_MS).catch(() => undefined);
+      if (oldest === undefined) return void this.set(-1);
+      this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
     },
   });
 }

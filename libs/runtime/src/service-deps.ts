@@ -7,17 +7,8 @@ import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersio
 import type { PlatformConfig } from '@cw/config';
 import { registerOperatorMetrics } from './operator-metrics';
 import { openRedis, type RedisClient } from '@cw/ratelimit';
-import {
-  connectDatabase,
-  createModels,
-  createRepositories,
-  migrateIndexes,
-  onAccessChange,
-  verifyIndexes,
-  type Database,
-  type Models,
-  type Repositories,
-} from '@cw/db';
+import { connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
+import { openPlatformData, type Models, type PlatformData } from './platform-data';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -27,8 +18,10 @@ export interface ServiceDeps {
   config: PlatformConfig;
   logger: Logger;
   db: Database;
+  /** Every domain's data handle (what use cases receive). */
+  data: PlatformData;
+  /** Every model: for the index check and operator metrics, never handed to a lib. */
   models: Models;
-  repos: Repositories;
   limiter: RateLimiter;
   /** Concurrency caps (open event streams per account): Redis's when there is Redis, else this process's. */
   slots: Slots;
@@ -66,7 +59,7 @@ export async function openServiceDeps(
 ): Promise<ServiceDeps & { close(): Promise<void> }> {
   const logger = createLogger({ level: config.logLevel, name, destination: opts.logDestination });
   const db = await connectDatabase(mongoUri);
-  const models = createModels(db.connection);
+  const { data, models } = openPlatformData(db.connection);
   if (opts.indexes === 'migrate') await migrateIndexes(models);
   else {
     const missing = await verifyIndexes(models);
@@ -94,13 +87,13 @@ export async function openServiceDeps(
       bumpOnAccessChange(versions, (m) => logger.error(m)),
     );
   const metrics = createHttpMetrics();
-  registerOperatorMetrics(metrics.registry, { db, models, redis });
+  registerOperatorMetrics(metrics.registry, { db, data, redis });
   return {
     config,
     logger,
     db,
+    data,
     models,
-    repos: createRepositories(models),
     limiter,
     slots: redis ? createRedisSlots(redis) : createMemorySlots(),
     redis,
@@ -115,4 +108,4 @@ export async function openServiceDeps(
 }
 
 /** What an app's createApp needs: no connections it must open itself. */
-export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'models' | 'repos' | 'limiter' | 'slots' | 'metrics' | 'access'>;
+export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'data' | 'limiter' | 'slots' | 'metrics' | 'access'>;

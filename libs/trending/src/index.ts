@@ -9,3 +9,7 @@ export {
   trendingRows,
 } from './trending.service';
 export type { NewPlanItem, TrendingItem, UnavailableReason } from './trending.service';
+export { TrendingData, trendingDomain } from './data/trending.data';
+export { TRENDING_CHANNELS } from './data/trending-plan.schema';
+export type { TrendingPlanDoc } from './data/trending-plan.schema';
+export type { TrendingDeps } from './deps';

@@ -6,10 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Policy, Principal } from '@cw/auth';
-import { TRENDING_CHANNELS, type ProgramRow, type TrendingPlanDoc } from '@cw/db';
+import { TRENDING_CHANNELS, type TrendingPlanDoc } from './data/trending-plan.schema';
 import { ApiError } from '@cw/errors';
 import { ensureLinks, trackedUrl } from '@cw/links';
-import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { useCase, type InputOf } from '@cw/usecase';
+import { own, type TrendingDeps } from './deps';
 
 /** API keys (demo keys refused), with the trending budget (60/min per account). */
 const TRENDING_POLICY: Policy = { budget: 'trending' };
@@ -64,7 +65,7 @@ const notFound = () => new ApiError({ code: 'not_found', detail: 'Trending oppor
 
 export const trendingOpportunities = useCase(
   TRENDING_POLICY,
-  async function trendingOpportunities(deps: UseCaseDeps, principal: Principal, input: InputOf<typeof TRENDING_INPUT>, now: Date = new Date()) {
+  async function trendingOpportunities(deps: TrendingDeps, principal: Principal, input: InputOf<typeof TRENDING_INPUT>, now: Date = new Date()) {
     const me = principal.publisher;
     if (!deps.config.trendingEnabled || !me.trending_subscribed) throw notFound();
     const subscribed = me.trending_channels ?? [];
@@ -81,18 +82,16 @@ export const trendingOpportunities = useCase(
       channel: { $in: input.channel ? [input.channel] : subscribed },
       ...(country ? { country } : {}),
     };
-    const plans = await deps.models.TrendingPlan.find(filter).lean<PlanRow[]>();
+    const plans = await own(deps).TrendingPlan.find(filter).lean<PlanRow[]>();
     const ranked = plans
       .flatMap((plan) => plan.items.map((item) => ({ plan, item })))
       .sort((a, b) => b.item.score - a.item.score || (a.item._id < b.item._id ? -1 : 1))
       .slice(0, input.limit);
 
     const programIds = [...new Set(ranked.map((r) => r.item.program_id))];
-    const programs = new Map((await deps.models.Program.find({ _id: { $in: programIds } }).lean<ProgramRow[]>()).map((p) => [p._id, p]));
-    const memberships = new Map(
-      (await deps.models.Membership.find({ publisher_id: me._id, program_id: { $in: programIds } }).lean()).map((m) => [m.program_id, m]),
-    );
-    const names = await deps.repos.merchants.namesOf([...programs.values()].map((p) => p.merchant_id));
+    const programs = await deps.data.programs.byIds(programIds);
+    const memberships = await deps.data.programs.membershipsOf(me._id, programIds);
+    const names = await deps.data.programs.merchantNames([...programs.values()].map((p) => p.merchant_id));
     const freshSince = now.getTime() - ELIGIBILITY_FRESH_DAYS * 86_400_000;
     const reasonOf = (programId: number): UnavailableReason | undefined => {
       const program = programs.get(programId);
@@ -105,7 +104,7 @@ export const trendingOpportunities = useCase(
     const reasons = ranked.map((r) => reasonOf(r.item.program_id));
     const linkable = ranked.filter((_, i) => !reasons[i]);
     const links = await ensureLinks(
-      deps.repos.links,
+      deps.data.links,
       deps.config.secretKey,
       linkable.map((r) => {
         const program = programs.get(r.item.program_id)!;
@@ -154,19 +153,26 @@ export interface NewPlanItem {
 }
 
 /** Operators: a plan (unreleased until `releasePlan`). Programs must exist; scores 0 to 1. */
-export async function createPlan(deps: Pick<UseCaseDeps, 'models'>, p: { title: string; country: string; channel: string; items: NewPlanItem[] }) {
+export async function createPlan(deps: Pick<TrendingDeps, 'data'>, p: { title: string; country: string; channel: string; items: NewPlanItem[] }) {
   const invalid = (param: string, detail: string) =>
     new ApiError({ code: 'invalid_parameter', detail: `Invalid ${param}: ${detail}.`, errors: [{ param, detail }] });
   if (!/^[A-Z]{2}$/.test(p.country)) throw invalid('country', 'must be ISO alpha-2');
   if (!(TRENDING_CHANNELS as readonly string[]).includes(p.channel)) throw invalid('channel', `must be one of ${TRENDING_CHANNELS.join(', ')}`);
   if (!p.items.length) throw invalid('items', 'a plan needs at least one item');
-  const known = new Set((await deps.models.Program.find({ _id: { $in: p.items.map((i) => i.program_id) } }, { _id: 1 }).lean()).map((x) => x._id as number));
+  const known = new Set(
+    (
+      await deps.data.programs.byIds(
+        p.items.map((i) => i.program_id),
+        { _id: 1 },
+      )
+    ).keys(),
+  );
   p.items.forEach((item, i) => {
     if (!known.has(item.program_id)) throw invalid(`items[${i}].program_id`, `program ${item.program_id} does not exist`);
     if (!item.title) throw invalid(`items[${i}].title`, 'is required');
     if (!(item.score >= 0 && item.score <= 1)) throw invalid(`items[${i}].score`, 'must be from 0 to 1');
   });
-  const doc = await deps.models.TrendingPlan.create({
+  const doc = await own(deps).TrendingPlan.create({
     _id: `tpl_${randomBytes(9).toString('base64url')}`,
     title: p.title,
     country: p.country,
@@ -177,20 +183,17 @@ export async function createPlan(deps: Pick<UseCaseDeps, 'models'>, p: { title: 
 }
 
 /** Operators: releases a plan now; false when there is no such unreleased plan. */
-export async function releasePlan(deps: Pick<UseCaseDeps, 'models'>, id: string, now = new Date()): Promise<boolean> {
-  return (await deps.models.TrendingPlan.updateOne({ _id: id, released_at: null }, { $set: { released_at: now } })).modifiedCount === 1;
+export async function releasePlan(deps: Pick<TrendingDeps, 'data'>, id: string, now = new Date()): Promise<boolean> {
+  return (await own(deps).TrendingPlan.updateOne({ _id: id, released_at: null }, { $set: { released_at: now } })).modifiedCount === 1;
 }
 
 /** Operators: subscribes an account to trending opportunities in some channels (none: unsubscribes). */
-export async function subscribeTrending(deps: Pick<UseCaseDeps, 'models'>, publisherId: string, channels: string[]) {
+export async function subscribeTrending(deps: Pick<TrendingDeps, 'data'>, publisherId: string, channels: string[]) {
   for (const c of channels) {
     if (!(TRENDING_CHANNELS as readonly string[]).includes(c))
       throw new ApiError({ code: 'invalid_parameter', detail: `"${c}" is not one of ${TRENDING_CHANNELS.join(', ')}` });
   }
-  const r = await deps.models.Publisher.updateOne(
-    { _id: publisherId },
-    { $set: { trending_subscribed: channels.length > 0, trending_channels: [...new Set(channels)], updated_at: new Date() } },
-  );
-  if (!r.matchedCount) throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} does not exist` });
+  const updated = await deps.data.auth.updatePublisher(publisherId, { trending_subscribed: channels.length > 0, trending_channels: [...new Set(channels)] });
+  if (!updated) throw new ApiError({ code: 'not_found', detail: `publisher ${publisherId} does not exist` });
   return { account_id: publisherId, trending_subscribed: channels.length > 0, trending_channels: [...new Set(channels)] };
 }

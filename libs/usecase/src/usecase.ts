@@ -1,13 +1,16 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { authorize, type Policy, type Principal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
-import type { Models, Repositories } from '@cw/db';
 
-/** What a use case may use: configuration, the models and the repositories over them. No HTTP. */
-export interface UseCaseDeps {
+/**
+ * What a use case may use: configuration and the handles of the domains whose data it reads (`D`,
+ * e.g. `{ links: LinksData; programs: ProgramsData }`: each lib names the domains it uses, through
+ * their packages, so the module boundaries govern data access too). No HTTP, no raw models of
+ * another domain.
+ */
+export interface UseCaseDeps<D extends object = object> {
   config: PlatformConfig;
-  models: Models;
-  repos: Repositories;
+  data: D;
 }
 
 /** The input type a use case receives: its JSON schema after validation (defaults applied). */

@@ -7,7 +7,8 @@ import { loadConfig } from '@cw/config';
 import { openRedis, type RedisClient } from '@cw/ratelimit';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { connectDatabase, createModels, createRepositories, migrateIndexes, onAccessChange } from '@cw/db';
+import { connectDatabase, migrateIndexes, onAccessChange } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
 import { COMMANDS, UsageError, type CommandSpec } from './commands';
@@ -80,11 +81,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       const versions = new RedisAccessVersions(redis);
       onAccessChange(db.connection, bumpOnAccessChange(versions));
     }
-    const models = createModels(db.connection);
+    const { data, models } = openPlatformData(db.connection);
     // The operator's tool builds what is missing before any command (quick when all is there);
     // db:migrate reports each index, rebuilds changed ones and drops undeclared ones.
     if (name !== 'db:migrate') await migrateIndexes(models);
-    const deps = { config, models, repos: createRepositories(models) };
+    const deps = { config, data, models };
     const result = publicIds(await spec.run(deps, values, json ? undefined : progressBar(name)));
     return { code: 0, out: result === undefined ? '' : json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {

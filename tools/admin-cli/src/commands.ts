@@ -18,14 +18,24 @@ import {
 } from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
-import { API_KEY_KINDS, APPLICATION_STATUSES, migrateIndexes, NotShardedClusterError, shardCollections, type ApiKeyKind, type ApplicationStatus } from '@cw/db';
+import { API_KEY_KINDS, type ApiKeyKind } from '@cw/auth';
+import { migrateIndexes, NotShardedClusterError, shardCollections } from '@cw/db';
+import { APPLICATION_STATUSES, type ApplicationStatus } from '@cw/monetize';
 import { regenerateMarket } from '@cw/feeds';
 import { approveApplication, listApplications, rejectApplication } from '@cw/monetize';
 import { createOffer, endOffer } from '@cw/offers';
 import { deliveryView, open, redeliver, seal, sealedWithOlderKey, type SealedSecret } from '@cw/postbacks';
 import { setAssignment, type AssignmentStatus } from '@cw/programs';
 import { createPlan, releasePlan, subscribeTrending, type NewPlanItem } from '@cw/trending';
-import type { UseCaseDeps } from '@cw/usecase';
+import type { PlatformConfig } from '@cw/config';
+import type { Models, PlatformData } from '@cw/runtime';
+
+/** What a command works with: the config, every domain's data and, for operations on the database as a whole, every model. */
+export interface CliDeps {
+  config: PlatformConfig;
+  data: PlatformData;
+  models: Models;
+}
 import { ApiError } from '@cw/errors';
 
 export class UsageError extends Error {}
@@ -35,8 +45,8 @@ export type Options = Record<string, string | boolean | undefined>;
 export interface CommandSpec {
   summary: string;
   options: Record<string, { type: 'string' | 'boolean'; required?: boolean; doc: string }>;
-  /** Runs through the same use cases and repositories as the API. */
-  run(deps: UseCaseDeps, o: Options, progress?: (done: number, total: number) => void): Promise<unknown>;
+  /** Runs through the same use cases and domain data as the API. */
+  run(deps: CliDeps, o: Options, progress?: (done: number, total: number) => void): Promise<unknown>;
 }
 
 const str = (o: Options, k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
@@ -64,14 +74,14 @@ const countries = (o: Options, k: string): string[] | undefined => {
   return xs;
 };
 
-async function mustPublisher({ repos }: UseCaseDeps, id: string) {
-  const p = await repos.publishers.byId(id);
+async function mustPublisher({ data }: CliDeps, id: string) {
+  const p = await data.auth.publisherById(id);
   if (!p) throw new UsageError(`publisher ${id} does not exist`);
   return p;
 }
 
-async function mustProgram({ repos }: UseCaseDeps, id: number) {
-  const p = await repos.programs.byId(id);
+async function mustProgram({ data }: CliDeps, id: number) {
+  const p = await data.programs.byId(id);
   if (!p) throw new UsageError(`program ${id} does not exist`);
   return p;
 }
@@ -147,7 +157,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
           trending_channels: o.trending ? (list(o, 'channels') ?? []) : [],
         },
       ]);
-      const doc = (await deps.repos.publishers.byId(id))!;
+      const doc = (await deps.data.auth.publisherById(id))!;
       return { account_id: doc._id, status: doc.status, feed_access: doc.feed_access, markets: doc.markets, is_demo: doc.is_demo };
     },
   },
@@ -197,7 +207,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const kind = str(o, 'kind') as ApiKeyKind;
       if (!API_KEY_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${API_KEY_KINDS.join(', ')}`);
       await mustPublisher(deps, str(o, 'publisher')!);
-      const c = await issueCredential(deps.models, str(o, 'publisher')!, 'api_key', kind, str(o, 'label'));
+      const c = await issueCredential(deps.data.auth, str(o, 'publisher')!, 'api_key', kind, str(o, 'label'));
       return { id: c.id, kind, prefix: c.prefix, secret: c.secret };
     },
   },
@@ -212,7 +222,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       if (type !== 'reporting_token' && type !== 'offers_credential' && type !== 'portal_token')
         throw new UsageError('--type must be reporting_token, offers_credential or portal_token');
       await mustPublisher(deps, str(o, 'publisher')!);
-      const c = await issueCredential(deps.models, str(o, 'publisher')!, type);
+      const c = await issueCredential(deps.data.auth, str(o, 'publisher')!, type);
       return { id: c.id, type, prefix: c.prefix, secret: c.secret };
     },
   },
@@ -232,7 +242,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { id: { type: 'string', required: true, doc: 'credential id' } },
     run: async (deps, o) => {
       if (!/^[a-f0-9]{24}$/.test(str(o, 'id') ?? '')) throw new UsageError('--id must be a credential id (24 hex characters)');
-      if (!(await revokeCredential(deps.models, str(o, 'id')!))) throw new UsageError(`no active credential ${str(o, 'id')}`);
+      if (!(await revokeCredential(deps.data.auth, str(o, 'id')!))) throw new UsageError(`no active credential ${str(o, 'id')}`);
       return { id: str(o, 'id'), status: 'revoked' };
     },
   },
@@ -242,7 +252,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => {
       if (!/^[a-f0-9]{24}$/.test(str(o, 'id') ?? '')) throw new UsageError('--id must be a credential id (24 hex characters)');
       try {
-        const c = await rotateCredential(deps.models, str(o, 'id')!);
+        const c = await rotateCredential(deps.data.auth, str(o, 'id')!);
         return { revoked: str(o, 'id'), id: c.id, type: c.type, kind: c.keyKind ?? null, prefix: c.prefix, secret: c.secret };
       } catch (e) {
         throw new UsageError((e as Error).message);
@@ -258,9 +268,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
     run: async (deps, o) => {
       const id = int(o, 'id')!;
-      if (await deps.repos.merchants.exists(id)) throw new UsageError(`merchant ${id} already exists`);
+      if (await deps.data.programs.merchantExists(id)) throw new UsageError(`merchant ${id} already exists`);
       const domains = list(o, 'domains') ?? [];
-      await deps.repos.merchants.create([{ _id: id, name: str(o, 'name')!, domains }]);
+      await deps.data.programs.createMerchants([{ _id: id, name: str(o, 'name')!, domains }]);
       return { id, name: str(o, 'name'), domains };
     },
   },
@@ -289,7 +299,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
         .sort({ _id: 1 })
         .limit(int(o, 'limit') ?? 100)
         .lean();
-      const names = await deps.repos.merchants.namesOf(rows.map((p) => p.merchant_id));
+      const names = await deps.data.programs.merchantNames(rows.map((p) => p.merchant_id));
       return rows.map((p) => ({
         id: p._id,
         name: p.name,
@@ -324,15 +334,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => {
       const id = int(o, 'id')!;
       const merchant = int(o, 'merchant')!;
-      if (!(await deps.repos.merchants.exists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
-      if (await deps.repos.programs.byId(id, { _id: 1 })) throw new UsageError(`program ${id} already exists`);
+      if (!(await deps.data.programs.merchantExists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
+      if (await deps.data.programs.byId(id, { _id: 1 })) throw new UsageError(`program ${id} already exists`);
       const [country] = countries(o, 'country') ?? [];
       const currency = (str(o, 'currency') ?? 'EUR').toUpperCase();
       if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be an ISO 4217 code');
       const landing = url(str(o, 'landing-url'), 'landing-url');
       const param = str(o, 'click-id-param') ?? 'cw_click_id';
       if (!/^[A-Za-z0-9_]{1,40}$/.test(param)) throw new UsageError('--click-id-param must be letters, digits or _');
-      const [doc] = await deps.repos.programs.create([
+      const [doc] = await deps.data.programs.create([
         {
           _id: id,
           name: str(o, 'name')!,
@@ -364,7 +374,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => {
       const status = choice(o, 'status', ['active', 'paused', 'closed'] as const)!;
       const program = await mustProgram(deps, int(o, 'id')!);
-      await deps.repos.programs.setStatus(program._id, status);
+      await deps.data.programs.setStatus(program._id, status);
       return { program_id: program._id, status };
     },
   },
@@ -393,8 +403,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { merchant: { type: 'string', required: true, doc: 'merchant id' }, label: { type: 'string', doc: 'label' } },
     run: async (deps, o) => {
       const merchant = int(o, 'merchant')!;
-      if (!(await deps.repos.merchants.exists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
-      const c = await issueMerchantToken(deps.models, merchant, str(o, 'label'));
+      if (!(await deps.data.programs.merchantExists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
+      const c = await issueMerchantToken(deps.data.auth, merchant, str(o, 'label'));
       return { id: c.id, type: c.type, merchant, prefix: c.prefix, secret: c.secret };
     },
   },
@@ -420,7 +430,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
         .sort({ occurred_at: -1, _id: 1 })
         .limit(int(o, 'limit') ?? 50)
         .lean<ConversionRecord[]>();
-      const names = await deps.repos.merchants.namesOf(rows.flatMap((r) => (r.campaign_id === undefined || r.campaign_id === null ? [] : [r.campaign_id])));
+      const names = await deps.data.programs.merchantNames(rows.flatMap((r) => (r.campaign_id === undefined || r.campaign_id === null ? [] : [r.campaign_id])));
       return rows.map((r) => ({
         ...conversionView(r, r.campaign_id === undefined ? undefined : names.get(r.campaign_id)),
         publisher_id: r.publisher_id,
@@ -686,7 +696,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => {
       const country = str(o, 'country')!.toUpperCase();
       if (!/^[A-Z]{2}$/.test(country)) throw new UsageError(`--country: "${country}" is not an ISO alpha-2 country`);
-      return regenerateMarket(deps.models, country);
+      return regenerateMarket(deps.data, country);
     },
   },
   'postback:deliveries': {
@@ -804,7 +814,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       if (!rows) throw new UsageError('--format must be csv, tsv or xml');
       const program = await mustProgram(deps, int(o, 'program')!);
       const [country] = countries(o, 'country') ?? [];
-      const result = await importFeedRows(deps.models, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
+      const result = await importFeedRows(deps, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
       return { rows: rows.length, imported: result.imported, rejected: result.rejected.length, rejections: result.rejected.slice(0, 50) };
     },
   },
@@ -856,7 +866,7 @@ function conversionChange(to: 'approved' | 'declined', summary: string, onlyFrom
 }
 
 /** An assignment decision through the programs lib (the same rule and write as everywhere). */
-async function decide(deps: UseCaseDeps, o: Options, status: string, mustExist = false) {
+async function decide(deps: CliDeps, o: Options, status: string, mustExist = false) {
   if (!['approved', 'pending', 'rejected'].includes(status)) throw new UsageError('--status must be approved, pending or rejected');
   return setAssignment(deps, str(o, 'publisher')!, int(o, 'program')!, status as AssignmentStatus, { mustExist });
 }

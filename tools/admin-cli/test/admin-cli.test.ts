@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, createModels, type Database, type Models } from '@cw/db';
+import { connectDatabase, type Database } from '@cw/db';
+import { openPlatformData, type Models, type PlatformData } from '@cw/runtime';
 import { verifyCredential, verifyMerchantToken } from '@cw/auth';
 import { generateDemoData } from '@cw-tools/demo-data';
 import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
@@ -11,6 +12,7 @@ import { runCli } from '../src/cli';
 let tdb: TestDatabase;
 let db: Database;
 let models: Models;
+let data: PlatformData;
 const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
 const env = () => ({ MONGODB_URI: tdb.uri });
 /** Runs a command with --json; no answer of any command shows an internal `_id` (ids are named as the API names them). */
@@ -23,7 +25,7 @@ const admin = async (...args: string[]) => {
 beforeAll(async () => {
   tdb = await createTestDatabase();
   db = await connectDatabase(tdb.uri);
-  models = createModels(db.connection);
+  ({ models, data } = openPlatformData(db.connection));
 });
 afterAll(async () => {
   await db?.close();
@@ -59,17 +61,17 @@ describe('operator CLI', () => {
   it('issues, lists, rotates and revokes credentials; secrets are shown once and never listed', async () => {
     const key = await admin('key:issue', '--publisher', 'pub_cli', '--kind', 'live');
     expect(key.body.secret).toMatch(/^live_[A-Za-z0-9_-]{43}$/);
-    expect((await verifyCredential(models, key.body.secret, ['api_key'])).publisher._id).toBe('pub_cli');
+    expect((await verifyCredential(data.auth, key.body.secret, ['api_key'])).publisher._id).toBe('pub_cli');
     const listed = await admin('credential:list', '--publisher', 'pub_cli');
     expect(JSON.stringify(listed.body)).not.toContain(key.body.secret);
     const rotated = await admin('credential:rotate', '--id', key.body.id);
     expect(rotated.body.secret).toMatch(/^live_/);
-    await expect(verifyCredential(models, key.body.secret, ['api_key'])).rejects.toMatchObject({ code: 'not_authenticated' });
-    expect((await verifyCredential(models, rotated.body.secret, ['api_key'])).publisher._id).toBe('pub_cli');
+    await expect(verifyCredential(data.auth, key.body.secret, ['api_key'])).rejects.toMatchObject({ code: 'not_authenticated' });
+    expect((await verifyCredential(data.auth, rotated.body.secret, ['api_key'])).publisher._id).toBe('pub_cli');
     const token = await admin('credential:issue', '--publisher', 'pub_cli', '--type', 'reporting_token');
     expect(token.body.secret).toMatch(/^rpt_/);
     expect((await admin('credential:revoke', '--id', token.body.id)).body.status).toBe('revoked');
-    await expect(verifyCredential(models, token.body.secret, ['reporting_token'])).rejects.toMatchObject({ status: 401 });
+    await expect(verifyCredential(data.auth, token.body.secret, ['reporting_token'])).rejects.toMatchObject({ status: 401 });
   });
 
   it('imports a CSV and a Google Shopping XML catalog, rejecting bad rows with reasons', async () => {
@@ -133,17 +135,17 @@ describe('operator CLI', () => {
   });
 
   it('issues merchant tokens and changes conversion statuses through the lifecycle, one id or a CSV of ids', async () => {
-    await generateDemoData(models, { products: 200, linkKey: Buffer.alloc(32, 1) });
+    await generateDemoData({ models, data }, { products: 200, linkKey: Buffer.alloc(32, 1) });
     const issued = await admin('merchant-token:issue', '--merchant', '501');
     expect(issued.body.secret).toMatch(/^mrc_[A-Za-z0-9_-]{43}$/);
-    expect((await verifyMerchantToken(models, issued.body.secret)).merchantId).toBe(501);
+    expect((await verifyMerchantToken(data.auth, issued.body.secret)).merchantId).toBe(501);
     expect((await admin('merchant-token:issue', '--merchant', '999999')).code).toBe(2);
     const rotated = await admin('credential:rotate', '--id', issued.body.id);
     expect(rotated.body.secret).toMatch(/^mrc_/);
-    expect((await verifyMerchantToken(models, rotated.body.secret)).merchantId).toBe(501);
-    await expect(verifyMerchantToken(models, issued.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
+    expect((await verifyMerchantToken(data.auth, rotated.body.secret)).merchantId).toBe(501);
+    await expect(verifyMerchantToken(data.auth, issued.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
     expect((await admin('credential:revoke', '--id', rotated.body.id)).body.status).toBe('revoked');
-    await expect(verifyMerchantToken(models, rotated.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
+    await expect(verifyMerchantToken(data.auth, rotated.body.secret)).rejects.toMatchObject({ code: 'not_authenticated' });
 
     const pending = (await admin('conversion:list', '--publisher', 'pub_trailhead', '--status', 'pending', '--limit', '5')).body as Array<{
       id: string;
@@ -277,7 +279,7 @@ describe('operator CLI', () => {
     expect(JSON.stringify(listed.body)).not.toContain('secret_hash');
     const approved = await admin('monetize:approve', '--id', 'app_review1');
     expect(approved.body).toMatchObject({ status: 'approved', account_id: 'pub_mon_review1' });
-    const principal = await verifyCredential(models, approved.body.api_key.secret, ['api_key']);
+    const principal = await verifyCredential(data.auth, approved.body.api_key.secret, ['api_key']);
     expect(principal.publisher).toMatchObject({ _id: 'pub_mon_review1', status: 'active', name: 'Claimed Blog', markets: ['DE'] });
     expect(await admin('monetize:approve', '--id', 'app_spam1')).toMatchObject({ code: 2 });
     expect((await admin('monetize:reject', '--id', 'app_spam1', '--note', 'spam')).body).toMatchObject({ status: 'rejected' });

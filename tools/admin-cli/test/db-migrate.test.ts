@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, createModels, declaredIndexes, migrateIndexes, verifyIndexes, type Database, type Models } from '@cw/db';
+import { connectDatabase, declaredIndexes, migrateIndexes, verifyIndexes, type Database } from '@cw/db';
+import { openPlatformData, type Models } from '@cw/runtime';
 import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
 import { runCli } from '../src/cli';
 
@@ -18,7 +19,7 @@ let models: Models;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   db = await connectDatabase(tdb.uri);
-  models = createModels(db.connection);
+  ({ models } = openPlatformData(db.connection));
 });
 afterAll(async () => {
   await db?.close();

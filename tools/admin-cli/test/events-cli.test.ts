@@ -28,7 +28,7 @@ afterAll(async () => deps?.close());
 
 describe('events commands', () => {
   it("events:tail pages a publisher's events with the feed's cursors; unknown accounts and foreign cursors are usage errors", async () => {
-    const account = deps.data!.publishers[0].account_id;
+    const account = deps.demo!.publishers[0].account_id;
     const first = await admin('events:tail', '--publisher', account, '--limit', '4');
     expect(first.code).toBe(0);
     const api = await listEvents(deps, account, { limit: 6 });
@@ -36,12 +36,12 @@ describe('events commands', () => {
     const next = await admin('events:tail', '--publisher', account, '--limit', '2', '--cursor', first.body.next_cursor as string);
     expect((next.body.events as Array<{ id: string }>).map((e) => e.id)).toEqual(api.data.slice(4, 6).map((e) => e.id));
     expect((await admin('events:tail', '--publisher', 'pub_nobody')).body.error).toContain('does not exist');
-    const other = deps.data!.publishers[1].account_id;
+    const other = deps.demo!.publishers[1].account_id;
     expect((await admin('events:tail', '--publisher', other, '--cursor', first.body.next_cursor as string)).body.error).toContain("another account's feed");
   });
 
   it('events:tail --follow prints each new change as it happens, one JSON line, until interrupted', async () => {
-    const account = deps.data!.publishers[0].account_id;
+    const account = deps.demo!.publishers[0].account_id;
     const end = (await listEvents(deps, account, { limit: 500 })).next_cursor;
     const root = resolve(import.meta.dirname, '../../..');
     const child = spawn(
@@ -67,7 +67,7 @@ describe('events commands', () => {
   });
 
   it('events:prune makes cursors before what is left answer "no longer kept"; events:backfill is safe to repeat', async () => {
-    const account = deps.data!.publishers[1].account_id;
+    const account = deps.demo!.publishers[1].account_id;
     const cursor = (await listEvents(deps, account, { limit: 1 })).next_cursor;
     const again = await admin('events:backfill');
     expect(again.code).toBe(0);

@@ -11,7 +11,12 @@ import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth'
 import { bookLedgerEntry, commissionFor, conversionId, saleEvent, storeCountedClicks } from '@cw/conversions';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
-import { createRepositories, type ApiKeyKind, type AssignmentRow, type ClickRow, type ConversionRow, type LinkRow, type Models, type ProductRow } from '@cw/db';
+import type { ApiKeyKind } from '@cw/auth';
+import type { ProductRow } from '@cw/catalog';
+import type { ConversionRow } from '@cw/conversions';
+import type { ClickRow, LinkRow } from '@cw/links';
+import type { AssignmentRow } from '@cw/programs';
+import type { Models, PlatformData } from '@cw/runtime';
 import { Prng } from './prng';
 import { CATEGORIES, COLORS, MARKET_CURRENCY, MERCHANTS, MODEL_WORDS, type CategorySpec } from './vocabulary';
 
@@ -122,20 +127,20 @@ const DAY = 24 * HOUR;
 const money = (cents: number) => Decimal128.fromString(formatDecimal({ units: BigInt(cents), scale: 2 }));
 
 /**
- * Seeds through the same repositories and use cases as the API and the operator CLI (their bulk
+ * Seeds through the same domain data and use cases as the API and the operator CLI (their bulk
  * paths), so seeded documents have the shape, defaults and rules of real ones.
  */
-export async function generateDemoData(models: Models, opts: SeedOptions): Promise<DemoDataset> {
-  const repos = createRepositories(models);
+export async function generateDemoData(store: { models: Models; data: PlatformData }, opts: SeedOptions): Promise<DemoDataset> {
+  const { models, data } = store;
   const rng = new Prng(opts.seed ?? 20261122);
   const now = opts.now ?? new Date();
   const t = now.getTime();
   const stamps = { created_at: now, updated_at: now };
 
   // Merchants and programs.
-  await repos.merchants.create(MERCHANTS.map((m) => ({ _id: m.id, name: m.name, domains: [m.domain], ...stamps })));
+  await data.programs.createMerchants(MERCHANTS.map((m) => ({ _id: m.id, name: m.name, domains: [m.domain], ...stamps })));
   const merchantOf = new Map<number, (typeof MERCHANTS)[number]>(MERCHANTS.map((m) => [m.id, m]));
-  await repos.programs.create(
+  await data.programs.create(
     PROGRAMS.map((p) => {
       const m = merchantOf.get(p.merchant)!;
       return {
@@ -190,7 +195,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     { key: 'no_feed_access', id: 'pub_nofeed', name: 'Coupon Corner', status: 'active', feed: false, markets: ['DE'] },
     { key: 'no_markets', id: 'pub_nomarkets', name: 'Fresh Start Media', status: 'active', feed: true, markets: [] as string[] },
   ] as const;
-  await createPublishers({ repos }, [
+  await createPublishers({ data }, [
     ...accounts.map((a) => ({
       _id: a.id,
       name: a.name,
@@ -230,25 +235,25 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
       });
     }
   }
-  await repos.programs.saveAssignments(memberships, now);
+  await data.programs.saveAssignments(memberships, now);
 
   for (const a of accounts) {
     const keys = {} as PublisherCredentials['keys'];
     for (const kind of ['live', 'demo', 'test', 'sandbox', 'read_only'] as const)
-      keys[kind] = (await issueCredential(models, a.id, 'api_key', kind, `demo ${kind}`)).secret;
-    const revoked = await issueCredential(models, a.id, 'api_key', 'live', 'revoked demo key');
-    await revokeCredential(models, revoked.id);
+      keys[kind] = (await issueCredential(data.auth, a.id, 'api_key', kind, `demo ${kind}`)).secret;
+    const revoked = await issueCredential(data.auth, a.id, 'api_key', 'live', 'revoked demo key');
+    await revokeCredential(data.auth, revoked.id);
     keys.revoked = revoked.secret;
     publishers.push({
       account_id: a.id,
       keys,
-      reporting_token: (await issueCredential(models, a.id, 'reporting_token')).secret,
-      offers_credential: (await issueCredential(models, a.id, 'offers_credential')).secret,
-      portal_token: (await issueCredential(models, a.id, 'portal_token')).secret,
+      reporting_token: (await issueCredential(data.auth, a.id, 'reporting_token')).secret,
+      offers_credential: (await issueCredential(data.auth, a.id, 'offers_credential')).secret,
+      portal_token: (await issueCredential(data.auth, a.id, 'portal_token')).secret,
     });
   }
   const special_keys = {} as DemoDataset['special_keys'];
-  for (const s of specials) special_keys[s.key] = (await issueCredential(models, s.id, 'api_key', 'live')).secret;
+  for (const s of specials) special_keys[s.key] = (await issueCredential(data.auth, s.id, 'api_key', 'live')).secret;
 
   // Catalog.
   const programsByCategory = new Map<number, ProgramPlan[]>();
@@ -267,7 +272,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
   const target = Math.max(opts.products, 200);
   const flush = async () => {
     if (!batch.length) return;
-    await repos.catalog.insertRows(batch);
+    await data.catalog.insertRows(batch);
     written += batch.length;
     batch = [];
     opts.onProgress?.(written, target);
@@ -435,7 +440,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
         updated_at: new Date(t - 100 * DAY),
       });
     }
-    await repos.links.insertNew(links);
+    await data.links.insertNew(links);
     counts.links += links.length;
     const clicks: ClickRow[] = [];
     const conversions: ConversionRow[] = [];
@@ -511,12 +516,12 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
         }
       }
     }
-    await storeCountedClicks({ models }, clicks, (rows) => repos.clicks.insertRows(rows));
-    await repos.conversions.insertRows(conversions);
+    await storeCountedClicks({ data }, clicks, (rows) => data.links.insertClickRows(rows));
+    await data.conversions.insertRows(conversions);
     // Bookings by the network, through the lifecycle (approved, no sale event).
-    await bookLedgerEntry({ models }, { publisherId: a.id, amount: '25.00', currency: 'EUR', reason: 'Welcome bonus', now: new Date(t - 60 * DAY) });
+    await bookLedgerEntry({ data }, { publisherId: a.id, amount: '25.00', currency: 'EUR', reason: 'Welcome bonus', now: new Date(t - 60 * DAY) });
     await bookLedgerEntry(
-      { models },
+      { data },
       {
         publisherId: a.id,
         amount: '-4.50',
@@ -530,7 +535,7 @@ export async function generateDemoData(models: Models, opts: SeedOptions): Promi
     counts.clicks += clicks.length;
     counts.conversions += conversions.length + 2;
   }
-  const merchantToken = (await issueMerchantToken(models, 501, 'demo merchant token')).secret;
+  const merchantToken = (await issueMerchantToken(data.auth, 501, 'demo merchant token')).secret;
 
   // Offers (pilot) in every state: running (a voucher and a deal), future, expired, ended early, and
   // running on a program publishers[0] is not approved for (1012). Only the running ones of approved programs list.

@@ -3,7 +3,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AccessCache } from '@cw/auth';
 import { loadConfig } from '@cw/config';
-import { createRepositories } from '@cw/db';
 import { createLogger } from '@cw/logging';
 import { createHttpMetrics } from '@cw/metrics';
 import { createMemoryRateLimiter, createMemorySlots } from '@cw/ratelimit';
@@ -16,12 +15,10 @@ import { openApiDocument as tracking } from '@cw/app-tracker';
 
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
-const models = {} as AppDeps['models'];
 const deps: AppDeps = {
   config: loadConfig({}, { port: 8080 }),
   logger: createLogger({ level: 'silent' }),
-  models,
-  repos: createRepositories(models),
+  data: {} as AppDeps['data'],
   limiter: createMemoryRateLimiter(),
   slots: createMemorySlots(),
   access: new AccessCache(null),

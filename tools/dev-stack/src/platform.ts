@@ -146,7 +146,7 @@ async function startOn(
   const addresses = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl };
   if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
     const products = opts.seedProducts ?? config.seedProducts;
-    const data = await generateDemoData(deps.models, {
+    const data = await generateDemoData(deps, {
       products,
       linkKey: config.secretKey,
       onProgress: opts.progress ? progressBar('seeding products') : undefined,
@@ -173,8 +173,7 @@ async function startOn(
   const appDeps = {
     config,
     logger: deps.logger,
-    models: deps.models,
-    repos: deps.repos,
+    data: deps.data,
     limiter: deps.limiter,
     slots: deps.slots,
     metrics: deps.metrics,
@@ -184,8 +183,7 @@ async function startOn(
     db: deps.db.connection.db!,
     logger: deps.logger,
     config,
-    models: deps.models,
-    repos: deps.repos,
+    data: deps.data,
     slots: deps.slots,
     processEveryMs: opts.workerIntervalMs,
     registry: deps.metrics.registry,

@@ -6,7 +6,8 @@
  */
 import { parseCommandLine } from '@cw-tools/cli-kit';
 import { loadConfig } from '@cw/config';
-import { connectDatabase, createModels, migrateIndexes } from '@cw/db';
+import { connectDatabase, migrateIndexes } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { generateDemoData, progressBar } from '@cw-tools/demo-data';
 import { resolveMongoUri, runningLocalPlatform, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { CREDENTIALS_PATH, REPO_ROOT } from './platform';
@@ -36,7 +37,7 @@ const config = loadConfig(process.env, { port: 8080 });
 const store = config.mongodbUri ? storeOf({ mongodbUri: config.mongodbUri }) : (runningLocalPlatform(REPO_ROOT)?.store ?? storeOf({ mongodbUri: uri }));
 const db = await connectDatabase(uri);
 try {
-  const models = createModels(db.connection);
+  const { models, data: platformData } = openPlatformData(db.connection);
   if ((await models.Publisher.estimatedDocumentCount()) > 0) {
     if (!values.reset) {
       console.error('error: the database is not empty: pass --reset to drop it and seed again');
@@ -46,12 +47,15 @@ try {
   }
   await migrateIndexes(models);
   const started = Date.now();
-  const { counts, ...data } = await generateDemoData(models, {
-    products,
-    linkKey: config.secretKey,
-    seed: values.seed ? Number(values.seed) : undefined,
-    onProgress: progressBar('seeding products'),
-  });
+  const { counts, ...data } = await generateDemoData(
+    { models, data: platformData },
+    {
+      products,
+      linkKey: config.secretKey,
+      seed: values.seed ? Number(values.seed) : undefined,
+      onProgress: progressBar('seeding products'),
+    },
+  );
   const written = writeCredentials(CREDENTIALS_PATH, store, {
     portal_url: config.portalUrl,
     base_url: `${config.portalUrl}/api/v1/publisher`,

@@ -44,8 +44,8 @@ for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
         env: { RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_ACCOUNT_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' },
       });
       servers = [createApp(a).callback(), createApp(b).callback()];
-      account = a.data!.publishers[0].account_id;
-      key = a.data!.publishers[0].keys.live;
+      account = a.demo!.publishers[0].account_id;
+      key = a.demo!.publishers[0].keys.live;
     });
     afterAll(async () => {
       await b?.close();
@@ -119,7 +119,7 @@ for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
     });
 
     it("shows a program's products from the request after its approval, and hides them from the request after a pause or a rejection", async () => {
-      const gtin = a.data!.fixtures.gtin_unapproved_program;
+      const gtin = a.demo!.fixtures.gtin_unapproved_program;
       const program = String((await a.models.Product.findOne({ gtin }).lean())!.program_id);
       expect(await lookupCounts(gtin)).toEqual([0, 0]);
       await admin('program:assign', '--publisher', account, '--program', program, '--status', 'approved');
@@ -133,7 +133,7 @@ for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
     });
 
     it('answers a catalog import (price, stock) from the very next search and lookup on every instance', async () => {
-      const row = (await a.models.Product.findOne({ program_id: a.data!.fixtures.approved_program_id, country: 'DE', availability: 'in_stock', removed: false })
+      const row = (await a.models.Product.findOne({ program_id: a.demo!.fixtures.approved_program_id, country: 'DE', availability: 'in_stock', removed: false })
         .sort({ _id: 1 })
         .lean())!;
       const search = `/products/?country=DE&merchant=${row.merchant_id}&limit=100`;
@@ -169,13 +169,13 @@ for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
 
     it('turns feed access off for the very next search (403 feed_access_inactive)', async () => {
       expect(await statuses('/products/?country=DE')).toEqual([200, 200]);
-      await a.repos.publishers.update(account, { feed_access: false });
+      await a.data.auth.updatePublisher(account, { feed_access: false });
       const res = await Promise.all(servers.map((s) => request(s).get(`${B}/products/?country=DE`).set('X-API-Key', key)));
       expect(res.map((r) => [r.status, r.body.code])).toEqual([
         [403, 'feed_access_inactive'],
         [403, 'feed_access_inactive'],
       ]);
-      await a.repos.publishers.update(account, { feed_access: true });
+      await a.data.auth.updatePublisher(account, { feed_access: true });
       expect(await statuses('/products/?country=DE')).toEqual([200, 200]);
     });
   });

@@ -19,9 +19,9 @@ beforeAll(async () => {
   deps = await createTestDeps({ seedProducts: 10, env: { TRUST_PROXY_HOPS: '1', RATELIMIT_IP_PER_MIN: '5', RATELIMIT_ACCOUNT_PER_MIN: '1000' } });
   tracker = trackerApp(deps);
   [{ code }] = await ensureLinks(
-    deps.repos.links,
+    deps.data.links,
     deps.config.secretKey,
-    [{ publisherId: deps.data!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'xff' }],
+    [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'xff' }],
     { source: 'api', listed: true },
   );
 });
@@ -40,7 +40,7 @@ describe('client addresses behind a trusted proxy', () => {
     for (let i = 0; i < 7; i++) {
       const res = await request(api)
         .get('/api/v1/publisher/me/')
-        .set('X-API-Key', deps.data!.publishers[0].keys.live)
+        .set('X-API-Key', deps.demo!.publishers[0].keys.live)
         .set('X-Forwarded-For', via(`198.51.100.${i}, 10.0.0.${i}`, '203.0.113.7'));
       statuses.push(res.status);
     }
@@ -48,7 +48,7 @@ describe('client addresses behind a trusted proxy', () => {
     // Another real address has its own budget.
     const other = await request(api)
       .get('/api/v1/publisher/me/')
-      .set('X-API-Key', deps.data!.publishers[0].keys.live)
+      .set('X-API-Key', deps.demo!.publishers[0].keys.live)
       .set('X-Forwarded-For', via('203.0.113.7', '203.0.113.99'));
     expect(other.status).toBe(200);
   });

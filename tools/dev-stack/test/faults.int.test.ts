@@ -28,9 +28,9 @@ afterAll(async () => {
 
 async function linkOf(deps: TestDeps): Promise<string> {
   const [{ code }] = await ensureLinks(
-    deps.repos.links,
+    deps.data.links,
     deps.config.secretKey,
-    [{ publisherId: deps.data!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'faults' }],
+    [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'faults' }],
     { source: 'api', listed: true },
   );
   return code;
@@ -68,7 +68,7 @@ async function onPrivateRedis(): Promise<{
 describe('Redis down, back, and flapping', () => {
   it('answers 503 within 100 ms with RateLimit headers while Redis is down, keeps redirecting, and recovers without a restart', async () => {
     const { redis, deps, publisher, tracker } = await onPrivateRedis();
-    const key = deps.data!.publishers[0].keys.live;
+    const key = deps.demo!.publishers[0].keys.live;
     const code = await linkOf(deps);
     const redirects = tracker.callback();
     expect((await request(publisher).get(`${B}/products/?country=DE`).set('X-API-Key', key)).status).toBe(200);
@@ -107,16 +107,16 @@ describe('Redis down, back, and flapping', () => {
       off();
       client.disconnect();
     });
-    const account = deps.data!.publishers[0].account_id;
+    const account = deps.demo!.publishers[0].account_id;
     await redis.kill();
     await sleep(100);
-    await expect(deps.repos.publishers.update(account, { name: 'Renamed while Redis was away' })).rejects.toMatchObject({ code: 'service_unavailable' });
-    expect((await deps.repos.publishers.byId(account))!.name).toBe('Renamed while Redis was away');
+    await expect(deps.data.auth.updatePublisher(account, { name: 'Renamed while Redis was away' })).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect((await deps.data.auth.publisherById(account))!.name).toBe('Renamed while Redis was away');
     await redis.start();
     let done = false;
     for (let i = 0; i < 50 && !done; i++) {
       await sleep(100);
-      done = await deps.repos.publishers.update(account, { name: 'Renamed again' }).then(
+      done = await deps.data.auth.updatePublisher(account, { name: 'Renamed again' }).then(
         () => true,
         () => false,
       );
@@ -126,7 +126,7 @@ describe('Redis down, back, and flapping', () => {
 
   it('answers every request of a minute of Redis flapping every second with 200 or 503, never a hang or a 500, and recovers', async () => {
     const { redis, deps, publisher } = await onPrivateRedis();
-    const key = deps.data!.publishers[0].keys.live;
+    const key = deps.demo!.publishers[0].keys.live;
     const statuses = new Map<number, number>();
     let slowest = 0;
     let flapping = true;
@@ -237,7 +237,7 @@ describe('kill -9 under load', () => {
     expect(stored).toBeLessThan(clickIds.length);
     const intake = trackerApp(deps);
     cleanups.push(() => intake.clicks.close());
-    const token = (await issueMerchantToken(deps.models, 501)).secret;
+    const token = (await issueMerchantToken(deps.data.auth, 501)).secret;
     const statuses = new Map<number, number>();
     for (const [i, clickId] of clickIds.entries()) {
       const res = await request(intake.callback())
@@ -248,7 +248,7 @@ describe('kill -9 under load', () => {
     }
     expect(Object.fromEntries(statuses)).toEqual({ 201: clickIds.length });
     const sales = await deps.models.Conversion.find({ order_ref: /^KILL-/ }).lean();
-    expect(sales.every((c) => c.publisher_id === deps.data!.publishers[0].account_id && c.subid === 'faults' && c.link_id === code)).toBe(true);
+    expect(sales.every((c) => c.publisher_id === deps.demo!.publishers[0].account_id && c.subid === 'faults' && c.link_id === code)).toBe(true);
   }, 60_000);
 });
 
@@ -278,7 +278,7 @@ describe('SIGTERM with open event streams', () => {
     cleanups.push(() => deps.close());
     const { child, base } = await spawnService('publisher-api', deps.tdb.uri, { SHUTDOWN_DRAIN_MS: '300' });
     const exited = once(child, 'exit');
-    const res = await fetch(`${base}/api/v1/publisher/events/stream/`, { headers: { 'X-API-Key': deps.data!.publishers[0].keys.live } });
+    const res = await fetch(`${base}/api/v1/publisher/events/stream/`, { headers: { 'X-API-Key': deps.demo!.publishers[0].keys.live } });
     expect(res.status).toBe(200);
     const messages: SseMessage[] = [];
     const reading = readEventStream(res.body, (m) => messages.push(m));

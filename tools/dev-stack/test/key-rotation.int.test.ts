@@ -59,7 +59,7 @@ const tracker = (d: TestDeps) => {
   trackers.push(t);
   return t.callback();
 };
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const verifies = (secret: string, r: { headers: http.IncomingHttpHeaders; body: string }) => {
   const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
     .update(`${r.headers['x-cw-delivery']}.${r.headers['x-cw-timestamp']}.${r.body}`)
@@ -92,7 +92,7 @@ describe('key rotation', () => {
     const again = await request(after.api).post('/api/v1/publisher/links/').set(key).send({ program_id: 1001, subid: 'rotation' });
     expect(again).toMatchObject({ status: 200, body: { id: link.body.id } });
     expect((await request(after.tracker).get(`/c/${link.body.id}`).set('User-Agent', BROWSER)).status).toBe(302);
-    const merchant = `Bearer ${(await issueMerchantToken(deps.models, 501)).secret}`;
+    const merchant = `Bearer ${(await issueMerchantToken(deps.data.auth, 501)).secret}`;
     const sale = await request(after.tracker)
       .post('/api/v1/track/conversions/')
       .set('Authorization', merchant)

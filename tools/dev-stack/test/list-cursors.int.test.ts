@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   publisher = publisherApi(deps).callback();
   reporting = reportingApi(deps).callback();
-  const owner = deps.data!.publishers[0];
+  const owner = deps.demo!.publishers[0];
   // Seven sales at one instant and seven deliveries at one instant: a page boundary falls among them.
   const base = (await deps.models.Conversion.findOne({ publisher_id: owner.account_id }).lean())!;
   await deps.models.Conversion.insertMany(
@@ -61,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
-const get = (path: string, who = deps.data!.publishers[0]) =>
+const get = (path: string, who = deps.demo!.publishers[0]) =>
   path.startsWith(R)
     ? request(reporting).get(path).set('Authorization', `Bearer ${who.reporting_token}`)
     : request(publisher).get(path).set('X-API-Key', who.keys.live);
@@ -141,7 +141,7 @@ describe('cursors beside pages', () => {
     const [v, body, mac] = cursor.split('.');
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as { p: number };
     const forged = `${v}.${Buffer.from(JSON.stringify({ ...payload, p: 99 })).toString('base64url')}.${mac}`;
-    const other = deps.data!.publishers[1];
+    const other = deps.demo!.publishers[1];
     for (const [path, who, detail] of [
       [`${P}/conversions/?page_size=2&status=pending&cursor=${forged}`, undefined, /not a cursor of this list/],
       [`${P}/conversions/?page_size=2&status=pending&cursor=garbage`, undefined, /not a cursor of this list/],

@@ -21,7 +21,7 @@ beforeAll(async () => {
   publisher = publisherApi(deps).callback();
   reporting = reportingApi(deps).callback();
   // The demo account has no postback deliveries: a few, a day apart.
-  const owner = deps.data!.publishers[0];
+  const owner = deps.demo!.publishers[0];
   const at = (i: number) => new Date(Date.UTC(2026, 0, 1 + i));
   await deps.models.PostbackDelivery.insertMany(
     Array.from({ length: 12 }, (_, i) => ({
@@ -51,7 +51,7 @@ const stages = (s: PlanStage | undefined): string[] => (s ? [s.stage, ...stages(
 /** The find a request sent to `collection` (the last one), explained with executionStats. */
 async function explainListOf(path: string, collection: string) {
   sent.length = 0;
-  const caller = deps.data!.publishers[0];
+  const caller = deps.demo!.publishers[0];
   const res = path.startsWith('/api/v1/affiliate-reporting/')
     ? await request(reporting).get(path).set('Authorization', `Bearer ${caller.reporting_token}`)
     : await request(publisher).get(path).set('X-API-Key', caller.keys.live);
@@ -96,7 +96,7 @@ describe('list queries read their first page in index order', () => {
 describe('/Apiv3/json getConversions reads its page in index order', () => {
   it('the default order: IXSCAN, no in-memory SORT, at most limit + the rows of other sources examined', async () => {
     sent.length = 0;
-    const caller = deps.data!.publishers[0];
+    const caller = deps.demo!.publishers[0];
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const res = await request(reporting).get(
       `/Apiv3/json?api_key=${encodeURIComponent(caller.reporting_token)}&Target=Affiliate_Report&Method=getConversions&data_start=${day(Date.now() - 300 * 86_400_000)}&data_end=${day(Date.now())}&limit=${PAGE}`,

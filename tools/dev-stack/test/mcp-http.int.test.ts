@@ -36,7 +36,7 @@ beforeAll(async () => {
   mcpUrl = `${await listen(mcpServer(deps))}/api/v1/mcp/`;
   apiUrl = `${await listen(publisherApi(deps))}/api/v1/publisher`;
   client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { 'X-API-Key': deps.data!.publishers[0].keys.live } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { 'X-API-Key': deps.demo!.publishers[0].keys.live } } }));
 });
 afterAll(async () => {
   await client?.close();
@@ -44,7 +44,7 @@ afterAll(async () => {
   await deps?.close();
 });
 
-const key = () => deps.data!.publishers[0].keys.live;
+const key = () => deps.demo!.publishers[0].keys.live;
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${apiUrl}${path}`, { ...init, headers: { 'X-API-Key': key(), 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
 const tool = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -68,7 +68,7 @@ describe('one platform over two protocols', () => {
   });
 
   it('replays over MCP the link an idempotency key created over HTTP, and refuses another body under it', async () => {
-    const body = { program_id: deps.data!.fixtures.approved_program_id, subid: 'cross-protocol' };
+    const body = { program_id: deps.demo!.fixtures.approved_program_id, subid: 'cross-protocol' };
     const created = await api('/links/', { method: 'POST', body: JSON.stringify(body), headers: { 'Idempotency-Key': 'shared-key-1' } });
     expect(created.status).toBe(201);
     const link = await created.json();

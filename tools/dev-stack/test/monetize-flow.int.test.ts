@@ -43,7 +43,7 @@ describe('instant monetization, from provisional link to publisher account', () 
     expect(click.status).toBe(302);
     await tracker.clicks.flush();
     const clickId = new URL(click.headers.location).searchParams.get('cw_click_id')!;
-    const token = (await issueMerchantToken(deps.models, 501)).secret;
+    const token = (await issueMerchantToken(deps.data.auth, 501)).secret;
     const sale = await request(tracker.callback())
       .post('/api/v1/track/conversions/')
       .set('Authorization', `Bearer ${token}`)

@@ -35,15 +35,15 @@ beforeAll(async () => {
   tracker = app.callback();
   publisher = publisherApi(deps).callback();
   // Program 1001 (merchant 501, 8% of the sale) is approved for publishers[0].
-  token = (await issueMerchantToken(deps.models, 501)).secret;
-  otherMerchantToken = (await issueMerchantToken(deps.models, 502)).secret;
-  key = deps.data!.publishers[0].keys.live;
-  otherKey = deps.data!.publishers[1].keys.live;
+  token = (await issueMerchantToken(deps.data.auth, 501)).secret;
+  otherMerchantToken = (await issueMerchantToken(deps.data.auth, 502)).secret;
+  key = deps.demo!.publishers[0].keys.live;
+  otherKey = deps.demo!.publishers[1].keys.live;
   [{ code }, { code: code2 }] = await ensureLinks(
-    deps.repos.links,
+    deps.data.links,
     deps.config.secretKey,
     ['conv-test', 'conv-test-2'].map((subid) => ({
-      publisherId: deps.data!.publishers[0].account_id,
+      publisherId: deps.demo!.publishers[0].account_id,
       programId: 1001,
       campaignId: 501,
       landingUrl: 'https://www.example.com/',
@@ -98,7 +98,7 @@ describe('POST /api/v1/track/conversions/', () => {
     expect(again.body.sale_amount).toBe('123.45');
     expect(await eventsOf(first.body.id)).toEqual(['sale.created']);
     const stored = await deps.models.Conversion.findById(first.body.id).lean();
-    expect(stored).toMatchObject({ publisher_id: deps.data!.publishers[0].account_id, subid: 'conv-test', link_id: code });
+    expect(stored).toMatchObject({ publisher_id: deps.demo!.publishers[0].account_id, subid: 'conv-test', link_id: code });
   });
 
   it('makes exactly one conversion from concurrent reports of one order', async () => {
@@ -133,7 +133,7 @@ describe('POST /api/v1/track/conversions/', () => {
       expect(res.body).toMatchObject({ click_id: clickId, program_id: 1001, status: 'pending' });
       expect(await deps.models.Click.countDocuments()).toBe(before);
       expect(await deps.models.Conversion.findById(res.body.id).lean()).toMatchObject({
-        publisher_id: deps.data!.publishers[0].account_id,
+        publisher_id: deps.demo!.publishers[0].account_id,
         subid: 'conv-test-2',
         link_id: code2,
         campaign_id: 501,
@@ -156,7 +156,7 @@ describe('POST /api/v1/track/conversions/', () => {
     await deps.models.Click.create({
       _id: 'clk_legacy0000000001',
       link_id: code2,
-      publisher_id: deps.data!.publishers[0].account_id,
+      publisher_id: deps.demo!.publishers[0].account_id,
       program_id: 1001,
       campaign_id: 501,
       subid: 'conv-test-2',
@@ -198,8 +198,8 @@ describe('POST /api/v1/track/conversions/', () => {
     const body = sale(await newClick());
     for (const bearer of [
       key,
-      deps.data!.publishers[0].reporting_token,
-      deps.data!.publishers[0].portal_token,
+      deps.demo!.publishers[0].reporting_token,
+      deps.demo!.publishers[0].portal_token,
       'mrc_notarealtoken000000000000000000000000000',
     ]) {
       expectErrorShape(await report(body, bearer), 401, 'not_authenticated');

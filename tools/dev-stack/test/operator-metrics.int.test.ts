@@ -31,7 +31,7 @@ describe.each(Object.keys(clients) as Array<keyof typeof clients>)('operator met
     const redis = clients[kind]();
     await redis.connect();
     const registry = new Registry();
-    registerOperatorMetrics(registry, { db: deps.db, models: deps.models, redis });
+    registerOperatorMetrics(registry, { db: deps.db, data: deps.data, redis });
     const ping = Number(/^redis_ping_seconds (\S+)$/m.exec(await registry.metrics())?.[1]);
     expect(ping).toBeGreaterThan(0);
     redis.disconnect();

@@ -16,7 +16,7 @@ let receiver: Receiver;
 let fx: PostbackFixture;
 let failing = false;
 
-const pub = () => deps.data!.publishers[0];
+const pub = () => deps.demo!.publishers[0];
 const api = () => publisherApi(deps).callback();
 
 beforeAll(async () => {
@@ -24,7 +24,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   receiver.behave = () => (failing ? 503 : 'ok');
   fx = await postbackFixture(deps, receiver.url);
-  worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, models: deps.models, repos: deps.repos, processEveryMs: 100 });
+  worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, data: deps.data, processEveryMs: 100 });
   await worker.start();
 });
 afterAll(async () => {
@@ -99,7 +99,7 @@ describe('postback delivery through the worker', () => {
       'credential_not_allowed',
     );
     expectErrorShape(
-      await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', deps.data!.publishers[1].keys.live),
+      await request(api()).post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`).set('X-API-Key', deps.demo!.publishers[1].keys.live),
       404,
       'not_found',
     );
@@ -111,7 +111,7 @@ describe('postback delivery through the worker', () => {
     expect(res.body).toMatchObject({ status: 'succeeded', attempts: 1, test: true, event: 'sale.created' });
     const got = received().find((r) => r.headers['x-cw-delivery'] === res.body.delivery_id)!;
     expect(verify(got)).toMatchObject({ type: 'sale.created', test: true });
-    expectErrorShape(await request(api()).post('/api/v1/publisher/postback/test/').set('X-API-Key', deps.data!.publishers[1].keys.live), 404, 'not_found');
+    expectErrorShape(await request(api()).post('/api/v1/publisher/postback/test/').set('X-API-Key', deps.demo!.publishers[1].keys.live), 404, 'not_found');
   });
 
   it('lets the portal token, which configures the postback, also send the test event and read and redeliver deliveries', async () => {
@@ -133,8 +133,7 @@ describe('postback delivery through the worker', () => {
       db: deps.db.connection.db!,
       logger: deps.logger,
       config: deps.config,
-      models: deps.models,
-      repos: deps.repos,
+      data: deps.data,
       processEveryMs: 100,
     });
     await second.start();

@@ -149,7 +149,7 @@ describe('postback delivery at scale', () => {
     await bed.startWorker({ postbackBreakerFailures: 3, postbackBreakerPauseMs: PAUSE, postbackRetryUnitMs: 60_000 });
     const failing: string[] = [];
     for (let i = 0; i < 3; i++) failing.push(await otherFx.sale());
-    const pub = bed.deps.data!.publishers[1];
+    const pub = bed.deps.demo!.publishers[1];
     const paused = await until(async () => {
       const c = await bed.deps.models.PostbackConfig.findById(pub.account_id).lean();
       return c?.paused_until ? c : undefined;
@@ -266,7 +266,7 @@ describe('postback delivery at scale', () => {
     expect(failed.expires_at!.getTime() - failed.updated_at.getTime()).toBe(30 * DAY);
     await bed.reset();
     await bed.deps.models.PostbackDelivery.updateOne({ _id: failed._id }, { $set: { status: 'dead', next_attempt_at: null } });
-    const pub = bed.deps.data!.publishers[0];
+    const pub = bed.deps.demo!.publishers[0];
     const res = await request(publisherApi(bed.deps).callback())
       .post(`/api/v1/publisher/postback/deliveries/${failed._id}/redeliver/`)
       .set('X-API-Key', pub.keys.live);

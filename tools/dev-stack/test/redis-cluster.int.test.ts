@@ -33,7 +33,7 @@ const me = (key: string) => request(api).get('/api/v1/publisher/me/').set('X-API
 
 describe('on a Redis Cluster', () => {
   it('counts the account budget and answers 429 past it, with the RateLimit headers', async () => {
-    const clicks = () => request(api).get('/api/v1/publisher/clicks/').set('X-API-Key', deps.data!.publishers[1].keys.live);
+    const clicks = () => request(api).get('/api/v1/publisher/clicks/').set('X-API-Key', deps.demo!.publishers[1].keys.live);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await clicks()).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -42,7 +42,7 @@ describe('on a Redis Cluster', () => {
 
   it('refuses a key revoked with the operator CLI on the very next request, though principals are cached', async () => {
     const issued = await runCli(
-      ['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'],
+      ['key:issue', '--publisher', deps.demo!.publishers[0].account_id, '--kind', 'live', '--json'],
       { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') },
       '/tmp',
     );
@@ -61,9 +61,9 @@ describe('on a Redis Cluster', () => {
   it("answers only 200/429/503 while the access keys' primary is down, never lets a revoked key in, and recovers without a restart", async () => {
     const cliEnv = { MONGODB_URI: deps.tdb.uri, REDIS_CLUSTER_NODES: cluster.nodes.join(',') };
     const issued = JSON.parse(
-      (await runCli(['key:issue', '--publisher', deps.data!.publishers[0].account_id, '--kind', 'live', '--json'], cliEnv, '/tmp')).out,
+      (await runCli(['key:issue', '--publisher', deps.demo!.publishers[0].account_id, '--kind', 'live', '--json'], cliEnv, '/tmp')).out,
     ) as { id: string; secret: string };
-    const live = deps.data!.publishers[0].keys.live;
+    const live = deps.demo!.publishers[0].keys.live;
     expect((await me(issued.secret)).status).toBe(200);
     expect((await runCli(['credential:revoke', '--id', issued.id, '--json'], cliEnv, '/tmp')).code).toBe(0);
     await cluster.killPrimaryOf('{access}:epoch');

@@ -42,7 +42,7 @@ async function until<T>(probe: () => Promise<T | undefined | false>, ms: number)
 
 describe('the stats read model under kill -9', () => {
   it('a worker killed mid-count: the next worker finishes, nothing lost, nothing twice', { timeout: 180_000 }, async () => {
-    const pub = deps.data!.publishers[0].account_id;
+    const pub = deps.demo!.publishers[0].account_id;
     const template = (await deps.models.Conversion.findOne({ publisher_id: pub, source: 'v1' }).lean())!;
     const N = 3000;
     const statuses = ['pending', 'approved', 'declined'] as const;
@@ -86,9 +86,9 @@ describe('the stats read model under kill -9', () => {
   });
 
   it('a tracker killed while it writes click batches: every stored click is counted once', { timeout: 120_000 }, async () => {
-    const pub = deps.data!.publishers[1].account_id;
+    const pub = deps.demo!.publishers[1].account_id;
     const [{ code }] = await ensureLinks(
-      deps.repos.links,
+      deps.data.links,
       deps.config.secretKey,
       [{ publisherId: pub, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'crash' }],
       { source: 'api', listed: true },

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@cw/auth';
 import { paymentStatus } from '@cw/account';
-import type { ClickRow } from '@cw/db';
+import type { ClickRow } from '@cw/links';
 import { addDecimals, formatDecimal, minorUnits, parseDecimal } from '@cw/money';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import {
@@ -166,10 +166,10 @@ async function runHistory(actions: Action[], publisherId: string) {
       if (a.crash) {
         // The tracker dies after storing the batch and before counting it: a pass finishes it.
         await storeCountedClicks(deps, batch, async (rows) => {
-          await deps.repos.clicks.insertRows(rows);
+          await deps.data.links.insertClickRows(rows);
           throw new Error('the tracker died here');
         }).catch(() => undefined);
-      } else await storeCountedClicks(deps, batch, (rows) => deps.repos.clicks.insertRows(rows));
+      } else await storeCountedClicks(deps, batch, (rows) => deps.data.links.insertClickRows(rows));
       clicks.push(...batch.filter((c) => !c.is_bot));
     } else if (a.kind === 'sale') {
       if (!clicks.length) continue;

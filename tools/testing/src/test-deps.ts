@@ -1,16 +1,7 @@
 import { loadConfig, type PlatformConfig } from '@cw/config';
 import { AccessCache, bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
-import {
-  accessChangeOfWrite,
-  connectDatabase,
-  createModels,
-  createRepositories,
-  migrateIndexes,
-  onAccessChange,
-  type Database,
-  type Models,
-  type Repositories,
-} from '@cw/db';
+import { accessChangeOfWrite, connectDatabase, migrateIndexes, onAccessChange, type Database } from '@cw/db';
+import { openPlatformData, type Models, type PlatformData } from '@cw/runtime';
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -30,8 +21,10 @@ import { createTestDatabase, redisUrl, type TestDatabase } from './test-database
 export interface TestDeps {
   config: PlatformConfig;
   logger: Logger;
+  /** Every domain's data handle, as services hold it. */
+  data: PlatformData;
+  /** Every model, for tests that read or write raw rows. */
   models: Models;
-  repos: Repositories;
   limiter: RateLimiter;
   slots: Slots;
   metrics: HttpMetrics;
@@ -45,7 +38,7 @@ export interface TestDeps {
   /** The Redis Cluster's nodes, when on one (instances on the same database use it too). */
   clusterNodes?: string[];
   /** The demo dataset's credentials and fixtures, when seeded. */
-  data?: DemoDataset;
+  demo?: DemoDataset;
   close(): Promise<void>;
 }
 
@@ -77,7 +70,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   const shared = opts.sameDatabaseAs;
   const tdb = shared?.tdb ?? (await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }));
   const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
-  const models = createModels(db.connection);
+  const { data: platformData, models } = openPlatformData(db.connection);
   await migrateIndexes(models);
   let redis: RedisClient | undefined;
   let limiter: RateLimiter;
@@ -100,16 +93,16 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   const versions: AccessVersions = redis ? new RedisAccessVersions(redis) : new MemoryAccessVersions(() => tdb.embedded === observed && !observed?.stopped);
   onAccessChange(db.connection, bumpOnAccessChange(versions));
   const unobserve = !redis ? observeEngine(tdb, versions) : undefined;
-  const data = shared
-    ? shared.data
+  const demo = shared
+    ? shared.demo
     : opts.seedProducts !== undefined
-      ? await generateDemoData(models, { products: opts.seedProducts, linkKey: config.secretKey })
+      ? await generateDemoData({ models, data: platformData }, { products: opts.seedProducts, linkKey: config.secretKey })
       : undefined;
   return {
     config,
     logger: createLogger({ level: 'silent' }),
+    data: platformData,
     models,
-    repos: createRepositories(models),
     limiter,
     metrics: createHttpMetrics({ defaultMetrics: false }),
     slots: redis ? createRedisSlots(redis, `${prefix}:slots`) : createMemorySlots(),
@@ -120,7 +113,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     tdb,
     redis,
     clusterNodes: cluster,
-    data,
+    demo,
     close: async () => {
       unobserve?.();
       redis?.disconnect();

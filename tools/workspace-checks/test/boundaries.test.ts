@@ -60,6 +60,26 @@ describe('module boundaries', () => {
     expect(await boundaryErrors('apps/tracker/src/ok.ts', "import { clickRecord } from '@cw/links';\nexport const x = clickRecord;\n")).toEqual([]);
   });
 
+  it("fails when a lib reaches another domain's models instead of that domain's exported functions", async () => {
+    // The links domain's data module, by path or by a deep package path: both refused.
+    expect(
+      await boundaryErrors('libs/monetize/src/bad.ts', "import { linksModels } from '../../links/src/data/links.data';\nexport const x = linksModels;\n"),
+    ).not.toEqual([]);
+    expect(
+      await boundaryErrors('libs/monetize/src/bad.ts', "import { linksModels } from '@cw/links/src/data/links.data';\nexport const x = linksModels;\n"),
+    ).not.toEqual([]);
+    // The composition root (every model on one connection) is for apps and tools, never a domain lib.
+    expect(
+      await boundaryErrors('libs/monetize/src/bad.ts', "import { openPlatformData } from '@cw/runtime';\nexport const x = openPlatformData;\n"),
+    ).not.toEqual([]);
+    // A domain the lib does not depend on is refused even through its package (programs knows nothing of conversions).
+    expect(
+      await boundaryErrors('libs/programs/src/bad.ts', "import type { ConversionsData } from '@cw/conversions';\nexport type X = ConversionsData;\n"),
+    ).not.toEqual([]);
+    // Through the package, a domain the lib may use: its handle's type and methods.
+    expect(await boundaryErrors('libs/monetize/src/ok.ts', "import type { LinksData } from '@cw/links';\nexport type X = LinksData;\n")).toEqual([]);
+  });
+
   it('fails when lib code imports a tool (the embedded engine, the demo data)', async () => {
     expect(
       await boundaryErrors('libs/db/src/bad.ts', "import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';\nexport const x = startEmbeddedMongo;\n"),

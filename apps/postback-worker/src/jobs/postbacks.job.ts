@@ -13,6 +13,7 @@
  */
 import type { Agenda } from 'agenda';
 import { OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
+import type { PlatformData } from '@cw/runtime';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from './job';
 
@@ -35,7 +36,7 @@ export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
 }
 
 /** One round of the dispatch loop: pump the outbox, launch due first attempts and lost retries. */
-export async function dispatchRound(deps: UseCaseDeps, dispatcher: Dispatcher): Promise<void> {
+export async function dispatchRound(deps: UseCaseDeps<PlatformData>, dispatcher: Dispatcher): Promise<void> {
   // A round ends well inside a lease, so a claim it makes is never older than its lease.
   const deadline = Date.now() + leaseMs(deps);
   while (Date.now() < deadline && (await publishPendingEvents(deps)).taken >= OUTBOX_BATCH);
@@ -43,7 +44,7 @@ export async function dispatchRound(deps: UseCaseDeps, dispatcher: Dispatcher): 
   await dispatcher.pass('overdue', deadline);
 }
 
-export function retryJobs(deps: UseCaseDeps, dispatcher: Dispatcher): JobDefinition[] {
+export function retryJobs(deps: UseCaseDeps<PlatformData>, dispatcher: Dispatcher): JobDefinition[] {
   return [
     {
       name: RETRY_JOB,

@@ -16,7 +16,7 @@ const WRITE_ERRORS = { ...ERRORS, 409: { description: 'Idempotency-Key reused wi
 export function linkRoutes(deps: AppDeps): RouteSpec[] {
   const write = (name: string, useCase: { policy: Policy }) => [
     requirePolicy(deps, useCase.policy),
-    idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: name }),
+    idempotent({ data: deps.data.idempotency, account: (ctx) => principalOf(ctx).publisher._id, route: name }),
   ];
   return [
     route({

@@ -62,7 +62,7 @@ export function programRoutes(deps: AppDeps): RouteSpec[] {
       body: APPLY_INPUT,
       before: [
         requirePolicy(deps, applyToProgram.policy),
-        idempotent({ models: deps.models, account: (ctx) => principalOf(ctx).publisher._id, route: 'POST /programs/apply' }),
+        idempotent({ data: deps.data.idempotency, account: (ctx) => principalOf(ctx).publisher._id, route: 'POST /programs/apply' }),
       ],
       responses: {
         200: { description: 'Pending review, or the existing assignment', schema: APPLICATION_SCHEMA },

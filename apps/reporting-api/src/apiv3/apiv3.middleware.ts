@@ -142,7 +142,7 @@ export function apiv3(deps: AppDeps): Middleware {
       p = parseParams(ctx.querystring, body);
       const apiKey = p.api_key;
       // The spec keeps API keys out of URLs; the reporting token is what HasOffers tools send as api_key.
-      const principal = await verifyCredential(deps.models, typeof apiKey === 'string' ? apiKey : undefined, ['reporting_token']);
+      const principal = await verifyCredential(deps.data.auth, typeof apiKey === 'string' ? apiKey : undefined, ['reporting_token']);
       ctx.state.principal = principal;
       await enforceRateLimit(ctx, deps.limiter, 'reportingToken', principal.publisher._id, deps.config.rateLimits.reportingToken);
       const target = str(p, 'Target');

@@ -9,7 +9,7 @@
  * see @cw/conversions' stats/counting.ts).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { ClickRow } from '@cw/db';
+import type { ClickRow } from '@cw/links';
 import type { Logger } from '@cw/logging';
 
 const BATCH_SIZE = 1000;

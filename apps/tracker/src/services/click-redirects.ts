@@ -23,10 +23,10 @@ export class ClickRedirects {
   private readonly key: Buffer;
 
   constructor(
-    deps: Pick<AppDeps, 'repos' | 'config'>,
+    deps: Pick<AppDeps, 'data' | 'config'>,
     readonly recorder: ClickRecorder,
   ) {
-    this.resolver = new RedirectResolver(deps.repos);
+    this.resolver = new RedirectResolver(deps.data);
     this.key = deps.config.secretKey;
     this.ids = new ClickIds(deps.config.keys);
   }

@@ -3,7 +3,8 @@
  * pair is cached per process for CACHE_TTL_MS: a program's click-id parameter change applies
  * within a minute. Unknown codes are not cached (a new link works at once).
  */
-import type { Repositories } from '@cw/db';
+import type { LinksData } from '@cw/links';
+import type { ProgramsData } from '@cw/programs';
 
 export interface RedirectTarget {
   linkId: string;
@@ -25,7 +26,7 @@ export const CODE_PATTERN = /^[A-Za-z0-9]{1,64}$/;
 export class RedirectResolver {
   private cache = new Map<string, { target: RedirectTarget; expires: number }>();
 
-  constructor(private readonly repos: Pick<Repositories, 'links' | 'programs'>) {}
+  constructor(private readonly data: { links: LinksData; programs: ProgramsData }) {}
 
   /** The cached target of a code, without any read (undefined: not cached or expired). */
   cached(code: string, now = Date.now()): RedirectTarget | undefined {
@@ -37,9 +38,9 @@ export class RedirectResolver {
     if (!CODE_PATTERN.test(code)) return undefined;
     const hit = this.cached(code, now);
     if (hit) return hit;
-    const link = await this.repos.links.byCode(code);
+    const link = await this.data.links.byCode(code);
     if (!link) return undefined;
-    const program = await this.repos.programs.byId(link.program_id, { click_id_param: 1 });
+    const program = await this.data.programs.byId(link.program_id, { click_id_param: 1 });
     const clickIdParam = program?.click_id_param || 'cw_click_id';
     const target: RedirectTarget = {
       linkId: String(link._id),

@@ -7,7 +7,7 @@
 import type { Principal } from '@cw/auth';
 import type { ConversionRecord } from '../lifecycle';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
-import { useCase, type UseCaseDeps } from '@cw/usecase';
+import { useCase } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';
 import { compare, filterSpecs, filtersOf, pagingOf, sortOf, type Value } from './filters';
 import { conversionConditions, conversionSort, STATUS_NAMES } from './conversions-query';
@@ -15,6 +15,7 @@ import { offsetCalendar } from '../stats/calendar';
 import { countAccountChanges } from '../stats/counting';
 import { readFacts, type Fact } from '../stats/reader';
 import { SALES_POLICY } from '../sales.service';
+import { own, type ConversionsDeps } from '../deps';
 
 type Row = Record<string, Value>;
 
@@ -147,16 +148,15 @@ function report(rows: Row[], p: Params, fields: string[], known: readonly string
 }
 
 /** Program names: of `ids`, or of every program (the network's programs, a bounded set). */
-async function offerNames(deps: UseCaseDeps, ids?: number[]): Promise<Map<number, string>> {
-  const rows = await deps.models.Program.find(ids ? { _id: { $in: [...new Set(ids)] } } : {}, { name: 1 }).lean<Array<{ _id: number; name: string }>>();
-  return new Map(rows.map((r) => [r._id, r.name]));
+async function offerNames(deps: ConversionsDeps, ids?: number[]): Promise<Map<number, string>> {
+  return deps.data.programs.namesOf(ids);
 }
 
 /**
  * One page of sales in HasOffers' shape: the database filters, sorts and pages
  * (./conversions-query.ts); `count` is counted, `totals` summed per currency, both in the database.
  */
-export const getConversions = useCase(SALES_POLICY, async function getConversions(deps: UseCaseDeps, principal: Principal, p: Params) {
+export const getConversions = useCase(SALES_POLICY, async function getConversions(deps: ConversionsDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
   const { from, to, offsetMs } = dateRange(p);
   const specs = filterSpecs(p, CONVERSION_FIELDS);
@@ -174,7 +174,7 @@ export const getConversions = useCase(SALES_POLICY, async function getConversion
   const { sort, computed } = conversionSort(order, programs);
   const skip = (page - 1) * limit;
   const sales = Object.keys(computed).length
-    ? await deps.models.Conversion.aggregate<ConversionRecord>([
+    ? await own(deps).Conversion.aggregate<ConversionRecord>([
         { $match: filter },
         { $addFields: computed },
         { $sort: sort },
@@ -182,8 +182,8 @@ export const getConversions = useCase(SALES_POLICY, async function getConversion
         { $limit: limit },
         { $project: { events: 0, order_ref: 0 } },
       ])
-    : await deps.models.Conversion.find(filter, { events: 0, order_ref: 0 }).sort(sort).skip(skip).limit(limit).lean<ConversionRecord[]>();
-  const count = await deps.models.Conversion.countDocuments(filter);
+    : await own(deps).Conversion.find(filter, { events: 0, order_ref: 0 }).sort(sort).skip(skip).limit(limit).lean<ConversionRecord[]>();
+  const count = await own(deps).Conversion.countDocuments(filter);
   const names = named
     ? programs
     : await offerNames(
@@ -222,7 +222,7 @@ export const getConversions = useCase(SALES_POLICY, async function getConversion
     data: sales.map((c) => project(rowOf(c), fields)),
   };
   if (p.totals === '1' || p.totals === 'true') {
-    const sums = await deps.models.Conversion.aggregate<{ _id: string; payout: { toString(): string }; sale: { toString(): string } }>([
+    const sums = await own(deps).Conversion.aggregate<{ _id: string; payout: { toString(): string }; sale: { toString(): string } }>([
       { $match: filter },
       { $group: { _id: '$currency', payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
     ]);
@@ -249,7 +249,7 @@ function sumMoney(rows: Row[], field: string): Value {
 /** An amount of a row in its currency's minor unit (a row without sales has no currency: 2 decimals). */
 const amountIn = (d: Dec, currency: Value | undefined) => (typeof currency === 'string' && currency ? moneyIn(d, currency) : formatDecimal(d, 2));
 
-export const getStats = useCase(SALES_POLICY, async function getStats(deps: UseCaseDeps, principal: Principal, p: Params) {
+export const getStats = useCase(SALES_POLICY, async function getStats(deps: ConversionsDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
   const groups = listOf(
     p,

@@ -7,12 +7,13 @@
  * `stats_pending` in the same write. The applier moves each pending conversion from the state it
  * is counted in (`stats_key`) to its current state: one transaction per batch of conversions.
  */
-import type { ClickRow, Models } from '@cw/db';
+import type { ClickRow } from '@cw/links';
 import { Increments, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '../account-lease';
+import { own, type ConversionsDeps } from '../deps';
 
-type Deps = { models: Models };
+type Deps = Pick<ConversionsDeps, 'data'>;
 
 const ACCOUNT_LEASE_MS = 10_000;
 const BATCH = 500;
@@ -71,7 +72,7 @@ export function moveConversion(incs: Increments, c: PendingConversion, from: str
 export async function finishConversions(deps: Deps, txnId: string, conversions: TxnConversion[], incs: ReturnType<typeof storedIncs>) {
   await applyIncrements(deps, txnId, incs);
   if (conversions.length) {
-    await deps.models.Conversion.bulkWrite(
+    await own(deps).Conversion.bulkWrite(
       conversions.flatMap((c) => [
         { updateOne: { filter: { _id: c.id }, update: { $set: { stats_key: c.key } } } },
         // Cleared only if nothing changed since the read (statuses and paid only move forward).
@@ -85,9 +86,9 @@ export async function finishConversions(deps: Deps, txnId: string, conversions: 
 
 /** Finishes the account's conversion transactions a crashed applier left. */
 export async function recoverAccount(deps: Deps, publisherId: string): Promise<void> {
-  const left = await deps.models.StatTxn.find({ publisher_id: publisherId, kind: 'conversions' }).lean<
-    Array<{ _id: string; incs: ReturnType<typeof storedIncs>; conversions: TxnConversion[] }>
-  >();
+  const left = await own(deps)
+    .StatTxn.find({ publisher_id: publisherId, kind: 'conversions' })
+    .lean<Array<{ _id: string; incs: ReturnType<typeof storedIncs>; conversions: TxnConversion[] }>>();
   for (const t of left) await finishConversions(deps, t._id, t.conversions, t.incs);
 }
 
@@ -116,7 +117,7 @@ export const COUNTED_FIELDS = {
 
 /** Reads a batch of the account's pending conversions and stores their transaction (step one of counting them). */
 export async function prepareCount(deps: Deps, publisherId: string): Promise<PreparedCount | null> {
-  const rows = await deps.models.Conversion.find({ stats_pending: true, publisher_id: publisherId }, COUNTED_FIELDS).limit(BATCH).lean<PendingConversion[]>();
+  const rows = await own(deps).Conversion.find({ stats_pending: true, publisher_id: publisherId }, COUNTED_FIELDS).limit(BATCH).lean<PendingConversion[]>();
   if (!rows.length) return null;
   const incs = new Increments();
   const conversions: TxnConversion[] = rows.map((c) => {
@@ -127,7 +128,7 @@ export async function prepareCount(deps: Deps, publisherId: string): Promise<Pre
   const stored = storedIncs(incs.nonZero());
   const txnId = newTxnId();
   const now = new Date();
-  await deps.models.StatTxn.create({
+  await own(deps).StatTxn.create({
     _id: txnId,
     kind: 'conversions',
     publisher_id: publisherId,
@@ -153,8 +154,8 @@ async function countStep(deps: Deps, publisherId: string): Promise<{ counted: nu
 export async function countAccountChanges(deps: Deps, publisherId: string, opts: { force?: boolean } = {}): Promise<number> {
   if (
     !opts.force &&
-    !(await deps.models.Conversion.exists({ stats_pending: true, publisher_id: publisherId })) &&
-    !(await deps.models.StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' }))
+    !(await own(deps).Conversion.exists({ stats_pending: true, publisher_id: publisherId })) &&
+    !(await own(deps).StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' }))
   )
     return 0;
   const counted = await withAccountLease(deps, publisherId, 'stats', ACCOUNT_LEASE_MS, async (lease) => {
@@ -173,8 +174,8 @@ export async function countAccountChanges(deps: Deps, publisherId: string, opts:
 export async function countPendingChanges(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
   const accounts = [
     ...new Set([
-      ...((await deps.models.Conversion.distinct('publisher_id', { stats_pending: true })) as string[]),
-      ...((await deps.models.StatTxn.distinct('publisher_id', { kind: 'conversions', lease_until: { $lte: new Date() } })) as string[]),
+      ...((await own(deps).Conversion.distinct('publisher_id', { stats_pending: true })) as string[]),
+      ...((await own(deps).StatTxn.distinct('publisher_id', { kind: 'conversions', lease_until: { $lte: new Date() } })) as string[]),
     ]),
   ].slice(0, opts.accounts ?? 1000);
   for (let i = accounts.length - 1; i > 0; i--) {
@@ -208,7 +209,7 @@ export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert:
   if (!clicks.length) return 0;
   const txnId = newTxnId();
   const now = new Date();
-  await deps.models.StatTxn.create({
+  await own(deps).StatTxn.create({
     _id: txnId,
     kind: 'clicks',
     click_ids: clicks.map((c) => c._id),
@@ -225,15 +226,13 @@ export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert:
 
 /** Click batches whose writer died mid-way: the clicks stored under each are counted, once. */
 export async function recoverClickBatches(deps: Deps, now = new Date()): Promise<number> {
-  const left = await deps.models.StatTxn.find({ kind: 'clicks', lease_until: { $lte: now } })
+  const left = await own(deps)
+    .StatTxn.find({ kind: 'clicks', lease_until: { $lte: now } })
     .limit(100)
     .lean<Array<{ _id: string; click_ids: string[] }>>();
   let n = 0;
   for (const t of left) {
-    const clicks = await deps.models.Click.find(
-      { _id: { $in: t.click_ids }, stats_txn: t._id },
-      { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, created_at: 1, is_bot: 1 },
-    ).lean<ClickRow[]>();
+    const clicks = (await deps.data.links.clicksOfBatch(t.click_ids, t._id)) as ClickRow[];
     const incs = clickIncrements(clicks);
     await applyIncrements(deps, t._id, incs);
     await closeTxn(deps, t._id, incs);

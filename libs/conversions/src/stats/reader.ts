@@ -6,12 +6,12 @@
  * before and after each cut (a local midnight, the range's edges), never per quarter hour and
  * never row by row.
  */
-import type { Models } from '@cw/db';
 import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
 import type { Calendar } from './calendar';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, QUARTERS, type StoredCounters, type View } from './cells';
+import { own, type ConversionsDeps } from '../deps';
 
-type Deps = { models: Models };
+type Deps = Pick<ConversionsDeps, 'data'>;
 
 export interface StatsQuery {
   publisherId: string;
@@ -135,12 +135,14 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
   const dims = { _id: 0, g: 1, t: 1, program_id: 1, campaign_id: 1, subid: 1 } as const;
   const reads = await Promise.all([
     ...months.map(([a, b]) =>
-      deps.models.Stat.find({ ...base, g: 'm', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, c: 1, s: 1 }).lean<CellRow[]>(),
+      own(deps)
+        .Stat.find({ ...base, g: 'm', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, c: 1, s: 1 })
+        .lean<CellRow[]>(),
     ),
     ...days.map(([a, b]) =>
-      deps.models.Stat.find({ ...base, g: 'd', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, ...(dayProjection ?? { c: 1, s: 1 }) }).lean<
-        CellRow[]
-      >(),
+      own(deps)
+        .Stat.find({ ...base, g: 'd', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, ...(dayProjection ?? { c: 1, s: 1 }) })
+        .lean<CellRow[]>(),
     ),
   ]);
   const out: Fact[] = [];

@@ -7,15 +7,15 @@
  * a click batch that completes while its month is being recomputed may be counted once more or
  * missed, so rebuild a month the tracker still writes to when traffic is quiet (or again).
  */
-import type { Models } from '@cw/db';
 import { Types } from 'mongoose';
 import { insertManyTolerant } from '@cw/db';
 import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
 import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '../account-lease';
+import { own, type ConversionsDeps } from '../deps';
 
-type Deps = { models: Models };
+type Deps = Pick<ConversionsDeps, 'data'>;
 
 export interface RebuildProgress {
   publisher: string;
@@ -46,10 +46,8 @@ const CHUNK = 2000;
 async function rebuildMonth(deps: Deps, publisherId: string, month: number): Promise<number> {
   const end = nextMonthStart(month);
   const expected = new Increments();
-  const conversions = deps.models.Conversion.find(
-    { publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) }, stats_key: { $exists: true } },
-    COUNTED_FIELDS,
-  )
+  const conversions = own(deps)
+    .Conversion.find({ publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) }, stats_key: { $exists: true } }, COUNTED_FIELDS)
     .maxTimeMS(0)
     .lean()
     .cursor({ batchSize: 1000 });
@@ -57,21 +55,16 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
     const c = raw as unknown as Parameters<typeof moveConversion>[1];
     moveConversion(expected, c, null, c.stats_key ?? null);
   }
-  const open = new Set((await deps.models.StatTxn.find({ kind: 'clicks' }, { _id: 1 }).lean()).map((t) => String(t._id)));
-  const clicks = deps.models.Click.find(
-    { publisher_id: publisherId, created_at: { $gte: new Date(month), $lt: new Date(end) }, is_bot: { $ne: true } },
-    { program_id: 1, campaign_id: 1, subid: 1, created_at: 1, stats_txn: 1 },
-  )
-    .maxTimeMS(0)
-    .lean()
-    .cursor({ batchSize: 5000 });
+  const open = new Set((await own(deps).StatTxn.find({ kind: 'clicks' }, { _id: 1 }).lean()).map((t) => String(t._id)));
+  const clicks = deps.data.links.humanClicks(publisherId, new Date(month), new Date(end));
   for await (const k of clicks)
     if (!k.stats_txn || !open.has(k.stats_txn))
       expected.clicks(
         { publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' },
         k.created_at.getTime(),
       );
-  const stored = deps.models.Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } })
+  const stored = own(deps)
+    .Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } })
     .maxTimeMS(0)
     .lean()
     .cursor({ batchSize: 2000 });
@@ -96,14 +89,14 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
   const increments = diff.filter((c) => existing.has(c.id));
   for (let i = 0; i < fresh.length; i += CHUNK) {
     const chunk = fresh.slice(i, i + CHUNK);
-    const { inserted } = await insertManyTolerant(deps.models.Stat.collection, chunk.map(cellDocument));
+    const { inserted } = await insertManyTolerant(own(deps).Stat.collection, chunk.map(cellDocument));
     increments.push(...chunk.filter((_, j) => !inserted.has(j)));
   }
   for (let i = 0; i < increments.length; i += CHUNK) {
     const chunk = increments.slice(i, i + CHUNK);
     const txnId = newTxnId();
     const now = new Date();
-    await deps.models.StatTxn.create({
+    await own(deps).StatTxn.create({
       _id: txnId,
       kind: 'conversions',
       publisher_id: publisherId,
@@ -134,17 +127,14 @@ function cellDocument(c: ReturnType<typeof storedIncs>[number]): Record<string, 
 /** Months (UTC) an account has rows or cells in, from `from` on. */
 async function monthsOf(deps: Deps, publisherId: string, from?: Date): Promise<number[]> {
   const since = from ? { $gte: new Date(monthStartOf(from.getTime())) } : { $exists: true };
-  const [c0, c1, k0, k1, s0, s1] = await Promise.all([
-    deps.models.Conversion.findOne({ publisher_id: publisherId, occurred_at: since }, { occurred_at: 1 }).sort({ occurred_at: 1 }).lean(),
-    deps.models.Conversion.findOne({ publisher_id: publisherId, occurred_at: since }, { occurred_at: 1 }).sort({ occurred_at: -1 }).lean(),
-    deps.models.Click.findOne({ publisher_id: publisherId, created_at: since }, { created_at: 1 }).sort({ created_at: 1 }).lean(),
-    deps.models.Click.findOne({ publisher_id: publisherId, created_at: since }, { created_at: 1 }).sort({ created_at: -1 }).lean(),
-    deps.models.Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: 1 }).lean(),
-    deps.models.Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: -1 }).lean(),
+  const [c0, c1, clickSpan, s0, s1] = await Promise.all([
+    own(deps).Conversion.findOne({ publisher_id: publisherId, occurred_at: since }, { occurred_at: 1 }).sort({ occurred_at: 1 }).lean(),
+    own(deps).Conversion.findOne({ publisher_id: publisherId, occurred_at: since }, { occurred_at: 1 }).sort({ occurred_at: -1 }).lean(),
+    deps.data.links.clickSpan(publisherId, from ? new Date(monthStartOf(from.getTime())) : undefined),
+    own(deps).Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: 1 }).lean(),
+    own(deps).Stat.findOne({ publisher_id: publisherId, v: 'p', g: 'm', t: since }, { t: 1 }).sort({ t: -1 }).lean(),
   ]);
-  const times = [c0?.occurred_at, c1?.occurred_at, k0?.created_at, k1?.created_at, s0?.t, s1?.t]
-    .filter((d): d is Date => d instanceof Date)
-    .map((d) => d.getTime());
+  const times = [c0?.occurred_at, c1?.occurred_at, ...clickSpan, s0?.t, s1?.t].filter((d): d is Date => d instanceof Date).map((d) => d.getTime());
   if (!times.length) return [];
   const out: number[] = [];
   for (let m = monthStartOf(Math.min(...times)); m <= Math.max(...times); m = nextMonthStart(m)) out.push(m);
@@ -158,12 +148,7 @@ export async function rebuildStats(
 ): Promise<RebuildResult> {
   const accounts = opts.publisherId
     ? [opts.publisherId]
-    : [
-        ...new Set([
-          ...((await deps.models.Conversion.distinct('publisher_id')) as string[]),
-          ...((await deps.models.Click.distinct('publisher_id')) as string[]),
-        ]),
-      ].sort();
+    : [...new Set([...((await own(deps).Conversion.distinct('publisher_id')) as string[]), ...(await deps.data.links.clickPublishers())])].sort();
   const result: RebuildResult = { accounts: 0, months: 0, cells_changed: 0 };
   for (const publisherId of accounts) {
     // The account's stats lease (the worker's counting waits meanwhile); up to a minute for a count in progress.
@@ -180,7 +165,7 @@ export async function rebuildStats(
         await recoverAccount(deps, publisherId);
         for (const status of ['pending', 'approved', 'declined'] as const)
           for (const paid of [false, true])
-            await deps.models.Conversion.updateMany(
+            await own(deps).Conversion.updateMany(
               { publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true }, status, paid: paid ? true : { $ne: true } },
               { $set: { stats_key: stateKey({ status, paid }) } },
             );

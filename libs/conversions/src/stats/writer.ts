@@ -10,10 +10,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
-import type { Models } from '@cw/db';
 import type { CellInc } from './cells';
+import { own, type ConversionsDeps } from '../deps';
 
-type Deps = { models: Models };
+type Deps = Pick<ConversionsDeps, 'data'>;
 
 /** How long a writer may take to apply its transaction before a pass finishes it instead. */
 export const TXN_LEASE_MS = 60_000;
@@ -45,7 +45,7 @@ export async function applyIncrements(deps: Deps, txnId: string, incs: StoredInc
     };
   });
   try {
-    await deps.models.Stat.bulkWrite(ops as never, { ordered: false });
+    await own(deps).Stat.bulkWrite(ops as never, { ordered: false });
   } catch (e) {
     // A cell that holds the id already: its guarded filter missed and the upsert met its _id.
     const err = e as { code?: number; writeErrors?: Array<{ code: number; err?: { code: number } }> };
@@ -57,8 +57,8 @@ export async function applyIncrements(deps: Deps, txnId: string, incs: StoredInc
 
 /** The end of a transaction: deleted first, then its id pulled from the cells it touched. */
 export async function closeTxn(deps: Deps, txnId: string, incs: StoredInc[]): Promise<void> {
-  await deps.models.StatTxn.deleteOne({ _id: txnId });
+  await own(deps).StatTxn.deleteOne({ _id: txnId });
   const byPublisher = new Map<string, string[]>();
   for (const c of incs) byPublisher.set(c.dims.publisher_id, [...(byPublisher.get(c.dims.publisher_id) ?? []), c.id]);
-  for (const [publisherId, ids] of byPublisher) await deps.models.Stat.updateMany({ publisher_id: publisherId, _id: { $in: ids } }, { $pull: { txns: txnId } });
+  for (const [publisherId, ids] of byPublisher) await own(deps).Stat.updateMany({ publisher_id: publisherId, _id: { $in: ids } }, { $pull: { txns: txnId } });
 }

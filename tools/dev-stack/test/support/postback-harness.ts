@@ -111,19 +111,19 @@ let linkSeq = 0;
 
 /** Configures a demo publisher's postback (the first by default) to `url` and readies sales on program 1001. */
 export async function postbackFixture(deps: TestDeps, url: string, publisher = 0): Promise<PostbackFixture> {
-  const pub = deps.data!.publishers[publisher];
+  const pub = deps.demo!.publishers[publisher];
   const put = await request(publisherApi(deps).callback()).put('/api/v1/publisher/postback/').set('Authorization', `Bearer ${pub.portal_token}`).send({ url });
   expect(put.status).toBe(201);
   const secret: string = put.body.secret;
   const tracker = trackerApi(deps);
-  const merchantToken = (await issueMerchantToken(deps.models, 501)).secret;
+  const merchantToken = (await issueMerchantToken(deps.data.auth, 501)).secret;
   return {
     tracker,
     secret,
     merchantToken,
     sale: async (subid = `h${linkSeq++}`) => {
       const [{ code }] = await ensureLinks(
-        deps.repos.links,
+        deps.data.links,
         deps.config.secretKey,
         [{ publisherId: pub.account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid }],
         { source: 'api', listed: true },
@@ -190,8 +190,7 @@ export async function faultBed(opts: { unitMs: number; timeoutMs: number }): Pro
         db: deps.db.connection.db!,
         logger: deps.logger,
         config: { ...deps.config, ...config },
-        models: deps.models,
-        repos: deps.repos,
+        data: deps.data,
         processEveryMs: 25,
       });
       await w.start();

@@ -1,6 +1,8 @@
 import { Schema, type InferSchemaType } from 'mongoose';
+import { PUBLISHER_CHANNELS } from '@cw/auth';
 
-export const TRENDING_CHANNELS = ['coupon', 'content', 'social'] as const;
+/** A plan is for one of the channels publishers promote in. */
+export const TRENDING_CHANNELS = PUBLISHER_CHANNELS;
 
 const trendingItemSchema = new Schema(
   {

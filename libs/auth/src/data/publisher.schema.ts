@@ -1,5 +1,8 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
+/** Where a publisher promotes: coupon sites, content (blogs, comparison), social posts. */
+export const PUBLISHER_CHANNELS = ['coupon', 'content', 'social'] as const;
+
 /** A publisher account: its status, product-feed access and markets, channels and payout setup. */
 export const publisherSchema = new Schema(
   {

@@ -7,16 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { declaredIndexes } from './migrate';
-import { createModels } from './models';
-import { SHARD_KEYS, shardKeyOf, uniqueIndexProblem, unroutedWriteProblem, UnroutedWriteError } from './sharding';
+import { declaredIndexes, SHARD_KEYS, shardKeyOf, uniqueIndexProblem, unroutedWriteProblem, UnroutedWriteError } from '@cw/db';
+import { openPlatformData } from './platform-data';
 
 // A connection that never connects: models compile, hooks run, and a write that passes them fails
 // at once for want of a connection (no buffering).
 const conn = mongoose.createConnection('mongodb://127.0.0.1:1/none', { serverSelectionTimeoutMS: 300, bufferCommands: false });
 conn.on('error', () => undefined);
 conn.asPromise().catch(() => undefined);
-const models = createModels(conn);
+const { models } = openPlatformData(conn);
 afterAll(() => conn.close());
 
 describe('shard-key table', () => {

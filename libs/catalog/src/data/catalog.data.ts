@@ -1,0 +1,70 @@
+/**
+ * The catalog domain's data: products (one per GTIN, program and country) and, per market, when
+ * its catalog last changed and when its prepared feed files were written (`feed_states`). Other
+ * libs reach it through `CatalogData`'s methods; the models stay here.
+ */
+import type { Model } from 'mongoose';
+import { announceAccessChanges, defineDomain, insertManyTolerant } from '@cw/db';
+import { feedStateSchema, type FeedStateDoc } from './feed-state.schema';
+import { productSchema, type ProductDoc } from './product.schema';
+
+export type ProductRow = ProductDoc & { _id: string };
+export type MarketState = FeedStateDoc & { _id: string };
+
+export interface CatalogModels {
+  Product: Model<ProductDoc>;
+  FeedState: Model<FeedStateDoc>;
+}
+
+announceAccessChanges(productSchema, 'catalog');
+
+let modelsOf!: (data: CatalogData) => CatalogModels;
+
+export class CatalogData {
+  readonly #m: CatalogModels;
+  static {
+    modelsOf = (data) => data.#m;
+  }
+  constructor(models: CatalogModels) {
+    this.#m = models;
+  }
+
+  /** Inserts rows unordered (the seed); a row whose id is already stored is left as it is. Returns how many were stored. */
+  async insertRows(rows: ProductRow[]): Promise<number> {
+    return (await insertManyTolerant(this.#m.Product.collection, rows as never[])).inserted.size;
+  }
+
+  /**
+   * A program's fresh products in a market, in id order, at most `limit`, streamed (the feed
+   * files' source): only `fields`.
+   */
+  freshProducts<T>(q: { country: string; programId: number; freshSince: Date; now: Date; limit: number }, fields: Record<string, 1>) {
+    return this.#m.Product.find(
+      { country: q.country, program_id: q.programId, removed: false, last_seen_at: { $gte: q.freshSince }, fresh_until: { $gt: q.now } },
+      fields,
+    )
+      .sort({ _id: 1 })
+      .limit(q.limit)
+      .lean<T[]>()
+      .cursor({ batchSize: 100 });
+  }
+
+  /** Every market's state: when its catalog last changed, when its feed files were written. */
+  async marketStates(): Promise<Map<string, MarketState>> {
+    return new Map((await this.#m.FeedState.find({}).lean<MarketState[]>()).map((s) => [String(s._id), s]));
+  }
+
+  /** The market's prepared feed files were written at `at`. */
+  async feedFilesWritten(country: string, at: Date): Promise<void> {
+    await this.#m.FeedState.updateOne({ _id: country }, { $set: { generated_at: at } }, { upsert: true });
+  }
+}
+
+/** The catalog lib's own models (not exported from the lib). */
+export const catalogModels = (data: CatalogData): CatalogModels => modelsOf(data);
+
+export const catalogDomain = defineDomain(
+  'catalog',
+  { Product: [productSchema, 'products'], FeedState: [feedStateSchema, 'feed_states'] },
+  (m: CatalogModels) => new CatalogData(m),
+);

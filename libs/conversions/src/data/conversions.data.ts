@@ -1,0 +1,108 @@
+/**
+ * The conversions domain's data: conversions (with their sale events and the outbox inside each
+ * one), the ordered sale-event log with its per-account heads, and the stats read model (cells and
+ * the transactions that fill them). Other libs reach it through `ConversionsData`'s methods; the
+ * models stay here.
+ */
+import type { Model } from 'mongoose';
+import { defineDomain, insertManyTolerant } from '@cw/db';
+import type { ConversionRecord } from '../lifecycle';
+import { conversionSchema, type ConversionDoc } from './conversion.schema';
+import { eventLogHeadSchema, saleEventLogSchema, type EventLogHeadDoc, type SaleEventDoc } from './sale-event.schema';
+import { statSchema, statTxnSchema, type StatDoc, type StatTxnDoc } from './stat.schema';
+
+export type ConversionRow = ConversionDoc & { _id: string };
+
+export interface ConversionsModels {
+  Conversion: Model<ConversionDoc>;
+  SaleEvent: Model<SaleEventDoc>;
+  EventLogHead: Model<EventLogHeadDoc>;
+  Stat: Model<StatDoc>;
+  StatTxn: Model<StatTxnDoc>;
+}
+
+let modelsOf!: (data: ConversionsData) => ConversionsModels;
+
+/** The outbox free for a pump to claim at `now`: no claim, or a claim whose lease ended. */
+const freeAt = (now: Date) => ({ $or: [{ outbox_claim_until: null }, { outbox_claim_until: { $lte: now } }] });
+
+export class ConversionsData {
+  readonly #m: ConversionsModels;
+  static {
+    modelsOf = (data) => data.#m;
+  }
+  constructor(models: ConversionsModels) {
+    this.#m = models;
+  }
+
+  /** Stores conversions in bulk (the seed's history); ones already stored are left as they are. */
+  async insertRows(rows: ConversionRow[]): Promise<number> {
+    return (await insertManyTolerant(this.#m.Conversion.collection, rows as never[])).inserted.size;
+  }
+
+  /**
+   * The outbox (sale events not yet turned into deliveries, kept inside each conversion): claims up
+   * to `limit` conversions, oldest event first, under `claim` until `until`, and answers those this
+   * claim holds (a pump that died is taken over after its lease).
+   */
+  async claimOutbox(claim: string, limit: number, until: Date, now: Date): Promise<ConversionRecord[]> {
+    const ids = (
+      await this.#m.Conversion.find({ outbox_since: { $exists: true }, ...freeAt(now) }, { _id: 1 })
+        .sort({ outbox_since: 1 })
+        .limit(limit)
+        .lean<Array<{ _id: string }>>()
+    ).map((r) => r._id);
+    if (!ids.length) return [];
+    await this.#m.Conversion.updateMany({ _id: { $in: ids }, ...freeAt(now) }, { $set: { outbox_claim: claim, outbox_claim_until: until } });
+    return this.#m.Conversion.find({ _id: { $in: ids }, outbox_claim: claim }).lean<ConversionRecord[]>();
+  }
+
+  /**
+   * Marks these events published, then takes the claimed conversions out of the outbox when no event
+   * arrived since they were read (their event count unchanged); otherwise only the claim goes.
+   */
+  async publishedOutbox(claim: string, rows: ConversionRecord[], published: Array<{ conversion: string; event: string }>, now: Date): Promise<void> {
+    if (published.length)
+      await this.#m.Conversion.bulkWrite(
+        published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })),
+        { ordered: false },
+      );
+    await this.#m.Conversion.bulkWrite(
+      rows.flatMap((c) => [
+        {
+          updateOne: {
+            filter: { _id: c._id, outbox_claim: claim, events: { $size: c.events.length } },
+            update: { $unset: { outbox_since: '', outbox_claim: '', outbox_claim_until: '' } },
+          },
+        },
+        { updateOne: { filter: { _id: c._id, outbox_claim: claim }, update: { $unset: { outbox_claim: '', outbox_claim_until: '' } } } },
+      ]),
+      { ordered: true },
+    );
+  }
+
+  /** When the oldest event still in the outbox happened (null: none waiting). */
+  async oldestOutboxEvent(maxTimeMs: number): Promise<Date | null> {
+    // The outbox index holds only conversions with unpublished events, oldest first.
+    const row = await this.#m.Conversion.findOne({ outbox_since: { $exists: true } }, { outbox_since: 1 })
+      .sort({ outbox_since: 1 })
+      .maxTimeMS(maxTimeMs)
+      .lean<{ outbox_since: Date }>();
+    return row ? new Date(row.outbox_since) : null;
+  }
+}
+
+/** The conversions lib's own models (not exported from the lib). */
+export const conversionsModels = (data: ConversionsData): ConversionsModels => modelsOf(data);
+
+export const conversionsDomain = defineDomain(
+  'conversions',
+  {
+    Conversion: [conversionSchema, 'conversions'],
+    SaleEvent: [saleEventLogSchema, 'sale_events'],
+    EventLogHead: [eventLogHeadSchema, 'event_log_heads'],
+    Stat: [statSchema, 'stats'],
+    StatTxn: [statTxnSchema, 'stats_txns'],
+  },
+  (m: ConversionsModels) => new ConversionsData(m),
+);

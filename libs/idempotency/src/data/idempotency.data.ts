@@ -1,0 +1,29 @@
+/** The idempotency lib's data: one record per (account, method, route, key), with the first completed answer. The models stay here. */
+import type { Model } from 'mongoose';
+import { defineDomain } from '@cw/db';
+import { idempotencySchema, type IdempotencyDoc } from './idempotency.schema';
+
+export interface IdempotencyModels {
+  Idempotency: Model<IdempotencyDoc>;
+}
+
+let modelsOf!: (data: IdempotencyData) => IdempotencyModels;
+
+export class IdempotencyData {
+  readonly #m: IdempotencyModels;
+  static {
+    modelsOf = (data) => data.#m;
+  }
+  constructor(models: IdempotencyModels) {
+    this.#m = models;
+  }
+}
+
+/** The idempotency lib's own models (not exported from the lib). */
+export const idempotencyModels = (data: IdempotencyData): IdempotencyModels => modelsOf(data);
+
+export const idempotencyDomain = defineDomain(
+  'idempotency',
+  { Idempotency: [idempotencySchema, 'idempotency_keys'] },
+  (m: IdempotencyModels) => new IdempotencyData(m),
+);

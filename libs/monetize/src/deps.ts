@@ -1,0 +1,15 @@
+import type { AuthData } from '@cw/auth';
+import type { ConversionsData } from '@cw/conversions';
+import type { LinksData } from '@cw/links';
+import type { ProgramsData } from '@cw/programs';
+import type { UseCaseDeps } from '@cw/usecase';
+import { monetizeModels, type MonetizeData, type MonetizeModels } from './data/monetize.data';
+
+/**
+ * The monetize lib's use cases: its own applications, the provisional accounts and keys (auth), the
+ * programs open to instant links, the links it creates and the stats that show their earnings.
+ */
+export type MonetizeDeps = UseCaseDeps<{ monetize: MonetizeData; auth: AuthData; programs: ProgramsData; links: LinksData; conversions: ConversionsData }>;
+
+/** This lib's own models. */
+export const own = (deps: { data: { monetize: MonetizeData } }): MonetizeModels => monetizeModels(deps.data.monetize);

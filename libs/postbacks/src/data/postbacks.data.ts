@@ -1,0 +1,40 @@
+/**
+ * The postbacks domain's data: each publisher's postback configuration (its sealed secret, target
+ * and circuit breaker) and the deliveries of sale events to it. Other libs reach it through
+ * `PostbacksData`'s methods; the models stay here.
+ */
+import type { Model } from 'mongoose';
+import { defineDomain } from '@cw/db';
+import { postbackConfigSchema, type PostbackConfigDoc } from './postback-config.schema';
+import { postbackDeliverySchema, type DELIVERY_STATUSES, type PostbackDeliveryDoc } from './postback-delivery.schema';
+
+export interface PostbacksModels {
+  PostbackConfig: Model<PostbackConfigDoc>;
+  PostbackDelivery: Model<PostbackDeliveryDoc>;
+}
+
+let modelsOf!: (data: PostbacksData) => PostbacksModels;
+
+export class PostbacksData {
+  readonly #m: PostbacksModels;
+  static {
+    modelsOf = (data) => data.#m;
+  }
+  constructor(models: PostbacksModels) {
+    this.#m = models;
+  }
+
+  /** Deliveries kept in this status (operator metrics). */
+  deliveriesIn(status: (typeof DELIVERY_STATUSES)[number], maxTimeMs: number): Promise<number> {
+    return this.#m.PostbackDelivery.countDocuments({ status }).maxTimeMS(maxTimeMs).exec();
+  }
+}
+
+/** The postbacks lib's own models (not exported from the lib). */
+export const postbacksModels = (data: PostbacksData): PostbacksModels => modelsOf(data);
+
+export const postbacksDomain = defineDomain(
+  'postbacks',
+  { PostbackConfig: [postbackConfigSchema, 'postback_configs'], PostbackDelivery: [postbackDeliverySchema, 'postback_deliveries'] },
+  (m: PostbacksModels) => new PostbacksData(m),
+);

@@ -1,0 +1,57 @@
+/**
+ * Each domain owns its data: the composition root registers every domain's models on a connection,
+ * and what it hands to use cases (`data`) are handles whose models only the owning lib can open.
+ */
+import mongoose, { Model } from 'mongoose';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as auth from '@cw/auth';
+import * as catalog from '@cw/catalog';
+import * as conversions from '@cw/conversions';
+import * as feeds from '@cw/feeds';
+import * as idempotency from '@cw/idempotency';
+import * as links from '@cw/links';
+import * as monetize from '@cw/monetize';
+import * as offers from '@cw/offers';
+import * as postbacks from '@cw/postbacks';
+import * as programs from '@cw/programs';
+import * as trending from '@cw/trending';
+import { openPlatformData } from './platform-data';
+
+// A connection that never connects: models compile and handles build without a server.
+const conn = mongoose.createConnection('mongodb://127.0.0.1:1/none', { serverSelectionTimeoutMS: 300, bufferCommands: false });
+conn.on('error', () => undefined);
+conn.asPromise().catch(() => undefined);
+afterAll(() => conn.close());
+
+const PACKAGES = { auth, catalog, conversions, feeds, idempotency, links, monetize, offers, postbacks, programs, trending };
+
+describe('domain data', () => {
+  it('hands use cases one handle per domain, none of which exposes a model', () => {
+    const { data } = openPlatformData(conn);
+    expect(Object.keys(data).sort()).toEqual(Object.keys(PACKAGES).sort());
+    for (const [name, handle] of Object.entries(data)) {
+      const reachable = [...Object.values(handle as object), ...Object.getOwnPropertyNames(Object.getPrototypeOf(handle))];
+      expect(
+        reachable.filter((v) => v instanceof Model || (typeof v === 'function' && (v as { prototype?: unknown }).prototype instanceof Model)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('no domain package exports the accessor of its models (other libs read through the handle)', () => {
+    for (const [name, pkg] of Object.entries(PACKAGES)) {
+      expect(
+        Object.keys(pkg).filter((k) => /models$/i.test(k)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('registers each collection once, under one domain, and opening again reuses the models', () => {
+    const first = openPlatformData(conn);
+    const second = openPlatformData(conn);
+    const collections = Object.values(first.models).map((m) => (m as Model<unknown>).collection.collectionName);
+    expect(new Set(collections).size).toBe(collections.length);
+    for (const [name, model] of Object.entries(first.models)) expect(second.models[name as keyof typeof second.models], name).toBe(model);
+  });
+});

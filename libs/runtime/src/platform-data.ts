@@ -1,0 +1,100 @@
+/**
+ * The composition root of the platform's data: every domain's schemas registered on one
+ * connection, and the handle each domain lib builds over its own models. Services, the dev stack,
+ * the tests and the operator CLI all open their data here (`openPlatformData`), so every process
+ * has the same collections, guards and hooks.
+ *
+ * `data` (one handle per domain) is what use cases receive; `models` (every model, by name) is for
+ * what works on the database as a whole: the index migration and check, sharding, the seed, the
+ * operator CLI and tests that read raw rows. No lib receives `models`.
+ */
+import type { Connection, Model } from 'mongoose';
+import { authDomain, type AuthData, type CredentialDoc, type PublisherDoc } from '@cw/auth';
+import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog';
+import {
+  conversionsDomain,
+  type ConversionDoc,
+  type ConversionsData,
+  type EventLogHeadDoc,
+  type SaleEventDoc,
+  type StatDoc,
+  type StatTxnDoc,
+} from '@cw/conversions';
+import { defineDomain, type ModelSet } from '@cw/db';
+import { feedsDomain, type FeedsData } from '@cw/feeds';
+import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
+import { linksDomain, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
+import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
+import { offersDomain, type OfferDoc, type OffersData } from '@cw/offers';
+import { postbacksDomain, type PostbackConfigDoc, type PostbackDeliveryDoc, type PostbacksData } from '@cw/postbacks';
+import { programsDomain, type MembershipDoc, type MerchantDoc, type ProgramDoc, type ProgramsData } from '@cw/programs';
+import { trendingDomain, type TrendingData, type TrendingPlanDoc } from '@cw/trending';
+import { agendaJobSchema } from './data/agenda-job.schema';
+
+/** The worker's Agenda jobs: declared for their indexes; Agenda reads and writes them itself. */
+const jobsDomain = defineDomain('jobs', { AgendaJob: [agendaJobSchema, 'jobs'] }, () => null);
+
+/** Every domain's handle: what use cases receive as `deps.data`. */
+export interface PlatformData {
+  auth: AuthData;
+  programs: ProgramsData;
+  catalog: CatalogData;
+  links: LinksData;
+  conversions: ConversionsData;
+  postbacks: PostbacksData;
+  feeds: FeedsData;
+  offers: OffersData;
+  monetize: MonetizeData;
+  trending: TrendingData;
+  idempotency: IdempotencyData;
+}
+
+/** Every model, by name (for the migration, the seed, the CLI and tests; never for a lib). */
+export interface Models extends CatalogModels {
+  Publisher: Model<PublisherDoc>;
+  Credential: Model<CredentialDoc>;
+  Merchant: Model<MerchantDoc>;
+  Program: Model<ProgramDoc>;
+  Membership: Model<MembershipDoc>;
+  Link: Model<LinkDoc>;
+  Click: Model<ClickDoc>;
+  Conversion: Model<ConversionDoc>;
+  SaleEvent: Model<SaleEventDoc>;
+  EventLogHead: Model<EventLogHeadDoc>;
+  Stat: Model<StatDoc>;
+  StatTxn: Model<StatTxnDoc>;
+  PostbackConfig: Model<PostbackConfigDoc>;
+  PostbackDelivery: Model<PostbackDeliveryDoc>;
+  Offer: Model<OfferDoc>;
+  MonetizeApplication: Model<MonetizeApplicationDoc>;
+  TrendingPlan: Model<TrendingPlanDoc>;
+  Idempotency: Model<IdempotencyDoc>;
+  AgendaJob: Model<Record<string, unknown>>;
+}
+
+const DOMAINS = [
+  authDomain,
+  programsDomain,
+  catalogDomain,
+  linksDomain,
+  conversionsDomain,
+  postbacksDomain,
+  feedsDomain,
+  offersDomain,
+  monetizeDomain,
+  trendingDomain,
+  idempotencyDomain,
+  jobsDomain,
+] as const;
+
+/** Opens every domain's data on `conn` (its models registered once per connection). */
+export function openPlatformData(conn: Connection): { data: PlatformData; models: Models } {
+  const data: Record<string, unknown> = {};
+  const models: ModelSet = {};
+  for (const domain of DOMAINS) {
+    const opened = domain.open(conn);
+    if (opened.handle !== null) data[domain.name] = opened.handle;
+    Object.assign(models, opened.models);
+  }
+  return { data: data as unknown as PlatformData, models: models as unknown as Models };
+}
