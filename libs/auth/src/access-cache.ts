@@ -1,13 +1,16 @@
 /**
  * Zero-read authentication on the hot path, with revocation still on the next request: the
- * principal (credential, account and what the use cases memoise on it, such as the catalog scope)
- * is kept per process, keyed by the key's hash, and used only while the account's access stamp
+ * principal (credential and account) is kept per process, keyed by the key's hash, and used only while the account's access stamp
  * is unchanged. The stamp is read on every request together with the rate-limit consume (one
  * round trip on Redis); any change to credentials, the account, its memberships or programs
  * bumps it (see access-versions.ts), so the very next request everywhere reads afresh.
  *
  * Without versions (an app on its own with the in-memory limiter and an external database) nothing
  * is cached: every request reads, as the stamp could not be trusted across processes.
+ *
+ * A cached principal is one object for as long as its entry is valid (a changed stamp replaces
+ * it), so what is computed from it is kept against that object (`PrincipalMemo`), and caches of
+ * catalog answers ask `catalogStamp(principal)`: nothing is stored on the principal itself.
  */
 import { authModels, type AuthData } from './data/auth.data';
 import type { CredentialType } from './data/credential.schema';
@@ -30,6 +33,8 @@ export interface AccessCacheOptions {
 
 export class AccessCache {
   private readonly entries = new Map<string, Entry>();
+  /** The principals this cache vouches for (its entries' objects, while they are valid). */
+  private readonly vouched = new WeakSet<Principal>();
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
 
@@ -65,7 +70,7 @@ export class AccessCache {
         return hit.principal;
       }
       // Something changed: read afresh (the budget is spent already).
-      this.entries.delete(hash);
+      this.drop(hash);
       const principal = await this.load(auth, hash, allowed, now);
       authorize(principal, policy);
       if (spent.status === 'rejected') throw spent.reason;
@@ -83,7 +88,7 @@ export class AccessCache {
     const e = this.entries.get(hash);
     if (!e) return undefined;
     if (now - e.at >= this.maxAgeMs) {
-      this.entries.delete(hash);
+      this.drop(hash);
       return undefined;
     }
     if (!allowed.includes(e.principal.type)) return undefined;
@@ -112,26 +117,53 @@ export class AccessCache {
     }
     const principal = await verifyHashedCredential(auth, hash, allowed);
     if (stamp === null) return principal;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    const versions = this.versions;
-    const cached: Principal = { ...principal, memo: new Map<string, Promise<unknown>>(), catalogStamp: () => versions.catalogStamp() };
+    if (this.entries.size >= this.maxEntries) this.drop(this.entries.keys().next().value!);
+    const cached: Principal = { ...principal };
+    this.vouched.add(cached);
     this.entries.set(hash, { principal: cached, stamp, at: now });
     return cached;
+  }
+
+  /** Forgets an entry: its principal is vouched for no more (what was kept against it goes with it). */
+  private drop(hash: string): void {
+    const e = this.entries.get(hash);
+    if (e) this.vouched.delete(e.principal);
+    this.entries.delete(hash);
+  }
+
+  /** True when `principal` is one of this cache's entries, validated by its access stamp on this request. */
+  vouches(principal: Principal): boolean {
+    return this.vouched.has(principal);
+  }
+
+  /**
+   * The catalog version as of this request's stamp read (AccessVersions.catalogStamp), for caches
+   * of catalog answers; null (do not trust) for a principal this cache does not vouch for.
+   */
+  catalogStamp(principal: Principal): string | null {
+    return this.versions && this.vouched.has(principal) ? this.versions.catalogStamp() : null;
   }
 }
 
 /**
- * A value computed once per cached principal (valid while its stamp is): the catalog scope of a
- * search, for example. Without a cache entry it is computed on every call.
+ * A value computed once per cached principal, valid while its stamp is (the catalog scope of a
+ * search, for example): kept against the principal object, so it goes when the principal's entry
+ * is replaced or dropped. A principal the access cache does not vouch for computes every time.
+ * Bound: the access cache's entries; a failure is not remembered.
  */
-export function memoized<T>(principal: Principal, key: string, compute: () => Promise<T>): Promise<T> {
-  const memo = principal.memo;
-  if (!memo) return compute();
-  let p = memo.get(key) as Promise<T> | undefined;
-  if (!p) {
-    p = compute();
-    memo.set(key, p);
-    p.catch(() => memo.delete(key));
+export class PrincipalMemo<T> {
+  private readonly values = new WeakMap<Principal, Promise<T>>();
+
+  constructor(private readonly access: AccessCache) {}
+
+  get(principal: Principal, compute: () => Promise<T>): Promise<T> {
+    if (!this.access.vouches(principal)) return compute();
+    let p = this.values.get(principal);
+    if (!p) {
+      p = compute();
+      this.values.set(principal, p);
+      p.catch(() => this.values.delete(principal));
+    }
+    return p;
   }
-  return p;
 }

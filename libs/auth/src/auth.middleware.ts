@@ -20,7 +20,7 @@ export interface PolicyDeps {
   data: { auth: AuthData };
   limiter: RateLimiter;
   config: Pick<PlatformConfig, 'rateLimits'>;
-  access: AccessCache;
+  caches: { principals: AccessCache };
 }
 
 /**
@@ -42,7 +42,7 @@ export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
  * MCP endpoint share one budget). What requirePolicy and every MCP tool call do.
  */
 export function callerUnder(deps: PolicyDeps, ctx: Context, secret: string | undefined, allow: readonly CredentialType[], policy: Policy): Promise<Principal> {
-  return deps.access.authenticate(deps.data.auth, secret, allow, policy, (account) =>
+  return deps.caches.principals.authenticate(deps.data.auth, secret, allow, policy, (account) =>
     enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
   );
 }

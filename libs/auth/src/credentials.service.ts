@@ -11,13 +11,6 @@ export interface Principal {
   prefix: string;
   type: CredentialType;
   keyKind?: ApiKeyKind;
-  /** Values computed once while a cached principal stays valid (see memoized()). */
-  memo?: Map<string, Promise<unknown>>;
-  /**
-   * On a cached principal: the catalog version as of this request's stamp read (see
-   * AccessVersions.catalogStamp), for caches of catalog answers; null: do not trust.
-   */
-  catalogStamp?: () => string | null;
 }
 
 /** The one 401: it never says whether the key was missing, unknown, revoked or the account inactive. */

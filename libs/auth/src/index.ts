@@ -14,7 +14,7 @@ export { API_KEYS_ONLY, authorize } from './policy';
 export type { Policy } from './policy';
 export { callerUnder, merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
-export { AccessCache, memoized } from './access-cache';
+export { AccessCache, PrincipalMemo } from './access-cache';
 export type { AccessCacheOptions } from './access-cache';
 export { bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions } from './access-versions';
 export type { AccessVersions } from './access-versions';

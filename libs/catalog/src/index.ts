@@ -15,3 +15,5 @@ export type { CatalogModels, MarketState, ProductRow } from './data/catalog.data
 export { AVAILABILITIES } from './data/product.schema';
 export type { ProductDoc } from './data/product.schema';
 export type { CatalogDeps } from './deps';
+export { createCatalogCaches, TimedValue } from './caches';
+export type { CatalogCaches } from './caches';

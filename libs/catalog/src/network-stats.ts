@@ -17,8 +17,6 @@ export interface NetworkStats {
   generated_at: string;
 }
 
-const cache = new WeakMap<object, { at: number; value: Promise<NetworkStats> }>();
-
 async function compute(deps: Pick<CatalogDeps, 'data'>, now: Date): Promise<NetworkStats> {
   const programs = await deps.data.programs.active({}, { merchant_id: 1, countries: 1 });
   const markets = [...new Set(programs.flatMap((p) => p.countries))].sort();
@@ -36,11 +34,6 @@ async function compute(deps: Pick<CatalogDeps, 'data'>, now: Date): Promise<Netw
   };
 }
 
-export function networkStats(deps: Pick<CatalogDeps, 'data'>, now = new Date()): Promise<NetworkStats> {
-  const hit = cache.get(deps.data.catalog);
-  if (hit && now.getTime() - hit.at < NETWORK_STATS_TTL_MS) return hit.value;
-  const value = compute(deps, now);
-  cache.set(deps.data.catalog, { at: now.getTime(), value });
-  value.catch(() => cache.delete(deps.data.catalog)); // a failure is not remembered
-  return value;
+export function networkStats(deps: Pick<CatalogDeps, 'data' | 'caches'>, now = new Date()): Promise<NetworkStats> {
+  return deps.caches.networkStats.get(() => compute(deps, now), now.getTime());
 }

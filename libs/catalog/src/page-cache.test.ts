@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '@cw/auth';
 import { PageCache } from './page-cache';
 
+/** The catalog version each test principal is vouched for under (as the access cache answers it); absent: not vouched for. */
+const stamps = new WeakMap<Principal, { v: string | null }>();
+const catalogStamp = (p: Principal) => stamps.get(p)?.v ?? null;
+
 function principal(id: string, catalog: { v: string | null }): Principal {
-  return { publisher: { _id: id } as Principal['publisher'], credentialId: 'c', prefix: 'p', type: 'api_key', catalogStamp: () => catalog.v };
+  const p: Principal = { publisher: { _id: id } as Principal['publisher'], credentialId: 'c', prefix: 'p', type: 'api_key' };
+  stamps.set(p, catalog);
+  return p;
 }
 
 /** A cache whose builds count themselves; each build's page stays fresh until `validUntil`. */
@@ -17,7 +23,7 @@ function counting(cache: PageCache<number>, validUntil = Infinity) {
 
 describe('product page cache', () => {
   it('keeps a page only when its key is asked for a second time', async () => {
-    const cache = new PageCache<number>(10, 5000);
+    const cache = new PageCache<number>(catalogStamp, 10, 5000);
     const c = counting(cache);
     const p = principal('pub_a', { v: 'e.1' });
     for (let i = 0; i < 5; i++) await c.get(p, `once-${i}`, 0);
@@ -29,7 +35,7 @@ describe('product page cache', () => {
   });
 
   it('forgets keys asked for once beyond four times its bound', async () => {
-    const c = counting(new PageCache<number>(2, 5000));
+    const c = counting(new PageCache<number>(catalogStamp, 2, 5000));
     const p = principal('pub_a', { v: 'e.1' });
     await c.get(p, 'k', 0);
     for (let i = 0; i < 8; i++) await c.get(p, `other-${i}`, 0); // fills the doorkeeper: emptied
@@ -40,7 +46,7 @@ describe('product page cache', () => {
 
   it('serves a page again only to the same cached principal under the same catalog version', async () => {
     const catalog = { v: 'e.1' as string | null };
-    const c = counting(new PageCache<number>(10, 5000));
+    const c = counting(new PageCache<number>(catalogStamp, 10, 5000));
     const p = principal('pub_a', catalog);
     await c.get(p, 'k', 0);
     expect(await c.get(p, 'k', 0)).toBe(2);
@@ -56,13 +62,13 @@ describe('product page cache', () => {
 
   it('never serves a page past its first row leaving the freshness window, nor past the maximum age', async () => {
     const catalog = { v: 'e.1' };
-    const fresh = counting(new PageCache<number>(10, 5000), 100);
+    const fresh = counting(new PageCache<number>(catalogStamp, 10, 5000), 100);
     const p = principal('pub_a', catalog);
     await fresh.get(p, 'k', 0);
     expect(await fresh.get(p, 'k', 0)).toBe(2);
     expect(await fresh.get(p, 'k', 99)).toBe(2);
     expect(await fresh.get(p, 'k', 100)).toBe(3);
-    const aged = counting(new PageCache<number>(10, 5000));
+    const aged = counting(new PageCache<number>(catalogStamp, 10, 5000));
     await aged.get(p, 'k', 0);
     expect(await aged.get(p, 'k', 0)).toBe(2);
     expect(await aged.get(p, 'k', 4999)).toBe(2);
@@ -70,14 +76,14 @@ describe('product page cache', () => {
   });
 
   it('caches nothing without a trusted catalog version, or when turned off', async () => {
-    const untrusted = counting(new PageCache<number>(10, 5000));
+    const untrusted = counting(new PageCache<number>(catalogStamp, 10, 5000));
     const p = principal('pub_a', { v: null });
     await untrusted.get(p, 'k', 0);
     expect(await untrusted.get(p, 'k', 1)).toBe(2);
-    const uncached = { ...p, catalogStamp: undefined };
+    const uncached = { ...p };
     await untrusted.get(uncached, 'k', 2);
     expect(await untrusted.get(uncached, 'k', 2)).toBe(4);
-    const off = counting(new PageCache<number>(0, 5000));
+    const off = counting(new PageCache<number>(catalogStamp, 0, 5000));
     const q = principal('pub_a', { v: 'e.1' });
     await off.get(q, 'k', 0);
     await off.get(q, 'k', 1);
@@ -85,7 +91,7 @@ describe('product page cache', () => {
   });
 
   it('keeps at most its bound, dropping the least recently used page', async () => {
-    const cache = new PageCache<number>(2, 5000);
+    const cache = new PageCache<number>(catalogStamp, 2, 5000);
     const c = counting(cache);
     const p = principal('pub_a', { v: 'e.1' });
     const keep = async (key: string, now: number) => (await c.get(p, key, now), c.get(p, key, now));
@@ -99,7 +105,7 @@ describe('product page cache', () => {
   });
 
   it('lets requests that miss together share one build', async () => {
-    const cache = new PageCache<number>(10, 5000);
+    const cache = new PageCache<number>(catalogStamp, 10, 5000);
     const p = principal('pub_a', { v: 'e.1' });
     let builds = 0;
     let release!: () => void;
@@ -116,7 +122,7 @@ describe('product page cache', () => {
   });
 
   it('does not keep a page whose build failed', async () => {
-    const cache = new PageCache<number>(10, 5000);
+    const cache = new PageCache<number>(catalogStamp, 10, 5000);
     const p = principal('pub_a', { v: 'e.1' });
     await expect(cache.through(p, 'k', () => Promise.reject(new Error('catalog away')), 0)).rejects.toThrow('catalog away');
     expect(cache.size).toBe(0);

@@ -31,7 +31,12 @@ export class PageCache<T> {
   /** Keys asked for once since the doorkeeper was last emptied. */
   private readonly askedOnce = new Set<string>();
 
+  /**
+   * `catalogStamp`: the catalog version a cached principal may be served under on this request
+   * (the access cache's `catalogStamp`), null for a principal that must not be served from here.
+   */
   constructor(
+    private readonly catalogStamp: (principal: Principal) => string | null,
     private readonly maxEntries: number,
     private readonly maxAgeMs: number,
   ) {}
@@ -46,7 +51,7 @@ export class PageCache<T> {
    * Requests that miss together share one build (no stampede when a popular page expires).
    */
   through(principal: Principal, key: string, build: () => Promise<{ value: T; validUntil: number }>, now = Date.now()): Promise<T> {
-    const catalog = this.maxEntries > 0 ? (principal.catalogStamp?.() ?? null) : null;
+    const catalog = this.maxEntries > 0 ? this.catalogStamp(principal) : null;
     if (catalog === null) return build().then((b) => b.value);
     const fullKey = `${principal.publisher._id}\u0000${key}`;
     const hit = this.entries.get(fullKey);
@@ -81,13 +86,4 @@ export class PageCache<T> {
     this.entries.set(fullKey, entry);
     return entry.value;
   }
-}
-
-const caches = new WeakMap<object, PageCache<unknown>>();
-
-/** The process's page cache for one configuration (apps of one process share it). */
-export function pageCacheFor<T>(config: { productPageCacheEntries: number; productPageCacheMaxAgeMs: number }): PageCache<T> {
-  let c = caches.get(config);
-  if (!c) caches.set(config, (c = new PageCache<unknown>(config.productPageCacheEntries, config.productPageCacheMaxAgeMs)));
-  return c as PageCache<T>;
 }

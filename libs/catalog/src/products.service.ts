@@ -10,7 +10,6 @@ import { compareDecimals, decimal128String } from '@cw/money';
 import { useCase, type InputOf } from '@cw/usecase';
 import { own, type CatalogDeps } from './deps';
 import { isValidGtin } from './gtin';
-import { pageCacheFor } from './page-cache';
 import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
 import { catalogScope } from './scope';
 import { FRESHNESS_HOURS, lookupProducts, searchProducts, type CatalogRow, type Page } from './search.service';
@@ -51,8 +50,8 @@ export const searchProductsPage = useCase(
     const countries = countriesFor(principal, q.country);
     const { limit, offset } = q;
     const key = JSON.stringify(['search', q.q, q.brand, q.category, q.country, q.merchant, q.group, q.min_price, q.max_price, q.currency, limit, offset]);
-    return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
-      const scope = await catalogScope(deps.data.programs, principal);
+    return deps.caches.productPages.through(principal, key, async () => {
+      const scope = await catalogScope(deps, principal);
       const page = await searchProducts(own(deps), scope, {
         q: q.q,
         brand: q.brand,
@@ -118,8 +117,8 @@ export const lookupProductsPage = useCase(
     const countries = countriesFor(principal, q.country);
     const { limit, offset } = q;
     const key = JSON.stringify(['lookup', ids, gtins, q.country, q.merchant, limit, offset]);
-    return pageCacheFor<ProductPageBody>(deps.config).through(principal, key, async () => {
-      const scope = await catalogScope(deps.data.programs, principal);
+    return deps.caches.productPages.through(principal, key, async () => {
+      const scope = await catalogScope(deps, principal);
       const page = await lookupProducts(own(deps), scope, {
         ids,
         gtins,

@@ -1,4 +1,4 @@
-import { memoized, type Principal } from '@cw/auth';
+import type { Principal, PrincipalMemo } from '@cw/auth';
 import type { ProgramsData } from '@cw/programs';
 
 /** What a publisher may see in the catalog right now: its feed markets and approved programs. */
@@ -12,9 +12,13 @@ export interface CatalogScope {
  * Read once per cached principal: its access stamp covers the account's markets, memberships and
  * programs' status, so approvals and account settings still apply to the very next request.
  */
-export function catalogScope(programs: ProgramsData, principal: Principal): Promise<CatalogScope> {
+export function catalogScope(
+  deps: { data: { programs: ProgramsData }; caches: { catalogScopes: PrincipalMemo<CatalogScope> } },
+  principal: Principal,
+): Promise<CatalogScope> {
   const publisher = principal.publisher;
-  return memoized(principal, 'catalog-scope', async () => ({
+  const programs = deps.data.programs;
+  return deps.caches.catalogScopes.get(principal, async () => ({
     markets: [...(publisher.markets ?? [])],
     programIds: await programs.activeApprovedIds(publisher._id),
   }));

@@ -154,7 +154,13 @@ interface Tail {
   refreshing?: Promise<void>;
 }
 const TAIL_MAX = 1000;
-const tails = new Map<string, Tail>();
+/** Accounts whose tails one process keeps; beyond, all are dropped and refilled on demand. */
+const TAILS_MAX = 10_000;
+
+/** The tails of the accounts with open streams in this process (`deps.caches.eventTails`). */
+export class EventTails {
+  readonly byAccount = new Map<string, Tail>();
+}
 
 async function refreshTail(deps: Deps, publisherId: string, t: Tail): Promise<void> {
   await appendAccountEvents(deps, publisherId);
@@ -179,10 +185,16 @@ async function refreshTail(deps: Deps, publisherId: string, t: Tail): Promise<vo
  * The account's events after `afterSeq` from this process's tail: [] when nothing is newer, null
  * when the cursor is older than the tail (read the log instead).
  */
-export async function tailAfter(deps: Deps, publisherId: string, afterSeq: number, maxAgeMs: number): Promise<TailEvent[] | null> {
+export async function tailAfter(
+  deps: Deps & { caches: { eventTails: EventTails } },
+  publisherId: string,
+  afterSeq: number,
+  maxAgeMs: number,
+): Promise<TailEvent[] | null> {
+  const tails = deps.caches.eventTails.byAccount;
   let t = tails.get(publisherId);
   if (!t) {
-    if (tails.size >= 10_000) tails.clear();
+    if (tails.size >= TAILS_MAX) tails.clear();
     tails.set(publisherId, (t = { at: 0, latest: -1, entries: [] }));
   }
   if (Date.now() - t.at >= maxAgeMs) {

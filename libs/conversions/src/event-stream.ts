@@ -9,12 +9,13 @@ import type { PlatformConfig } from '@cw/config';
 import { ApiError } from '@cw/errors';
 import { serveEventStream } from '@cw/http';
 import type { Slots } from '@cw/ratelimit';
-import { cursorSeq, eventCursor, readEventLog, tailAfter } from './event-log';
+import { cursorSeq, eventCursor, readEventLog, tailAfter, type EventTails } from './event-log';
 import { type ConversionsDeps } from './deps';
 
 export interface EventStreamDeps extends Pick<ConversionsDeps, 'data'> {
   config: Pick<PlatformConfig, 'eventStreamsPerAccount' | 'eventsPollMs' | 'eventsHeartbeatMs'>;
   slots: Slots;
+  caches: { eventTails: EventTails };
   logger?: { warn(obj: object, msg: string): void };
 }
 

@@ -4,7 +4,17 @@ export type { ConversionRecord, ConversionStatus, RecordedSale } from './lifecyc
 export { conversionReport, conversionView, listConversions } from './reporting.service';
 export { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from './sales.service';
 export { CONVERSION_PAGE_SCHEMA, REPORT_SCHEMA } from './conversion.views';
-export { appendAccountEvents, appendPendingEvents, eventCursor, EVENTS_INPUT, EVENTS_POLICY, listEvents, pruneEvents, readEventLog } from './event-log';
+export {
+  appendAccountEvents,
+  appendPendingEvents,
+  eventCursor,
+  EventTails,
+  EVENTS_INPUT,
+  EVENTS_POLICY,
+  listEvents,
+  pruneEvents,
+  readEventLog,
+} from './event-log';
 export type { EventsPage, LoggedPage } from './event-log';
 export { saleEventBody } from './sale-events';
 export type { SaleEventBody } from './sale-events';

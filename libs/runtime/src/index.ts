@@ -1,7 +1,7 @@
-export { IndexesMissingError, openServiceDeps } from './service-deps';
+export { createPlatformCaches, IndexesMissingError, openServiceDeps } from './service-deps';
 export { openPlatformData } from './platform-data';
 export type { Models, PlatformData } from './platform-data';
-export type { AppDeps, ServiceDeps } from './service-deps';
+export type { AppDeps, PlatformCaches, ServiceDeps, ServiceDepsOptions } from './service-deps';
 export { runHttpService } from './run-http-service';
 export type { RunOptions } from './run-http-service';
 export { closeServer } from './close-server';

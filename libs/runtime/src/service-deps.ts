@@ -1,18 +1,49 @@
 /**
- * Opens what every service needs from a validated config: the database and models, Redis and
- * the rate limiter (memory limiter without REDIS_URL), logger and metrics. Used by app mains
- * and by the dev stack; nothing here reads the environment.
+ * The composition root: what every process of the platform runs on, built in one place from a
+ * validated config (the database and every domain's data, Redis, the rate limiter, the access
+ * versions, the caches, logger and metrics). Services (`runHttpService`), the one-process dev
+ * stack, the tests (`@cw-tools/testing` `createTestDeps`) and the operator CLI all open it here,
+ * each overriding only what differs (a silent logger, a test's own Redis and key prefix, the
+ * engine's in-process versions, whether indexes are built or verified). Nothing here reads the
+ * environment.
  */
 import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions } from '@cw/auth';
+import { createCatalogCaches, type CatalogCaches } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
-import { registerOperatorMetrics } from './operator-metrics';
-import { openRedis, type RedisClient } from '@cw/ratelimit';
+import { EventTails } from '@cw/conversions';
 import { connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
-import { openPlatformData, type Models, type PlatformData } from './platform-data';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
-import { createMemoryRateLimiter, createMemorySlots, createRedisRateLimiter, createRedisSlots, type RateLimiter, type Slots } from '@cw/ratelimit';
+import {
+  createMemoryRateLimiter,
+  createMemorySlots,
+  createRedisRateLimiter,
+  createRedisSlots,
+  openRedis,
+  type RateLimiter,
+  type RedisClient,
+  type Slots,
+} from '@cw/ratelimit';
+import { registerOperatorMetrics } from './operator-metrics';
+import { openPlatformData, type Models, type PlatformData } from './platform-data';
+
+/**
+ * Every cache of the process, each with its owner (docs/decisions.md "Caches": what each keeps,
+ * its bound, and what ends an entry). Caches of one domain's reads that live with its data
+ * (merchant names, link codes known stored) are on that domain's handle in `data`.
+ */
+export interface PlatformCaches extends CatalogCaches {
+  /** auth: principals by key hash, used only while the account's access stamp is unchanged. */
+  principals: AccessCache;
+  /** conversions: the newest events of accounts with open event streams. */
+  eventTails: EventTails;
+}
+
+export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null): PlatformCaches {
+  const principals = new AccessCache(versions);
+  return { principals, ...createCatalogCaches(config, principals), eventTails: new EventTails() };
+}
 
 export interface ServiceDeps {
   config: PlatformConfig;
@@ -20,32 +51,43 @@ export interface ServiceDeps {
   db: Database;
   /** Every domain's data handle (what use cases receive). */
   data: PlatformData;
-  /** Every model: for the index check and operator metrics, never handed to a lib. */
+  /** Every model: for the index migration and check, the seed, the CLI and tests; never handed to a lib. */
   models: Models;
   limiter: RateLimiter;
   /** Concurrency caps (open event streams per account): Redis's when there is Redis, else this process's. */
   slots: Slots;
   redis?: RedisClient;
+  /** The access versions principals are validated against (null: nothing is cached). */
+  versions: AccessVersions | null;
+  caches: PlatformCaches;
   metrics: HttpMetrics;
   checks: ReadinessCheck[];
-  /** Principals cached and validated on every request against the access versions. */
-  access: AccessCache;
 }
 
 export interface ServiceDepsOptions {
   /**
    * Access versions for a process without Redis whose database reports every writer's changes
-   * to it (the one-process platform on its embedded engine). Otherwise: Redis's, or none.
+   * to it (the one-process platform on its embedded engine, tests). Otherwise: Redis's, or none.
    */
   localVersions?: AccessVersions;
   /** Where logs go (default: standard output); tests read them. */
   logDestination?: NodeJS.WritableStream;
+  /** Another logger (tests: a silent one). */
+  logger?: Logger;
+  /** Another metrics registry (tests: without the process's default metrics). */
+  metrics?: HttpMetrics;
   /**
    * `verify` (services): refuse to start while a declared index is missing, naming it (indexes
    * are built by `npm run admin -- db:migrate` before a deploy); `migrate`: build them (the local
-   * platform, tests).
+   * platform, tests, the CLI); `none`: leave them (the CLI's own `db:migrate`).
    */
-  indexes?: 'verify' | 'migrate';
+  indexes?: 'verify' | 'migrate' | 'none';
+  /** A Redis client already open (tests: a cluster or a private server) instead of the config's; null: none at all. */
+  redis?: RedisClient | null;
+  /** Prefix of the limiter's and slots' keys (tests sharing one Redis). */
+  keyPrefix?: string;
+  /** How long a query waits for an unreachable server before the 503. */
+  serverSelectionTimeoutMS?: number;
 }
 
 /** A service started on a database whose indexes are not migrated. */
@@ -57,11 +99,11 @@ export async function openServiceDeps(
   name: string,
   opts: ServiceDepsOptions = {},
 ): Promise<ServiceDeps & { close(): Promise<void> }> {
-  const logger = createLogger({ level: config.logLevel, name, destination: opts.logDestination });
-  const db = await connectDatabase(mongoUri);
+  const logger = opts.logger ?? createLogger({ level: config.logLevel, name, destination: opts.logDestination });
+  const db = await connectDatabase(mongoUri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   const { data, models } = openPlatformData(db.connection);
   if (opts.indexes === 'migrate') await migrateIndexes(models);
-  else {
+  else if (opts.indexes !== 'none') {
     const missing = await verifyIndexes(models);
     if (missing.length) {
       await db.close();
@@ -70,14 +112,15 @@ export async function openServiceDeps(
       );
     }
   }
-  let limiter: RateLimiter;
   const checks: ReadinessCheck[] = [{ name: 'mongodb', check: () => db.ping() }];
-  const redis = await openRedis(config, (err) => logger.warn({ err: err.message }, 'redis error'));
+  const ownRedis = opts.redis === undefined;
+  const redis = opts.redis === undefined ? await openRedis(config, (err) => logger.warn({ err: err.message }, 'redis error')) : (opts.redis ?? undefined);
+  let limiter: RateLimiter;
   if (redis) {
-    limiter = createRedisRateLimiter(redis);
-    checks.push({ name: 'redis', check: async () => void (await redis!.ping()) });
+    limiter = createRedisRateLimiter(redis, opts.keyPrefix);
+    checks.push({ name: 'redis', check: async () => void (await redis.ping()) });
   } else {
-    limiter = createMemoryRateLimiter();
+    limiter = createMemoryRateLimiter(opts.keyPrefix);
   }
   const versions = redis ? new RedisAccessVersions(redis) : (opts.localVersions ?? null);
   // Every write this process makes to what decides access bumps the versions before it returns.
@@ -86,7 +129,7 @@ export async function openServiceDeps(
       db.connection,
       bumpOnAccessChange(versions, (m) => logger.error(m)),
     );
-  const metrics = createHttpMetrics();
+  const metrics = opts.metrics ?? createHttpMetrics();
   registerOperatorMetrics(metrics.registry, { db, data, redis });
   return {
     config,
@@ -95,17 +138,18 @@ export async function openServiceDeps(
     data,
     models,
     limiter,
-    slots: redis ? createRedisSlots(redis) : createMemorySlots(),
+    slots: redis ? createRedisSlots(redis, opts.keyPrefix ? `${opts.keyPrefix}:slots` : undefined) : createMemorySlots(),
     redis,
+    versions,
+    caches: createPlatformCaches(config, versions),
     metrics,
     checks,
-    access: new AccessCache(versions),
     close: async () => {
-      redis?.disconnect();
+      if (ownRedis) redis?.disconnect();
       await db.close();
     },
   };
 }
 
 /** What an app's createApp needs: no connections it must open itself. */
-export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'data' | 'limiter' | 'slots' | 'metrics' | 'access'>;
+export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'data' | 'limiter' | 'slots' | 'metrics' | 'caches'>;

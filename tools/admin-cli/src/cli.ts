@@ -2,13 +2,13 @@
  * `npm run admin -- <command> [--options] [--json]`. Talks to MONGODB_URI, or to the running
  * `npm start` platform's embedded engine (its URI is in .local/platform.json).
  */
-import { bumpOnAccessChange, RedisAccessVersions } from '@cw/auth';
 import { loadConfig } from '@cw/config';
-import { openRedis, type RedisClient } from '@cw/ratelimit';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { connectDatabase, migrateIndexes, onAccessChange } from '@cw/db';
-import { openPlatformData } from '@cw/runtime';
+import { migrateIndexes } from '@cw/db';
+import { createLogger } from '@cw/logging';
+import { createHttpMetrics } from '@cw/metrics';
+import { openServiceDeps } from '@cw/runtime';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
 import { COMMANDS, UsageError, type CommandSpec } from './commands';
@@ -64,29 +64,31 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   if (missing.length) return fail(`${name} needs ${missing.join(', ')}`);
   const uri = resolveMongoUri(env, root);
   if (!uri) return fail('no database: the local platform is not running (start it with `npm start`), and MONGODB_URI is not set');
-  let db;
+  let config;
   try {
-    db = await connectDatabase(uri, { serverSelectionTimeoutMS: 3000 });
+    config = loadConfig({ ...env, MONGODB_URI: undefined }, { port: 0 });
+  } catch (e) {
+    return fail((e as Error).message, 1);
+  }
+  // The composition root every service runs on. With Redis (one server or a cluster) the services
+  // cache principals against its access versions: every change this command makes to credentials,
+  // accounts, memberships or programs bumps them before it returns.
+  let deps;
+  try {
+    deps = await openServiceDeps(config, uri, 'admin', {
+      logger: createLogger({ level: 'silent' }),
+      metrics: createHttpMetrics({ defaultMetrics: false }),
+      indexes: 'none',
+      serverSelectionTimeoutMS: 3000,
+    });
   } catch (e) {
     return fail(`cannot connect to ${uri.replace(/\/\/[^@/]*@/, '//***@')}: ${(e as Error).message}`, 1);
   }
-  let redis: RedisClient | undefined;
   try {
-    const config = loadConfig({ ...env, MONGODB_URI: undefined }, { port: 0 });
-    // The services cache principals against access versions in Redis (one server or a cluster):
-    // every change this command makes to credentials, accounts, memberships or programs bumps them
-    // before it returns.
-    redis = await openRedis(config, () => undefined);
-    if (redis) {
-      const versions = new RedisAccessVersions(redis);
-      onAccessChange(db.connection, bumpOnAccessChange(versions));
-    }
-    const { data, models } = openPlatformData(db.connection);
     // The operator's tool builds what is missing before any command (quick when all is there);
     // db:migrate reports each index, rebuilds changed ones and drops undeclared ones.
-    if (name !== 'db:migrate') await migrateIndexes(models);
-    const deps = { config, data, models };
-    const result = publicIds(await spec.run(deps, values, json ? undefined : progressBar(name)));
+    if (name !== 'db:migrate') await migrateIndexes(deps.models);
+    const result = publicIds(await spec.run({ config, data: deps.data, models: deps.models }, values, json ? undefined : progressBar(name)));
     return { code: 0, out: result === undefined ? '' : json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
@@ -94,8 +96,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (e instanceof ApiError && e.status < 500) return fail(e.detail);
     return fail((e as Error).message, 1);
   } finally {
-    redis?.disconnect();
-    await db.close();
+    await deps.close();
   }
 }
 

@@ -1,12 +1,11 @@
 /** Writes every public app's OpenAPI document to a folder (for `npm run openapi:lint`). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AccessCache } from '@cw/auth';
 import { loadConfig } from '@cw/config';
 import { createLogger } from '@cw/logging';
 import { createHttpMetrics } from '@cw/metrics';
 import { createMemoryRateLimiter, createMemorySlots } from '@cw/ratelimit';
-import type { AppDeps } from '@cw/runtime';
+import { createPlatformCaches, type AppDeps } from '@cw/runtime';
 import { openApiDocument as publisher } from '@cw/app-publisher-api';
 import { openApiDocument as reporting } from '@cw/app-reporting-api';
 import { openApiDocument as monetize } from '@cw/app-monetize-api';
@@ -15,13 +14,14 @@ import { openApiDocument as tracking } from '@cw/app-tracker';
 
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
+const config = loadConfig({}, { port: 8080 });
 const deps: AppDeps = {
-  config: loadConfig({}, { port: 8080 }),
+  config,
   logger: createLogger({ level: 'silent' }),
   data: {} as AppDeps['data'],
   limiter: createMemoryRateLimiter(),
   slots: createMemorySlots(),
-  access: new AccessCache(null),
+  caches: createPlatformCaches(config, null),
   metrics: createHttpMetrics({ defaultMetrics: false }),
 };
 mkdirSync(out, { recursive: true });

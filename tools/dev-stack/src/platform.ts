@@ -177,7 +177,7 @@ async function startOn(
     limiter: deps.limiter,
     slots: deps.slots,
     metrics: deps.metrics,
-    access: deps.access,
+    caches: deps.caches,
   };
   const worker = createWorker({
     db: deps.db.connection.db!,

@@ -1,20 +1,11 @@
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { AccessCache, bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions, type AccessVersions } from '@cw/auth';
-import { accessChangeOfWrite, connectDatabase, migrateIndexes, onAccessChange, type Database } from '@cw/db';
-import { openPlatformData, type Models, type PlatformData } from '@cw/runtime';
+import { MemoryAccessVersions, type AccessVersions } from '@cw/auth';
+import { accessChangeOfWrite, type Database } from '@cw/db';
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
-import {
-  createMemoryRateLimiter,
-  createMemorySlots,
-  createRedisRateLimiter,
-  createRedisSlots,
-  openRedis,
-  type RateLimiter,
-  type RedisClient,
-  type Slots,
-} from '@cw/ratelimit';
+import { openRedis, type RateLimiter, type RedisClient, type Slots } from '@cw/ratelimit';
+import { openServiceDeps, type Models, type PlatformCaches, type PlatformData } from '@cw/runtime';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
 
@@ -28,7 +19,7 @@ export interface TestDeps {
   limiter: RateLimiter;
   slots: Slots;
   metrics: HttpMetrics;
-  access: AccessCache;
+  caches: PlatformCaches;
   versions: AccessVersions;
   /** The rate limiter's key prefix (shared by instances on the same database). */
   prefix: string;
@@ -64,52 +55,57 @@ export interface TestDepsOptions {
   serverSelectionTimeoutMS?: number;
 }
 
-/** Everything an app's createApp needs, on a fresh database, for tests through HTTP. */
+/**
+ * Everything an app's createApp needs, on a fresh database, for tests through HTTP: the
+ * composition root services run on (`openServiceDeps`), with a test's own database, silent
+ * logger, key prefix and, with Redis, its own client.
+ */
 export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDeps> {
   const config = loadConfig({ NODE_ENV: 'test', ...opts.env }, { port: 0 });
   const shared = opts.sameDatabaseAs;
   const tdb = shared?.tdb ?? (await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }));
-  const db = await connectDatabase(tdb.uri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
-  const { data: platformData, models } = openPlatformData(db.connection);
-  await migrateIndexes(models);
-  let redis: RedisClient | undefined;
-  let limiter: RateLimiter;
   const prefix = shared?.prefix ?? `test_${randomBytes(4).toString('hex')}`;
   const cluster = opts.redisCluster ?? shared?.clusterNodes;
-  if (opts.redis || cluster || shared?.redis) {
-    // The production client (one server, or a cluster), as openServiceDeps opens it.
-    redis = await openRedis(
-      cluster ? { redisClusterNodes: cluster.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })) } : { redisUrl: redisUrl() },
-      () => undefined,
-    );
-    limiter = createRedisRateLimiter(redis!, prefix);
-  } else {
-    limiter = createMemoryRateLimiter(prefix);
-  }
-  // As in production: Redis's versions with Redis; else this process's, also fed by the engine's
-  // own change observer so writers on other connections (the CLI in tests) are seen too.
-  // Redis's versions under the production key names, so the operator CLI's bumps reach them.
+  // The production client (one server, or a cluster), as openServiceDeps opens it from the config.
+  const redis =
+    opts.redis || cluster || shared?.redis
+      ? await openRedis(
+          cluster ? { redisClusterNodes: cluster.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })) } : { redisUrl: redisUrl() },
+          () => undefined,
+        )
+      : undefined;
+  // As in production: Redis's versions with Redis (under the production key names, so the operator
+  // CLI's bumps reach them); else this process's, also fed by the engine's own change observer so
+  // writers on other connections (the CLI in tests) are seen too.
   const observed = tdb.embedded;
-  const versions: AccessVersions = redis ? new RedisAccessVersions(redis) : new MemoryAccessVersions(() => tdb.embedded === observed && !observed?.stopped);
-  onAccessChange(db.connection, bumpOnAccessChange(versions));
+  const deps = await openServiceDeps(config, tdb.uri, 'test', {
+    logger: createLogger({ level: 'silent' }),
+    metrics: createHttpMetrics({ defaultMetrics: false }),
+    indexes: 'migrate',
+    redis: redis ?? null,
+    keyPrefix: prefix,
+    localVersions: new MemoryAccessVersions(() => tdb.embedded === observed && !observed?.stopped),
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS,
+  });
+  const versions = deps.versions!;
   const unobserve = !redis ? observeEngine(tdb, versions) : undefined;
   const demo = shared
     ? shared.demo
     : opts.seedProducts !== undefined
-      ? await generateDemoData({ models, data: platformData }, { products: opts.seedProducts, linkKey: config.secretKey })
+      ? await generateDemoData(deps, { products: opts.seedProducts, linkKey: config.secretKey })
       : undefined;
   return {
     config,
-    logger: createLogger({ level: 'silent' }),
-    data: platformData,
-    models,
-    limiter,
-    metrics: createHttpMetrics({ defaultMetrics: false }),
-    slots: redis ? createRedisSlots(redis, `${prefix}:slots`) : createMemorySlots(),
-    access: new AccessCache(versions),
+    logger: deps.logger,
+    data: deps.data,
+    models: deps.models,
+    limiter: deps.limiter,
+    metrics: deps.metrics,
+    slots: deps.slots,
+    caches: deps.caches,
     versions,
     prefix,
-    db,
+    db: deps.db,
     tdb,
     redis,
     clusterNodes: cluster,
@@ -117,7 +113,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     close: async () => {
       unobserve?.();
       redis?.disconnect();
-      await db.close();
+      await deps.close();
       if (!shared) await tdb.stop();
     },
   };

@@ -1,0 +1,47 @@
+/**
+ * The catalog's caches, one set per process (the composition root builds them; use cases find them
+ * in `deps.caches`). What each keeps, its bound and what ends an entry: docs/decisions.md "Caches".
+ */
+import { PrincipalMemo, type AccessCache } from '@cw/auth';
+import type { PlatformConfig } from '@cw/config';
+import { NETWORK_STATS_TTL_MS, type NetworkStats } from './network-stats';
+import { PageCache } from './page-cache';
+import type { ProductPageBody } from './products.service';
+import type { CatalogScope } from './scope';
+
+export interface CatalogCaches {
+  /** Each cached principal's scope (markets, active approved programs): goes with its principal. */
+  catalogScopes: PrincipalMemo<CatalogScope>;
+  /** Product pages (search and lookup): PRODUCT_PAGE_CACHE_ENTRIES, checked against the principal and the catalog version. */
+  productPages: PageCache<ProductPageBody>;
+  /** The public network statistics: one value, recomputed after NETWORK_STATS_TTL_MS. */
+  networkStats: TimedValue<NetworkStats>;
+}
+
+export function createCatalogCaches(
+  config: Pick<PlatformConfig, 'productPageCacheEntries' | 'productPageCacheMaxAgeMs'>,
+  principals: AccessCache,
+): CatalogCaches {
+  return {
+    catalogScopes: new PrincipalMemo<CatalogScope>(principals),
+    productPages: new PageCache<ProductPageBody>((p) => principals.catalogStamp(p), config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
+    networkStats: new TimedValue<NetworkStats>(NETWORK_STATS_TTL_MS),
+  };
+}
+
+/** One value computed at most once per `ttlMs` (concurrent callers share the computation; a failure is not remembered). */
+export class TimedValue<T> {
+  private held?: { at: number; value: Promise<T> };
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(compute: () => Promise<T>, now = Date.now()): Promise<T> {
+    if (this.held && now - this.held.at < this.ttlMs) return this.held.value;
+    const held = { at: now, value: compute() };
+    this.held = held;
+    held.value.catch(() => {
+      if (this.held === held) this.held = undefined;
+    });
+    return held.value;
+  }
+}
