@@ -3,7 +3,7 @@
  * and rewritten after a catalog import marks the market changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFeedRows } from '@cw/catalog';
+import { importCatalogRows } from '@cw/catalog';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createWorker, type Worker } from '../src/worker';
 
@@ -41,7 +41,7 @@ describe('feeds:refresh', () => {
   it("writes every market's files, then rewrites a market after a catalog import", async () => {
     const markets = (await deps.models.Program.distinct('countries', { status: 'active' })) as string[];
     const states = await until(async () => {
-      const s = await deps.models.FeedState.find({ generated_at: { $ne: null } }).lean();
+      const s = await deps.models.MarketState.find({ generated_at: { $ne: null } }).lean();
       return s.length === markets.length && s;
     });
     expect(states.map((s) => s._id).sort()).toEqual([...markets].sort());
@@ -49,7 +49,7 @@ describe('feeds:refresh', () => {
     expect(files).toBeGreaterThan(0);
     const before = states.find((s) => s._id === 'DE')!.generated_at!;
 
-    const r = await importFeedRows(
+    const r = await importCatalogRows(
       deps,
       [
         {
@@ -64,7 +64,7 @@ describe('feeds:refresh', () => {
     );
     expect(r.imported).toBe(1);
     const after = await until(async () => {
-      const s = await deps.models.FeedState.findById('DE').lean();
+      const s = await deps.models.MarketState.findById('DE').lean();
       return s?.generated_at && s.generated_at > before && s.generated_at >= s.catalog_changed_at! && s;
     });
     expect(after!.generated_at!.getTime()).toBeGreaterThan(before.getTime());

@@ -35,8 +35,8 @@ beforeAll(async () => {
     deps.data.links,
     deps.config.secretKey,
     [
-      { publisherId: 'pub_a', programId: 9001, campaignId: 900, landingUrl: 'https://www.testshop.example/shoes?colour=red', subid: 'post-17' },
-      { publisherId: 'pub_a', programId: 9002, campaignId: 900, landingUrl: 'https://www.testshop.example/uk/', subid: '' },
+      { publisherId: 'pub_a', programId: 9001, merchantId: 900, landingUrl: 'https://www.testshop.example/shoes?colour=red', subid: 'post-17' },
+      { publisherId: 'pub_a', programId: 9002, merchantId: 900, landingUrl: 'https://www.testshop.example/uk/', subid: '' },
     ],
     { source: 'api', listed: true },
   );

@@ -1,7 +1,7 @@
 export { GTIN_LENGTHS, gtinCheckDigit, isValidGtin, withCheckDigit } from './gtin';
 export { productId } from './product-id';
-export { importFeedRows, parseCsvFeed, parseXmlFeed } from './feed-import';
-export type { FeedRow, ImportOptions, ImportResult } from './feed-import';
+export { importCatalogRows, parseCatalogCsv, parseCatalogXml } from './catalog-import';
+export type { CatalogImportRow, ImportOptions, ImportResult } from './catalog-import';
 export { catalogScope } from './scope';
 export type { CatalogScope } from './scope';
 export { networkStats, NETWORK_STATS_TTL_MS } from './network-stats';
@@ -11,7 +11,7 @@ export type { CatalogRow, LookupParams, Page, SearchParams } from './search.serv
 export { LOOKUP_INPUT, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT } from './products.schemas';
 export { lookupProductsPage, productPageJson, searchProductsPage, type ProductPageBody } from './products.service';
 export { CatalogData, catalogDomain } from './data/catalog.data';
-export type { CatalogModels, MarketState, ProductRow } from './data/catalog.data';
+export type { CatalogModels, MarketStateRow, ProductRow } from './data/catalog.data';
 export { AVAILABILITIES } from './data/product.schema';
 export type { ProductDoc } from './data/product.schema';
 export type { CatalogDeps } from './deps';

@@ -154,7 +154,7 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
       const ensured = await ensureLinks(
         deps.data.links,
         config.secretKey,
-        rows.map((r) => ({ publisherId: principal.publisher._id, programId: r.program_id, campaignId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
+        rows.map((r) => ({ publisherId: principal.publisher._id, programId: r.program_id, merchantId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
         { source: 'product' },
       );
       codes = ensured.map((e) => e.code);

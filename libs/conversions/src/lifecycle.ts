@@ -217,7 +217,7 @@ export async function changeStatus(
 /** A bonus or correction the network books for a publisher (approved at once, positive or negative). */
 export async function bookLedgerEntry(
   deps: Pick<ConversionsDeps, 'data'>,
-  entry: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; campaignId?: number; now?: Date },
+  entry: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; merchantId?: number; now?: Date },
 ): Promise<ConversionRecord> {
   if (!isCurrency(entry.currency)) throw invalid('currency', `"${entry.currency}" is not an ISO 4217 currency`);
   if (!/^-?[0-9]{1,12}(\.[0-9]{1,4})?$/.test(entry.amount) || compareDecimals(entry.amount, '0') === 0)
@@ -232,7 +232,7 @@ export async function bookLedgerEntry(
     _id: id,
     publisher_id: entry.publisherId,
     program_id: entry.programId,
-    campaign_id: entry.campaignId,
+    campaign_id: entry.merchantId,
     subid: '',
     reason: entry.reason.trim(),
     status: 'approved',

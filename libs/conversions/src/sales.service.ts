@@ -218,7 +218,7 @@ export const salesSummary = useCase(
       bySubid: input.group_by === 'subid',
       byProgram: input.group_by === 'merchant',
       subid: input.sub_id,
-      campaignId: input.merchant,
+      merchantId: input.merchant,
     });
     const rows = new Map<string, { key: string | number | null; clicks: number; sales: number; earnings: Map<string, string[]> }>();
     const rowOf = (k: string | number | null) => {

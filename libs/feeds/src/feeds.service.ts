@@ -202,7 +202,7 @@ async function* feedItems(deps: UseCaseDeps, publisherId: string, rows: AsyncIte
       const ensured = await ensureLinks(
         deps.data.links,
         deps.config.secretKey,
-        batch.map((r) => ({ publisherId, programId: r.program_id, campaignId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
+        batch.map((r) => ({ publisherId, programId: r.program_id, merchantId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
         { source: 'product' },
       );
       links = ensured.map((e) => trackedUrl(deps.config.trackingUrl, e.code));

@@ -17,7 +17,7 @@ export interface ClickTarget {
   linkId: string;
   publisherId: string;
   programId: number;
-  campaignId: number;
+  merchantId: number;
   subid: string;
 }
 
@@ -61,7 +61,7 @@ export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickId
     link_id: target.linkId,
     publisher_id: target.publisherId,
     program_id: target.programId,
-    campaign_id: target.campaignId,
+    campaign_id: target.merchantId,
     subid: target.subid,
     created_at: now,
     user_agent: ua,
@@ -94,7 +94,7 @@ export const listClicks = useCase(CLICKS_POLICY, async function listClicks(deps:
     {
       publisherId: principal.publisher._id,
       subid: input.sub_id,
-      campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
+      merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
       linkId: input.deeplink_id,
       includeBots: input.include_bots,
     },

@@ -11,7 +11,7 @@ import type { Policy, Principal } from '@cw/auth';
 import type { ProgramRow } from '@cw/programs';
 import { LINK_LIST_ORDER, type LinkRow } from './data/links.data';
 import type { LinksDeps } from './deps';
-import { CAMPAIGN_ID_PATTERN, campaignMismatch } from '@cw/programs';
+import { CAMPAIGN_ID_PATTERN, merchantMismatch } from '@cw/programs';
 import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 import { ensureLinks, trackedUrl, type EnsuredLink, type LinkSpec } from './tracked-links';
@@ -99,17 +99,18 @@ class Resolver {
       program = await this.program(req.program_id);
       if (!program || program.status !== 'active')
         throw new ApiError({ code: 'not_found', detail: `Program ${req.program_id} does not exist or is not active.` });
-      if (req.campaign_id !== undefined && String(req.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
+      if (req.campaign_id !== undefined && String(req.campaign_id) !== String(program.merchant_id)) throw merchantMismatch();
     } else if (req.campaign_id !== undefined) {
-      const campaign = Number(req.campaign_id);
-      const candidates = await this.deps.data.programs.activeOfMerchant(campaign, PROGRAM_FIELDS);
+      // The wire's campaign is the program's merchant.
+      const merchant = Number(req.campaign_id);
+      const candidates = await this.deps.data.programs.activeOfMerchant(merchant, PROGRAM_FIELDS);
       const [firstCandidate] = candidates;
-      if (!firstCandidate) throw new ApiError({ code: 'not_found', detail: `Campaign ${campaign} has no active program.` });
+      if (!firstCandidate) throw new ApiError({ code: 'not_found', detail: `Campaign ${merchant} has no active program.` });
       const mine = candidates.filter((p) => approved.has(p._id));
       if (mine.length > 1) {
         throw new ApiError({
           code: 'invalid_parameter',
-          detail: `Campaign ${campaign} has several programs approved for you: send program_id (${mine.map((p) => p._id).join(', ')}).`,
+          detail: `Campaign ${merchant} has several programs approved for you: send program_id (${mine.map((p) => p._id).join(', ')}).`,
           errors: [{ param: 'program_id', detail: 'is required: the campaign has several approved programs' }],
         });
       }
@@ -129,7 +130,7 @@ class Resolver {
     return {
       publisherId: this.publisherId,
       programId: program._id,
-      campaignId: program.merchant_id,
+      merchantId: program.merchant_id,
       landingUrl: landingUrlFor(program, req.landing_url),
       subid: req.subid ?? '',
     };
@@ -234,7 +235,7 @@ export const createLinkBatch = useCase(
 export const listLinks = useCase(READ_LINKS_POLICY, async function listLinks(deps: LinksDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
   const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
   const rows = await deps.data.links.listed(
-    { publisherId: principal.publisher._id, subid: input.subid, campaignId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
+    { publisherId: principal.publisher._id, subid: input.subid, merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
     w,
     input.page_size + 1,
   );

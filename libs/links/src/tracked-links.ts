@@ -10,7 +10,7 @@ import type { LinksData } from './data/links.data';
 export interface LinkSpec {
   publisherId: string;
   programId: number;
-  campaignId: number;
+  merchantId: number;
   landingUrl: string;
   subid: string;
 }
@@ -83,7 +83,7 @@ export async function ensureLinks(links: LinksData, key: Buffer, specs: LinkSpec
       _id: code,
       publisher_id: s.publisherId,
       program_id: s.programId,
-      campaign_id: s.campaignId,
+      campaign_id: s.merchantId,
       landing_url: s.landingUrl,
       subid: s.subid,
       source: opts.source,

@@ -128,7 +128,7 @@ async function openApplication(deps: MonetizeDeps, caller: Caller, o: Opening) {
   const specs: LinkSpec[] = o.programs.map((p) => ({
     publisherId,
     programId: p.program._id,
-    campaignId: p.program.merchant_id,
+    merchantId: p.program.merchant_id,
     landingUrl: p.landingUrl,
     subid: '',
   }));

@@ -53,7 +53,7 @@ export const listOffers = useCase(
       page.map((o) => ({
         publisherId: principal.publisher._id,
         programId: o.program_id,
-        campaignId: programs.get(o.program_id)!.merchant_id,
+        merchantId: programs.get(o.program_id)!.merchant_id,
         landingUrl: o.landing_url,
         subid: '',
       })),

@@ -95,7 +95,8 @@ export const joinablePrograms = useCase(
   },
 );
 
-export function campaignMismatch(): ApiError {
+/** A `campaign_id` (the wire's name of the program's merchant) that is not the program's merchant. */
+export function merchantMismatch(): ApiError {
   return new ApiError({
     code: 'invalid_parameter',
     detail: "Invalid parameter 'campaign_id': it is not the campaign of this program.",
@@ -119,7 +120,7 @@ export const applyToProgram = useCase(
     const program = await deps.data.programs.byId(input.program_id);
     if (!program || program.status !== 'active')
       throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
-    if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw campaignMismatch();
+    if (input.campaign_id !== undefined && String(input.campaign_id) !== String(program.merchant_id)) throw merchantMismatch();
     const publisherId = principal.publisher._id;
     const existing = await own(deps).Membership.findOne({ publisher_id: publisherId, program_id: program._id }).lean();
     const names = await deps.data.programs.merchantNames([program.merchant_id]);

@@ -111,7 +111,7 @@ export const trendingOpportunities = useCase(
         return {
           publisherId: me._id,
           programId: program._id,
-          campaignId: program.merchant_id,
+          merchantId: program.merchant_id,
           landingUrl: r.item.landing_url || program.default_landing_url,
           subid: '',
         };

@@ -17,7 +17,7 @@ import {
   type ConversionRecord,
 } from '@cw/conversions';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { importFeedRows, parseCsvFeed, parseXmlFeed } from '@cw/catalog';
+import { importCatalogRows, parseCatalogCsv, parseCatalogXml } from '@cw/catalog';
 import { API_KEY_KINDS, type ApiKeyKind } from '@cw/auth';
 import { migrateIndexes, NotShardedClusterError, shardCollections } from '@cw/db';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '@cw/monetize';
@@ -537,7 +537,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
         currency: str(o, 'currency')!.toUpperCase(),
         reason: str(o, 'reason')!,
         programId: program?._id,
-        campaignId: program?.merchant_id,
+        merchantId: program?.merchant_id,
       });
       return { ...conversionView(c, undefined), publisher_id: c.publisher_id };
     },
@@ -807,14 +807,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const format = (str(o, 'format') ?? file.split('.').pop() ?? '').toLowerCase();
       let rows;
       try {
-        rows = format === 'xml' ? parseXmlFeed(text) : format === 'tsv' ? parseCsvFeed(text, '\t') : format === 'csv' ? parseCsvFeed(text) : undefined;
+        rows = format === 'xml' ? parseCatalogXml(text) : format === 'tsv' ? parseCatalogCsv(text, '\t') : format === 'csv' ? parseCatalogCsv(text) : undefined;
       } catch (e) {
         throw new UsageError(`cannot parse ${file} as ${format}: ${(e as Error).message}`);
       }
       if (!rows) throw new UsageError('--format must be csv, tsv or xml');
       const program = await mustProgram(deps, int(o, 'program')!);
       const [country] = countries(o, 'country') ?? [];
-      const result = await importFeedRows(deps, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
+      const result = await importCatalogRows(deps, rows, { programId: program._id, country, freshForHours: int(o, 'fresh-hours'), onProgress: progress });
       return { rows: rows.length, imported: result.imported, rejected: result.rejected.length, rejections: result.rejected.slice(0, 50) };
     },
   },

@@ -325,7 +325,7 @@ describe('operator CLI', () => {
     const r = await admin('feed:regenerate', '--country', 'de');
     expect(r.body).toMatchObject({ country: 'DE', files: expect.any(Number), products: expect.any(Number) });
     expect(r.body.files).toBeGreaterThan(0);
-    expect((await models.FeedState.findById('DE').lean())!.generated_at).toBeInstanceOf(Date);
+    expect((await models.MarketState.findById('DE').lean())!.generated_at).toBeInstanceOf(Date);
     expect(await admin('feed:regenerate', '--country', 'Germany')).toMatchObject({ code: 2 });
     expect((await admin('publisher:set-comparison-site', '--publisher', 'pub_dealradar')).body).toEqual({ account_id: 'pub_dealradar', comparison_site: true });
     expect((await models.Publisher.findById('pub_dealradar').lean())!.comparison_site).toBe(true);

@@ -528,7 +528,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
         currency: 'EUR',
         reason: 'Correction: duplicate order',
         programId: 1001,
-        campaignId: 501,
+        merchantId: 501,
         now: new Date(t - 12 * DAY),
       },
     );

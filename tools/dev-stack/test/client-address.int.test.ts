@@ -21,7 +21,7 @@ beforeAll(async () => {
   [{ code }] = await ensureLinks(
     deps.data.links,
     deps.config.secretKey,
-    [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'xff' }],
+    [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid: 'xff' }],
     { source: 'api', listed: true },
   );
 });

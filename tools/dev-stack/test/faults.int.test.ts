@@ -30,7 +30,7 @@ async function linkOf(deps: TestDeps): Promise<string> {
   const [{ code }] = await ensureLinks(
     deps.data.links,
     deps.config.secretKey,
-    [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'faults' }],
+    [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid: 'faults' }],
     { source: 'api', listed: true },
   );
   return code;

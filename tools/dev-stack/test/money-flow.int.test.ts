@@ -45,7 +45,7 @@ beforeAll(async () => {
     ['conv-test', 'conv-test-2'].map((subid) => ({
       publisherId: deps.demo!.publishers[0].account_id,
       programId: 1001,
-      campaignId: 501,
+      merchantId: 501,
       landingUrl: 'https://www.example.com/',
       subid,
     })),

@@ -90,7 +90,7 @@ describe('the stats read model under kill -9', () => {
     const [{ code }] = await ensureLinks(
       deps.data.links,
       deps.config.secretKey,
-      [{ publisherId: pub, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid: 'crash' }],
+      [{ publisherId: pub, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid: 'crash' }],
       { source: 'api', listed: true },
     );
     // Batches written every 20 ms, so the kill lands among them.

@@ -199,7 +199,7 @@ async function runHistory(actions: Action[], publisherId: string) {
         currency: a.currency,
         reason: 'test',
         programId: program?.id,
-        campaignId: program?.merchant,
+        merchantId: program?.merchant,
       });
     } else if (a.crash !== 'none') {
       // An applier (which, like every applier, first finishes what a dead one left) dies after

@@ -10,7 +10,7 @@ export interface RedirectTarget {
   linkId: string;
   publisherId: string;
   programId: number;
-  campaignId: number;
+  merchantId: number;
   subid: string;
   landingUrl: string;
   clickIdParam: string;
@@ -46,7 +46,7 @@ export class RedirectResolver {
       linkId: String(link._id),
       publisherId: link.publisher_id,
       programId: link.program_id,
-      campaignId: link.campaign_id,
+      merchantId: link.campaign_id,
       subid: link.subid ?? '',
       landingUrl: link.landing_url,
       clickIdParam,

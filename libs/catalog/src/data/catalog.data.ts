@@ -5,15 +5,15 @@
  */
 import type { Model } from 'mongoose';
 import { announceAccessChanges, defineDomain, insertManyTolerant } from '@cw/db';
-import { feedStateSchema, type FeedStateDoc } from './feed-state.schema';
+import { marketStateSchema, type MarketStateDoc } from './market-state.schema';
 import { productSchema, type ProductDoc } from './product.schema';
 
 export type ProductRow = ProductDoc & { _id: string };
-export type MarketState = FeedStateDoc & { _id: string };
+export type MarketStateRow = MarketStateDoc & { _id: string };
 
 export interface CatalogModels {
   Product: Model<ProductDoc>;
-  FeedState: Model<FeedStateDoc>;
+  MarketState: Model<MarketStateDoc>;
 }
 
 announceAccessChanges(productSchema, 'catalog');
@@ -50,13 +50,13 @@ export class CatalogData {
   }
 
   /** Every market's state: when its catalog last changed, when its feed files were written. */
-  async marketStates(): Promise<Map<string, MarketState>> {
-    return new Map((await this.#m.FeedState.find({}).lean<MarketState[]>()).map((s) => [String(s._id), s]));
+  async marketStates(): Promise<Map<string, MarketStateRow>> {
+    return new Map((await this.#m.MarketState.find({}).lean<MarketStateRow[]>()).map((s) => [String(s._id), s]));
   }
 
   /** The market's prepared feed files were written at `at`. */
   async feedFilesWritten(country: string, at: Date): Promise<void> {
-    await this.#m.FeedState.updateOne({ _id: country }, { $set: { generated_at: at } }, { upsert: true });
+    await this.#m.MarketState.updateOne({ _id: country }, { $set: { generated_at: at } }, { upsert: true });
   }
 }
 
@@ -65,6 +65,6 @@ export const catalogModels = (data: CatalogData): CatalogModels => modelsOf(data
 
 export const catalogDomain = defineDomain(
   'catalog',
-  { Product: [productSchema, 'products'], FeedState: [feedStateSchema, 'feed_states'] },
+  { Product: [productSchema, 'products'], MarketState: [marketStateSchema, 'feed_states'] },
   (m: CatalogModels) => new CatalogData(m),
 );

@@ -27,7 +27,7 @@ export interface StatsQuery {
   byProgram?: boolean;
   subid?: string;
   programId?: number;
-  campaignId?: number;
+  merchantId?: number;
 }
 
 /** One counter of one cell's part: `at` is where the part starts (a month start for a month cell). */
@@ -57,9 +57,9 @@ interface CellRow extends StoredCounters {
   subid: string | null;
 }
 
-export const viewFor = (q: Pick<StatsQuery, 'bySubid' | 'byProgram' | 'subid' | 'programId' | 'campaignId'>): View => {
+export const viewFor = (q: Pick<StatsQuery, 'bySubid' | 'byProgram' | 'subid' | 'programId' | 'merchantId'>): View => {
   const subid = q.bySubid || q.subid !== undefined;
-  const program = q.byProgram || q.programId !== undefined || q.campaignId !== undefined;
+  const program = q.byProgram || q.programId !== undefined || q.merchantId !== undefined;
   return subid && program ? 'ps' : subid ? 's' : program ? 'p' : 'a';
 };
 
@@ -118,7 +118,7 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
   const base: Record<string, unknown> = { publisher_id: q.publisherId, v };
   if (q.subid !== undefined) base.subid = q.subid;
   if (q.programId !== undefined) base.program_id = q.programId;
-  if (q.campaignId !== undefined) base.campaign_id = q.campaignId;
+  if (q.merchantId !== undefined) base.campaign_id = q.merchantId;
   // The Fenwick nodes the day cells' cuts need (every day when the range is bounded).
   let dayProjection: Record<string, 1> | undefined;
   // (An open-ended range, e.g. only date_from, reads whole day cells: its days cannot be listed.)

@@ -25,7 +25,7 @@ export const CLICK_LIST_ORDER = [
 export interface ClickFilter {
   publisherId: string;
   subid?: string;
-  campaignId?: number;
+  merchantId?: number;
   linkId?: string;
   includeBots: boolean;
 }
@@ -101,10 +101,10 @@ export class LinksData {
   }
 
   /** Links created through the links API, newest first (LINK_LIST_ORDER), in `page`'s window. */
-  listed(filter: { publisherId: string; subid?: string; campaignId?: number }, page: ListPage, limit: number): Promise<LinkRow[]> {
+  listed(filter: { publisherId: string; subid?: string; merchantId?: number }, page: ListPage, limit: number): Promise<LinkRow[]> {
     const q: Record<string, unknown> = { publisher_id: filter.publisherId, listed: true };
     if (filter.subid !== undefined) q.subid = filter.subid;
-    if (filter.campaignId !== undefined) q.campaign_id = filter.campaignId;
+    if (filter.merchantId !== undefined) q.campaign_id = filter.merchantId;
     return this.models.Link.find(page.filter(q)).sort(page.sort).skip(page.skip).limit(limit).lean<LinkRow[]>();
   }
 
@@ -122,7 +122,7 @@ export class LinksData {
   listClicks(f: ClickFilter, page: ListPage, limit: number): Promise<ClickRow[]> {
     const q: Record<string, unknown> = { publisher_id: f.publisherId };
     if (f.subid !== undefined) q.subid = f.subid;
-    if (f.campaignId !== undefined) q.campaign_id = f.campaignId;
+    if (f.merchantId !== undefined) q.campaign_id = f.merchantId;
     if (f.linkId !== undefined) q.link_id = f.linkId;
     if (!f.includeBots) q.is_bot = false;
     return this.models.Click.find(page.filter(q), { ip_hash: 0 }).sort(page.sort).skip(page.skip).limit(limit).lean<ClickRow[]>();

@@ -125,7 +125,7 @@ export async function postbackFixture(deps: TestDeps, url: string, publisher = 0
       const [{ code }] = await ensureLinks(
         deps.data.links,
         deps.config.secretKey,
-        [{ publisherId: pub.account_id, programId: 1001, campaignId: 501, landingUrl: 'https://www.example.com/', subid }],
+        [{ publisherId: pub.account_id, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid }],
         { source: 'api', listed: true },
       );
       const r = await request(tracker.callback()).get(`/c/${code}`).set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0');

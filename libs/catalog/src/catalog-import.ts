@@ -11,7 +11,7 @@ import { own } from './deps';
 import { isValidGtin } from './gtin';
 import { productId } from './product-id';
 
-export type FeedRow = Record<string, string>;
+export type CatalogImportRow = Record<string, string>;
 
 export interface ImportOptions {
   programId: number;
@@ -36,14 +36,14 @@ const AVAILABILITY: Record<string, string> = {
   backorder: 'backorder',
 };
 
-export function parseCsvFeed(text: string, delimiter = ','): FeedRow[] {
-  return parseCsv(text, { columns: true, delimiter, skip_empty_lines: true, trim: true, bom: true }) as FeedRow[];
+export function parseCatalogCsv(text: string, delimiter = ','): CatalogImportRow[] {
+  return parseCsv(text, { columns: true, delimiter, skip_empty_lines: true, trim: true, bom: true }) as CatalogImportRow[];
 }
 
-export function parseXmlFeed(text: string): FeedRow[] {
+export function parseCatalogXml(text: string): CatalogImportRow[] {
   const doc = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false }).parse(text) as {
-    rss?: { channel?: { item?: FeedRow | FeedRow[] } };
-    feed?: { entry?: FeedRow | FeedRow[] };
+    rss?: { channel?: { item?: CatalogImportRow | CatalogImportRow[] } };
+    feed?: { entry?: CatalogImportRow | CatalogImportRow[] };
   };
   const items = doc.rss?.channel?.item ?? doc.feed?.entry ?? [];
   return (Array.isArray(items) ? items : [items]).map((i) => Object.fromEntries(Object.entries(i).map(([k, v]) => [k, String(v ?? '')])));
@@ -55,7 +55,7 @@ function parsePrice(raw: string | undefined): { amount: string; currency?: strin
   return m?.[1] ? { amount: m[1], currency: m[2]?.toUpperCase() } : undefined;
 }
 
-export async function importFeedRows(deps: Pick<CatalogDeps, 'data'>, rows: FeedRow[], opts: ImportOptions): Promise<ImportResult> {
+export async function importCatalogRows(deps: Pick<CatalogDeps, 'data'>, rows: CatalogImportRow[], opts: ImportOptions): Promise<ImportResult> {
   const program = await deps.data.programs.byId(opts.programId);
   if (!program) throw new Error(`program ${opts.programId} does not exist`);
   const now = opts.now ?? new Date();
@@ -133,7 +133,7 @@ export async function importFeedRows(deps: Pick<CatalogDeps, 'data'>, rows: Feed
   }
   await flush();
   // The market's prepared feed files are now behind the catalog: the next refresh pass rebuilds them.
-  if (imported) await own(deps).FeedState.updateOne({ _id: opts.country }, { $set: { catalog_changed_at: now } }, { upsert: true });
+  if (imported) await own(deps).MarketState.updateOne({ _id: opts.country }, { $set: { catalog_changed_at: now } }, { upsert: true });
   opts.onProgress?.(rows.length, rows.length);
   return { imported, rejected };
 }

@@ -1,7 +1,7 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 /** Per market: when its prepared feed files were written and when its catalog last changed. */
-export const feedStateSchema = new Schema(
+export const marketStateSchema = new Schema(
   {
     _id: { type: String, required: true }, // ISO alpha-2 country
     generated_at: { type: Date },
@@ -10,4 +10,4 @@ export const feedStateSchema = new Schema(
   { versionKey: false },
 );
 
-export type FeedStateDoc = InferSchemaType<typeof feedStateSchema>;
+export type MarketStateDoc = InferSchemaType<typeof marketStateSchema>;
