@@ -111,7 +111,7 @@ export default [
   },
   {
     // A lib's own tests may use the test helpers (which compose tools); its code may not.
-    files: ['libs/*/src/**/*.test.ts', 'libs/*/test/**/*.ts'],
+    files: ['libs/*/*/src/**/*.test.ts', 'libs/*/*/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -131,7 +131,7 @@ export default [
   {
     // The testing lib is for tests only. A lib is imported through its package (its index.ts) only:
     // a domain's data module (its schemas and models) is not reachable from another project.
-    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    files: ['apps/*/src/**/*.ts', 'libs/*/*/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'tools/testing/**'],
     rules: {
       'no-restricted-imports': [

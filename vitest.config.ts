@@ -25,8 +25,8 @@ export default defineConfig({
     include: [
       'apps/*/src/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
-      'libs/*/src/**/*.test.ts',
-      'libs/*/test/**/*.test.ts',
+      'libs/*/*/src/**/*.test.ts',
+      'libs/*/*/test/**/*.test.ts',
       'tools/*/src/**/*.test.ts',
       'tools/*/test/**/*.test.ts',
     ],

@@ -1,5 +1,5 @@
 /**
- * Index migrations (libs/db/src/migrate.ts and `npm run admin -- db:migrate`) against the engine
+ * Index migrations (libs/platform/db/src/migrate.ts and `npm run admin -- db:migrate`) against the engine
  * through the real driver: a fresh database's missing indexes named, created once, a changed one
  * rebuilt, undeclared ones dropped only when asked.
  */

@@ -1,4 +1,4 @@
-/** libs/http's service app (here, not in the lib: @cw-tools/testing builds on libs that build on @cw/http). */
+/** libs/platform/http's service app (here, not in the lib: @cw-tools/testing builds on libs that build on @cw/http). */
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -133,7 +133,7 @@ describe('service app kit', () => {
 });
 
 describe('protocol abuse', () => {
-  it('refuses a thousand unknown query parameters with 400 naming one (10,000 are over the 16 KiB header bound: 431, see libs/runtime)', async () => {
+  it('refuses a thousand unknown query parameters with 400 naming one (10,000 are over the 16 KiB header bound: 431, see libs/platform/runtime)', async () => {
     const many = Array.from({ length: 1_000 }, (_, i) => `p${i}=1`).join('&');
     expectErrorShape(await request(app()).get(`/api/items?${many}`), 400, 'unknown_parameter');
   });

@@ -40,7 +40,9 @@ describe('module boundaries', () => {
   });
 
   it('fails when a lib imports an app', async () => {
-    expect(await boundaryErrors('libs/auth/src/bad.ts', "import { createApp } from '@cw/app-tracker';\nexport const x = createApp;\n")).not.toEqual([]);
+    expect(await boundaryErrors('libs/platform/auth/src/bad.ts', "import { createApp } from '@cw/app-tracker';\nexport const x = createApp;\n")).not.toEqual(
+      [],
+    );
   });
 
   it('fails when app code imports the testing lib outside tests', async () => {
@@ -56,40 +58,48 @@ describe('module boundaries', () => {
       await boundaryErrors('apps/tracker/src/bad.ts', "import { searchProductsPage } from '@cw/catalog';\nexport const x = searchProductsPage;\n"),
     ).not.toEqual([]);
     expect(await boundaryErrors('apps/tracker/src/bad.ts', "import { paymentStatus } from '@cw/account';\nexport const x = paymentStatus;\n")).not.toEqual([]);
-    expect(await boundaryErrors('libs/http/src/bad.ts', "import { listPrograms } from '@cw/programs';\nexport const x = listPrograms;\n")).not.toEqual([]);
+    expect(await boundaryErrors('libs/platform/http/src/bad.ts', "import { listPrograms } from '@cw/programs';\nexport const x = listPrograms;\n")).not.toEqual(
+      [],
+    );
     expect(await boundaryErrors('apps/tracker/src/ok.ts', "import { clickRecord } from '@cw/links';\nexport const x = clickRecord;\n")).toEqual([]);
   });
 
   it("fails when a lib reaches another domain's models instead of that domain's exported functions", async () => {
     // The links domain's data module, by path or by a deep package path: both refused.
     expect(
-      await boundaryErrors('libs/monetize/src/bad.ts', "import { linksModels } from '../../links/src/data/links.data';\nexport const x = linksModels;\n"),
+      await boundaryErrors(
+        'libs/domains/monetize/src/bad.ts',
+        "import { linksModels } from '../../links/src/data/links.data';\nexport const x = linksModels;\n",
+      ),
     ).not.toEqual([]);
     expect(
-      await boundaryErrors('libs/monetize/src/bad.ts', "import { linksModels } from '@cw/links/src/data/links.data';\nexport const x = linksModels;\n"),
+      await boundaryErrors('libs/domains/monetize/src/bad.ts', "import { linksModels } from '@cw/links/src/data/links.data';\nexport const x = linksModels;\n"),
     ).not.toEqual([]);
     // The composition root (every model on one connection) is for apps and tools, never a domain lib.
     expect(
-      await boundaryErrors('libs/monetize/src/bad.ts', "import { openPlatformData } from '@cw/runtime';\nexport const x = openPlatformData;\n"),
+      await boundaryErrors('libs/domains/monetize/src/bad.ts', "import { openPlatformData } from '@cw/runtime';\nexport const x = openPlatformData;\n"),
     ).not.toEqual([]);
     // A domain the lib does not depend on is refused even through its package (programs knows nothing of conversions).
     expect(
-      await boundaryErrors('libs/programs/src/bad.ts', "import type { ConversionsData } from '@cw/conversions';\nexport type X = ConversionsData;\n"),
+      await boundaryErrors('libs/domains/programs/src/bad.ts', "import type { ConversionsData } from '@cw/conversions';\nexport type X = ConversionsData;\n"),
     ).not.toEqual([]);
     // Through the package, a domain the lib may use: its handle's type and methods.
-    expect(await boundaryErrors('libs/monetize/src/ok.ts', "import type { LinksData } from '@cw/links';\nexport type X = LinksData;\n")).toEqual([]);
+    expect(await boundaryErrors('libs/domains/monetize/src/ok.ts', "import type { LinksData } from '@cw/links';\nexport type X = LinksData;\n")).toEqual([]);
   });
 
   it('fails when lib code imports a tool (the embedded engine, the demo data)', async () => {
     expect(
-      await boundaryErrors('libs/db/src/bad.ts', "import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';\nexport const x = startEmbeddedMongo;\n"),
+      await boundaryErrors(
+        'libs/platform/db/src/bad.ts',
+        "import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';\nexport const x = startEmbeddedMongo;\n",
+      ),
     ).not.toEqual([]);
   });
 
   it('fails a promise nobody handles, and an async callback whose promise nothing awaits (type-aware rules)', async () => {
     // An existing file of the type-checked program, linted with this text instead of its own.
     const code = 'export async function f(): Promise<void> {}\nexport function g(): void {\n  f();\n  setTimeout(async () => f(), 1);\n}\n';
-    const [result] = await typed.lintText(code, { filePath: resolve(root, 'libs/health/src/health.ts') });
+    const [result] = await typed.lintText(code, { filePath: resolve(root, 'libs/platform/health/src/health.ts') });
     const rules = result.messages.map((m) => m.ruleId);
     expect(rules).toContain('@typescript-eslint/no-floating-promises');
     expect(rules).toContain('@typescript-eslint/no-misused-promises');

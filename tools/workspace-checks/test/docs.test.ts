@@ -14,7 +14,7 @@ describe('README', () => {
   });
 
   it('documents every variable the config loader reads', () => {
-    const source = readFileSync(resolve(root, 'libs/config/src/load-config.ts'), 'utf8');
+    const source = readFileSync(resolve(root, 'libs/kernel/config/src/load-config.ts'), 'utf8');
     const read = new Set([...source.matchAll(/(?:str|int|bool|url)\('([A-Z_]+)'/g)].map((m) => m[1]));
     for (const b of Object.values(RATE_LIMIT_BUDGETS)) read.add(b.env);
     for (const name of read) expect(readme, name).toContain(`\`${name}\``);

@@ -8,10 +8,13 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../../..');
 
-/** Project roots: the directories under apps/, libs/, tools/ and bench/ that hold a project.json. */
+/** Project roots: the directories under apps/, libs/<layer>/, tools/ and bench/ that hold a project.json. */
 function projectRoots(): string[] {
   const roots = existsSync(resolve(root, 'bench/project.json')) ? ['bench'] : [];
-  for (const group of ['apps', 'libs', 'tools']) {
+  const layers = readdirSync(resolve(root, 'libs'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `libs/${d.name}`);
+  for (const group of ['apps', ...layers, 'tools']) {
     for (const dir of readdirSync(resolve(root, group), { withFileTypes: true })) {
       if (dir.isDirectory() && existsSync(resolve(root, group, dir.name, 'project.json'))) roots.push(`${group}/${dir.name}`);
     }

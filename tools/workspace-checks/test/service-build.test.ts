@@ -34,7 +34,7 @@ describe('per-service build', () => {
     const bundle = readFileSync(resolve(out, 'main.js'), 'utf8');
     // The app and its libs are inside; no other app is.
     expect(bundle).toContain('// apps/tracker/src/');
-    expect(bundle).toContain('// libs/http/src/');
+    expect(bundle).toContain('// libs/platform/http/src/');
     expect(bundle).not.toMatch(/\/\/ apps\/(?!tracker\/)/);
     expect(bundle).not.toMatch(/from "@cw\//);
     const pkg = JSON.parse(readFileSync(resolve(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
