@@ -50,3 +50,31 @@ export function defineDomain<N extends string, M extends ModelSet, H>(
     },
   };
 }
+
+/** A domain's handle: what other libs hold of its data (its lib adds the methods they may call). */
+export interface DomainHandle {
+  readonly domain: string;
+}
+
+/**
+ * Where one domain's models are kept so that only its own lib can open them: the lib's handle
+ * class extends `DomainHandle` (built with the models), and `open(handle)`, kept inside the lib and
+ * never exported from its package, gives them back. Other libs hold the handle and call its methods.
+ */
+export function modelVault<M extends ModelSet>(domain: string): { DomainHandle: new (models: M) => DomainHandle; open: (handle: DomainHandle) => M } {
+  const vault = new WeakMap<DomainHandle, M>();
+  class Handle implements DomainHandle {
+    readonly domain = domain;
+    constructor(models: M) {
+      vault.set(this, models);
+    }
+  }
+  return {
+    DomainHandle: Handle,
+    open: (handle) => {
+      const models = vault.get(handle);
+      if (!models) throw new Error(`not a ${domain} handle`);
+      return models;
+    },
+  };
+}

@@ -1,7 +1,7 @@
 export { connectDatabase } from './connection';
 export type { Database } from './connection';
-export { defineDomain } from './domain';
-export type { AnyModel, Collections, Domain, ModelSet } from './domain';
+export { defineDomain, modelVault } from './domain';
+export type { AnyModel, Collections, Domain, DomainHandle, ModelSet } from './domain';
 export { declaredIndexes, migrateIndexes, NotShardedClusterError, shardCollections, verifyIndexes } from './migrate';
 export { SHARD_KEYS, shardKeyOf, uniqueIndexProblem, unroutedWriteProblem, UnroutedWriteError } from './sharding';
 export type { ShardKey, ShardPlan } from './sharding';

@@ -4,7 +4,7 @@
  * libs reach it through `CatalogData`'s methods; the models stay here.
  */
 import type { Model } from 'mongoose';
-import { announceAccessChanges, defineDomain, insertManyTolerant } from '@cw/db';
+import { announceAccessChanges, defineDomain, modelVault, insertManyTolerant } from '@cw/db';
 import { marketStateSchema, type MarketStateDoc } from './market-state.schema';
 import { productSchema, type ProductDoc } from './product.schema';
 
@@ -18,20 +18,12 @@ export interface CatalogModels {
 
 announceAccessChanges(productSchema, 'catalog');
 
-let modelsOf!: (data: CatalogData) => CatalogModels;
+const { DomainHandle, open } = modelVault<CatalogModels>('catalog');
 
-export class CatalogData {
-  readonly #m: CatalogModels;
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: CatalogModels) {
-    this.#m = models;
-  }
-
+export class CatalogData extends DomainHandle {
   /** Inserts rows unordered (the seed); a row whose id is already stored is left as it is. Returns how many were stored. */
   async insertRows(rows: ProductRow[]): Promise<number> {
-    return (await insertManyTolerant(this.#m.Product.collection, rows as never[])).inserted.size;
+    return (await insertManyTolerant(open(this).Product.collection, rows as never[])).inserted.size;
   }
 
   /**
@@ -39,10 +31,8 @@ export class CatalogData {
    * files' source): only `fields`.
    */
   freshProducts<T>(q: { country: string; programId: number; freshSince: Date; now: Date; limit: number }, fields: Record<string, 1>) {
-    return this.#m.Product.find(
-      { country: q.country, program_id: q.programId, removed: false, last_seen_at: { $gte: q.freshSince }, fresh_until: { $gt: q.now } },
-      fields,
-    )
+    return open(this)
+      .Product.find({ country: q.country, program_id: q.programId, removed: false, last_seen_at: { $gte: q.freshSince }, fresh_until: { $gt: q.now } }, fields)
       .sort({ _id: 1 })
       .limit(q.limit)
       .lean<T[]>()
@@ -51,17 +41,17 @@ export class CatalogData {
 
   /** Every market's state: when its catalog last changed, when its feed files were written. */
   async marketStates(): Promise<Map<string, MarketStateRow>> {
-    return new Map((await this.#m.MarketState.find({}).lean<MarketStateRow[]>()).map((s) => [String(s._id), s]));
+    return new Map((await open(this).MarketState.find({}).lean<MarketStateRow[]>()).map((s) => [String(s._id), s]));
   }
 
   /** The market's prepared feed files were written at `at`. */
   async feedFilesWritten(country: string, at: Date): Promise<void> {
-    await this.#m.MarketState.updateOne({ _id: country }, { $set: { generated_at: at } }, { upsert: true });
+    await open(this).MarketState.updateOne({ _id: country }, { $set: { generated_at: at } }, { upsert: true });
   }
 }
 
 /** The catalog lib's own models (not exported from the lib). */
-export const catalogModels = (data: CatalogData): CatalogModels => modelsOf(data);
+export const catalogModels = (data: CatalogData): CatalogModels => open(data);
 
 export const catalogDomain = defineDomain(
   'catalog',

@@ -5,7 +5,7 @@
  * models stay here.
  */
 import type { Model } from 'mongoose';
-import { defineDomain, insertManyTolerant } from '@cw/db';
+import { defineDomain, modelVault, insertManyTolerant } from '@cw/db';
 import type { ConversionRecord } from '../lifecycle';
 import { conversionSchema, type ConversionDoc } from './conversion.schema';
 import { eventLogHeadSchema, saleEventLogSchema, type EventLogHeadDoc, type SaleEventDoc } from './sale-event.schema';
@@ -21,23 +21,15 @@ export interface ConversionsModels {
   StatTxn: Model<StatTxnDoc>;
 }
 
-let modelsOf!: (data: ConversionsData) => ConversionsModels;
+const { DomainHandle, open } = modelVault<ConversionsModels>('conversions');
 
 /** The outbox free for a pump to claim at `now`: no claim, or a claim whose lease ended. */
 const freeAt = (now: Date) => ({ $or: [{ outbox_claim_until: null }, { outbox_claim_until: { $lte: now } }] });
 
-export class ConversionsData {
-  readonly #m: ConversionsModels;
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: ConversionsModels) {
-    this.#m = models;
-  }
-
+export class ConversionsData extends DomainHandle {
   /** Stores conversions in bulk (the seed's history); ones already stored are left as they are. */
   async insertRows(rows: ConversionRow[]): Promise<number> {
-    return (await insertManyTolerant(this.#m.Conversion.collection, rows as never[])).inserted.size;
+    return (await insertManyTolerant(open(this).Conversion.collection, rows as never[])).inserted.size;
   }
 
   /**
@@ -47,14 +39,17 @@ export class ConversionsData {
    */
   async claimOutbox(claim: string, limit: number, until: Date, now: Date): Promise<ConversionRecord[]> {
     const ids = (
-      await this.#m.Conversion.find({ outbox_since: { $exists: true }, ...freeAt(now) }, { _id: 1 })
+      await open(this)
+        .Conversion.find({ outbox_since: { $exists: true }, ...freeAt(now) }, { _id: 1 })
         .sort({ outbox_since: 1 })
         .limit(limit)
         .lean<Array<{ _id: string }>>()
     ).map((r) => r._id);
     if (!ids.length) return [];
-    await this.#m.Conversion.updateMany({ _id: { $in: ids }, ...freeAt(now) }, { $set: { outbox_claim: claim, outbox_claim_until: until } });
-    return this.#m.Conversion.find({ _id: { $in: ids }, outbox_claim: claim }).lean<ConversionRecord[]>();
+    await open(this).Conversion.updateMany({ _id: { $in: ids }, ...freeAt(now) }, { $set: { outbox_claim: claim, outbox_claim_until: until } });
+    return open(this)
+      .Conversion.find({ _id: { $in: ids }, outbox_claim: claim })
+      .lean<ConversionRecord[]>();
   }
 
   /**
@@ -63,11 +58,11 @@ export class ConversionsData {
    */
   async publishedOutbox(claim: string, rows: ConversionRecord[], published: Array<{ conversion: string; event: string }>, now: Date): Promise<void> {
     if (published.length)
-      await this.#m.Conversion.bulkWrite(
+      await open(this).Conversion.bulkWrite(
         published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })),
         { ordered: false },
       );
-    await this.#m.Conversion.bulkWrite(
+    await open(this).Conversion.bulkWrite(
       rows.flatMap((c) => [
         {
           updateOne: {
@@ -84,7 +79,8 @@ export class ConversionsData {
   /** When the oldest event still in the outbox happened (null: none waiting). */
   async oldestOutboxEvent(maxTimeMs: number): Promise<Date | null> {
     // The outbox index holds only conversions with unpublished events, oldest first.
-    const row = await this.#m.Conversion.findOne({ outbox_since: { $exists: true } }, { outbox_since: 1 })
+    const row = await open(this)
+      .Conversion.findOne({ outbox_since: { $exists: true } }, { outbox_since: 1 })
       .sort({ outbox_since: 1 })
       .maxTimeMS(maxTimeMs)
       .lean<{ outbox_since: Date }>();
@@ -93,7 +89,7 @@ export class ConversionsData {
 }
 
 /** The conversions lib's own models (not exported from the lib). */
-export const conversionsModels = (data: ConversionsData): ConversionsModels => modelsOf(data);
+export const conversionsModels = (data: ConversionsData): ConversionsModels => open(data);
 
 export const conversionsDomain = defineDomain(
   'conversions',

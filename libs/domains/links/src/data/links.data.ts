@@ -3,7 +3,7 @@
  * the clicks on them. Other libs reach it through `LinksData`'s methods; the models stay here.
  */
 import type { Model } from 'mongoose';
-import { defineDomain, insertManyTolerant, type ListPage } from '@cw/db';
+import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
 
@@ -42,22 +42,15 @@ export interface LinksModels {
 /** A bounded set of link codes known to be stored (links are never deleted). */
 const KNOWN_MAX = 200_000;
 
-let modelsOf!: (data: LinksData) => LinksModels;
+const { DomainHandle, open } = modelVault<LinksModels>('links');
 
 /** Tracked links by code and the clicks on them: the reads and writes of link creation, listing, redirects and counting. */
-export class LinksData {
-  readonly #m: LinksModels;
-  /** Link codes this process has seen stored (caches: `knownLinkCodes`). */
+export class LinksData extends DomainHandle {
+  /** Link codes this process has seen stored (docs/decisions.md "Caches"). */
   private known = new Set<string>();
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: LinksModels) {
-    this.#m = models;
-  }
 
   private get models(): LinksModels {
-    return this.#m;
+    return open(this);
   }
 
   /** True when this process has seen every code stored (no read needed). */
@@ -177,6 +170,6 @@ export class LinksData {
 }
 
 /** The links lib's own models (not exported from the lib). */
-export const linksModels = (data: LinksData): LinksModels => modelsOf(data);
+export const linksModels = (data: LinksData): LinksModels => open(data);
 
 export const linksDomain = defineDomain('links', { Link: [linkSchema, 'links'], Click: [clickSchema, 'clicks'] }, (m: LinksModels) => new LinksData(m));

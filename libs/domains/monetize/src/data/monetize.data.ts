@@ -1,26 +1,18 @@
 /** The instant-monetization domain's data: applications (provisional accounts, their secret hashes, profiles and claims). The models stay here. */
 import type { Model } from 'mongoose';
-import { defineDomain } from '@cw/db';
+import { defineDomain, modelVault } from '@cw/db';
 import { monetizeApplicationSchema, type MonetizeApplicationDoc } from './monetize-application.schema';
 
 export interface MonetizeModels {
   MonetizeApplication: Model<MonetizeApplicationDoc>;
 }
 
-let modelsOf!: (data: MonetizeData) => MonetizeModels;
+const { DomainHandle, open } = modelVault<MonetizeModels>('monetize');
 
-export class MonetizeData {
-  readonly #m: MonetizeModels;
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: MonetizeModels) {
-    this.#m = models;
-  }
-}
+export class MonetizeData extends DomainHandle {}
 
 /** The monetize lib's own models (not exported from the lib). */
-export const monetizeModels = (data: MonetizeData): MonetizeModels => modelsOf(data);
+export const monetizeModels = (data: MonetizeData): MonetizeModels => open(data);
 
 export const monetizeDomain = defineDomain(
   'monetize',

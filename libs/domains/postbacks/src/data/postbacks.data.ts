@@ -4,7 +4,7 @@
  * `PostbacksData`'s methods; the models stay here.
  */
 import type { Model } from 'mongoose';
-import { defineDomain } from '@cw/db';
+import { defineDomain, modelVault } from '@cw/db';
 import { postbackConfigSchema, type PostbackConfigDoc } from './postback-config.schema';
 import { postbackDeliverySchema, type DELIVERY_STATUSES, type PostbackDeliveryDoc } from './postback-delivery.schema';
 
@@ -13,25 +13,17 @@ export interface PostbacksModels {
   PostbackDelivery: Model<PostbackDeliveryDoc>;
 }
 
-let modelsOf!: (data: PostbacksData) => PostbacksModels;
+const { DomainHandle, open } = modelVault<PostbacksModels>('postbacks');
 
-export class PostbacksData {
-  readonly #m: PostbacksModels;
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: PostbacksModels) {
-    this.#m = models;
-  }
-
+export class PostbacksData extends DomainHandle {
   /** Deliveries kept in this status (operator metrics). */
   deliveriesIn(status: (typeof DELIVERY_STATUSES)[number], maxTimeMs: number): Promise<number> {
-    return this.#m.PostbackDelivery.countDocuments({ status }).maxTimeMS(maxTimeMs).exec();
+    return open(this).PostbackDelivery.countDocuments({ status }).maxTimeMS(maxTimeMs).exec();
   }
 }
 
 /** The postbacks lib's own models (not exported from the lib). */
-export const postbacksModels = (data: PostbacksData): PostbacksModels => modelsOf(data);
+export const postbacksModels = (data: PostbacksData): PostbacksModels => open(data);
 
 export const postbacksDomain = defineDomain(
   'postbacks',

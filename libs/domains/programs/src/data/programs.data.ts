@@ -3,7 +3,7 @@
  * memberships of them. Other libs reach it through `ProgramsData`'s methods; the models stay here.
  */
 import type { Model } from 'mongoose';
-import { announceAccessChanges, defineDomain, literalPattern } from '@cw/db';
+import { announceAccessChanges, defineDomain, modelVault, literalPattern } from '@cw/db';
 import { membershipSchema, type MembershipDoc } from './membership.schema';
 import { merchantSchema, type MerchantDoc } from './merchant.schema';
 import { programSchema, type ProgramDoc } from './program.schema';
@@ -40,22 +40,15 @@ export interface InstantFilter {
   ids?: number[];
 }
 
-let modelsOf!: (data: ProgramsData) => ProgramsModels;
+const { DomainHandle, open } = modelVault<ProgramsModels>('programs');
 
 /** Merchants, their programs and publishers' assignments to them: the queries other domains ask. */
-export class ProgramsData {
-  readonly #m: ProgramsModels;
-  /** Merchant display names, cached per process for a minute (caches: `merchantNames`). */
+export class ProgramsData extends DomainHandle {
+  /** Merchant display names, cached per process for a minute (docs/decisions.md "Caches"). */
   private readonly names = new Map<number, { name: string; expires: number }>();
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: ProgramsModels) {
-    this.#m = models;
-  }
 
   private get models(): ProgramsModels {
-    return this.#m;
+    return open(this);
   }
 
   /** Creates merchants through the schema, in one write. */
@@ -201,7 +194,7 @@ export class ProgramsData {
 export type MembershipRow = MembershipDoc & { _id: unknown };
 
 /** The programs lib's own models (not exported from the lib). */
-export const programsModels = (data: ProgramsData): ProgramsModels => modelsOf(data);
+export const programsModels = (data: ProgramsData): ProgramsModels => open(data);
 
 export const programsDomain = defineDomain(
   'programs',

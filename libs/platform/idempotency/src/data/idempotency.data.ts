@@ -1,26 +1,18 @@
 /** The idempotency lib's data: one record per (account, method, route, key), with the first completed answer. The models stay here. */
 import type { Model } from 'mongoose';
-import { defineDomain } from '@cw/db';
+import { defineDomain, modelVault } from '@cw/db';
 import { idempotencySchema, type IdempotencyDoc } from './idempotency.schema';
 
 export interface IdempotencyModels {
   Idempotency: Model<IdempotencyDoc>;
 }
 
-let modelsOf!: (data: IdempotencyData) => IdempotencyModels;
+const { DomainHandle, open } = modelVault<IdempotencyModels>('idempotency');
 
-export class IdempotencyData {
-  readonly #m: IdempotencyModels;
-  static {
-    modelsOf = (data) => data.#m;
-  }
-  constructor(models: IdempotencyModels) {
-    this.#m = models;
-  }
-}
+export class IdempotencyData extends DomainHandle {}
 
 /** The idempotency lib's own models (not exported from the lib). */
-export const idempotencyModels = (data: IdempotencyData): IdempotencyModels => modelsOf(data);
+export const idempotencyModels = (data: IdempotencyData): IdempotencyModels => open(data);
 
 export const idempotencyDomain = defineDomain(
   'idempotency',
