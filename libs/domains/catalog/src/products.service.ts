@@ -69,6 +69,7 @@ export const searchProductsPage = useCase(
       return { value: await respond(deps, principal, page, limit, offset, q.group === 1), validUntil: page.validUntil };
     });
   },
+  SEARCH_INPUT,
 );
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -131,6 +132,7 @@ export const lookupProductsPage = useCase(
       return { value: await respond(deps, principal, page, limit, offset, false), validUntil: page.validUntil };
     });
   },
+  LOOKUP_INPUT,
 );
 
 const serialized = new WeakMap<ProductPageBody, string>();

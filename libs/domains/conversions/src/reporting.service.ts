@@ -6,7 +6,7 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
-import type { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
+import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
 import { addDays, daysBetween, mondayOf, nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
@@ -130,6 +130,7 @@ export const listConversions = useCase(
         .map(([subid, e]) => ({ subid: subid || null, conversions: e.n, commission: sumsBy(e.sums) })),
     };
   },
+  LIST_CONVERSIONS_INPUT,
 );
 
 interface Cell {
@@ -237,4 +238,5 @@ export const conversionReport = useCase(
       totals: show(total),
     };
   },
+  REPORT_INPUT,
 );

@@ -111,44 +111,52 @@ async function withNames(deps: ConversionsDeps, rows: ConversionRecord[]) {
 }
 
 /** One page of sales, newest first. */
-export const listSales = useCase(SALES_POLICY, async function listSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
-  const w = pageWindow({ list: 'sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
-  const rows = await own(deps)
-    .Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
-    .sort(w.sort)
-    .skip(w.skip)
-    .limit(input.page_size + 1)
-    .lean<ConversionRecord[]>();
-  return w.envelope(rows, (page) => withNames(deps, page));
-});
+export const listSales = useCase(
+  SALES_POLICY,
+  async function listSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+    const w = pageWindow({ list: 'sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
+    const rows = await own(deps)
+      .Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
+      .sort(w.sort)
+      .skip(w.skip)
+      .limit(input.page_size + 1)
+      .lean<ConversionRecord[]>();
+    return w.envelope(rows, (page) => withNames(deps, page));
+  },
+  SALES_INPUT,
+);
 
 /** One row per sale for sub-ID tools: the sale, its sub-ID, status and commission. */
-export const subidSales = useCase(SALES_POLICY, async function subidSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
-  const w = pageWindow({ list: 'subid-sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
-  const rows = await own(deps)
-    .Conversion.find(w.filter(salesFilter(principal, input)), {
-      _id: 1,
-      subid: 1,
-      status: 1,
-      commission: 1,
-      currency: 1,
-      occurred_at: 1,
-    })
-    .sort(w.sort)
-    .skip(w.skip)
-    .limit(input.page_size + 1)
-    .lean<ConversionRecord[]>();
-  return w.envelope(rows, (page) =>
-    page.map((c) => ({
-      sale_id: c._id,
-      sub_id: c.subid || null,
-      status: c.status,
-      commission: moneyIn(c.commission, c.currency),
-      currency: c.currency,
-      occurred_at: c.occurred_at,
-    })),
-  );
-});
+export const subidSales = useCase(
+  SALES_POLICY,
+  async function subidSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+    const w = pageWindow({ list: 'subid-sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
+    const rows = await own(deps)
+      .Conversion.find(w.filter(salesFilter(principal, input)), {
+        _id: 1,
+        subid: 1,
+        status: 1,
+        commission: 1,
+        currency: 1,
+        occurred_at: 1,
+      })
+      .sort(w.sort)
+      .skip(w.skip)
+      .limit(input.page_size + 1)
+      .lean<ConversionRecord[]>();
+    return w.envelope(rows, (page) =>
+      page.map((c) => ({
+        sale_id: c._id,
+        sub_id: c.subid || null,
+        status: c.status,
+        commission: moneyIn(c.commission, c.currency),
+        currency: c.currency,
+        occurred_at: c.occurred_at,
+      })),
+    );
+  },
+  SALES_INPUT,
+);
 
 /**
  * Every sale of the filter, newest first, as flat CSV records (merchant id and name in their own
@@ -275,4 +283,5 @@ export const salesSummary = useCase(
       });
     return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, data: out };
   },
+  SUMMARY_INPUT,
 );

@@ -88,31 +88,35 @@ export const CLICKS_INPUT = {
 const CLICKS_POLICY: Policy = { budget: 'reporting' };
 
 /** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
-export const listClicks = useCase(CLICKS_POLICY, async function listClicks(deps: LinksDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
-  const w = pageWindow({ list: 'clicks', account: principal.publisher._id, secret: deps.config.secretKey }, CLICK_LIST_ORDER, input);
-  const rows = await deps.data.links.listClicks(
-    {
-      publisherId: principal.publisher._id,
-      subid: input.sub_id,
-      merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
-      linkId: input.deeplink_id,
-      includeBots: input.include_bots,
-    },
-    w,
-    input.page_size + 1,
-  );
-  return w.envelope(rows, (page) =>
-    page.map((c) => ({
-      id: c._id,
-      created_at: c.created_at,
-      deeplink_id: c.link_id,
-      program_id: c.program_id,
-      campaign_id: c.campaign_id,
-      sub_id: c.subid || null,
-      referrer: c.referrer || null,
-      user_agent: c.user_agent || null,
-      is_bot: c.is_bot,
-      bot_reason: c.bot_reason ?? null,
-    })),
-  );
-});
+export const listClicks = useCase(
+  CLICKS_POLICY,
+  async function listClicks(deps: LinksDeps, principal: Principal, input: InputOf<typeof CLICKS_INPUT>) {
+    const w = pageWindow({ list: 'clicks', account: principal.publisher._id, secret: deps.config.secretKey }, CLICK_LIST_ORDER, input);
+    const rows = await deps.data.links.listClicks(
+      {
+        publisherId: principal.publisher._id,
+        subid: input.sub_id,
+        merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
+        linkId: input.deeplink_id,
+        includeBots: input.include_bots,
+      },
+      w,
+      input.page_size + 1,
+    );
+    return w.envelope(rows, (page) =>
+      page.map((c) => ({
+        id: c._id,
+        created_at: c.created_at,
+        deeplink_id: c.link_id,
+        program_id: c.program_id,
+        campaign_id: c.campaign_id,
+        sub_id: c.subid || null,
+        referrer: c.referrer || null,
+        user_agent: c.user_agent || null,
+        is_bot: c.is_bot,
+        bot_reason: c.bot_reason ?? null,
+      })),
+    );
+  },
+  CLICKS_INPUT,
+);

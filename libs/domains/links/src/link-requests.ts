@@ -179,15 +179,23 @@ export function linkView(trackingUrl: string, l: LinkRow) {
 export type LinkView = ReturnType<typeof linkView>;
 
 /** Creates (or finds) one link: `created` is false when the same link existed. */
-export const createLink = useCase(WRITE_LINKS_POLICY, async function createLink(deps: LinksDeps, principal: Principal, input: LinkRequest): Promise<{
-  created: boolean;
-  link: LinkView;
-}> {
-  const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
-  const [ensured] = (await ensureLinks(deps.data.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
-  const link = (await deps.data.links.byCodes([ensured.code])).get(ensured.code)!;
-  return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
-});
+export const createLink = useCase(
+  WRITE_LINKS_POLICY,
+  async function createLink(
+    deps: LinksDeps,
+    principal: Principal,
+    input: LinkRequest,
+  ): Promise<{
+    created: boolean;
+    link: LinkView;
+  }> {
+    const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
+    const [ensured] = (await ensureLinks(deps.data.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
+    const link = (await deps.data.links.byCodes([ensured.code])).get(ensured.code)!;
+    return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
+  },
+  LINK_REQUEST_INPUT,
+);
 
 /** 1 to 50 links: one entry per item, in order: created, existing, or error (code, detail). */
 export const createLinkBatch = useCase(
@@ -229,15 +237,20 @@ export const createLinkBatch = useCase(
       errors: results.filter((r) => r.status === 'error').length,
     };
   },
+  LINK_BATCH_INPUT,
 );
 
 /** The caller's links created through the links API, newest first. */
-export const listLinks = useCase(READ_LINKS_POLICY, async function listLinks(deps: LinksDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
-  const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
-  const rows = await deps.data.links.listed(
-    { publisherId: principal.publisher._id, subid: input.subid, merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
-    w,
-    input.page_size + 1,
-  );
-  return w.envelope(rows, (page) => page.map((r) => linkView(deps.config.trackingUrl, r)));
-});
+export const listLinks = useCase(
+  READ_LINKS_POLICY,
+  async function listLinks(deps: LinksDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
+    const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
+    const rows = await deps.data.links.listed(
+      { publisherId: principal.publisher._id, subid: input.subid, merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
+      w,
+      input.page_size + 1,
+    );
+    return w.envelope(rows, (page) => page.map((r) => linkView(deps.config.trackingUrl, r)));
+  },
+  LIST_LINKS_INPUT,
+);

@@ -82,6 +82,7 @@ export const listOffers = useCase(
       has_more: rows.length > input.limit,
     };
   },
+  OFFERS_INPUT,
 );
 
 export interface NewOffer {

@@ -112,6 +112,7 @@ export const putPostbackConfig = useCase(
     }
     return { created: true, view: { ...postbackView(await own(deps).PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
   },
+  POSTBACK_INPUT,
 );
 
 /** A new signing secret (shown once); the previous one keeps verifying for 24 hours. */

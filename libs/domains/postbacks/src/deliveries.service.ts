@@ -74,6 +74,7 @@ export const listDeliveries = useCase(
       .lean<DeliveryRow[]>();
     return w.envelope(rows, (page) => page.map(deliveryView));
   },
+  DELIVERIES_INPUT,
 );
 
 /** Sends a failed or dead delivery again, under the same delivery id, as soon as a worker picks it up. */

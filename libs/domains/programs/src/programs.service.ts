@@ -9,7 +9,7 @@ import { literalPattern } from '@cw/db';
 import type { ProgramRow } from './data/programs.data';
 import { own, type ProgramsDeps } from './deps';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
-import type { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
+import { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
 
 export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
 export type AssignmentStatus = Exclude<Relationship, 'available'>;
@@ -76,6 +76,7 @@ export const listPrograms = useCase(
       .lean<ProgramRow[]>();
     return w.envelope(rows, (page) => present(deps, page, (id) => status.get(id) ?? 'available'));
   },
+  LIST_PROGRAMS_INPUT,
 );
 
 /** Active programs open for application the caller has no assignment to. */
@@ -93,6 +94,7 @@ export const joinablePrograms = useCase(
       .lean<ProgramRow[]>();
     return w.envelope(rows, (page) => present(deps, page, () => 'available'));
   },
+  JOINABLE_PROGRAMS_INPUT,
 );
 
 /** A `campaign_id` (the wire's name of the program's merchant) that is not the program's merchant. */
@@ -163,6 +165,7 @@ export const applyToProgram = useCase(
       view: { program_id: program._id, status, created: true, applied_at: now, decided_at: status === 'approved' ? now : null, program: view(status) },
     };
   },
+  APPLY_INPUT,
 );
 
 /**

@@ -138,6 +138,7 @@ export const trendingOpportunities = useCase(
     });
     return { data, count: data.length, country: country ?? null, channel: input.channel ?? null, channels: subscribed, generated_at: now };
   },
+  TRENDING_INPUT,
 );
 
 /** The CSV rows of the same items (TRENDING_COLUMNS). */

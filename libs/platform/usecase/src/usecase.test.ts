@@ -30,6 +30,34 @@ describe('useCase', () => {
     expect(write.policy).toEqual({ budget: 'links', refuseDemoAccounts: true });
   });
 
+  it('validates its input against its own schema after authorizing, whichever surface calls it', async () => {
+    const INPUT = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { subid: { type: 'string', maxLength: 5 }, page_size: { type: 'integer', minimum: 1, default: 50 } },
+    } as const;
+    const seen: unknown[] = [];
+    const list = useCase(
+      { budget: 'links' },
+      async (_deps: null, _p: Principal, input: { subid?: string; page_size?: number }) => {
+        seen.push(input);
+        return input.page_size;
+      },
+      INPUT,
+    );
+    expect(await list(null, principal(), { subid: 'abc' })).toBe(50); // defaults applied
+    for (const bad of [{ subid: 'toolong' }, { page_size: 0 }, { page_size: '2' }, { other: 1 }]) {
+      const refused = await list(null, principal(), bad as never).catch((e: unknown) => e);
+      expect(refused, JSON.stringify(bad)).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).status).toBe(400);
+    }
+    // A caller it may not serve is refused before its input is looked at.
+    const refused = await list(null, principal({ keyKind: 'demo' }), { other: 1 } as never).catch((e: unknown) => e);
+    expect((refused as ApiError).code).toBe('credential_not_allowed');
+    expect(seen).toHaveLength(1);
+    expect(list.input).toBe(INPUT);
+  });
+
   it('refuses to bind a use case without a policy (one imported through a cycle)', () => {
     expect(() => useCase(undefined as never, async () => 1)).toThrow(/no policy/);
   });

@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { authorize, type Policy, type Principal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
+import { bodyValidator } from '@cw/validation';
 
 /**
  * What a use case may use: configuration and the handles of the domains whose data it reads (`D`,
@@ -17,21 +18,34 @@ export interface UseCaseDeps<D extends object = object> {
 export type InputOf<S extends JSONSchema> = FromSchema<S>;
 
 /**
- * A use case bound to its policy: calling it authorizes the caller under that policy first (key
- * kind, demo accounts, feed access), so no surface can run it under another policy or none. The
- * surfaces (HTTP routes, MCP tools, `/Apiv3/json`) authenticate and spend the budget with the same
- * `policy`, read from the use case, never named beside it.
+ * A use case bound to its policy and its input schema: calling it authorizes the caller under that
+ * policy first (key kind, demo accounts, feed access), then validates its input (the first argument
+ * after the principal) against the schema, then runs; so no surface can run it under another
+ * policy, or none, or with input its schema refuses. The surfaces (HTTP routes, MCP tools,
+ * `/Apiv3/json`) authenticate and spend the budget with the same `policy`, and shape their input
+ * (strings coerced from a query, MCP's own members taken out) with the same `input`, read from the
+ * use case, never named beside it.
  */
-export type UseCase<D, A extends unknown[], Out> = ((deps: D, principal: Principal, ...args: A) => Promise<Out>) & { readonly policy: Policy };
+export type UseCase<D, A extends unknown[], Out> = ((deps: D, principal: Principal, ...args: A) => Promise<Out>) & {
+  readonly policy: Policy;
+  /** The input's JSON schema, when the use case takes one. */
+  readonly input?: JSONSchema;
+};
 
-export function useCase<D, A extends unknown[], Out>(policy: Policy, run: (deps: D, principal: Principal, ...args: A) => Promise<Out>): UseCase<D, A, Out> {
+export function useCase<D, A extends unknown[], Out>(
+  policy: Policy,
+  run: (deps: D, principal: Principal, ...args: A) => Promise<Out>,
+  input?: JSONSchema,
+): UseCase<D, A, Out> {
   // Bound while modules load: a policy imported through a cycle would still be undefined here.
   if (!policy) throw new Error(`use case ${run.name || '(anonymous)'} has no policy (an import cycle?)`);
+  const validate = input === undefined ? undefined : bodyValidator(input as Record<string, unknown>);
   const bound = async (deps: D, principal: Principal, ...args: A): Promise<Out> => {
     authorize(principal, policy);
+    validate?.(args[0]);
     return run(deps, principal, ...args);
   };
-  return Object.assign(bound, { policy });
+  return Object.assign(bound, { policy, input });
 }
 
 export type { JSONSchema };
