@@ -10,7 +10,7 @@
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
-import { appendPendingEvents, countPendingChanges } from '@cw/conversions';
+import { appendPendingEvents, countPendingChanges, upgradeStatsCells } from '@cw/conversions';
 import type { Logger } from '@cw/logging';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
 import { createMemorySlots, type Slots } from '@cw/ratelimit';
@@ -77,6 +77,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   let stopped = false;
   const wakes = new Set<() => void>();
   let loops: Array<Promise<void>> = [];
+  let upgraded: Promise<number> | undefined;
   const loop = async (name: string, round: () => Promise<void>, interval: number) => {
     while (!stopped) {
       await round().catch((err: Error) => deps.logger.error({ err: err.message }, `${name} round failed`));
@@ -105,7 +106,21 @@ export function createWorker(deps: WorkerDeps): Worker {
       loops = [
         loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),
         loop('events append', async () => void (await appendPendingEvents(deps)), slow),
-        loop('stats count', async () => void (await countPendingChanges(deps)), slow),
+        loop(
+          'stats count',
+          async () => {
+            // Cells of an older layout are rebuilt first (once per start; later starts find none).
+            upgraded ??= upgradeStatsCells(deps, (publisherId) =>
+              deps.logger.info({ publisher: publisherId }, 'stats cells: rebuilding to the current layout'),
+            ).catch((err: Error) => {
+              upgraded = undefined; // tried again next round
+              throw err;
+            });
+            await upgraded;
+            await countPendingChanges(deps);
+          },
+          slow,
+        ),
       ];
     },
     stop: async () => {

@@ -34,6 +34,9 @@ afterAll(() => deps?.close());
 
 const BASE = Date.parse('2026-03-26T00:00:00Z'); // the EU's clocks change on 2026-03-29, a month ends on the 31st
 const SPAN_H = 10 * 24;
+// Some clicks (and their sales) fall weeks around the dense span, so ranges also hold whole months
+// (a month cell's total) and edges deep inside a month (its day nodes).
+const SPREAD_H = 40 * 24;
 const PROGRAMS = [
   { id: 1001, merchant: 501 },
   { id: 1003, merchant: 502 },
@@ -58,7 +61,10 @@ const action: fc.Arbitrary<Action> = fc.oneof(
         fc.record({
           program: fc.integer({ min: 0, max: 1 }),
           subid: fc.constantFrom(...SUBIDS),
-          hour: fc.integer({ min: 0, max: SPAN_H - 1 }),
+          hour: fc.oneof(
+            { weight: 3, arbitrary: fc.integer({ min: 0, max: SPAN_H - 1 }) },
+            { weight: 1, arbitrary: fc.integer({ min: -SPREAD_H, max: SPREAD_H }) },
+          ),
           minute: fc.integer({ min: 0, max: 59 }),
           bot: fc.boolean(),
         }),
@@ -103,8 +109,8 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 
 const query = fc.record({
   zone: fc.constantFrom(...ZONES),
-  fromDay: fc.integer({ min: -2, max: 9 }),
-  days: fc.integer({ min: 1, max: 12 }),
+  fromDay: fc.oneof(fc.integer({ min: -2, max: 9 }), fc.integer({ min: -42, max: 42 })),
+  days: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 90 })),
   groupBy: fc.constantFrom('day' as const, 'week' as const, 'month' as const, 'subid' as const, 'campaign' as const, 'status' as const),
   status: fc.option(fc.constantFrom('pending' as const, 'approved' as const, 'declined' as const), { nil: undefined }),
   subid: fc.option(fc.constantFrom('fb', 'ig'), { nil: undefined }),

@@ -65,7 +65,7 @@ interface Bucket {
 
 /** Commission per currency of the conversions in the given states, from the stats read model. */
 async function sumByCurrency(deps: AccountDeps, publisherId: string, keep: (c: NonNullable<Fact['conversion']>) => boolean, from?: number): Promise<Bucket[]> {
-  const facts = await readFacts(deps, { publisherId, ...(from !== undefined ? { from, to: 8.64e15 } : {}) });
+  const facts = await readFacts(deps, { publisherId, from });
   const sums = new Map<string, Dec[]>();
   for (const f of facts)
     if (f.conversion && keep(f.conversion))

@@ -31,7 +31,7 @@ export { TIMEZONE } from './conversion.schemas';
 export { getConversions, getStats } from './hasoffers/stats';
 export { Apiv3Error } from './hasoffers/params';
 export type { Params } from './hasoffers/params';
-export { rebuildStats } from './stats/rebuild';
+export { rebuildStats, upgradeStatsCells } from './stats/rebuild';
 export type { RebuildProgress, RebuildResult } from './stats/rebuild';
 export { ConversionsData, conversionsDomain } from './data/conversions.data';
 export type { ConversionRow } from './data/conversions.data';

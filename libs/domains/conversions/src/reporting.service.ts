@@ -8,7 +8,7 @@ import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
 import type { ConversionRecord } from './lifecycle';
-import { addDays, daysBetween, mondayOf, nextDay, zoneCalendar } from './stats/calendar';
+import { addDays, bucketOf, daysBetween, nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';
 import { own, type ConversionsDeps } from './deps';
@@ -176,7 +176,7 @@ export const conversionReport = useCase(
       publisherId: principal.publisher._id,
       from,
       to,
-      calendar: timeGroup ? calendar : undefined,
+      ...(timeGroup ? { calendar, bucket: input.group_by as 'day' | 'week' | 'month' } : {}),
       bySubid: input.group_by === 'subid',
       byProgram: input.group_by === 'campaign',
       subid: input.subid,
@@ -192,7 +192,7 @@ export const conversionReport = useCase(
       }
       return dayKeys[lo]!;
     };
-    const timeKey = (day: string) => (input.group_by === 'week' ? mondayOf(day) : input.group_by === 'month' ? day.slice(0, 7) : day);
+    const timeKey = (day: string) => bucketOf(day, input.group_by as 'day' | 'week' | 'month');
     const cells = new Map<string, Cell>();
     if (timeGroup) for (const d of dayKeys.slice(0, days)) if (!cells.has(timeKey(d))) cells.set(timeKey(d), emptyCell());
     const total = emptyCell();

@@ -220,8 +220,8 @@ export const salesSummary = useCase(
     await countAccountChanges(deps, principal.publisher._id);
     const facts = await readFacts(deps, {
       publisherId: principal.publisher._id,
-      from: from ?? (to !== undefined ? -8.64e15 : undefined),
-      to: to ?? (from !== undefined ? 8.64e15 : undefined),
+      from,
+      to,
       calendar: input.group_by === 'day' ? calendar : undefined,
       bySubid: input.group_by === 'subid',
       byProgram: input.group_by === 'merchant',

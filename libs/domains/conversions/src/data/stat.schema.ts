@@ -5,7 +5,8 @@ import { Schema, type InferSchemaType } from 'mongoose';
  * view, period and dimension values, holding counters that clicks and conversion changes
  * increment as they happen. Views: `a` (the account), `p` (program and merchant), `s` (sub-ID),
  * `ps` (both). Grains: `d` (a UTC day: quarter hours in a Fenwick tree, slots `f1`..`f96`, so any
- * time zone's days are exact) and `m` (a UTC month, slot `m`). Counters: `c.<slot>` clicks (bots
+ * time zone's days are exact) and `m` (a UTC month: its total, slot `m`, and its days in a Fenwick
+ * tree, slots `d1`..`d31`). `fv`: the layout's version (cells of an older one are rebuilt). Counters: `c.<slot>` clicks (bots
  * apart); `s.<slot>.<currency>_<status>_<source>_<paid>` = `{n, a, m}` (conversions, sale amount
  * and commission, Decimal128). `txns` holds the ids of the transactions being applied (guards their
  * increments against a second application).
@@ -20,6 +21,7 @@ export const statSchema = new Schema(
     program_id: { type: Number, default: null },
     campaign_id: { type: Number, default: null },
     subid: { type: String, default: null },
+    fv: { type: Number },
     c: { type: Schema.Types.Mixed },
     s: { type: Schema.Types.Mixed },
     txns: { type: [String], default: undefined },

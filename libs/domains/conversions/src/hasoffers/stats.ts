@@ -270,7 +270,8 @@ export const getStats = useCase(SALES_POLICY, async function getStats(deps: Conv
     publisherId: principal.publisher._id,
     from: from.getTime(),
     to: to.getTime(),
-    calendar: byDay ? calendar : undefined,
+    // Months (and years) are whole local months: their buckets need no cut at every midnight.
+    ...(byDay ? { calendar, bucket: groups.includes('Stat.date') ? ('day' as const) : ('month' as const) } : {}),
     bySubid,
     byProgram: byOffer,
   });

@@ -76,3 +76,9 @@ export function mondayOf(day: string): string {
   const t = utcDay(day);
   return isoDay(t - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS);
 }
+
+/** A report's time bucket. */
+export type Bucket = 'day' | 'week' | 'month';
+
+/** The key of the bucket a local day falls in: the day, its week's Monday, or `YYYY-MM`. */
+export const bucketOf = (day: string, bucket: Bucket) => (bucket === 'week' ? mondayOf(day) : bucket === 'month' ? day.slice(0, 7) : day);

@@ -5,9 +5,12 @@
  * four views (`a`: the account; `p`: program and merchant; `s`: sub-ID; `ps`: both) in two grains
  * (`d`: its UTC day; `m`: its UTC month). A day cell counts per quarter hour, in a Fenwick tree
  * over the day's 96 quarters (nodes `f1`..`f96`): the sum of the quarters before any quarter is
- * at most 7 nodes, the day's total 2 (`f64`, `f96`). Every time zone's offset is a whole number of
- * quarter hours, so a day of any zone is whole quarters of at most two UTC days, read exactly from
- * a few nodes; months keep long ranges cheap.
+ * at most 7 nodes. A month cell holds the month's total (`m`) and counts per day in a Fenwick
+ * tree over its 31 days (nodes `d1`..`d31`): the sum of the days before any day is at most 5
+ * nodes. So the facts of a month before any quarter-hour instant are at most 5 nodes of the month
+ * cell and 7 of one day cell, and every range (a time zone's day, week or month, a report's whole
+ * span) costs a few nodes per month it touches, whatever the traffic: every time zone's offset is
+ * a whole number of quarter hours.
  */
 import { createHash } from 'node:crypto';
 import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
@@ -89,22 +92,34 @@ function dimsOf(a: Attribution, v: View, g: Grain, at: number): CellDims {
   };
 }
 
-/** The Fenwick nodes a count in quarter `q` (0..95) adds to. */
-export function nodesOf(q: number): number[] {
+/** Days of a month cell's Fenwick tree (every month fits). */
+export const MONTH_DAYS = 31;
+
+/** The version of the cells' layout (`fv` of a cell); older cells are rebuilt (./rebuild.ts). */
+export const CELL_FORMAT = 2;
+
+/** The Fenwick nodes (of a tree of `size` leaves) a count in leaf `i` (0-based) adds to. */
+export function nodesOf(i: number, size = QUARTERS): number[] {
   const out: number[] = [];
-  for (let i = q + 1; i <= QUARTERS; i += i & -i) out.push(i);
+  for (let n = i + 1; n <= size; n += n & -n) out.push(n);
   return out;
 }
 
-/** The Fenwick nodes whose sum is the count of the quarters before quarter `q` (0..96). */
-export function prefixNodes(q: number): number[] {
+/** The Fenwick nodes whose sum is the count of the leaves before leaf `i` (0..size). */
+export function prefixNodes(i: number): number[] {
   const out: number[] = [];
-  for (let i = q; i > 0; i -= i & -i) out.push(i);
+  for (let n = i; n > 0; n -= n & -n) out.push(n);
   return out;
 }
 
-/** The slots a fact adds to: its quarter's Fenwick nodes in a day cell, `m` in a month cell. */
-const slotsOf = (g: Grain, at: number) => (g === 'd' ? nodesOf(Math.floor((at - dayStartOf(at)) / QUARTER_MS)).map((n) => `f${n}`) : ['m']);
+/**
+ * The slots a fact adds to: its quarter's Fenwick nodes in a day cell; in a month cell, the total
+ * `m` and its day's Fenwick nodes.
+ */
+const slotsOf = (g: Grain, at: number) =>
+  g === 'd'
+    ? nodesOf(Math.floor((at - dayStartOf(at)) / QUARTER_MS)).map((n) => `f${n}`)
+    : ['m', ...nodesOf(Math.floor((at - monthStartOf(at)) / DAY_MS), MONTH_DAYS).map((n) => `d${n}`)];
 
 /** Counter name of conversions in one currency and state. */
 export const conversionCounter = (c: Pick<ConversionFacts, 'currency' | 'status' | 'paid' | 'source'>) =>

@@ -1,28 +1,34 @@
 /**
  * Reading the stats read model: the facts (clicks, conversions per currency and state) of one
- * account over a range of instants, split where the report's time buckets begin. The cost follows
- * the cells read and the nodes projected from them: a range's whole UTC months from month cells,
- * the rest from day cells, each day read as the few Fenwick nodes (./cells.ts) that give its sums
- * before and after each cut (a local midnight, the range's edges), never per quarter hour and
- * never row by row.
+ * account over a range of instants, per group (program, sub-ID) and per time bucket.
+ *
+ * The range and the buckets' starts are instants on quarter hours. What a group counted in a UTC
+ * month before such an instant is at most 5 Fenwick nodes of its month cell (the days before) and
+ * 7 of one day cell (the quarters before, on that day): ./cells.ts. A bucket's sum is the
+ * difference of two such prefixes in each month it touches (a whole month is the cell's total).
+ * So a read costs one month cell per group and month the range touches, one day cell per group and
+ * bucket edge that is not a UTC midnight, and a few nodes of each: never per day of traffic, never
+ * row by row.
  */
 import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
-import type { Calendar } from './calendar';
-import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, QUARTERS, type StoredCounters, type View } from './cells';
+import { bucketOf, nextDay, type Bucket, type Calendar } from './calendar';
+import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, type StoredCounters, type View } from './cells';
 import { own, type ConversionsDeps } from '../deps';
 
 type Deps = Pick<ConversionsDeps, 'data'>;
 
 export interface StatsQuery {
   publisherId: string;
-  /** [from, to) in ms, multiples of a quarter hour; absent: the whole history. */
+  /** [from, to) in ms, multiples of a quarter hour; an absent end: the account's first (last) fact. */
   from?: number;
   to?: number;
   /**
-   * Time buckets are this calendar's days: facts are split at its local midnights and carry the
-   * instant their part starts. Without it, month cells may be read (facts carry a month start).
+   * Time buckets: this calendar's days (or weeks, months: `bucket`). Facts are split where a
+   * bucket starts and carry the instant their bucket starts (the range's start for the first).
+   * Without it the range is one bucket.
    */
   calendar?: Calendar;
+  bucket?: Bucket;
   bySubid?: boolean;
   byProgram?: boolean;
   subid?: string;
@@ -30,7 +36,7 @@ export interface StatsQuery {
   merchantId?: number;
 }
 
-/** One counter of one cell's part: `at` is where the part starts (a month start for a month cell). */
+/** The sums of one group in one bucket: `at` is where the bucket (or the range) starts. */
 export interface Fact {
   at: number;
   program_id: number | null;
@@ -50,7 +56,6 @@ export interface Fact {
 }
 
 interface CellRow extends StoredCounters {
-  g: 'd' | 'm';
   t: Date;
   program_id: number | null;
   campaign_id: number | null;
@@ -63,154 +68,196 @@ export const viewFor = (q: Pick<StatsQuery, 'bySubid' | 'byProgram' | 'subid' | 
   return subid && program ? 'ps' : subid ? 's' : program ? 'p' : 'a';
 };
 
-const FAR = 8.64e15;
-
-/** The cells' periods to read: month ranges and day ranges (t of the cell), each [from, to). */
-function plan(q: StatsQuery): { months: Array<[number, number]>; days: Array<[number, number]> } {
-  if (q.from === undefined || q.to === undefined) return q.calendar ? { months: [], days: [[-FAR, FAR]] } : { months: [[-FAR, FAR]], days: [] };
-  const firstDay = dayStartOf(q.from);
-  if (q.calendar) return { months: [], days: [[firstDay, q.to]] };
-  const m0 = monthStartOf(q.from) === q.from ? q.from : nextMonthStart(q.from);
-  const m1 = monthStartOf(q.to);
-  if (m0 >= m1) return { months: [], days: [[firstDay, q.to]] };
-  return {
-    months: [[m0, m1]],
-    days: (
-      [
-        [firstDay, m0],
-        [m1, q.to],
-      ] as Array<[number, number]>
-    ).filter(([a, b]) => a < b),
-  };
-}
-
-/** Where, in the UTC day starting at `t`, parts begin (quarter indices, 0 and 96 included). */
-function cutsOf(t: number, q: StatsQuery): number[] {
-  const start = Math.max(t, q.from ?? -FAR);
-  const end = Math.min(t + DAY_MS, q.to ?? FAR);
-  const cuts = new Set<number>([start, end]);
-  if (q.calendar) {
-    // Local days starting inside the UTC day (one, two on a day a zone skips, none when aligned).
-    for (let day = q.calendar.dayOf(start), s = q.calendar.dayStart(day); s < end;) {
-      if (s > start) cuts.add(s);
-      const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
-      day = next;
-      s = q.calendar.dayStart(next);
-    }
-  }
-  return [...cuts]
-    .sort((a, b) => a - b)
-    .map((c) => {
-      const quarter = (c - t) / QUARTER_MS;
-      if (!Number.isInteger(quarter)) throw new Error(`a stats read cut at ${new Date(c).toISOString()} is not on a quarter hour`);
-      return quarter;
-    });
+/** Sums of one bucket: clicks, and per conversion counter `{n, sale, commission}`. */
+interface Sums {
+  clicks: number;
+  keys: Map<string, { n: number; a: Dec; m: Dec }>;
 }
 
 const ZERO: Dec = { units: 0n, scale: 0 };
-const isZero = (d: Dec) => d.units === 0n;
-const minus = (a: Dec, b: Dec) => addDecimals([a, { units: -b.units, scale: b.scale }]);
+const signed = (d: Dec, sign: 1 | -1): Dec => (sign === 1 ? d : { units: -d.units, scale: d.scale });
 
-/** Every fact of the query (filters applied; parts outside the range dropped). */
+/** Adds (sign 1) or takes away (-1) one slot of a stored cell. */
+function addSlot(into: Sums, cell: StoredCounters, slot: string, sign: 1 | -1): void {
+  into.clicks += sign * (cell.c?.[slot] ?? 0);
+  for (const [key, e] of Object.entries(cell.s?.[slot] ?? {})) {
+    let acc = into.keys.get(key);
+    if (!acc) into.keys.set(key, (acc = { n: 0, a: ZERO, m: ZERO }));
+    acc.n += sign * (e.n ?? 0);
+    if (e.a !== undefined) acc.a = addDecimals([acc.a, signed(parseDecimal(e.a.toString()), sign)]);
+    if (e.m !== undefined) acc.m = addDecimals([acc.m, signed(parseDecimal(e.m.toString()), sign)]);
+  }
+}
+
+const quarterOf = (t: number) => {
+  const q = (t - dayStartOf(t)) / QUARTER_MS;
+  if (!Number.isInteger(q)) throw new Error(`a stats read edge at ${new Date(t).toISOString()} is not on a quarter hour`);
+  return q;
+};
+
+/** The account's span in the model: its first month's start and its last month's end. */
+async function accountSpan(deps: Deps, publisherId: string): Promise<[number, number] | null> {
+  const first = { publisher_id: publisherId, v: 'a' as const, g: 'm' as const };
+  const [a, b] = await Promise.all([
+    own(deps).Stat.findOne(first, { t: 1, _id: 0 }).sort({ t: 1 }).lean<{ t: Date }>(),
+    own(deps).Stat.findOne(first, { t: 1, _id: 0 }).sort({ t: -1 }).lean<{ t: Date }>(),
+  ]);
+  return a && b ? [a.t.getTime(), nextMonthStart(b.t.getTime())] : null;
+}
+
+/** Where buckets start in (from, to): local midnights of the calendar where the bucket changes. */
+function bucketStarts(calendar: Calendar, bucket: Bucket, from: number, to: number): number[] {
+  const out: number[] = [];
+  let day = calendar.dayOf(from);
+  for (;;) {
+    const next = nextDay(day);
+    const start = calendar.dayStart(next);
+    if (start >= to) return out;
+    if (start > from && bucketOf(next, bucket) !== bucketOf(day, bucket)) out.push(start);
+    day = next;
+  }
+}
+
+/** Every fact of the query: per group and bucket, filters applied, zero sums left out. */
 export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
-  const v = viewFor(q);
-  const { months, days } = plan(q);
-  const base: Record<string, unknown> = { publisher_id: q.publisherId, v };
+  let from = q.from;
+  let to = q.to;
+  if (from === undefined || to === undefined) {
+    const span = await accountSpan(deps, q.publisherId);
+    if (!span) return [];
+    from = Math.max(from ?? span[0], span[0]);
+    to = Math.min(to ?? span[1], span[1]);
+  }
+  if (from >= to) return [];
+  // Bucket edges, from and to included.
+  const edges = [from, ...(q.calendar ? bucketStarts(q.calendar, q.bucket ?? 'day', from, to) : []), to];
+  const firstMonth = monthStartOf(from);
+  // Every instant a prefix is read at: the edges and the months' bounds between them.
+  const points = new Set(edges);
+  for (let m = nextMonthStart(firstMonth); m < to; m = nextMonthStart(m)) points.add(m);
+  const sorted = [...points].sort((a, b) => a - b);
+  // The nodes to project: days before each point in its month, quarters before it in its day.
+  const monthSlots = new Set<string>(['m']);
+  const daySlots = new Set<string>();
+  const days = new Set<number>();
+  for (const p of sorted) {
+    const days0 = Math.floor((p - monthStartOf(p)) / DAY_MS);
+    for (const n of prefixNodes(days0)) monthSlots.add(`d${n}`);
+    const quarter = quarterOf(p);
+    if (quarter === 0) continue;
+    days.add(dayStartOf(p));
+    for (const n of prefixNodes(quarter)) daySlots.add(`f${n}`);
+  }
+  const base: Record<string, unknown> = { publisher_id: q.publisherId, v: viewFor(q) };
   if (q.subid !== undefined) base.subid = q.subid;
   if (q.programId !== undefined) base.program_id = q.programId;
   if (q.merchantId !== undefined) base.campaign_id = q.merchantId;
-  // The Fenwick nodes the day cells' cuts need (every day when the range is bounded).
-  let dayProjection: Record<string, 1> | undefined;
-  // (An open-ended range, e.g. only date_from, reads whole day cells: its days cannot be listed.)
-  const spanDays = days.reduce((n, [a, b]) => n + (b - a) / DAY_MS, 0);
-  if (q.from !== undefined && q.to !== undefined && days.length && spanDays <= 1000) {
-    const nodes = new Set<number>();
-    for (const [a, b] of days) for (let t = a; t < b; t += DAY_MS) for (const c of cutsOf(t, q)) for (const n of prefixNodes(c)) nodes.add(n);
-    dayProjection = {};
-    for (const n of nodes) {
-      dayProjection[`c.f${n}`] = 1;
-      dayProjection[`s.f${n}`] = 1;
+  const projection = (slots: Set<string>) => {
+    const p: Record<string, 0 | 1> = { _id: 0, t: 1, program_id: 1, campaign_id: 1, subid: 1 };
+    for (const s of slots) p[`c.${s}`] = p[`s.${s}`] = 1;
+    return p;
+  };
+  const dayList = [...days].sort((a, b) => a - b);
+  const [months, dayCells] = await Promise.all([
+    own(deps)
+      .Stat.find({ ...base, g: 'm', t: { $gte: new Date(firstMonth), $lt: new Date(to) } }, projection(monthSlots))
+      .lean<CellRow[]>(),
+    dayList.length
+      ? own(deps)
+          .Stat.find(
+            {
+              ...base,
+              g: 'd',
+              // Days apart (a week's or a range's edges): each by key; most days of their span (a
+              // zone's every midnight): the span, read once.
+              t:
+                dayList.length * 2 < (dayList.at(-1)! - dayList[0]!) / DAY_MS + 1
+                  ? { $in: dayList.map((d) => new Date(d)) }
+                  : { $gte: new Date(dayList[0]!), $lte: new Date(dayList.at(-1)!) },
+            },
+            projection(daySlots),
+          )
+          .lean<CellRow[]>()
+      : Promise.resolve([] as CellRow[]),
+  ]);
+  const groupOf = (r: CellRow) => `${r.program_id ?? ''}\u0001${r.campaign_id ?? ''}\u0001${r.subid ?? '\u0000'}`;
+  const dayOfGroup = new Map<string, CellRow>();
+  for (const r of dayCells) if (days.has(r.t.getTime())) dayOfGroup.set(`${groupOf(r)}\u0001${r.t.getTime()}`, r);
+  const groups = new Map<string, { row: CellRow; buckets: Sums[] }>();
+  /** Adds what the group counted in month `m` (its cell `cell`) before instant p (in [m, next month]). */
+  const prefix = (into: Sums, group: string, cell: CellRow, m: number, p: number, sign: 1 | -1) => {
+    if (p === m) return;
+    if (p === nextMonthStart(m)) return addSlot(into, cell, 'm', sign);
+    for (const n of prefixNodes(Math.floor((p - m) / DAY_MS))) addSlot(into, cell, `d${n}`, sign);
+    const quarter = quarterOf(p);
+    if (quarter === 0) return;
+    const day = dayOfGroup.get(`${group}\u0001${dayStartOf(p)}`);
+    if (day) for (const n of prefixNodes(quarter)) addSlot(into, day, `f${n}`, sign);
+  };
+  for (const cell of months) {
+    const group = groupOf(cell);
+    let g = groups.get(group);
+    if (!g) groups.set(group, (g = { row: cell, buckets: edges.slice(0, -1).map(() => ({ clicks: 0, keys: new Map() })) }));
+    const m = cell.t.getTime();
+    const end = nextMonthStart(m);
+    // The points in this month's part of the range, and the bucket each interval between two belongs to.
+    let i = lowerBound(sorted, Math.max(m, from));
+    let bucket = upperBound(edges, sorted[i]!) - 1;
+    for (; i + 1 < sorted.length && sorted[i + 1]! <= end; i++) {
+      const lo = sorted[i]!;
+      const hi = sorted[i + 1]!;
+      while (bucket + 1 < edges.length - 1 && edges[bucket + 1]! <= lo) bucket++;
+      prefix(g.buckets[bucket]!, group, cell, m, hi, 1);
+      prefix(g.buckets[bucket]!, group, cell, m, lo, -1);
     }
   }
-  const dims = { _id: 0, g: 1, t: 1, program_id: 1, campaign_id: 1, subid: 1 } as const;
-  const reads = await Promise.all([
-    ...months.map(([a, b]) =>
-      own(deps)
-        .Stat.find({ ...base, g: 'm', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, c: 1, s: 1 })
-        .lean<CellRow[]>(),
-    ),
-    ...days.map(([a, b]) =>
-      own(deps)
-        .Stat.find({ ...base, g: 'd', t: { $gte: new Date(a), $lt: new Date(b) } }, { ...dims, ...(dayProjection ?? { c: 1, s: 1 }) })
-        .lean<CellRow[]>(),
-    ),
-  ]);
   const out: Fact[] = [];
-  for (const rows of reads)
-    for (const r of rows) {
-      const t = r.t.getTime();
-      const cellDims = { program_id: r.program_id ?? null, campaign_id: r.campaign_id ?? null, subid: r.subid ?? null };
-      if (r.g === 'm') {
-        emit(out, t, cellDims, r.c?.m ?? 0, r.s?.m ?? {});
-        continue;
+  for (const { row, buckets } of groups.values())
+    buckets.forEach((sums, i) => {
+      const dims = { program_id: row.program_id ?? null, campaign_id: row.campaign_id ?? null, subid: row.subid ?? null };
+      if (sums.clicks) out.push({ at: edges[i]!, ...dims, clicks: sums.clicks });
+      for (const [key, e] of sums.keys) {
+        if (!e.n && e.a.units === 0n && e.m.units === 0n) continue;
+        const [currency, status, source, paid] = key.split('_');
+        out.push({
+          at: edges[i]!,
+          ...dims,
+          clicks: 0,
+          conversion: {
+            currency: currency!,
+            status: status as 'pending',
+            source: source as 'v1',
+            paid: paid === '1',
+            n: e.n,
+            sale: formatDecimal(e.a, e.a.scale),
+            commission: formatDecimal(e.m, e.m.scale),
+          },
+        });
       }
-      // A day: the sums before each cut, from the nodes; each part is the difference of two.
-      const cuts = cutsOf(t, q);
-      const before = cuts.map((c) => prefix(r, c));
-      for (let i = 0; i + 1 < cuts.length; i++) {
-        const lo = before[i]!;
-        const hi = before[i + 1]!;
-        const keys: Record<string, { n: number; a: string; m: string }> = {};
-        for (const key of new Set([...Object.keys(hi.s), ...Object.keys(lo.s)])) {
-          const h = hi.s[key] ?? { n: 0, a: ZERO, m: ZERO };
-          const l = lo.s[key] ?? { n: 0, a: ZERO, m: ZERO };
-          const a = minus(h.a, l.a);
-          const m = minus(h.m, l.m);
-          if (h.n - l.n === 0 && isZero(a) && isZero(m)) continue;
-          keys[key] = { n: h.n - l.n, a: formatDecimal(a, a.scale), m: formatDecimal(m, m.scale) };
-        }
-        emit(out, t + cuts[i]! * QUARTER_MS, cellDims, hi.clicks - lo.clicks, keys);
-      }
-    }
+    });
   return out;
 }
 
-/** Clicks and conversion sums of the quarters before quarter `q` of a day cell. */
-function prefix(r: CellRow, q: number): { clicks: number; s: Record<string, { n: number; a: Dec; m: Dec }> } {
-  let clicks = 0;
-  const s: Record<string, { n: number; a: Dec; m: Dec }> = {};
-  if (q === 0) return { clicks, s };
-  for (const node of prefixNodes(Math.min(q, QUARTERS))) {
-    clicks += r.c?.[`f${node}`] ?? 0;
-    for (const [key, e] of Object.entries(r.s?.[`f${node}`] ?? {})) {
-      const acc = (s[key] ??= { n: 0, a: ZERO, m: ZERO });
-      acc.n += e.n ?? 0;
-      if (e.a !== undefined) acc.a = addDecimals([acc.a, parseDecimal(e.a.toString())]);
-      if (e.m !== undefined) acc.m = addDecimals([acc.m, parseDecimal(e.m.toString())]);
-    }
+/** The first index of a sorted array whose value is >= x. */
+function lowerBound(a: number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
   }
-  return { clicks, s };
+  return lo;
 }
 
-function emit(
-  out: Fact[],
-  at: number,
-  dims: Pick<Fact, 'program_id' | 'campaign_id' | 'subid'>,
-  clicks: number,
-  keys: Record<string, { n?: number; a?: { toString(): string }; m?: { toString(): string } }>,
-): void {
-  if (clicks) out.push({ at, ...dims, clicks });
-  for (const [key, e] of Object.entries(keys)) {
-    const [currency, status, source, paid] = key.split('_');
-    const n = e.n ?? 0;
-    const sale = e.a?.toString() ?? '0';
-    const commission = e.m?.toString() ?? '0';
-    if (!n && /^-?0(\.0*)?$/.test(sale) && /^-?0(\.0*)?$/.test(commission)) continue;
-    out.push({
-      at,
-      ...dims,
-      clicks: 0,
-      conversion: { currency: currency!, status: status as 'pending', source: source as 'v1', paid: paid === '1', n, sale, commission },
-    });
+/** The first index of a sorted array whose value is > x. */
+function upperBound(a: number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }

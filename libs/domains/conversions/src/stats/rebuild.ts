@@ -9,7 +9,7 @@
  */
 import { Types } from 'mongoose';
 import { insertManyTolerant } from '@cw/db';
-import { Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
+import { CELL_FORMAT, Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
 import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '../account-lease';
@@ -112,7 +112,7 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
 
 /** A whole cell document from its increments (counters nested as the model stores them). */
 function cellDocument(c: ReturnType<typeof storedIncs>[number]): Record<string, unknown> {
-  const doc: Record<string, unknown> = { _id: c.id, ...c.dims, c: {}, s: {} };
+  const doc: Record<string, unknown> = { _id: c.id, ...c.dims, fv: CELL_FORMAT, c: {}, s: {} };
   const put = (path: string, value: unknown) => {
     const parts = path.split('.');
     let at = doc as Record<string, unknown>;
@@ -186,4 +186,20 @@ export async function rebuildStats(
     result.accounts++;
   }
   return result;
+}
+
+/**
+ * Brings cells of an older layout (no `fv`, or a lower one) to the current one: each account that
+ * has such month cells is rebuilt (which adds what the new layout keeps), then its cells are
+ * marked. The worker runs it once at start; a rerun finds nothing. Answers the accounts rebuilt.
+ */
+export async function upgradeStatsCells(deps: Deps, onAccount?: (publisherId: string) => void): Promise<number> {
+  const stale = { g: 'm' as const, $or: [{ fv: { $exists: false } }, { fv: { $lt: CELL_FORMAT } }] };
+  const accounts = (await own(deps).Stat.distinct('publisher_id', stale).maxTimeMS(0)) as string[];
+  for (const publisherId of accounts.sort()) {
+    onAccount?.(publisherId);
+    await rebuildStats(deps, { publisherId });
+    await own(deps).Stat.updateMany({ publisher_id: publisherId, ...stale }, { $set: { fv: CELL_FORMAT } });
+  }
+  return accounts.length;
 }

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
-import type { CellInc } from './cells';
+import { CELL_FORMAT, type CellInc } from './cells';
 import { own, type ConversionsDeps } from '../deps';
 
 type Deps = Pick<ConversionsDeps, 'data'>;
@@ -39,7 +39,7 @@ export async function applyIncrements(deps: Deps, txnId: string, incs: StoredInc
     return {
       updateOne: {
         filter: { _id: c.id, publisher_id, txns: { $ne: txnId } },
-        update: { $inc: inc, $push: { txns: txnId }, $setOnInsert: { ...rest, t: new Date(rest.t) } },
+        update: { $inc: inc, $push: { txns: txnId }, $setOnInsert: { ...rest, t: new Date(rest.t), fv: CELL_FORMAT } },
         upsert: true,
       },
     };
