@@ -79,6 +79,50 @@ describe('query planner', () => {
   });
 });
 
+describe('query planner: partial and sparse indexes', () => {
+  const c = new Collection('db', 'conversions');
+  c.createIndex({ v: 2, key: { account: 1, at: -1 }, name: 'account_at' });
+  c.createIndex({ v: 2, key: { pending: 1, account: 1 }, name: 'pending', partialFilterExpression: { pending: true } });
+  c.createIndex({ v: 2, key: { since: 1 }, name: 'since', partialFilterExpression: { since: { $exists: true } } });
+  c.createIndex({ v: 2, key: { ref: 1 }, name: 'ref', sparse: true });
+  for (let i = 0; i < 3000; i++)
+    c.insert({
+      _id: i,
+      account: i % 2 ? 'a' : 'b',
+      at: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      ...(i % 500 === 7 ? { pending: true, since: i } : { pending: false }),
+      ...(i % 3 ? { ref: `r${i}` } : {}),
+    });
+  const indexes = () => [...c.indexes.values()];
+  const ids = (filter: Record<string, unknown>) =>
+    c
+      .find(filter)
+      .map((d) => d._id as number)
+      .sort((x, y) => x - y);
+  const every = (filter: (i: number) => boolean) => [...Array(3000).keys()].filter(filter);
+
+  it('reads a partial index when the filter implies its expression, as MongoDB does (a few pending among many)', () => {
+    const plan = choosePlan(indexes(), { pending: true, account: 'a' }, [], 1);
+    expect(plan.kind === 'ids' && plan.index).toBe('pending');
+    expect(ids({ pending: true, account: 'a' })).toEqual(every((i) => i % 500 === 7 && i % 2 === 1));
+    const ranged = choosePlan(indexes(), { since: { $lte: 1200 } }, [], 0);
+    expect(ranged.kind === 'walk' && ranged.index.name).toBe('since');
+    expect(ids({ since: { $lte: 1200 } })).toEqual(every((i) => i % 500 === 7 && i <= 1200));
+  });
+
+  it('never reads a partial or sparse index the filter does not imply: it would miss documents', () => {
+    for (const filter of [{ pending: false, account: 'a' }, { pending: { $ne: true } }, { since: null }, { ref: null }, { ref: { $exists: false } }]) {
+      const plan = choosePlan(indexes(), filter, [], 0);
+      expect(plan.kind === 'ids' ? plan.index : plan.kind === 'walk' || plan.kind === 'merge' ? plan.index.name : 'scan').not.toMatch(/^(pending|since|ref)$/);
+    }
+    expect(ids({ pending: false, account: 'a' })).toEqual(every((i) => i % 500 !== 7 && i % 2 === 1));
+    expect(ids({ ref: null })).toEqual(every((i) => i % 3 === 0));
+    const sparse = choosePlan(indexes(), { ref: 'r4' }, [], 0);
+    expect(sparse.kind === 'ids' && sparse.index).toBe('ref');
+    expect(ids({ ref: 'r4' })).toEqual([4]);
+  });
+});
+
 describe('query planner: $or unions and merged walks', () => {
   const c = catalog(5000);
   const indexes = () => [...c.indexes.values()];

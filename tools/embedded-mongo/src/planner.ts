@@ -107,9 +107,34 @@ function servesSort(index: IndexStore, prefixLen: number, sort: Array<[string, n
   return undefined;
 }
 
+/**
+ * Whether every document the filter matches is in the index: always for a complete one; for a
+ * partial one when the filter implies its expression (equality to the same value, or `$exists:
+ * true` implied by equality to non-null values or a range), as MongoDB decides; for a sparse one
+ * when the filter holds one of its fields to a non-null value or a range.
+ */
+function holdsEveryMatch(index: IndexStore, conds: Map<string, FieldCondition>): boolean {
+  if (index.complete) return true;
+  const present = (c: FieldCondition | undefined) => !!c && (!!c.range || (!!c.eq && c.eq.every((v) => v !== null && v !== undefined)));
+  if (index.spec.sparse && !index.fields.some(([f]) => present(conds.get(f)))) return false;
+  const partial = index.spec.partialFilterExpression;
+  if (!partial) return true;
+  return Object.entries(partial).every(([field, want]) => {
+    const c = conds.get(field);
+    if (isPlainObject(want) && Object.keys(want).some((k) => k.startsWith('$'))) {
+      const ops = Object.keys(want);
+      if (ops.length === 1 && ops[0] === '$exists' && want.$exists === true) return present(c);
+      if (ops.length === 1 && ops[0] === '$eq') want = want.$eq;
+      else return false;
+    }
+    if (field.startsWith('$') || !usableEqValue(want)) return false;
+    return !!c?.eq && c.eq.length === 1 && typeRank(c.eq[0]) === typeRank(want) && compareValues(c.eq[0], want) === 0;
+  });
+}
+
 export function choosePlan(indexes: IndexStore[], filter: Record<string, unknown>, sort: Array<[string, number]>, limit: number): Plan {
   const conds = analyzeFilter(filter);
-  const usable = indexes.filter((i) => i.complete);
+  const usable = indexes.filter((i) => holdsEveryMatch(i, conds));
 
   // Candidates are counted, not materialized: only the chosen plan builds its id set.
   let best = smallestCandidate(usable, conds);

@@ -1,7 +1,7 @@
 import { Decimal128 } from 'bson';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimal128String } from './decimal128';
+import { decimal128Dec, decimal128String } from './decimal128';
 
 describe('decimal128String', () => {
   it('gives the string Decimal128 itself gives, for money and for every other value', () => {
@@ -37,5 +37,25 @@ describe('decimal128String', () => {
 
   it('reads prices as stored: 12.99, 1290, 0.005', () => {
     expect(['12.99', '1290', '0.005', '-3.10'].map((s) => decimal128String(Decimal128.fromString(s)))).toEqual(['12.99', '1290', '0.005', '-3.10']);
+  });
+});
+
+describe('decimal128Dec', () => {
+  it('reads the exact units and scale of every finite value, money or not', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 34n - 1n }), fc.integer({ min: -40, max: 12 }), (neg, units, exp) => {
+        const d = decimal128Dec(Decimal128.fromString(`${neg ? '-' : ''}${units}E${exp}`));
+        const signed = neg ? -units : units;
+        expect(d).toEqual(exp > 0 ? { units: signed * 10n ** BigInt(exp), scale: 0 } : { units: signed, scale: exp === 0 ? 0 : -exp });
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(['12.99', '1290', '0.005', '-3.10'].map((s) => decimal128Dec(Decimal128.fromString(s)))).toEqual([
+      { units: 1299n, scale: 2 },
+      { units: 1290n, scale: 0 },
+      { units: 5n, scale: 3 },
+      { units: -310n, scale: 2 },
+    ]);
+    expect(() => decimal128Dec(Decimal128.fromString('NaN'))).toThrow();
   });
 });

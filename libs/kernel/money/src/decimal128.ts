@@ -11,6 +11,8 @@ export interface Decimal128Like {
   toString(): string;
 }
 
+import { parseDecimal, type Dec } from './decimal';
+
 const EXPONENT_BIAS = 6176;
 
 export function decimal128String(d: Decimal128Like): string {
@@ -29,4 +31,24 @@ export function decimal128String(d: Decimal128Like): string {
   if (exponent === 0) return sign + digits;
   const point = digits.length + exponent;
   return point > 0 ? `${sign}${digits.slice(0, point)}.${digits.slice(point)}` : `${sign}0.${'0'.repeat(-point)}${digits}`;
+}
+
+/**
+ * A stored Decimal128 as an exact decimal (units of 10^-scale, its own scale kept: 1.50 is 150
+ * units at scale 2), read from its bytes with no string in between. NaN and the infinities are
+ * not amounts: they throw, as parsing their string does.
+ */
+export function decimal128Dec(d: Decimal128Like): Dec {
+  const bytes = new DataView(d.bytes.buffer, d.bytes.byteOffset, 16);
+  const u32 = (at: number) => bytes.getUint32(at, true);
+  const top = u32(12);
+  if ((top & 0x60000000) === 0x60000000) return parseDecimal(d.toString());
+  const exponent = ((top >>> 17) & 0x3fff) - EXPONENT_BIAS;
+  const high = top & 0x1ffff;
+  let units =
+    high === 0 && u32(8) === 0 && u32(4) < 0x200000
+      ? BigInt(u32(4) * 2 ** 32 + u32(0))
+      : (BigInt(high) << 96n) | (BigInt(u32(8)) << 64n) | (BigInt(u32(4)) << 32n) | BigInt(u32(0));
+  if (top & 0x80000000) units = -units;
+  return exponent > 0 ? { units: units * 10n ** BigInt(exponent), scale: 0 } : { units, scale: exponent === 0 ? 0 : -exponent };
 }

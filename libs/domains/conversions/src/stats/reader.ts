@@ -10,7 +10,7 @@
  * bucket edge that is not a UTC midnight, and a few nodes of each: never per day of traffic, never
  * row by row.
  */
-import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
+import { decimal128Dec, formatDecimal, parseDecimal, type Dec, type Decimal128Like } from '@cw/money';
 import { bucketOf, nextDay, type Bucket, type Calendar } from './calendar';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, type StoredCounters, type View } from './cells';
 import { own, type ConversionsDeps } from '../deps';
@@ -75,17 +75,30 @@ interface Sums {
 }
 
 const ZERO: Dec = { units: 0n, scale: 0 };
-const signed = (d: Dec, sign: 1 | -1): Dec => (sign === 1 ? d : { units: -d.units, scale: d.scale });
+
+/** a + sign * (a stored amount), exact. */
+function plus(a: Dec, stored: { toString(): string }, sign: 1 | -1): Dec {
+  const b = 'bytes' in stored ? decimal128Dec(stored as Decimal128Like) : parseDecimal(stored.toString());
+  const units = sign === 1 ? b.units : -b.units;
+  if (a.scale === b.scale) return { units: a.units + units, scale: a.scale };
+  return a.scale > b.scale
+    ? { units: a.units + units * 10n ** BigInt(a.scale - b.scale), scale: a.scale }
+    : { units: a.units * 10n ** BigInt(b.scale - a.scale) + units, scale: b.scale };
+}
 
 /** Adds (sign 1) or takes away (-1) one slot of a stored cell. */
 function addSlot(into: Sums, cell: StoredCounters, slot: string, sign: 1 | -1): void {
-  into.clicks += sign * (cell.c?.[slot] ?? 0);
-  for (const [key, e] of Object.entries(cell.s?.[slot] ?? {})) {
+  const clicks = cell.c?.[slot];
+  if (clicks) into.clicks += sign * clicks;
+  const keys = cell.s?.[slot];
+  if (!keys) return;
+  for (const key in keys) {
+    const e = keys[key]!;
     let acc = into.keys.get(key);
     if (!acc) into.keys.set(key, (acc = { n: 0, a: ZERO, m: ZERO }));
     acc.n += sign * (e.n ?? 0);
-    if (e.a !== undefined) acc.a = addDecimals([acc.a, signed(parseDecimal(e.a.toString()), sign)]);
-    if (e.m !== undefined) acc.m = addDecimals([acc.m, signed(parseDecimal(e.m.toString()), sign)]);
+    if (e.a !== undefined) acc.a = plus(acc.a, e.a, sign);
+    if (e.m !== undefined) acc.m = plus(acc.m, e.m, sign);
   }
 }
 
