@@ -93,6 +93,26 @@ describe('list queries read their first page in index order', () => {
   }
 });
 
+describe('a list filtered by sub-ID reads only that sub-ID', () => {
+  it('GET /conversions/?subid=: IXSCAN of the sub-ID, no in-memory SORT, at most page_size + 1 documents examined', async () => {
+    const owner = deps.demo!.publishers[0].account_id;
+    const [top] = await deps.models.Conversion.aggregate<{ _id: string; n: number }>([
+      { $match: { publisher_id: owner, subid: { $nin: [null, ''] } } },
+      { $group: { _id: '$subid', n: { $sum: 1 } } },
+      { $sort: { n: -1 } },
+      { $limit: 1 },
+    ]);
+    expect(top!.n).toBeGreaterThan(PAGE);
+    const { plan, stats } = await explainListOf(
+      `/api/v1/publisher/conversions/?page_size=${PAGE}&subid=${encodeURIComponent(top!._id)}`,
+      deps.models.Conversion.collection.collectionName,
+    );
+    expect(plan).toContain('IXSCAN');
+    expect(plan).not.toContain('SORT');
+    expect(stats.totalDocsExamined).toBeLessThanOrEqual(PAGE + 1);
+  });
+});
+
 describe('/Apiv3/json getConversions reads its page in index order', () => {
   it('the default order: IXSCAN, no in-memory SORT, at most limit + the rows of other sources examined', async () => {
     sent.length = 0;

@@ -71,6 +71,8 @@ export const conversionSchema = new Schema(
 );
 // Lists newest first end in _id, the tie-break of their sort: page 1 reads only its page (no in-memory sort).
 conversionSchema.index({ publisher_id: 1, occurred_at: -1, _id: 1 });
+// The same lists filtered by sub-ID (a publisher's most common filter): one sub-ID's rows only.
+conversionSchema.index({ publisher_id: 1, subid: 1, occurred_at: -1, _id: 1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
 conversionSchema.index({ publisher_id: 1, updated_at: 1 });
 // The postback outbox, oldest first: only conversions with unpublished events are in it.
