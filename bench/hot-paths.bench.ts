@@ -6,10 +6,15 @@
  *   - p50/p99 at a fixed 200 req/s; process RSS
  * `npm run bench:hot [-- --products 100000 --seconds 5 --rounds 3 --profile]`; `--page-cache off`
  * measures search and lookup without the product page cache (every request reads the catalog).
- * The one-process platform as `npm start` runs it (embedded engine in this process) with budgets
- * lifted; REDIS_URL in the environment switches it to the Redis limiter and access versions.
+ * The one-process platform as `npm start` runs it (embedded engine in a thread of this process)
+ * with budgets lifted; REDIS_URL in the environment switches it to the Redis limiter and access
+ * versions. `--services` (with REDIS_URL): the production shape, the engine in its own process and
+ * publisher-api and the tracker each in a process of its own, started from their mains; CPU per
+ * request is then that service process's.
  */
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { startPlatform } from '@cw-tools/dev-stack';
@@ -38,6 +43,8 @@ const OPTIONS = {
   engine: { type: 'string', default: 'in-process' },
   /** `off`: no product page cache (PRODUCT_PAGE_CACHE_ENTRIES=0), so every search reads the catalog. */
   'page-cache': { type: 'string', default: 'on' },
+  /** The production shape: publisher-api and the tracker each in its own process (needs REDIS_URL; implies --engine child). */
+  services: { type: 'boolean', default: false },
 } as const;
 const values = parseCommandLine(
   generatedUsage('npm run bench:hot --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
@@ -49,29 +56,65 @@ const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const LIFTED = '10000000';
 
-const engine = values.engine === 'child' ? await startEngineProcess('bench_hot') : undefined;
+if (values.services && !process.env.REDIS_URL) {
+  console.error('error: --services needs REDIS_URL (services share their limits and access versions through Redis)');
+  process.exit(2);
+}
+const engine = values.engine === 'child' || values.services ? await startEngineProcess('bench_hot') : undefined;
 const engineUri = engine?.uri;
 console.log(`seeding ${PRODUCTS} products...`);
-const platform = await startPlatform({
-  env: {
-    ...process.env,
-    ...(engineUri ? { MONGODB_URI: engineUri } : {}),
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
-    RATELIMIT_LINKS_PER_MIN: LIFTED,
-    RATELIMIT_IP_PER_MIN: LIFTED,
-    ...(values['page-cache'] === 'off' ? { PRODUCT_PAGE_CACHE_ENTRIES: '0' } : {}),
-  },
-  seedProducts: PRODUCTS,
-  credentialsPath: null,
-});
+const env = {
+  ...process.env,
+  ...(engineUri ? { MONGODB_URI: engineUri } : {}),
+  LOG_LEVEL: 'warn',
+  SHUTDOWN_DRAIN_MS: '0',
+  RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
+  RATELIMIT_LINKS_PER_MIN: LIFTED,
+  RATELIMIT_IP_PER_MIN: LIFTED,
+  ...(values['page-cache'] === 'off' ? { PRODUCT_PAGE_CACHE_ENTRIES: '0' } : {}),
+};
+const platform = await startPlatform({ env: { ...env, PORT: '0' }, seedProducts: PRODUCTS, credentialsPath: null });
 const creds = platform.credentials!;
+
+/** A service started from its main in a process of its own, as it is deployed. */
+async function startService(name: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const port = (probe.address() as AddressInfo).port;
+  probe.close();
+  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${name}/src/main.ts`], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  process.on('exit', () => child.kill());
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      if (i > 150) throw new Error(`${name} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+// With --services the one-process platform only seeded the database; the services answer.
+const services = values.services ? { api: await startService('publisher-api'), tracker: await startService('tracker') } : undefined;
+if (services) await platform.stop();
+const apiUrl = services?.api.url ?? platform.url;
+const trackerUrl = services?.tracker.url ?? platform.url;
 const key = creds.publishers[0].keys.live;
 const B = '/api/v1/publisher';
 
 async function get(path: string, headers: Record<string, string>): Promise<{ status: number; text: string; location: string | null }> {
-  const res = await fetch(`${platform.url}${path}`, { headers, redirect: 'manual' });
+  const res = await fetch(`${path.startsWith('/c/') ? trackerUrl : apiUrl}${path}`, { headers, redirect: 'manual' });
   return { status: res.status, text: await res.text(), location: res.headers.get('location') };
 }
 
@@ -90,7 +133,7 @@ const more = JSON.parse((await get(`${B}/products/?country=DE&limit=100&offset=1
 const gtinPool = [...new Set([...gtins, ...more.products.map((p) => p.gtin)])].slice(0, 97);
 const words = [...new Set(sample.products.flatMap((p) => p.title.toLowerCase().split(/\s+/)).filter((w) => /^[a-z]{4,}$/.test(w)))].slice(0, 8);
 
-const created = await fetch(`${platform.url}${B}/links/`, {
+const created = await fetch(`${apiUrl}${B}/links/`, {
   method: 'POST',
   headers: { ...apiHeaders, 'Content-Type': 'application/json' },
   body: JSON.stringify({ program_id: creds.fixtures.approved_program_id, subid: 'bench' }),
@@ -104,9 +147,19 @@ interface Scenario {
   /** Every request a page no earlier request asked for (no cache can answer): see LoadSpec.distinct. */
   distinct?: LoadSpec['distinct'];
   headers: Record<string, string>;
+  /** What answers it: the platform, or with --services the service that serves it. */
+  url: string;
+  /** CPU (µs) used so far by what answers it (with --services that service's process). */
+  cpu(): number;
   target: number;
   bareLabel: string;
   bare(): Promise<{ url: string; close(): void }>;
+}
+
+/** This process's CPU so far (µs): the one-process platform's, its engine thread's included. */
+function ownCpu(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
 }
 
 async function searchScenario(name: string, paths: string[], target: number, distinct?: LoadSpec['distinct']): Promise<Scenario> {
@@ -121,6 +174,8 @@ async function searchScenario(name: string, paths: string[], target: number, dis
     paths,
     distinct,
     headers: apiHeaders,
+    url: apiUrl,
+    cpu: services ? () => processCpuMicros(services.api.pid) : ownCpu,
     target,
     bareLabel: `bare Koa, same ${Buffer.byteLength(page)}-byte page`,
     bare: async () => {
@@ -159,6 +214,8 @@ const scenarios: Scenario[] = [
     name: 'redirect /c/{code}',
     paths: [redirectPath],
     headers: browser,
+    url: trackerUrl,
+    cpu: services ? () => processCpuMicros(services.tracker.pid) : ownCpu,
     target: 50,
     bareLabel: 'bare node:http 302',
     bare: () =>
@@ -186,7 +243,7 @@ const cpuLine = (platformUs: number, engineUs?: number) =>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(
-  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in this process'}, product page cache ${platform.config.productPageCacheEntries ? 'on' : 'off'}\n`,
+  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in a thread of this process'}, ${services ? 'publisher-api and tracker each in its own process' : 'every app in this process'}, product page cache ${platform.config.productPageCacheEntries ? 'on' : 'off'}\n`,
 );
 const summary: string[] = [];
 for (const s of scenarios.filter((x) => !values.only || values.only.split(',').some((o) => x.name.includes(o)))) {
@@ -198,12 +255,13 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   const engineCpu: number[] = [];
   const bareCpu: number[] = [];
   const bareRps: number[] = [];
+  // Unmeasured: what answers warms up first (a service just started has not compiled its hot path yet).
+  await load(s.url, s, undefined, 2);
   for (let r = 0; r < ROUNDS; r++) {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = s.cpu();
     const engine0 = engine ? processCpuMicros(engine.pid) : 0;
-    const a = await load(platform.url, s);
-    const used = process.cpuUsage(cpu0);
-    platformCpu.push((used.user + used.system) / a.total);
+    const a = await load(s.url, s);
+    platformCpu.push((s.cpu() - cpu0) / a.total);
     if (engine) engineCpu.push((processCpuMicros(engine.pid) - engine0) / a.total);
     const bare0 = process.cpuUsage();
     const b = await load(bare.url, s);
@@ -218,12 +276,12 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
     );
   }
   bare.close();
-  const fixed = await load(platform.url, s, 200);
+  const fixed = await load(s.url, s, 200);
   console.log(formatResult(`  ${s.name} at 200 req/s`, fixed));
   let cpu = '';
-  if (values.profile) {
+  if (values.profile && !services) {
     const raw = values['profile-dir'] ? `${values['profile-dir']}/${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile` : undefined;
-    const { result, byPackage, totalMs, byFunction } = await profileWhile(() => load(platform.url, s), raw);
+    const { result, byPackage, totalMs, byFunction } = await profileWhile(() => load(s.url, s), raw);
     cpu = `; profiled CPU ${((1000 * totalMs) / result.total).toFixed(0)} us/request: ${formatBreakdown(byPackage, totalMs)}`;
     console.log(`  profile${cpu}`);
     if (Number(values.top)) console.log(formatTop(byFunction, totalMs, Number(values.top)));
@@ -263,7 +321,7 @@ if (!values.only || values.only.split(',').some((o) => 'search: distinct pages'.
 
 // Every redirect answered has its click stored (the buffer is flushed on stop).
 await new Promise((r) => setTimeout(r, 500));
-const metrics = await (await fetch(`${platform.url}/metrics`)).text();
+const metrics = await (await fetch(`${trackerUrl}/metrics`)).text();
 const redirects = metrics
   .split('\n')
   .filter((l) => l.startsWith('http_requests_total{') && l.includes('service="tracker"') && l.includes('status="302"'))
@@ -273,14 +331,19 @@ clearInterval(sampler);
 const rss = process.memoryUsage().rss / 2 ** 20;
 // The click buffer is written every flush interval: wait for the last one, then count.
 await new Promise((r) => setTimeout(r, platform.config.clickFlushIntervalMs * 2 + 500));
+if (services) for (const service of Object.values(services)) await service.stop(); // the tracker flushes its buffer as it stops
 const client = await MongoClient.connect(platform.mongoUri);
 const stored = await client.db().collection('clicks').countDocuments({ link_id: link.id });
 await client.close();
-await platform.stop();
+if (!services) await platform.stop();
 
 console.log('\nmedian of the rounds:');
 for (const line of summary) console.log(line);
 console.log(`clicks stored ${stored} of ${redirects} redirects answered${stored === redirects ? '' : '  <-- MISMATCH'}`);
-const what = engineUri ? `platform alone (engine with ${PRODUCTS} products in a child process)` : `one process: engine with ${PRODUCTS} products + platform`;
+const what = services
+  ? 'this process (seeding, bare servers and the floor only: the services ran apart)'
+  : engineUri
+    ? `platform alone (engine with ${PRODUCTS} products in a child process)`
+    : `one process: engine with ${PRODUCTS} products (its own thread) + platform`;
 console.log(`RSS, ${what}: peak ${(peakRss / 2 ** 20).toFixed(0)} MiB during the runs, ${rss.toFixed(0)} MiB after them (after a GC)`);
 process.exit(stored === redirects ? 0 : 1);

@@ -20,4 +20,5 @@ await runHttpService({
     return createApp(deps);
   },
   onShutdown: async () => worker?.stop(),
+  background: true,
 });

@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret, rotateCredential } from '@cw/auth';
+import { connectDatabase } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { createRedisRateLimiter } from '@cw/ratelimit';
 import { createTestDeps, expectErrorShape, expectStandardHeaders, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
@@ -113,7 +115,7 @@ describe('dependency outages', () => {
     }
   });
 
-  it('bounds every read a request makes by REQUEST_QUERY_TIMEOUT_MS (maxTimeMS), answering 503 over it; background reads have none', async () => {
+  it('bounds every read a request makes by REQUEST_QUERY_TIMEOUT_MS (maxTimeMS), answering 503 over it; background connections have none', async () => {
     const deps = await createTestDeps({ seedProducts: 10, env: { REQUEST_QUERY_TIMEOUT_MS: '1' } });
     try {
       const server = createApp(deps).callback();
@@ -129,10 +131,19 @@ describe('dependency outages', () => {
       const res = await request(server).get(`${B}/conversions/?page_size=1`).set('X-API-Key', caller.keys.live);
       expectErrorShape(res, 503, 'service_unavailable');
       expect(sent.filter((c) => c.collection === deps.models.Conversion.collection.collectionName).every((c) => c.maxTimeMS === 1)).toBe(true);
-      // Outside a request (a worker, a job, the CLI) the same read has no budget and completes.
-      sent.length = 0;
-      expect(await deps.models.Conversion.countDocuments({ publisher_id: caller.account_id })).toBeGreaterThan(30_000);
-      expect(sent.map((c) => c.maxTimeMS)).toEqual([undefined]);
+      // Background work (the worker, a job, the CLI) reads through a connection of its own: the same read has no budget and completes.
+      const background = await connectDatabase(deps.tdb.uri);
+      try {
+        sent.length = 0;
+        background.connection.set('debug', (collection: string, _method: string, ...args: unknown[]) => {
+          sent.push({ collection, maxTimeMS: (args[1] as { maxTimeMS?: number } | undefined)?.maxTimeMS });
+        });
+        const { models } = openPlatformData(background.connection);
+        expect(await models.Conversion.countDocuments({ publisher_id: caller.account_id })).toBeGreaterThan(30_000);
+        expect(sent.map((c) => c.maxTimeMS)).toEqual([undefined]);
+      } finally {
+        await background.close();
+      }
     } finally {
       await deps.close();
     }

@@ -350,7 +350,8 @@ describe('operator CLI', () => {
   });
 
   it('postback:backfill puts older conversions with unpublished events in the outbox and gives older deliveries their expiry, safe to repeat', async () => {
-    const at = new Date('2026-11-01T00:00:00Z');
+    // A day ago: the expiries the backfill gives (7 and 30 days after) lie ahead, so the TTL monitor leaves them.
+    const at = new Date(Date.now() - 86_400_000);
     const conversion = await models.Conversion.findOne({ publisher_id: 'pub_trailhead', source: 'v1' }).lean();
     // As a version before the outbox index left it: an unpublished event and no flag.
     await models.Conversion.updateOne({ _id: conversion!._id }, { $set: { 'events.0.published_at': null }, $unset: { outbox_since: '' } });

@@ -9,13 +9,11 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { MemoryAccessVersions } from '@cw/auth';
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { accessChangeOfWrite } from '@cw/db';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp, endEventStreams, requestIdFor } from '@cw/http';
 import { credentialsStore, localRunFiles, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { withProbes } from '@cw/health';
-import { closeServer, createHttpServer, openServiceDeps } from '@cw/runtime';
+import { closeServer, createHttpServer, openBackgroundData, openServiceDeps } from '@cw/runtime';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as reportingApi } from '@cw/app-reporting-api';
 import { createApp as monetizeApi } from '@cw/app-monetize-api';
@@ -23,6 +21,7 @@ import { createApp as feedService } from '@cw/app-feed-service';
 import { createApp as mcpServer } from '@cw/app-mcp-server';
 import { createApp as tracker } from '@cw/app-tracker';
 import { createWorker } from '@cw/app-postback-worker';
+import { startEngineThread, type EngineThread } from './engine-thread';
 import { routeByPrefix } from './router';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -116,28 +115,30 @@ async function startOn(
   opts: PlatformOptions,
   say: (message: string) => void,
 ): Promise<Platform> {
-  let embedded: EmbeddedMongo | undefined;
+  let embedded: EngineThread | undefined;
   let mongoUri = config.mongodbUri;
   if (!mongoUri) {
-    embedded = await startEmbeddedMongo({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
+    // The engine runs in a thread of its own (engine-thread.ts): its heap and queries are not the services'.
+    embedded = await startEngineThread({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
     mongoUri = `${embedded.uri}/cw_platform`;
     const r = embedded.recovery;
     if (r && (r.documents || r.changes))
       say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
   }
-  // Without Redis, access versions live in this process; the engine is in this process too and
-  // reports every writer's changes (the operator CLI's included), so the next request sees them.
+  // Without Redis, access versions live in this process; the engine's thread reports every
+  // writer's changes (the operator CLI's included) as it writes them, so the next request sees them.
   let localVersions: MemoryAccessVersions | undefined;
   if (embedded && !config.redisUrl && !config.redisClusterNodes) {
     const engine = embedded;
     const versions = (localVersions = new MemoryAccessVersions(() => !engine.stopped));
-    embedded.engine.onChange((c) => {
-      if (c.op !== 'put' && c.op !== 'delete') return;
-      const change = accessChangeOfWrite(c.coll, c.op === 'put' ? c.doc : undefined);
-      if (change) versions.bump(change);
-    });
+    engine.onChange((change) => versions.bump(change));
   }
-  const deps = await openServiceDeps(config, mongoUri, 'platform', { localVersions, logDestination: opts.logDestination, indexes: 'migrate' });
+  const deps = await openServiceDeps(config, mongoUri, 'platform', {
+    localVersions,
+    logDestination: opts.logDestination,
+    indexes: 'migrate',
+    reads: 'requests',
+  });
 
   let credentials: CredentialsFile | undefined;
   let seeded: DemoDataset['counts'] | undefined;
@@ -179,11 +180,13 @@ async function startOn(
     metrics: deps.metrics,
     caches: deps.caches,
   };
+  // The worker reads through a connection of its own: no request time budget on background work.
+  const background = await openBackgroundData(deps, mongoUri);
   const worker = createWorker({
-    db: deps.db.connection.db!,
+    db: background.db.connection.db!,
     logger: deps.logger,
     config,
-    data: deps.data,
+    data: background.data,
     slots: deps.slots,
     processEveryMs: opts.workerIntervalMs,
     registry: deps.metrics.registry,
@@ -238,6 +241,7 @@ async function startOn(
       await closeServer(server, 5_000);
       await trackerApp.clicks.close();
       await worker.stop();
+      await background.db.close();
       await deps.close();
       if (infoPath) rmSync(infoPath, { force: true });
       await embedded?.stop();

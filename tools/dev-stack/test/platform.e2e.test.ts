@@ -1,7 +1,8 @@
 /** The one-process platform as `npm start` runs it, checked from outside through HTTP. */
-import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cw-tools/admin-cli';
 import { startPlatform, type Platform } from '../src/platform';
@@ -111,6 +112,37 @@ describe('local platform', () => {
     for (let i = 0; i < 3; i++) expect((await get('/api/v1/publisher/products/?country=DE', { 'X-API-Key': issued.secret })).status).toBe(200);
     await cli('credential:revoke', '--id', issued.id);
     expect((await get('/api/v1/publisher/products/?country=DE', { 'X-API-Key': issued.secret })).status).toBe(401);
+  });
+
+  it('answers an operator CLI catalog import (another process, no Redis) from the very next page nobody asked for, though the platform held the row', async () => {
+    const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
+    const key = { 'X-API-Key': c.publishers[0].keys.live as string };
+    const page = async (n: number) => {
+      const res = await get(`/api/v1/publisher/products/?country=DE&limit=5&min_price=0.00${n}`, key);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { products: Array<{ id: string; price: string }> }).products;
+    };
+    // Pages nobody asked for over the same rows: the platform reads them as ids and holds the rows.
+    for (let n = 1; n <= 10; n++) await page(n);
+    const [first] = await page(11);
+    const client = await MongoClient.connect(platform.mongoUri);
+    const row = (await client
+      .db()
+      .collection('products')
+      .findOne({ _id: first!.id as never }))!;
+    await client.close();
+    const feed = join(dir, 'import.csv');
+    writeFileSync(
+      feed,
+      `gtin,title,link,price,availability\n${row.gtin},${String(row.title).replace(/,/g, ' ')},${row.source_url},4321.99 ${row.currency},in stock\n`,
+    );
+    const imported = await runCli(
+      ['catalog:import', '--file', feed, '--program', String(row.program_id), '--country', 'DE', '--json'],
+      { MONGODB_URI: platform.mongoUri },
+      dir,
+    );
+    expect(imported.code, imported.out).toBe(0);
+    expect((await page(12)).find((p) => p.id === first!.id)?.price).toBe('4321.99');
   });
 
   it('serves the OpenAPI document and the docs page', async () => {

@@ -122,6 +122,8 @@ export interface CollectionState {
 export class Engine {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private readonly cursors = new Map<bigint, Cursor>();
+  /** Commands received by name (serverStatus metrics.commands). */
+  private readonly commandCounts = new Map<string, number>();
   private nextCursorId = 1n;
   private connectionIds = 0;
   private readonly ttlTimer: NodeJS.Timeout;
@@ -289,6 +291,7 @@ export class Engine {
 
   private dispatch(cmd: Document, connectionId: number): Document {
     const name = Object.keys(cmd)[0];
+    this.commandCounts.set(name, (this.commandCounts.get(name) ?? 0) + 1);
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'test';
     if (cmd.txnNumber !== undefined && (cmd.startTransaction || cmd.autocommit === false)) {
       throw new MongoServerError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
@@ -346,10 +349,14 @@ export class Engine {
       case 'killCursors':
         return this.killCursors(cmd);
       case 'serverStatus':
-        // The sections tools read here, at MongoDB's field paths: cursors left open, and the
+        // The sections tools read here, at MongoDB's field paths: cursors left open, commands, and the
         // process's memory in MiB (mem.resident; mem.heapUsed is the engine's own addition).
         return {
-          metrics: { cursor: { open: { total: Long.fromNumber(this.cursors.size) } } },
+          metrics: {
+            cursor: { open: { total: Long.fromNumber(this.cursors.size) } },
+            // Commands received, by name, since the engine started (a benchmark's reads per request).
+            commands: Object.fromEntries([...this.commandCounts].map(([n, total]) => [n, { total: Long.fromNumber(total) }])),
+          },
           mem: { bits: 64, resident: Math.round(process.memoryUsage().rss / 1048576), heapUsed: Math.round(process.memoryUsage().heapUsed / 1048576) },
           ok: 1,
         };

@@ -86,6 +86,8 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     keyPrefix: prefix,
     localVersions: new MemoryAccessVersions(() => tdb.embedded === observed && !observed?.stopped),
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS,
+    // Apps are served from these deps: their reads carry the request budget, as a service's do.
+    reads: 'requests',
   });
   const versions = deps.versions!;
   const unobserve = !redis ? observeEngine(tdb, versions) : undefined;

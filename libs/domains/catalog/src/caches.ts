@@ -6,6 +6,7 @@ import { PrincipalMemo, type AccessCache } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
 import { NETWORK_STATS_TTL_MS, type NetworkStats } from './network-stats';
 import { PageCache } from './page-cache';
+import { ProductRows } from './row-cache';
 import type { ProductPageBody } from './products.service';
 import type { CatalogScope } from './scope';
 
@@ -14,17 +15,20 @@ export interface CatalogCaches {
   catalogScopes: PrincipalMemo<CatalogScope>;
   /** Product pages (search and lookup): PRODUCT_PAGE_CACHE_ENTRIES, checked against the principal and the catalog version. */
   productPages: PageCache<ProductPageBody>;
+  /** Catalog rows as read, for pages read as ids: PRODUCT_ROW_CACHE_ENTRIES, one catalog version at a time. */
+  productRows: ProductRows;
   /** The public network statistics: one value, recomputed after NETWORK_STATS_TTL_MS. */
   networkStats: TimedValue<NetworkStats>;
 }
 
 export function createCatalogCaches(
-  config: Pick<PlatformConfig, 'productPageCacheEntries' | 'productPageCacheMaxAgeMs'>,
+  config: Pick<PlatformConfig, 'productPageCacheEntries' | 'productPageCacheMaxAgeMs' | 'productRowCacheEntries'>,
   principals: AccessCache,
 ): CatalogCaches {
   return {
     catalogScopes: new PrincipalMemo<CatalogScope>(principals),
     productPages: new PageCache<ProductPageBody>((p) => principals.catalogStamp(p), config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
+    productRows: new ProductRows((p) => principals.catalogStamp(p), config.productRowCacheEntries),
     networkStats: new TimedValue<NetworkStats>(NETWORK_STATS_TTL_MS),
   };
 }

@@ -65,6 +65,7 @@ export const searchProductsPage = useCase(
         limit,
         offset,
         maxTimeMs: deps.config.catalogQueryTimeoutMs,
+        rows: deps.caches.productRows.at(principal),
       });
       return { value: await respond(deps, principal, page, limit, offset, q.group === 1), validUntil: page.validUntil };
     });
@@ -128,6 +129,7 @@ export const lookupProductsPage = useCase(
         limit,
         offset,
         maxTimeMs: deps.config.catalogQueryTimeoutMs,
+        rows: deps.caches.productRows.at(principal),
       });
       return { value: await respond(deps, principal, page, limit, offset, false), validUntil: page.validUntil };
     });
@@ -166,12 +168,16 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
     }
   }
   const merchants = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
-  const products = rows.map((r, i) => ({
-    ...productView(r, trackedUrl(config.trackingUrl, codes[i]!), merchants.get(r.merchant_id) ?? ''),
-    ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),
-  }));
-  return {
-    products,
+  const json: string[] = [];
+  const products = rows.map((r, i) => {
+    const view = {
+      ...productView(r, trackedUrl(config.trackingUrl, codes[i]!), merchants.get(r.merchant_id) ?? ''),
+      ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),
+    };
+    json.push(productJson(r, view));
+    return view;
+  });
+  const rest = {
     count: products.length,
     limit,
     offset,
@@ -179,6 +185,31 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
     freshness_hours: FRESHNESS_HOURS,
     ...(group ? { total: page.total ?? 0 } : {}),
   };
+  const body = { products, ...rest };
+  // The page's JSON from its products' (exactly what JSON.stringify(body) writes).
+  serialized.set(body, `{"products":[${json.join(',')}],${JSON.stringify(rest).slice(1)}`);
+  return body;
+}
+
+type ProductView = ReturnType<typeof productView> & { sizes?: unknown[] };
+
+/**
+ * What a row's JSON is around the caller's own parts (url, merchant name, sizes), the same for
+ * every caller: kept with the row object, which the row cache hands out again under one catalog
+ * version, so a held row is not serialised again.
+ */
+const rowJson = new WeakMap<CatalogRow, { head: string; tail: string }>();
+
+/** A product's JSON, exactly as JSON.stringify(view) writes it. */
+function productJson(r: CatalogRow, v: ProductView): string {
+  let parts = rowJson.get(r);
+  if (!parts) {
+    const head = JSON.stringify({ id: v.id, gtin: v.gtin, title: v.title, price: v.price, currency: v.currency, image: v.image });
+    const tail = JSON.stringify({ availability: v.availability, country: v.country, updated_at: v.updated_at });
+    rowJson.set(r, (parts = { head: head.slice(0, -1), tail: tail.slice(1, -1) }));
+  }
+  const sizes = v.sizes ? `,"sizes":${JSON.stringify(v.sizes)}` : '';
+  return `${parts.head},"url":${JSON.stringify(v.url)},"merchant":{"id":${JSON.stringify(v.merchant.id)},"name":${JSON.stringify(v.merchant.name)}},${parts.tail}${sizes}}`;
 }
 
 function productView(r: CatalogRow, url: string, merchantName: string) {

@@ -7,6 +7,7 @@ import mongoose from 'mongoose';
 import { literalPattern } from '@cw/db';
 import type { CatalogModels as Models } from './data/catalog.data';
 import { compareDecimals } from '@cw/money';
+import type { RowsAt } from './row-cache';
 import type { CatalogScope } from './scope';
 
 export const FRESHNESS_HOURS = 48;
@@ -26,6 +27,8 @@ export interface SearchParams {
   offset: number;
   /** maxTimeMS of each query (over it: MaxTimeMSExpired, answered 503). */
   maxTimeMs?: number;
+  /** Rows this process holds for the request's catalog version (row-cache.ts); none: read rows whole. */
+  rows?: RowsAt;
 }
 
 export interface LookupParams {
@@ -36,6 +39,7 @@ export interface LookupParams {
   limit: number;
   offset: number;
   maxTimeMs?: number;
+  rows?: RowsAt;
 }
 
 /** A catalog row as read for responses (never the source URL or financial terms). */
@@ -132,15 +136,52 @@ export async function searchProducts(models: Models, scope: CatalogScope, p: Sea
     };
   }
   if (!p.group) {
-    const rows = await models.Product.find(filter, ROW_FIELDS)
-      .sort({ _id: 1 })
-      .skip(p.offset)
-      .limit(p.limit + 1)
-      .maxTimeMS(p.maxTimeMs ?? 0)
-      .lean<CatalogRow[]>();
+    const rows = await pageRows(models, filter, p);
     return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit), validUntil: validUntil(rows) };
   }
   return searchGroups(models, filter, base, p);
+}
+
+/**
+ * The rows of a page (`limit` + 1 in `_id` order from `offset`, the extra one deciding
+ * `next_offset`): read whole, or, while the process holds most rows pages need for this catalog
+ * version, as ids with the rows held and the others read by id (row-cache.ts). Either way the
+ * database selects every row.
+ */
+async function pageRows(
+  models: Models,
+  filter: Record<string, unknown>,
+  p: Pick<SearchParams, 'offset' | 'limit' | 'maxTimeMs' | 'rows'>,
+): Promise<CatalogRow[]> {
+  const page = { sort: { _id: 1 }, skip: p.offset, limit: p.limit + 1, maxTimeMS: p.maxTimeMs } as const;
+  if (p.rows?.idsFirst) {
+    const ids = (await read<{ _id: string }>(models, filter, { ...page, projection: { _id: 1 } })).map((r) => r._id);
+    const rows = await rowsById(models, ids, p.maxTimeMs, p.rows);
+    // A row gone between the two reads (deleted): the page read again whole.
+    if (rows.length === ids.length) return rows;
+  }
+  const rows = await read<CatalogRow>(models, filter, { ...page, projection: ROW_FIELDS });
+  p.rows?.keepRead(rows);
+  return rows;
+}
+
+/** The rows of `ids` that exist, in that order: held ones from `held`, the others read by id. */
+async function rowsById(models: Models, ids: string[], maxTimeMs: number | undefined, held: RowsAt | undefined): Promise<CatalogRow[]> {
+  const taken = held ? held.take(ids) : { rows: [], missing: ids };
+  if (!taken.missing.length) return taken.rows as CatalogRow[];
+  const rows = await read<CatalogRow>(models, { _id: { $in: taken.missing } }, { projection: ROW_FIELDS, maxTimeMS: maxTimeMs });
+  held?.keep(rows);
+  const byId = new Map(rows.map((r) => [r._id, r]));
+  return ids.map((id, i) => taken.rows[i] ?? byId.get(id)).filter((r): r is CatalogRow => r !== undefined);
+}
+
+/**
+ * A page's reads go to the driver's collection, not through a mongoose Query: their filters are
+ * built typed here (strings, numbers, Decimal128, dates), so mongoose's casting, hooks and lean
+ * copy would only add cost (~20 µs a search, issue 32), and each read sets its own maxTimeMS.
+ */
+function read<T>(models: Models, filter: Record<string, unknown>, opts: mongoose.mongo.FindOptions): Promise<T[]> {
+  return models.Product.collection.find(filter, opts).toArray() as unknown as Promise<T[]>;
 }
 
 /** group=1: one result per variant group, its cheapest in-stock variant, with every size. */
@@ -163,8 +204,7 @@ async function searchGroups(models: Models, filter: Record<string, unknown>, bas
   }
   const reps = [...best.values()].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
   const pageIds = reps.slice(p.offset, p.offset + p.limit).map((r) => r._id);
-  const full = new Map((await models.Product.find({ _id: { $in: pageIds } }, ROW_FIELDS).lean<CatalogRow[]>()).map((r) => [r._id, r]));
-  const page = pageIds.map((id) => full.get(id)).filter((r): r is CatalogRow => r !== undefined);
+  const page = await rowsById(models, pageIds, p.maxTimeMs, p.rows);
   const sizes = new Map<string, Array<{ size: string; product_id: string; availability: string }>>();
   const grouped = page.filter((r) => r.group_id);
   let until = Math.min(validUntil(candidates), validUntil(page));
@@ -208,11 +248,6 @@ export async function lookupProducts(models: Models, scope: CatalogScope, p: Loo
   if (p.ids.length) or.push({ _id: { $in: p.ids } });
   if (p.gtins.length) or.push({ gtin14: { $in: p.gtins.map((g) => g.padStart(14, '0')) } });
   // Union of both lists, one row per product; every availability, fresh rows only.
-  const rows = await models.Product.find({ ...base, $or: or }, ROW_FIELDS)
-    .sort({ _id: 1 })
-    .skip(p.offset)
-    .limit(p.limit + 1)
-    .maxTimeMS(p.maxTimeMs ?? 0)
-    .lean<CatalogRow[]>();
+  const rows = await pageRows(models, { ...base, $or: or }, p);
   return { rows: rows.slice(0, p.limit), nextOffset: nextOffset(p.offset, p.limit, rows.length > p.limit), validUntil: validUntil(rows) };
 }

@@ -88,6 +88,8 @@ export interface PlatformConfig {
   requestQueryTimeoutMs: number;
   /** Product pages kept per process, served while the catalog and the caller's access are unchanged (0: off). */
   productPageCacheEntries: number;
+  /** Catalog rows kept per process for pages read as ids, under one catalog version (0: off). */
+  productRowCacheEntries: number;
   /** Longest a cached product page is served (rows ahead of it may expire by time meanwhile). */
   productPageCacheMaxAgeMs: number;
   /** Indicative rates to USD (currency -> decimal string) for multi-currency totals. */
@@ -226,6 +228,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     requestQueryTimeoutMs: int('REQUEST_QUERY_TIMEOUT_MS', 10_000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),
+    productRowCacheEntries: int('PRODUCT_ROW_CACHE_ENTRIES', 20_000, 0, 1_000_000),
     productPageCacheMaxAgeMs: int('PRODUCT_PAGE_CACHE_MAX_AGE_MS', 5000, 1, 60_000),
     usdRates,
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),

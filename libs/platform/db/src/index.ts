@@ -7,7 +7,7 @@ export { SHARD_KEYS, shardKeyOf, uniqueIndexProblem, unroutedWriteProblem, Unrou
 export type { ShardKey, ShardPlan } from './sharding';
 export type { DeclaredIndex, IndexStep } from './migrate';
 export { databaseError } from './database-errors';
-export { withQueryBudget } from './query-budget';
+export { budgetReads } from './query-budget';
 export { insertManyTolerant } from './bulk';
 export type { BulkInsertResult } from './bulk';
 export type { ListPage } from './list-page';

@@ -5,7 +5,7 @@
  */
 import type Koa from 'koa';
 import { buildOpenApi, buildRouter, createServiceApp, docsRouter, mountRouter, type ErrorRenderer, type OpenApiExamples, type RouteSpec } from '@cw/http';
-import { databaseError, withQueryBudget } from '@cw/db';
+import { databaseError } from '@cw/db';
 import type { AppDeps } from './service-deps';
 
 export interface ApiDescription {
@@ -77,8 +77,6 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
     classifiers: [databaseError],
     renderError: opts.renderError,
   });
-  // Every read a request makes runs under the request's budget (maxTimeMS; @cw/db query-budget).
-  app.use((_ctx, next) => withQueryBudget(deps.config.requestQueryTimeoutMs, next));
   const api = opts.api;
   if (api) mountRouter(app, docsRouter({ prefix: api.prefix, title: api.title, document: () => apiDocument(deps, api) }));
   for (const m of opts.use ?? []) app.use(m);

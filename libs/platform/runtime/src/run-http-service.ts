@@ -13,6 +13,11 @@ export interface RunOptions {
   createApp: (deps: ServiceDeps) => Koa | Promise<Koa>;
   /** Extra work once requests in flight are done, before the database closes (flush buffers). */
   onShutdown?: (app: Koa) => Promise<void>;
+  /**
+   * The process's work is background work (the worker: its app serves health and metrics only),
+   * so its reads carry no request time budget. Otherwise every read does (REQUEST_QUERY_TIMEOUT_MS).
+   */
+  background?: boolean;
 }
 
 /** Loads config, connects, listens, and shuts down gracefully on SIGTERM/SIGINT. For main.ts. */
@@ -20,7 +25,7 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
   let deps: Awaited<ReturnType<typeof openServiceDeps>>;
   try {
     const config = loadConfig(opts.env, { port: opts.defaultPort });
-    deps = await openServiceDeps(config, requireMongoUri(config), opts.name);
+    deps = await openServiceDeps(config, requireMongoUri(config), opts.name, { reads: opts.background ? 'background' : 'requests' });
   } catch (e) {
     console.error(
       e instanceof ConfigError || e instanceof IndexesMissingError ? `${opts.name}: ${e.message}` : `${opts.name} failed to start: ${(e as Error).message}`,

@@ -11,7 +11,7 @@ import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersio
 import { createCatalogCaches, type CatalogCaches } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
 import { EventTails } from '@cw/conversions';
-import { connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
+import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
@@ -88,6 +88,12 @@ export interface ServiceDepsOptions {
   keyPrefix?: string;
   /** How long a query waits for an unreachable server before the 503. */
   serverSelectionTimeoutMS?: number;
+  /**
+   * `requests`: the connection serves requests, so every read carries REQUEST_QUERY_TIMEOUT_MS
+   * (`@cw/db` budgetReads: HTTP services, the one-process platform, tests); `background` (the
+   * default: the worker, the CLI): reads carry no time limit.
+   */
+  reads?: 'requests' | 'background';
 }
 
 /** A service started on a database whose indexes are not migrated. */
@@ -123,12 +129,8 @@ export async function openServiceDeps(
     limiter = createMemoryRateLimiter(opts.keyPrefix);
   }
   const versions = redis ? new RedisAccessVersions(redis) : (opts.localVersions ?? null);
-  // Every write this process makes to what decides access bumps the versions before it returns.
-  if (versions)
-    onAccessChange(
-      db.connection,
-      bumpOnAccessChange(versions, (m) => logger.error(m)),
-    );
+  announceAccessChanges(db, versions, logger);
+  if (opts.reads === 'requests') budgetReads(db.connection, config.requestQueryTimeoutMs);
   const metrics = opts.metrics ?? createHttpMetrics();
   registerOperatorMetrics(metrics.registry, { db, data, redis });
   return {
@@ -149,6 +151,26 @@ export async function openServiceDeps(
       await db.close();
     },
   };
+}
+
+/** Every write through `db` to what decides access bumps the versions before it returns. */
+function announceAccessChanges(db: Database, versions: AccessVersions | null, logger: Logger): void {
+  if (versions)
+    onAccessChange(
+      db.connection,
+      bumpOnAccessChange(versions, (m) => logger.error(m)),
+    );
+}
+
+/**
+ * A connection of its own for the background work of a process that also serves requests (the
+ * one-process platform's worker): its reads carry no request budget, its writes announce access
+ * and catalog changes as the request connection's do.
+ */
+export async function openBackgroundData(deps: Pick<ServiceDeps, 'versions' | 'logger'>, mongoUri: string): Promise<{ db: Database; data: PlatformData }> {
+  const db = await connectDatabase(mongoUri);
+  announceAccessChanges(db, deps.versions, deps.logger);
+  return { db, data: openPlatformData(db.connection).data };
 }
 
 /** What an app's createApp needs: no connections it must open itself. */

@@ -1,0 +1,23 @@
+/** The engine thread (engine-thread.ts): starts the engine, reports access and catalog changes, stops on request. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
+import { accessChangeOfWrite } from '@cw/db';
+
+const port = parentPort!;
+const { dataDir } = workerData as { dataDir?: string };
+try {
+  const mongo = await startEmbeddedMongo({ dataDir, log: (m) => port.postMessage({ log: m }) });
+  mongo.engine.onChange((c) => {
+    if (c.op !== 'put' && c.op !== 'delete') return;
+    const change = accessChangeOfWrite(c.coll, c.op === 'put' ? c.doc : undefined);
+    if (change) port.postMessage({ change });
+  });
+  const r = mongo.recovery;
+  port.postMessage({ started: { uri: mongo.uri, recovery: r ? { documents: r.documents, changes: r.changes, ms: r.ms } : undefined } });
+  port.on('message', (m) => {
+    if (m !== 'stop') return;
+    void mongo.stop().then(() => port.postMessage({ stopped: true }));
+  });
+} catch (e) {
+  port.postMessage({ failed: { name: (e as Error).name, message: (e as Error).message } });
+}
