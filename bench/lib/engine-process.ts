@@ -28,9 +28,18 @@ export async function startEngineProcess(db: string): Promise<{ uri: string; pid
 
 /** CPU time (user + system, µs) process `pid` has used so far, from /proc (Linux). */
 export function processCpuMicros(pid: number): number {
-  // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux); the command
+  return statCpuMicros(`/proc/${pid}/stat`);
+}
+
+/** CPU time (µs) this process's main thread has used so far (its other threads not counted). */
+export function mainThreadCpuMicros(): number {
+  return statCpuMicros(`/proc/self/task/${process.pid}/stat`);
+}
+
+function statCpuMicros(path: string): number {
+  // Fields 14 and 15 of a stat file, in clock ticks (100 per second on Linux); the command
   // name (field 2) may hold spaces, so count from the closing parenthesis.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

@@ -20,14 +20,14 @@ let key: string;
 const sent = { ids: 0, rows: 0 };
 
 beforeAll(async () => {
-  holding = await createTestDeps({ seedProducts: 800, env: LIFTED });
+  holding = await createTestDeps({ seedProducts: 800, env: LIFTED, monitorCommands: true });
   reading = await createTestDeps({ sameDatabaseAs: holding, env: { ...LIFTED, PRODUCT_ROW_CACHE_ENTRIES: '0' } });
   servers = { holding: createApp(holding).callback(), reading: createApp(reading).callback() };
   key = holding.demo!.publishers[0].keys.live;
   const products = holding.models.Product.collection.collectionName;
-  holding.db.connection.set('debug', (collection: string, method: string, ...args: unknown[]) => {
-    if (collection !== products || method !== 'find') return;
-    const projection = (args[1] as { projection?: Record<string, unknown> } | undefined)?.projection ?? {};
+  holding.db.connection.getClient().on('commandStarted', (e) => {
+    if (e.commandName !== 'find' || e.command.find !== products) return;
+    const projection = (e.command.projection as Record<string, unknown> | undefined) ?? {};
     if (Object.keys(projection).join() === '_id') sent.ids++;
     else sent.rows++;
   });

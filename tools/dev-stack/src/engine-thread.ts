@@ -2,16 +2,24 @@
  * The embedded engine of the one-process platform in a thread of its own, as MongoDB runs in a
  * process of its own: its heap (every document, ~1.4 GB at 100,000 products) and its garbage
  * collection are not the services', and its queries run beside theirs on another core. The
- * services reach it over TCP as they would reach MongoDB. What decides access or the catalog is
+ * services reach it over a Unix socket, as a MongoDB on the same machine (mongod listens on one
+ * too): the same wire protocol, without the TCP stack loopback costs on both sides; other
+ * clients (the operator CLI, tests, mongosh) use its TCP address. What decides access or the catalog is
  * reported from the thread as it is written (the change reaches the platform before the write's
  * reply leaves the engine), so every writer's changes, the operator CLI's too, apply to the next
  * request.
  */
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AccessChange } from '@cw/db';
 
 export interface EngineThread {
+  /** Its TCP address. */
   uri: string;
+  /** Its Unix socket's address (what the platform's own connections use). */
+  socketUri: string;
   recovery?: { documents: number; changes: number; ms: number };
   /** True once the thread is stopped or gone (nothing it reports can be trusted after). */
   readonly stopped: boolean;
@@ -20,7 +28,7 @@ export interface EngineThread {
 }
 
 type FromThread =
-  | { started: { uri: string; recovery?: EngineThread['recovery'] } }
+  | { started: { uri: string; socketUri: string; recovery?: EngineThread['recovery'] } }
   | { failed: { name: string; message: string } }
   | { change: AccessChange }
   | { log: string }
@@ -32,7 +40,8 @@ export async function startEngineThread(opts: { dataDir?: string; log?: (message
   const entry = new URL('./engine-thread.worker.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
     eval: true,
-    workerData: { dataDir: opts.dataDir },
+    // Named per start: never another platform's socket. The listener removes it when it closes.
+    workerData: { dataDir: opts.dataDir, socketPath: join(tmpdir(), `cw-engine-${process.pid}-${randomBytes(4).toString('hex')}.sock`) },
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: 16_384 },
   });
@@ -41,7 +50,7 @@ export async function startEngineThread(opts: { dataDir?: string; log?: (message
   const listeners: Array<(change: AccessChange) => void> = [];
   let stopped = false;
   let onStopped: (() => void) | undefined;
-  const started = new Promise<{ uri: string; recovery?: EngineThread['recovery'] }>((resolve, reject) => {
+  const started = new Promise<{ uri: string; socketUri: string; recovery?: EngineThread['recovery'] }>((resolve, reject) => {
     worker.on('message', (m: FromThread) => {
       if ('change' in m) for (const l of listeners) l(m.change);
       else if ('log' in m) opts.log?.(m.log);
@@ -59,9 +68,10 @@ export async function startEngineThread(opts: { dataDir?: string; log?: (message
       onStopped?.();
     });
   });
-  const { uri, recovery } = await started;
+  const { uri, socketUri, recovery } = await started;
   return {
     uri,
+    socketUri,
     recovery,
     get stopped() {
       return stopped;

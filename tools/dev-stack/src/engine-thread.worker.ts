@@ -4,16 +4,18 @@ import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { accessChangeOfWrite } from '@cw/db';
 
 const port = parentPort!;
-const { dataDir } = workerData as { dataDir?: string };
+const { dataDir, socketPath } = workerData as { dataDir?: string; socketPath?: string };
 try {
-  const mongo = await startEmbeddedMongo({ dataDir, log: (m) => port.postMessage({ log: m }) });
+  const mongo = await startEmbeddedMongo({ dataDir, socketPath, log: (m) => port.postMessage({ log: m }) });
   mongo.engine.onChange((c) => {
     if (c.op !== 'put' && c.op !== 'delete') return;
     const change = accessChangeOfWrite(c.coll, c.op === 'put' ? c.doc : undefined);
     if (change) port.postMessage({ change });
   });
   const r = mongo.recovery;
-  port.postMessage({ started: { uri: mongo.uri, recovery: r ? { documents: r.documents, changes: r.changes, ms: r.ms } : undefined } });
+  port.postMessage({
+    started: { uri: mongo.uri, socketUri: mongo.socketUri, recovery: r ? { documents: r.documents, changes: r.changes, ms: r.ms } : undefined },
+  });
   port.on('message', (m) => {
     if (m !== 'stop') return;
     void mongo.stop().then(() => port.postMessage({ stopped: true }));

@@ -117,10 +117,13 @@ async function startOn(
 ): Promise<Platform> {
   let embedded: EngineThread | undefined;
   let mongoUri = config.mongodbUri;
+  // What this process's own connections use: with the embedded engine, its Unix socket.
+  let ownUri = mongoUri;
   if (!mongoUri) {
     // The engine runs in a thread of its own (engine-thread.ts): its heap and queries are not the services'.
     embedded = await startEngineThread({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
     mongoUri = `${embedded.uri}/cw_platform`;
+    ownUri = `${embedded.socketUri}/cw_platform`;
     const r = embedded.recovery;
     if (r && (r.documents || r.changes))
       say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
@@ -133,7 +136,7 @@ async function startOn(
     const versions = (localVersions = new MemoryAccessVersions(() => !engine.stopped));
     engine.onChange((change) => versions.bump(change));
   }
-  const deps = await openServiceDeps(config, mongoUri, 'platform', {
+  const deps = await openServiceDeps(config, ownUri!, 'platform', {
     localVersions,
     logDestination: opts.logDestination,
     indexes: 'migrate',
@@ -181,7 +184,7 @@ async function startOn(
     caches: deps.caches,
   };
   // The worker reads through a connection of its own: no request time budget on background work.
-  const background = await openBackgroundData(deps, mongoUri);
+  const background = await openBackgroundData(deps, ownUri!);
   const worker = createWorker({
     db: background.db.connection.db!,
     logger: deps.logger,

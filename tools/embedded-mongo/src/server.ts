@@ -1,5 +1,6 @@
 /**
- * The TCP listener: frames messages off each socket, runs them on the engine, writes replies.
+ * The listeners (TCP, and a Unix socket when asked): frame messages off each socket, run them on
+ * the engine, write the replies.
  * A malformed frame (bad length, unknown opcode, truncated sections) closes that connection;
  * invalid BSON inside a well-framed OP_MSG gets an error reply. The engine itself never crashes.
  */
@@ -12,6 +13,8 @@ import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessag
 export interface EmbeddedMongoOptions extends EngineOptions {
   port?: number;
   host?: string;
+  /** Also listen on this Unix socket (a path ending in .sock, as the drivers want it). */
+  socketPath?: string;
   /** Keep the data in this directory (journal + snapshots); absent: in memory only. */
   dataDir?: string;
   /** Snapshot once the journal holds this many bytes (default 64 MiB). */
@@ -23,6 +26,8 @@ export interface EmbeddedMongoOptions extends EngineOptions {
 export interface EmbeddedMongo {
   /** mongodb://host:port (no database: append one per test or app). */
   uri: string;
+  /** With socketPath: the URI that reaches the engine over that Unix socket. */
+  socketUri?: string;
   port: number;
   engine: Engine;
   /** True once stop() was called. */
@@ -134,15 +139,15 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   }
 }
 
-/** Serves an engine over TCP (the engine and its storage are the caller's). */
+/** Serves an engine over TCP, and over a Unix socket too when asked (the engine and its storage are the caller's). */
 export async function serveEngine(
   engine: Engine,
-  opts: { port?: number; host?: string } = {},
-): Promise<{ uri: string; port: number; readonly stopped: boolean; stop(): Promise<void> }> {
+  opts: { port?: number; host?: string; socketPath?: string } = {},
+): Promise<{ uri: string; socketUri?: string; port: number; readonly stopped: boolean; stop(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const monitors = new Set<net.Socket>();
   let stopped = false;
-  const server = net.createServer((socket) => {
+  const onConnection = (socket: net.Socket) => {
     if (stopped) return void socket.destroy();
     sockets.add(socket);
     monitors.add(socket);
@@ -151,15 +156,29 @@ export async function serveEngine(
       monitors.delete(socket);
     });
     handleSocket(socket, engine, monitors);
-  });
+  };
+  const listen = (server: net.Server, at: net.ListenOptions) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, () => resolve());
+    });
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
+  const servers = [net.createServer(onConnection)];
+  await listen(servers[0], { port: opts.port ?? 0, host });
+  if (opts.socketPath) {
+    servers.push(net.createServer(onConnection));
+    try {
+      await listen(servers[1], { path: opts.socketPath });
+    } catch (e) {
+      servers[0].close();
+      throw e;
+    }
+  }
+  const port = (servers[0].address() as net.AddressInfo).port;
   return {
     uri: `mongodb://${host}:${port}`,
+    // The driver takes a host ending in .sock as a socket path (percent-encoded).
+    socketUri: opts.socketPath ? `mongodb://${encodeURIComponent(opts.socketPath)}` : undefined,
     port,
     get stopped() {
       return stopped;
@@ -167,7 +186,7 @@ export async function serveEngine(
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
       // Monitors first, the rest a moment later. The Node driver (7.8) can hang a server check for
       // good when a failed operation requests it on a monitor connection whose close it has not
       // processed yet (the write waits for a 'drain' that never comes): closing the monitors

@@ -53,6 +53,8 @@ export interface TestDepsOptions {
   sameDatabaseAs?: TestDeps;
   /** How long a query waits for an unreachable server before the 503 (default 5000 ms). */
   serverSelectionTimeoutMS?: number;
+  /** The driver emits command events (`db.connection.getClient().on('commandStarted', ...)`): what a test sees sent. */
+  monitorCommands?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
     keyPrefix: prefix,
     localVersions: new MemoryAccessVersions(() => tdb.embedded === observed && !observed?.stopped),
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS,
+    monitorCommands: opts.monitorCommands,
     // Apps are served from these deps: their reads carry the request budget, as a service's do.
     reads: 'requests',
   });

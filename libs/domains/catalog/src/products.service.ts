@@ -170,12 +170,27 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
   const merchants = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
   const json: string[] = [];
   const products = rows.map((r, i) => {
+    const parts = rowParts(r);
+    const url = trackedUrl(config.trackingUrl, codes[i]!);
+    const merchant = { id: r.merchant_id, name: merchants.get(r.merchant_id) ?? '' };
+    const sizes = group ? (page.sizes?.get(r._id) ?? []) : undefined;
+    json.push(
+      `${parts.head},"url":${JSON.stringify(url)},"merchant":${JSON.stringify(merchant)},${parts.tail}${sizes ? `,"sizes":${JSON.stringify(sizes)}` : ''}}`,
+    );
     const view = {
-      ...productView(r, trackedUrl(config.trackingUrl, codes[i]!), merchants.get(r.merchant_id) ?? ''),
-      ...(group ? { sizes: page.sizes?.get(r._id) ?? [] } : {}),
+      id: r._id,
+      gtin: r.gtin,
+      title: r.title,
+      price: parts.price,
+      currency: r.currency,
+      image: r.image ?? '',
+      url,
+      merchant,
+      availability: r.availability,
+      country: r.country,
+      updated_at: parts.updatedAt,
     };
-    json.push(productJson(r, view));
-    return view;
+    return sizes ? { ...view, sizes } : view;
   });
   const rest = {
     count: products.length,
@@ -191,39 +206,28 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
   return body;
 }
 
-type ProductView = ReturnType<typeof productView> & { sizes?: unknown[] };
-
 /**
- * What a row's JSON is around the caller's own parts (url, merchant name, sizes), the same for
- * every caller: kept with the row object, which the row cache hands out again under one catalog
- * version, so a held row is not serialised again.
+ * What a product is whatever the caller (the decimal price, the date, the JSON around the
+ * caller's own url, merchant name and sizes): kept with the row object, which the row cache
+ * hands out again under one catalog version, so a held row is not formatted again.
  */
-const rowJson = new WeakMap<CatalogRow, { head: string; tail: string }>();
-
-/** A product's JSON, exactly as JSON.stringify(view) writes it. */
-function productJson(r: CatalogRow, v: ProductView): string {
-  let parts = rowJson.get(r);
-  if (!parts) {
-    const head = JSON.stringify({ id: v.id, gtin: v.gtin, title: v.title, price: v.price, currency: v.currency, image: v.image });
-    const tail = JSON.stringify({ availability: v.availability, country: v.country, updated_at: v.updated_at });
-    rowJson.set(r, (parts = { head: head.slice(0, -1), tail: tail.slice(1, -1) }));
-  }
-  const sizes = v.sizes ? `,"sizes":${JSON.stringify(v.sizes)}` : '';
-  return `${parts.head},"url":${JSON.stringify(v.url)},"merchant":{"id":${JSON.stringify(v.merchant.id)},"name":${JSON.stringify(v.merchant.name)}},${parts.tail}${sizes}}`;
+interface RowParts {
+  price: string;
+  updatedAt: string;
+  /** The product's JSON up to its url (without the closing brace), and after its merchant (without braces). */
+  head: string;
+  tail: string;
 }
+const partsOfRow = new WeakMap<CatalogRow, RowParts>();
 
-function productView(r: CatalogRow, url: string, merchantName: string) {
-  return {
-    id: r._id,
-    gtin: r.gtin,
-    title: r.title,
-    price: decimal128String(r.price),
-    currency: r.currency,
-    image: r.image ?? '',
-    url,
-    merchant: { id: r.merchant_id, name: merchantName },
-    availability: r.availability,
-    country: r.country,
-    updated_at: new Date(r.last_seen_at).toISOString(),
-  };
+function rowParts(r: CatalogRow): RowParts {
+  let parts = partsOfRow.get(r);
+  if (!parts) {
+    const price = decimal128String(r.price);
+    const updatedAt = new Date(r.last_seen_at).toISOString();
+    const head = JSON.stringify({ id: r._id, gtin: r.gtin, title: r.title, price, currency: r.currency, image: r.image ?? '' });
+    const tail = JSON.stringify({ availability: r.availability, country: r.country, updated_at: updatedAt });
+    partsOfRow.set(r, (parts = { price, updatedAt, head: head.slice(0, -1), tail: tail.slice(1, -1) }));
+  }
+  return parts;
 }

@@ -61,7 +61,7 @@ export interface CatalogRow {
   size?: string;
 }
 
-const ROW_FIELDS = {
+const ROW_FIELDS: Record<keyof Omit<CatalogRow, '_id'>, 1> = {
   gtin: 1,
   title: 1,
   price: 1,
@@ -169,19 +169,46 @@ async function pageRows(
 async function rowsById(models: Models, ids: string[], maxTimeMs: number | undefined, held: RowsAt | undefined): Promise<CatalogRow[]> {
   const taken = held ? held.take(ids) : { rows: [], missing: ids };
   if (!taken.missing.length) return taken.rows as CatalogRow[];
-  const rows = await read<CatalogRow>(models, { _id: { $in: taken.missing } }, { projection: ROW_FIELDS, maxTimeMS: maxTimeMs });
+  const rows = await read<CatalogRow>(models, { _id: { $in: taken.missing } }, { projection: ROW_FIELDS, limit: taken.missing.length, maxTimeMS: maxTimeMs });
   held?.keep(rows);
   const byId = new Map(rows.map((r) => [r._id, r]));
   return ids.map((id, i) => taken.rows[i] ?? byId.get(id)).filter((r): r is CatalogRow => r !== undefined);
 }
 
+interface PageRead {
+  projection: Record<string, 1>;
+  sort?: Record<string, 1 | -1>;
+  skip?: number;
+  /** At most a page (limit + 1 ≤ 101 rows): the whole answer is the first batch. */
+  limit: number;
+  maxTimeMS?: number;
+}
+
 /**
- * A page's reads go to the driver's collection, not through a mongoose Query: their filters are
- * built typed here (strings, numbers, Decimal128, dates), so mongoose's casting, hooks and lean
- * copy would only add cost (~20 µs a search, issue 32), and each read sets its own maxTimeMS.
+ * A page's reads are one `find` command each, answered in its first batch (`singleBatch`: at
+ * most `limit` rows, 101 of ~1 KB at the most, far below a batch's 16 MiB). Not a driver cursor:
+ * its set-up, per-document decoding and close cost about as much as the command itself on the
+ * services' thread (~55 µs a search, issue 32). Not a mongoose Query either: the filters are
+ * built typed here (strings, numbers, Decimal128, dates), so its casting, hooks and lean copy
+ * would only add cost; each read sets its own maxTimeMS.
  */
-function read<T>(models: Models, filter: Record<string, unknown>, opts: mongoose.mongo.FindOptions): Promise<T[]> {
-  return models.Product.collection.find(filter, opts).toArray() as unknown as Promise<T[]>;
+async function read<T>(models: Models, filter: Record<string, unknown>, r: PageRead): Promise<T[]> {
+  const db = models.Product.db.db!;
+  const reply = await db.command(
+    {
+      find: models.Product.collection.collectionName,
+      filter,
+      ...(r.sort ? { sort: r.sort } : {}),
+      projection: r.projection,
+      ...(r.skip ? { skip: r.skip } : {}),
+      limit: r.limit,
+      batchSize: r.limit,
+      singleBatch: true,
+      ...(r.maxTimeMS ? { maxTimeMS: r.maxTimeMS } : {}),
+    },
+    { readPreference: db.readPreference },
+  );
+  return (reply as { cursor: { firstBatch: T[] } }).cursor.firstBatch;
 }
 
 /** group=1: one result per variant group, its cheapest in-stock variant, with every size. */

@@ -15,9 +15,10 @@ export interface Database {
 }
 
 /** Opens a dedicated mongoose connection (no module-level default connection). */
-export async function connectDatabase(uri: string, opts: { serverSelectionTimeoutMS?: number } = {}): Promise<Database> {
+export async function connectDatabase(uri: string, opts: { serverSelectionTimeoutMS?: number; monitorCommands?: boolean } = {}): Promise<Database> {
   const pending = mongoose.createConnection(uri, {
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000,
+    ...(opts.monitorCommands ? { monitorCommands: true } : {}),
     autoIndex: false,
     autoCreate: true,
     bufferCommands: false,

@@ -88,6 +88,8 @@ export interface ServiceDepsOptions {
   keyPrefix?: string;
   /** How long a query waits for an unreachable server before the 503. */
   serverSelectionTimeoutMS?: number;
+  /** The driver emits `commandStarted` and the like for every command (tests that check what is sent). */
+  monitorCommands?: boolean;
   /**
    * `requests`: the connection serves requests, so every read carries REQUEST_QUERY_TIMEOUT_MS
    * (`@cw/db` budgetReads: HTTP services, the one-process platform, tests); `background` (the
@@ -106,7 +108,7 @@ export async function openServiceDeps(
   opts: ServiceDepsOptions = {},
 ): Promise<ServiceDeps & { close(): Promise<void> }> {
   const logger = opts.logger ?? createLogger({ level: config.logLevel, name, destination: opts.logDestination });
-  const db = await connectDatabase(mongoUri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
+  const db = await connectDatabase(mongoUri, { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS, monitorCommands: opts.monitorCommands });
   const { data, models } = openPlatformData(db.connection);
   if (opts.indexes === 'migrate') await migrateIndexes(models);
   else if (opts.indexes !== 'none') {
