@@ -21,7 +21,10 @@ describe('the engine on a Unix socket', () => {
     const tcp = await MongoClient.connect(mongo.uri);
     const socket = await MongoClient.connect(mongo.socketUri!);
     try {
-      await tcp.db('app').collection('c').insertOne({ _id: 'a', n: 1 } as never);
+      await tcp
+        .db('app')
+        .collection('c')
+        .insertOne({ _id: 'a', n: 1 } as never);
       expect(await socket.db('app').collection('c').find({}).toArray()).toEqual([{ _id: 'a', n: 1 }]);
       const reply = await socket.db('app').command({ find: 'c', filter: { n: 1 }, limit: 1, batchSize: 1, singleBatch: true });
       expect(reply.cursor).toMatchObject({ id: 0, firstBatch: [{ _id: 'a', n: 1 }] });

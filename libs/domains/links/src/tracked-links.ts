@@ -20,20 +20,38 @@ export type LinkSource = 'api' | 'product' | 'monetize';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const MEMO_MAX = 100_000;
-const memos = new WeakMap<Buffer, Map<string, string>>();
+
+/**
+ * Codes computed, per key: publisher -> sub-ID -> landing URL -> program -> code. Nested by the
+ * identity's own strings, which a page's rows and the caller's principal hand over as the same
+ * string objects each time, so a lookup hashes nothing new (a joined key would be built and
+ * hashed for every product of every page). At most MEMO_MAX codes per key: past that, all go.
+ */
+interface Memo {
+  size: number;
+  byPublisher: Map<string, Map<string, Map<string, Map<number, string>>>>;
+}
+const memos = new WeakMap<Buffer, Memo>();
+
+/** The map under `key` in `map`, made empty when missing. */
+function child<K, V extends Map<unknown, unknown>>(map: Map<K, V>, key: K): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = new Map() as V));
+  return v;
+}
 
 /**
  * 14 base62 characters (~83 bits) derived from the link's identity. Memoised per key (bounded):
  * product pages ask for the same codes again and again.
  */
 export function linkCode(key: Buffer, spec: Pick<LinkSpec, 'publisherId' | 'programId' | 'landingUrl' | 'subid'>): string {
-  const identity = `${spec.publisherId}\u0000${spec.programId}\u0000${spec.landingUrl}\u0000${spec.subid}`;
   let memo = memos.get(key);
-  if (!memo) memos.set(key, (memo = new Map()));
-  let code = memo.get(identity);
+  if (!memo || memo.size >= MEMO_MAX) memos.set(key, (memo = { size: 0, byPublisher: new Map() }));
+  const byProgram = child(child(child(memo.byPublisher, spec.publisherId), spec.subid), spec.landingUrl);
+  let code = byProgram.get(spec.programId);
   if (code === undefined) {
-    if (memo.size >= MEMO_MAX) memo.clear();
-    memo.set(identity, (code = computeCode(key, identity)));
+    byProgram.set(spec.programId, (code = computeCode(key, `${spec.publisherId}\u0000${spec.programId}\u0000${spec.landingUrl}\u0000${spec.subid}`)));
+    memo.size++;
   }
   return code;
 }
