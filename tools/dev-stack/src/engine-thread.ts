@@ -34,14 +34,23 @@ type FromThread =
   | { log: string }
   | { stopped: true };
 
+/**
+ * Named per start: never another platform's socket (the listener removes it when it closes). In
+ * the temporary directory unless its path is too long for a socket address (108 bytes on Linux).
+ */
+function socketPath(): string {
+  const name = `cw-engine-${process.pid}-${randomBytes(4).toString('hex')}.sock`;
+  const inTmpdir = join(tmpdir(), name);
+  return Buffer.byteLength(inTmpdir) <= 100 ? inTmpdir : join('/tmp', name);
+}
+
 export async function startEngineThread(opts: { dataDir?: string; log?: (message: string) => void }): Promise<EngineThread> {
   // tsx's loader does not reach a worker thread by itself (privatenumber/tsx#354): the thread
   // registers it, then imports its module.
   const entry = new URL('./engine-thread.worker.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
     eval: true,
-    // Named per start: never another platform's socket. The listener removes it when it closes.
-    workerData: { dataDir: opts.dataDir, socketPath: join(tmpdir(), `cw-engine-${process.pid}-${randomBytes(4).toString('hex')}.sock`) },
+    workerData: { dataDir: opts.dataDir, socketPath: socketPath() },
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: 16_384 },
   });
