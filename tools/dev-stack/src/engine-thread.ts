@@ -2,9 +2,9 @@
  * The embedded engine of the one-process platform in a thread of its own, as MongoDB runs in a
  * process of its own: its heap (every document, ~1.4 GB at 100,000 products) and its garbage
  * collection are not the services', and its queries run beside theirs on another core. The
- * services reach it over a Unix socket, as a MongoDB on the same machine (mongod listens on one
- * too): the same wire protocol, without the TCP stack loopback costs on both sides; other
- * clients (the operator CLI, tests, mongosh) use its TCP address. What decides access or the catalog is
+ * services reach it over a Unix socket, as a client on mongod's machine may reach mongod: the
+ * same wire protocol, without the loopback TCP stack's cost on both sides; other clients (the
+ * operator CLI, tests, mongosh) use its TCP address. What decides access or the catalog is
  * reported from the thread as it is written (the change reaches the platform before the write's
  * reply leaves the engine), so every writer's changes, the operator CLI's too, apply to the next
  * request.

@@ -117,26 +117,25 @@ async function startOn(
 ): Promise<Platform> {
   let embedded: EngineThread | undefined;
   let mongoUri = config.mongodbUri;
-  // What this process's own connections use: with the embedded engine, its Unix socket.
-  let ownUri = mongoUri;
   if (!mongoUri) {
     // The engine runs in a thread of its own (engine-thread.ts): its heap and queries are not the services'.
     embedded = await startEngineThread({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
     mongoUri = `${embedded.uri}/cw_platform`;
-    ownUri = `${embedded.socketUri}/cw_platform`;
     const r = embedded.recovery;
     if (r && (r.documents || r.changes))
       say(`loaded ${opts.dataDir}: ${r.documents} documents from the snapshot, ${r.changes} journaled changes, in ${(r.ms / 1000).toFixed(1)}s`);
   }
   // Without Redis, access versions live in this process; the engine's thread reports every
   // writer's changes (the operator CLI's included) as it writes them, so the next request sees them.
+  // What this process's own connections use: with the embedded engine, its Unix socket.
+  const ownUri = embedded ? `${embedded.socketUri}/cw_platform` : mongoUri;
   let localVersions: MemoryAccessVersions | undefined;
   if (embedded && !config.redisUrl && !config.redisClusterNodes) {
     const engine = embedded;
     const versions = (localVersions = new MemoryAccessVersions(() => !engine.stopped));
     engine.onChange((change) => versions.bump(change));
   }
-  const deps = await openServiceDeps(config, ownUri!, 'platform', {
+  const deps = await openServiceDeps(config, ownUri, 'platform', {
     localVersions,
     logDestination: opts.logDestination,
     indexes: 'migrate',
@@ -184,7 +183,7 @@ async function startOn(
     caches: deps.caches,
   };
   // The worker reads through a connection of its own: no request time budget on background work.
-  const background = await openBackgroundData(deps, ownUri!);
+  const background = await openBackgroundData(deps, ownUri);
   const worker = createWorker({
     db: background.db.connection.db!,
     logger: deps.logger,
