@@ -75,3 +75,18 @@ export const PROFILE_PATCH_INPUT = {
     claim_email: EMAIL,
   },
 } as const;
+
+/** Claiming an application in the portal: the creator's secret, and the profile the review needs. */
+export const CLAIM_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['application', 'access_secret', 'display_name', 'website', 'channels', 'country'],
+  properties: {
+    application: { type: 'string', minLength: 1, maxLength: 100 },
+    access_secret: { type: 'string', minLength: 1, maxLength: 200 },
+    display_name: { type: 'string', minLength: 1, maxLength: 100 },
+    website: WEB_URL,
+    channels: { type: 'array', minItems: 1, maxItems: 3, uniqueItems: true, items: CHANNEL },
+    country: COUNTRY,
+  },
+} as const;
