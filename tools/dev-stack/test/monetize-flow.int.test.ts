@@ -65,8 +65,8 @@ describe('instant monetization, from provisional link to publisher account', () 
     expect(profile.body.status).toBe('under_review');
 
     const approved = await approveApplication(deps, id);
-    expect(approved).toMatchObject({ status: 'approved', claim_email: 'runner@trail-notes.example' });
-    const key = approved.api_key.secret;
+    expect(approved).toMatchObject({ status: 'approved', claim_email: 'runner@trail-notes.example', claimed_in_portal: false });
+    const key = approved.api_key!.secret;
     const me = await request(publisher).get('/api/v1/publisher/me/').set('X-API-Key', key);
     expect(me.status).toBe(200);
     expect(JSON.stringify(me.body)).toContain('Trail Notes');

@@ -1,3 +1,6 @@
 export { accountRecord, paymentStatus } from './account.service';
 export { CHANNELS, createPublishers, setAccountStatus } from './accounts.admin';
 export { ACCOUNT_SCHEMA, PAYMENT_STATUS_SCHEMA } from './account.schemas';
+export { issueKey, listKeys, revokeKey, rotateKey } from './keys.service';
+export { accountSettings, isTimeZone, updateAccountSettings } from './settings.service';
+export { ACCOUNT_PATCH_INPUT, ISSUABLE_TYPES, KEY_ISSUE_INPUT, PAYOUT_METHOD_TYPES } from './settings.schemas';

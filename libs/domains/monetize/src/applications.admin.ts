@@ -52,8 +52,9 @@ async function decide(
 
 /**
  * Approves a claimed application: its provisional publisher becomes an active account with the
- * profile's name, website, channels and country, keeping its links, clicks and conversions, and
- * gets a live API key (returned once, for the operator to hand over).
+ * profile's name, website, channels and country, keeping its links, clicks and conversions. Claimed
+ * in the portal, its owner issues their own keys there; claimed through the API only (no person
+ * yet), it gets a live API key, returned once for the operator to hand over.
  */
 export async function approveApplication(deps: Pick<MonetizeDeps, 'data'>, id: string, now = new Date()) {
   const app = await decide(deps, id, ['claimed', 'under_review'], 'approved', undefined, now);
@@ -67,13 +68,14 @@ export async function approveApplication(deps: Pick<MonetizeDeps, 'data'>, id: s
     ...(p?.country ? { markets: [p.country] } : {}),
     updated_at: now,
   });
-  const key = await issueCredential(deps.data.auth, app.publisher_id, 'api_key', 'live', 'instant monetization claim');
+  const key = app.claimed_by ? null : await issueCredential(deps.data.auth, app.publisher_id, 'api_key', 'live', 'instant monetization claim');
   return {
     application_id: app._id,
     status: app.status,
     account_id: app.publisher_id,
     claim_email: p?.claim_email ?? null,
-    api_key: { id: key.id, prefix: key.prefix, secret: key.secret },
+    claimed_in_portal: !!app.claimed_by,
+    api_key: key ? { id: key.id, prefix: key.prefix, secret: key.secret } : null,
   };
 }
 

@@ -17,7 +17,7 @@ import { countAccountChanges, readFacts } from '@cw/conversions';
 import { programView } from '@cw/programs';
 import { pageOf, skipFor, type InputOf } from '@cw/usecase';
 import { publicUrlProblem } from '@cw/validation';
-import type { ACCESS_INPUT, INSTANT_LINKS_INPUT, INSTANT_PROGRAMS_INPUT, PROFILE_PATCH_INPUT, SOCIAL_POST_INPUT } from './monetize.schemas';
+import type { ACCESS_INPUT, CLAIM_INPUT, INSTANT_LINKS_INPUT, INSTANT_PROGRAMS_INPUT, PROFILE_PATCH_INPUT, SOCIAL_POST_INPUT } from './monetize.schemas';
 import { own, type MonetizeDeps } from './deps';
 
 const DAY_MS = 86_400_000;
@@ -349,4 +349,57 @@ export async function updateProfile(
   // A concurrent decision or edit won the race: the caller reads again.
   if (!updated) throw new ApiError({ code: 'conflict', detail: 'The application changed meanwhile; read it and retry.' });
   return profileView(updated);
+}
+
+/** What a creator sees before claiming in the portal: the application's status, profile, links and numbers. */
+export async function claimPreview(deps: MonetizeDeps, id: string, accessSecret: string) {
+  const status = await applicationStatus(deps, id, { access_secret: accessSecret });
+  const profile = await readProfile(deps, id, { access_secret: accessSecret });
+  return {
+    ...profile,
+    links: status.links.length,
+    clicks: status.clicks,
+    conversions: status.conversions,
+    pending_earnings: status.pending_earnings,
+    claim_deadline: status.claim.deadline,
+  };
+}
+
+/**
+ * The portal's claim: a signed-in person (address confirmed) takes the provisional account as its
+ * owner and completes the profile the review needs; the application goes `under_review`. Once an
+ * operator approves it, the owner issues their own keys in the portal.
+ */
+export async function claimApplication(
+  deps: MonetizeDeps,
+  person: { userId: string; email: string; addressHash?: string; userAgent?: string; requestId?: string },
+  input: InputOf<typeof CLAIM_INPUT>,
+  now = new Date(),
+) {
+  const app = await authorizedApplication(deps, input.application, input.access_secret);
+  if (app.status === 'approved' || app.status === 'rejected')
+    throw new ApiError({ code: 'conflict', detail: `The application is ${app.status}; it can no longer be claimed.` });
+  if (app.claimed_by && app.claimed_by !== person.userId) throw new ApiError({ code: 'conflict', detail: 'Someone else has claimed this application already.' });
+  const profile = {
+    display_name: input.display_name,
+    website: publicUrl('website', input.website),
+    channels: input.channels,
+    country: country(input.country)!,
+    claim_email: person.email,
+  };
+  await own(deps).MonetizeApplication.updateOne(
+    { _id: app._id },
+    { $set: { profile, status: 'under_review', claimed_by: person.userId, updated_at: now } },
+  );
+  await deps.data.people.addMember(app.publisher_id, person.userId, 'owner', now);
+  await deps.data.audit.record({
+    account_id: app.publisher_id,
+    type: 'account_claimed',
+    actor: { user_id: person.userId, email: person.email },
+    detail: { application_id: app._id },
+    address_hash: person.addressHash,
+    user_agent: person.userAgent,
+    request_id: person.requestId,
+  });
+  return { application_id: app._id, account_id: app.publisher_id, status: 'under_review' as const };
 }

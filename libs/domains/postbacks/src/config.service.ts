@@ -4,7 +4,8 @@
  * key cannot redirect conversions. The signing secret is shown once, when created or rotated.
  */
 import { ApiError } from '@cw/errors';
-import type { Policy, Principal } from '@cw/auth';
+import { WRITERS, type Policy, type Principal } from '@cw/auth';
+import { actorOf } from '@cw/audit';
 import { SALE_EVENT_TYPES } from '@cw/conversions';
 import type { PostbackConfigDoc } from './data/postback-config.schema';
 import { useCase, type InputOf } from '@cw/usecase';
@@ -16,8 +17,11 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Publisher API keys and the portal token read it (as the portal's settings page does). */
 const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
-/** Writes accept the portal token; API keys get through only to be told they cannot write. */
-const WRITE_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], allowDemo: true };
+/**
+ * Writes accept the portal token and people in the portal (owners and developers, the password given
+ * again); API keys get through only to be told they cannot write.
+ */
+const WRITE_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], allowDemo: true, roles: WRITERS, reauthenticate: true };
 
 export const POSTBACK_INPUT = {
   type: 'object',
@@ -66,7 +70,7 @@ export function postbackView(c: ConfigRow | null) {
 }
 
 function requirePortal(principal: Principal): void {
-  if (principal.type !== 'portal_token') {
+  if (principal.type !== 'portal_token' && principal.type !== 'portal_session') {
     throw new ApiError({
       code: 'postback_write_requires_portal',
       detail: 'Postback changes need the portal API token (Authorization: Bearer ptl_…, issued with the account); publisher API keys cannot change them.',
@@ -95,7 +99,11 @@ export const putPostbackConfig = useCase(
         { returnDocument: 'after' },
       )
       .lean<ConfigRow>();
-    if (updated) return { created: false, view: postbackView(updated) };
+    const changed = { url_host: new URL(url).host, http_method: input.http_method, event_types: input.event_types, active: input.active };
+    if (updated) {
+      await deps.data.audit.record({ account_id: id, type: 'postback_changed', ...actorOf(principal), detail: changed });
+      return { created: false, view: postbackView(updated) };
+    }
     const secret = newSigningSecret();
     try {
       await own(deps).PostbackConfig.create({
@@ -110,6 +118,7 @@ export const putPostbackConfig = useCase(
       if ((e as { code?: number }).code !== 11000) throw e;
       return putPostbackConfig(deps, principal, input, opts);
     }
+    await deps.data.audit.record({ account_id: id, type: 'postback_changed', ...actorOf(principal), detail: { ...changed, created: true } });
     return { created: true, view: { ...postbackView(await own(deps).PostbackConfig.findById(id).lean<ConfigRow>()), secret } };
   },
   POSTBACK_INPUT,
@@ -138,5 +147,6 @@ export const rotatePostbackSecret = useCase(WRITE_POSTBACK_POLICY, async functio
       { returnDocument: 'after' },
     )
     .lean<ConfigRow>();
+  await deps.data.audit.record({ account_id: id, type: 'postback_secret_rotated', ...actorOf(principal), detail: { secret_prefix: secretPrefix(secret) } });
   return { ...postbackView(rotated), secret };
 });

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Agent } from 'undici';
 import { ApiError } from '@cw/errors';
-import type { Policy, Principal } from '@cw/auth';
+import { WRITERS, type Policy, type Principal } from '@cw/auth';
 import { saleEventBody, type ConversionRecord } from '@cw/conversions';
 import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { attemptNow, type ConfigRow, type DeliveryRow } from './dispatch';
@@ -16,13 +16,15 @@ import { own, type PostbacksDeps } from './deps';
 
 /** Publisher API keys and the portal token list deliveries and send the test event (only the portal token writes the configuration). */
 const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
-const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+/** In the portal, analysts read; owners and developers send tests and redeliver. */
+const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], roles: WRITERS };
 /** Redelivery sends real events again: live keys and the portal token only. */
 const REDELIVER_POLICY: Policy = {
   budget: 'postbacks',
   credentials: ['api_key', 'portal_token'],
   refuseKinds: ['test', 'sandbox', 'read_only'],
   refuseDetail: 'Only live keys redeliver postbacks.',
+  roles: WRITERS,
 };
 
 export const DELIVERIES_INPUT = {

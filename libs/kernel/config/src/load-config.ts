@@ -18,6 +18,9 @@ export const RATE_LIMIT_BUDGETS = {
   feeds: { env: 'RATELIMIT_FEEDS_PER_MIN', default: 30, doc: 'product feeds, per account' },
   mcp: { env: 'RATELIMIT_MCP_PER_MIN', default: 120, doc: 'MCP requests, per account (or address when anonymous)' },
   merchant: { env: 'RATELIMIT_MERCHANT_PER_MIN', default: 600, doc: 'merchant conversion intake and status changes, per merchant' },
+  signinAddress: { env: 'RATELIMIT_SIGNIN_ADDRESS_PER_MIN', default: 20, doc: 'portal sign-in, sign-up, password reset and re-authentication attempts, per client address' },
+  signinEmail: { env: 'RATELIMIT_SIGNIN_EMAIL_PER_MIN', default: 5, doc: 'portal sign-in and re-authentication failures, per e-mail address' },
+  portal: { env: 'RATELIMIT_PORTAL_PER_MIN', default: 600, doc: "the portal's own API, per signed-in person" },
 } as const;
 
 export type BudgetName = keyof typeof RATE_LIMIT_BUDGETS;
@@ -96,6 +99,12 @@ export interface PlatformConfig {
   usdRates: Record<string, string>;
   /** Products the local platform seeds into an empty database. */
   seedProducts: number;
+  /** Where mail goes: an SMTP server (SMTP_URL, production), else files in `mailDir`. */
+  smtpUrl?: string;
+  /** The local platform's mail folder (MAIL_DIR; `.local/mail` under npm start); unset with no SMTP_URL: mail is only logged as sent. */
+  mailDir?: string;
+  /** The From of the portal's mail. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +241,9 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     productPageCacheMaxAgeMs: int('PRODUCT_PAGE_CACHE_MAX_AGE_MS', 5000, 1, 60_000),
     usdRates,
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),
+    smtpUrl: url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    mailDir: str('MAIL_DIR'),
+    mailFrom: str('MAIL_FROM') ?? 'Publisher portal <no-reply@localhost>',
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -67,6 +67,7 @@ export class AccessCache {
       const [stamp, spent] = await Promise.allSettled([this.versions!.stamp(account), spend(account)]);
       if (stamp.status === 'fulfilled' && stamp.value === hit.stamp) {
         if (spent.status === 'rejected') throw spent.reason;
+        auth.noteCredentialUse(hit.principal.credentialId, now);
         return hit.principal;
       }
       // Something changed: read afresh (the budget is spent already).
@@ -91,7 +92,7 @@ export class AccessCache {
       this.drop(hash);
       return undefined;
     }
-    if (!allowed.includes(e.principal.type)) return undefined;
+    if (!(allowed as readonly string[]).includes(e.principal.type)) return undefined;
     try {
       authorize(e.principal, policy);
     } catch {

@@ -1,16 +1,36 @@
 import { ApiError } from '@cw/errors';
 import { authModels, type AuthData } from './data/auth.data';
-import type { ApiKeyKind, CredentialType } from './data/credential.schema';
+import type { ApiKeyKind, CredentialType, MemberRole } from './data/credential.schema';
 import type { PublisherDoc } from './data/publisher.schema';
 import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret, secretPrefix } from './secrets';
 
+/** How a caller authenticated: a stored credential of a kind, or a person's portal session. */
+export type PrincipalType = CredentialType | 'portal_session';
+
+/** The person behind a portal session, and the request they made (for the security log). */
+export interface PersonActor {
+  userId: string;
+  email: string;
+  role: MemberRole;
+  sessionId: string;
+  /** The client address, hashed (never stored in the clear). */
+  addressHash?: string;
+  userAgent?: string;
+  requestId?: string;
+  /** Until when the person's password counts as given again (sensitive changes need it). */
+  reauthenticatedUntil?: Date;
+}
+
 export interface Principal {
   publisher: PublisherDoc & { _id: string };
+  /** The credential's id; for a portal session, the session's. */
   credentialId: string;
-  /** Display prefix of the credential (never the secret). */
+  /** Display prefix of the credential (never the secret); `session` for a portal session. */
   prefix: string;
-  type: CredentialType;
+  type: PrincipalType;
   keyKind?: ApiKeyKind;
+  /** Set only for a portal session: who is acting, with which role in this account. */
+  person?: PersonActor;
 }
 
 /** The one 401: it never says whether the key was missing, unknown, revoked or the account inactive. */
@@ -33,6 +53,7 @@ export async function verifyHashedCredential(auth: AuthData, hash: string, allow
   if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || !allowed.includes(cred.type) || !cred.publisher_id) throw notAuthenticated();
   const publisher = await authModels(auth).Publisher.findById(cred.publisher_id).lean();
   if (!publisher || publisher.status !== 'active') throw notAuthenticated();
+  auth.noteCredentialUse(String(cred._id));
   return {
     publisher: publisher as Principal['publisher'],
     credentialId: String(cred._id),
@@ -56,11 +77,12 @@ export async function verifyMerchantToken(auth: AuthData, secret: string | undef
   const cred = await authModels(auth).Credential.findOne({ hash }).lean();
   if (!cred || !hashesEqual(cred.hash, hash) || cred.status !== 'active' || cred.type !== 'merchant_token' || typeof cred.merchant_id !== 'number')
     throw notAuthenticated();
+  auth.noteCredentialUse(String(cred._id));
   return { merchantId: cred.merchant_id, credentialId: String(cred._id), prefix: cred.prefix };
 }
 
 /** Issues a merchant token (shown once; only its hash is stored). */
-export async function issueMerchantToken(auth: AuthData, merchantId: number, label?: string): Promise<IssuedCredential> {
+export async function issueMerchantToken(auth: AuthData, merchantId: number, label?: string, createdBy = 'operator'): Promise<IssuedCredential> {
   const secret = generateSecret(secretPrefix('merchant_token'));
   const doc = await authModels(auth).Credential.create({
     type: 'merchant_token',
@@ -68,6 +90,7 @@ export async function issueMerchantToken(auth: AuthData, merchantId: number, lab
     hash: hashSecret(secret),
     prefix: displayPrefix(secret),
     label,
+    created_by: createdBy,
   });
   return { id: String(doc._id), secret, prefix: doc.prefix, type: 'merchant_token' };
 }
@@ -87,6 +110,7 @@ export async function issueCredential(
   type: CredentialType,
   keyKind?: ApiKeyKind,
   label?: string,
+  createdBy = 'operator',
 ): Promise<IssuedCredential> {
   if (type === 'api_key' && !keyKind) throw new Error('an API key needs a kind');
   const secret = generateSecret(secretPrefix(type, keyKind));
@@ -97,6 +121,7 @@ export async function issueCredential(
     hash: hashSecret(secret),
     prefix: displayPrefix(secret),
     label,
+    created_by: createdBy,
   });
   return { id: String(doc._id), secret, prefix: doc.prefix, type, keyKind };
 }
@@ -110,13 +135,13 @@ export async function revokeCredential(auth: AuthData, credentialId: string): Pr
  * Rotation: a new secret of the same kind for the same account (so the account's rate budget is
  * unchanged), and the old one revoked at once. Reporting tokens rotate the same way.
  */
-export async function rotateCredential(auth: AuthData, credentialId: string): Promise<IssuedCredential> {
+export async function rotateCredential(auth: AuthData, credentialId: string, createdBy = 'operator'): Promise<IssuedCredential> {
   const old = await authModels(auth).Credential.findById(credentialId).lean();
   if (!old || old.status !== 'active') throw new Error(`no active credential ${credentialId}`);
   const issued =
     old.type === 'merchant_token'
-      ? await issueMerchantToken(auth, old.merchant_id!, old.label ?? undefined)
-      : await issueCredential(auth, old.publisher_id!, old.type, old.key_kind ?? undefined, old.label ?? undefined);
+      ? await issueMerchantToken(auth, old.merchant_id!, old.label ?? undefined, createdBy)
+      : await issueCredential(auth, old.publisher_id!, old.type, old.key_kind ?? undefined, old.label ?? undefined, createdBy);
   await revokeCredential(auth, credentialId);
   return issued;
 }

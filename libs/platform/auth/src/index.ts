@@ -9,8 +9,8 @@ export {
   verifyHashedCredential,
   verifyMerchantToken,
 } from './credentials.service';
-export type { IssuedCredential, MerchantPrincipal, Principal } from './credentials.service';
-export { API_KEYS_ONLY, authorize } from './policy';
+export type { IssuedCredential, MerchantPrincipal, PersonActor, Principal, PrincipalType } from './credentials.service';
+export { API_KEYS_ONLY, authorize, OWNERS, WRITERS } from './policy';
 export type { Policy } from './policy';
 export { callerUnder, merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
@@ -20,7 +20,7 @@ export { bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions } from '.
 export type { AccessVersions } from './access-versions';
 export { AuthData, authDomain } from './data/auth.data';
 export type { CredentialRow, PublisherInput, PublisherRow } from './data/auth.data';
-export { API_KEY_KINDS, CREDENTIAL_TYPES } from './data/credential.schema';
-export type { ApiKeyKind, CredentialDoc, CredentialType } from './data/credential.schema';
+export { API_KEY_KINDS, CREDENTIAL_TYPES, MEMBER_ROLES } from './data/credential.schema';
+export type { ApiKeyKind, CredentialDoc, CredentialType, CredentialUseDoc, MemberRole } from './data/credential.schema';
 export { PUBLISHER_CHANNELS } from './data/publisher.schema';
 export type { PublisherDoc } from './data/publisher.schema';

@@ -4,7 +4,7 @@
  * by the HTTP middleware and by MCP tools alike.
  */
 import type { BudgetName } from '@cw/config';
-import type { ApiKeyKind, CredentialType } from './data/credential.schema';
+import type { ApiKeyKind, CredentialType, MemberRole } from './data/credential.schema';
 import { ApiError } from '@cw/errors';
 import type { Principal } from './credentials.service';
 
@@ -22,7 +22,18 @@ export interface Policy {
   requireFeedAccess?: boolean;
   /** Demo accounts are refused whatever the key kind (they never apply or create links). */
   refuseDemoAccounts?: boolean;
+  /**
+   * The roles of an account's people who may call it from a portal session (default: every role).
+   * Credentials are not people: this never refuses a key.
+   */
+  roles?: readonly MemberRole[];
+  /** A portal session needs the password given in the last minutes (sensitive changes). */
+  reauthenticate?: boolean;
 }
+
+/** What an analyst may not do: change anything. Owners and developers manage keys, postbacks and links. */
+export const WRITERS: readonly MemberRole[] = ['owner', 'developer'];
+export const OWNERS: readonly MemberRole[] = ['owner'];
 
 export const API_KEYS_ONLY: readonly CredentialType[] = ['api_key'];
 
@@ -37,5 +48,15 @@ export function authorize(principal: Principal, policy: Policy): void {
   }
   if (policy.refuseDemoAccounts && principal.publisher.is_demo) {
     throw new ApiError({ code: 'credential_not_allowed', detail: policy.refuseDetail ?? 'Demo accounts cannot use this endpoint.' });
+  }
+  const person = principal.person;
+  if (person && policy.roles && !policy.roles.includes(person.role)) {
+    throw new ApiError({
+      code: 'role_not_allowed',
+      detail: `Your role in this account (${person.role}) cannot do this; it needs ${policy.roles.join(' or ')}. Ask an owner of the account.`,
+    });
+  }
+  if (person && policy.reauthenticate && !(person.reauthenticatedUntil && person.reauthenticatedUntil.getTime() > Date.now())) {
+    throw new ApiError({ code: 'reauthentication_required', detail: 'Enter your password again to make this change.' });
   }
 }

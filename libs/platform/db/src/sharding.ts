@@ -51,6 +51,15 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   feed_states: { unsharded: 'one per country' },
   postback_configs: { unsharded: 'one per account' },
   event_log_heads: { unsharded: "one per account: its log's append lease" },
+  credential_uses: { unsharded: 'one per credential: when it was last used, to the minute' },
+  users: { unsharded: "one per person; the unique e-mail is read at every sign-in and must stay global" },
+  account_members: { unsharded: 'people times accounts, small documents, read by person and by account' },
+  portal_sessions: { unsharded: 'one per signed-in device, removed at their end by the TTL monitor; read by the cookie hash' },
+  mail_tokens: { unsharded: 'one-time links waiting to be used (days at most)' },
+  security_events: {
+    key: { account_id: 1, _id: 1 },
+    why: "append-only and growing with history: an account's log is read by (account, time) ranges, only that account's chunks; ids are time-ordered so inserts follow the account's range",
+  },
   jobs: { unsharded: 'bounded: one retry job per due-time slot (about 64 per doubling of the delay), finished jobs removed' },
 };
 

@@ -9,7 +9,9 @@
  * operator CLI and tests that read raw rows. No lib receives `models`.
  */
 import type { Connection, Model } from 'mongoose';
-import { authDomain, type AuthData, type CredentialDoc, type PublisherDoc } from '@cw/auth';
+import { authDomain, type AuthData, type CredentialDoc, type CredentialUseDoc, type PublisherDoc } from '@cw/auth';
+import { auditDomain, type AuditData, type SecurityEventDoc } from '@cw/audit';
+import { peopleDomain, type AccountMemberDoc, type MailTokenDoc, type PeopleData, type SessionDoc, type UserDoc } from '@cw/people';
 import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog';
 import {
   conversionsDomain,
@@ -47,12 +49,20 @@ export interface PlatformData {
   monetize: MonetizeData;
   trending: TrendingData;
   idempotency: IdempotencyData;
+  people: PeopleData;
+  audit: AuditData;
 }
 
 /** Every model, by name (for the migration, the seed, the CLI and tests; never for a lib). */
 export interface Models extends CatalogModels {
   Publisher: Model<PublisherDoc>;
   Credential: Model<CredentialDoc>;
+  CredentialUse: Model<CredentialUseDoc>;
+  User: Model<UserDoc>;
+  AccountMember: Model<AccountMemberDoc>;
+  PortalSession: Model<SessionDoc>;
+  MailToken: Model<MailTokenDoc>;
+  SecurityEvent: Model<SecurityEventDoc>;
   Merchant: Model<MerchantDoc>;
   Program: Model<ProgramDoc>;
   Membership: Model<MembershipDoc>;
@@ -84,6 +94,8 @@ const DOMAINS = [
   monetizeDomain,
   trendingDomain,
   idempotencyDomain,
+  peopleDomain,
+  auditDomain,
   jobsDomain,
 ] as const;
 

@@ -27,6 +27,8 @@ export const monetizeApplicationSchema = new Schema(
       claim_email: { type: String, default: null },
     },
     claim_deadline: { type: Date, required: true },
+    /** The person who claimed it in the portal (its owner once approved). */
+    claimed_by: { type: String },
     decided_at: { type: Date },
     decision_note: { type: String },
     created_at: { type: Date, default: Date.now },

@@ -4,7 +4,7 @@
  */
 import type { Model } from 'mongoose';
 import { announceAccessChanges, defineDomain, modelVault } from '@cw/db';
-import { credentialSchema, type CredentialDoc } from './credential.schema';
+import { credentialSchema, credentialUseSchema, type CredentialDoc, type CredentialUseDoc } from './credential.schema';
 import { publisherSchema, type PublisherDoc } from './publisher.schema';
 
 export type PublisherRow = PublisherDoc & { _id: string };
@@ -14,7 +14,11 @@ export type CredentialRow = CredentialDoc & { _id: unknown };
 export interface AuthModels {
   Publisher: Model<PublisherDoc>;
   Credential: Model<CredentialDoc>;
+  CredentialUse: Model<CredentialUseDoc>;
 }
+
+/** Last-used times are kept to this resolution: one write per credential and process at most this often. */
+const USE_RESOLUTION_MS = 60_000;
 
 announceAccessChanges(publisherSchema, { accountField: '_id' });
 announceAccessChanges(credentialSchema, { accountField: 'publisher_id', resolveByIds: true });
@@ -23,6 +27,30 @@ const { DomainHandle, open } = modelVault<AuthModels>('auth');
 
 /** Publisher accounts and credentials: what other domains may read and change of them. */
 export class AuthData extends DomainHandle {
+  /** When this process last noted each credential's use (bounded: cleared when it grows past 50,000). */
+  private readonly noted = new Map<string, number>();
+
+  /**
+   * Notes that a credential was used (the portal's "last used"): at most one write per credential
+   * and process a minute, never awaited by the request that used it; a failed write is tried again
+   * on the next use.
+   */
+  noteCredentialUse(credentialId: string, now = Date.now()): void {
+    const last = this.noted.get(credentialId);
+    if (last !== undefined && now - last < USE_RESOLUTION_MS) return;
+    if (this.noted.size >= 50_000) this.noted.clear();
+    this.noted.set(credentialId, now);
+    open(this)
+      .CredentialUse.updateOne({ _id: credentialId }, { $max: { last_used_at: new Date(now) } }, { upsert: true })
+      .catch(() => this.noted.delete(credentialId));
+  }
+
+  /** Last-used times of these credentials (absent: never used since uses were recorded). */
+  async lastUsed(credentialIds: string[]): Promise<Map<string, Date>> {
+    const rows = await open(this).CredentialUse.find({ _id: { $in: credentialIds } }).lean();
+    return new Map(rows.map((r) => [String(r._id), r.last_used_at]));
+  }
+
   /** Creates accounts through the schema (defaults and validation), in one write. */
   async createPublishers(accounts: PublisherInput[]): Promise<void> {
     await open(this).Publisher.insertMany(accounts);
@@ -42,6 +70,11 @@ export class AuthData extends DomainHandle {
     return r.matchedCount === 1;
   }
 
+  /** An account's credentials of every kind and status, newest first (the portal's keys page). */
+  credentialsOf(publisherId: string, limit = 500): Promise<CredentialRow[]> {
+    return open(this).Credential.find({ publisher_id: publisherId }, { hash: 0 }).sort({ created_at: -1 }).limit(limit).lean<CredentialRow[]>();
+  }
+
   /** A credential by its id (a feed URL names the key that signed it); null for a malformed id. */
   credentialById(id: string): Promise<CredentialRow | null> {
     if (!/^[a-f0-9]{24}$/.test(id)) return Promise.resolve(null);
@@ -54,6 +87,6 @@ export const authModels = (data: AuthData): AuthModels => open(data);
 
 export const authDomain = defineDomain(
   'auth',
-  { Publisher: [publisherSchema, 'publishers'], Credential: [credentialSchema, 'credentials'] },
+  { Publisher: [publisherSchema, 'publishers'], Credential: [credentialSchema, 'credentials'], CredentialUse: [credentialUseSchema, 'credential_uses'] },
   (m: AuthModels) => new AuthData(m),
 );

@@ -18,6 +18,8 @@ export const credentialSchema = new Schema(
     prefix: { type: String, required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active', required: true },
     label: { type: String },
+    /** Who issued it: a person's e-mail (the portal), `operator` (the operator CLI), `platform` (sign-up, seed). */
+    created_by: { type: String },
     revoked_at: { type: Date },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
@@ -26,3 +28,14 @@ export const credentialSchema = new Schema(
 );
 
 export type CredentialDoc = InferSchemaType<typeof credentialSchema>;
+
+/**
+ * When a credential was last used, to a minute: kept apart from the credential, whose every change
+ * bumps the account's access stamp (a use must not empty the caches that make it cheap).
+ */
+export const credentialUseSchema = new Schema({ _id: { type: String, required: true }, last_used_at: { type: Date, required: true } }, { versionKey: false });
+export type CredentialUseDoc = InferSchemaType<typeof credentialUseSchema>;
+
+/** The roles of an account's people: what each may do is the use cases' policies (`Policy.roles`). */
+export const MEMBER_ROLES = ['owner', 'developer', 'analyst'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];

@@ -9,8 +9,13 @@ export const publisherSchema = new Schema(
     _id: { type: String, required: true }, // public account id, e.g. pub_3f9c...
     name: { type: String, required: true },
     website: { type: String },
-    /** provisional: an instant-monetization application not yet approved (no credentials, links only). */
-    status: { type: String, enum: ['active', 'inactive', 'provisional'], default: 'active', required: true },
+    /**
+     * provisional: an instant-monetization application not yet approved (no credentials, links only);
+     * pending: signed up in the portal, waiting for the network's review (no credentials work yet).
+     */
+    status: { type: String, enum: ['active', 'inactive', 'provisional', 'pending'], default: 'active', required: true },
+    /** The IANA zone the portal shows the account's numbers in. */
+    timezone: { type: String, default: 'UTC' },
     /** Demo accounts: catalog search and lookup only; test and nonpayable. */
     is_demo: { type: Boolean, default: false },
     feed_access: { type: Boolean, default: true },

@@ -1,0 +1,191 @@
+/** The answers of the portal API (docs/portal.md), as the pages read them. */
+
+export type Role = 'owner' | 'developer' | 'analyst';
+export const ROLES: readonly Role[] = ['owner', 'developer', 'analyst'];
+
+export interface SessionAccount {
+  account_id: string;
+  name: string;
+  role: Role;
+  status: string;
+}
+
+export interface Session {
+  user: { id: string; email: string; name: string | null };
+  accounts: SessionAccount[];
+  csrf_token: string;
+  reauthenticated_until: string | null;
+}
+
+export const CHANNELS = ['coupon', 'content', 'social'] as const;
+export const PAYOUT_METHOD_TYPES = ['bank_account', 'paypal', 'none'] as const;
+
+export interface Account {
+  account_id: string;
+  name: string;
+  website: string | null;
+  channels: string[];
+  markets: string[];
+  timezone: string | null;
+  payout_method_type: string | null;
+  status: string;
+  role: Role;
+}
+
+export interface MoneyAmount {
+  currency: string;
+  amount: string;
+}
+
+export interface PaymentStatus {
+  account_id: string;
+  currency_note?: string;
+  approved_unpaid: { by_currency: MoneyAmount[]; total_usd: string };
+  pending_review: { window_days: number; by_currency: MoneyAmount[]; total_usd: string };
+  next_payment: { estimated_date: string | null; estimated_amount: string; currency: string; threshold: string; threshold_reached: boolean };
+  payment_method: { type: string; last4?: string | null };
+}
+
+/** Who did something: the API may give an e-mail, or a person object. */
+export type Actor = string | { email?: string | null; name?: string | null } | null;
+
+export interface Credential {
+  id: string;
+  type: string;
+  key_kind: string | null;
+  prefix: string;
+  label: string | null;
+  status: string;
+  created_at: string;
+  created_by: Actor;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface IssuedCredential {
+  credential: Credential;
+  secret: string;
+}
+
+export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] as const;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dead'] as const;
+
+export interface PostbackConfig {
+  configured: boolean;
+  url: string | null;
+  http_method: 'GET' | 'POST' | null;
+  event_types: string[];
+  active: boolean;
+  has_secret: boolean;
+  secret_prefix: string | null;
+  previous_secret_valid_until: string | null;
+  consecutive_failures: number;
+  paused_until: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  /** Only in the answer that created it (PUT 201, rotation). */
+  secret?: string;
+}
+
+export interface PostbackInput {
+  url: string;
+  http_method: 'GET' | 'POST';
+  event_types: string[];
+  active: boolean;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  conversion_id: string | null;
+  test: boolean;
+  status: string;
+  attempts: number;
+  last_response_status: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  paused_until: string | null;
+  created_at: string;
+  /** Not in the contract today; shown when the API gives it. */
+  duration_ms?: number | null;
+}
+
+export interface TestDelivery extends Partial<Delivery> {
+  delivery_id: string;
+}
+
+export interface CursorPage<T> {
+  data: T[];
+  has_more?: boolean;
+  next_cursor: string | null;
+}
+
+export interface Member {
+  user_id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  joined_at: string;
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  invited_by: Actor;
+  expires_at: string;
+}
+
+export interface MembersAnswer {
+  data: Member[];
+  invitations: Invitation[];
+}
+
+export interface SecurityEvent {
+  id: string;
+  type: string;
+  at: string;
+  actor: { email: string } | null;
+  detail: unknown;
+  address: string | null;
+  user_agent: string | null;
+}
+
+export interface SessionRow {
+  id: string;
+  current: boolean;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  address: string | null;
+}
+
+export interface InvitationInfo {
+  account_name: string;
+  email: string;
+  role: Role;
+  expires_at: string;
+}
+
+export interface ClaimApplication {
+  application_id: string;
+  status: string;
+  display_name: string | null;
+  website: string | null;
+  channels: string[];
+  country: string | null;
+  links: number | unknown[] | null;
+  clicks: number | unknown[] | null;
+  claim_deadline: string | null;
+}
+
+export interface ClaimInput {
+  application: string;
+  access_secret: string;
+  display_name: string;
+  website: string;
+  channels: string[];
+  country: string;
+}

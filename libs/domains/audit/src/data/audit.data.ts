@@ -1,0 +1,56 @@
+/** The audit domain's data: the accounts' security logs, append-only. The model stays here. */
+import { randomBytes } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { defineDomain, modelVault } from '@cw/db';
+import { securityEventSchema, type SecurityEventDoc, type SecurityEventType } from './security-event.schema';
+
+export interface AuditModels {
+  SecurityEvent: Model<SecurityEventDoc>;
+}
+
+export interface SecurityEventInput {
+  account_id: string;
+  type: SecurityEventType;
+  actor?: { user_id?: string; email?: string; credential_prefix?: string };
+  detail?: Record<string, unknown>;
+  address_hash?: string;
+  user_agent?: string;
+  request_id?: string;
+  at?: Date;
+}
+
+export type SecurityEventRow = SecurityEventDoc & { _id: string };
+
+const { DomainHandle, open } = modelVault<AuditModels>('audit');
+
+/** Time-ordered ids: the hex of the time in ms, then randomness (ties within a millisecond order by chance, never collide). */
+export function securityEventId(at: Date): string {
+  return `sev_${at.getTime().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
+}
+
+/** Appends to and reads the accounts' security logs; nothing edits or deletes an entry (the TTL monitor ends them after two years). */
+export class AuditData extends DomainHandle {
+  async record(events: SecurityEventInput | SecurityEventInput[]): Promise<void> {
+    const list = Array.isArray(events) ? events : [events];
+    if (!list.length) return;
+    await open(this).SecurityEvent.insertMany(
+      list.map((e) => {
+        const at = e.at ?? new Date();
+        return { ...e, _id: securityEventId(at), at, detail: e.detail ?? {} };
+      }),
+    );
+  }
+
+  /** One page of an account's log, newest first, after `before` (the last row of the previous page). */
+  page(accountId: string, limit: number, before?: { at: Date; id: string }): Promise<SecurityEventRow[]> {
+    const filter: Record<string, unknown> = { account_id: accountId };
+    if (before) filter.$or = [{ at: { $lt: before.at } }, { at: before.at, _id: { $lt: before.id } }];
+    return open(this)
+      .SecurityEvent.find(filter)
+      .sort({ at: -1, _id: -1 })
+      .limit(limit)
+      .lean<SecurityEventRow[]>();
+  }
+}
+
+export const auditDomain = defineDomain('audit', { SecurityEvent: [securityEventSchema, 'security_events'] }, (m: AuditModels) => new AuditData(m));

@@ -1,0 +1,54 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+export const SECURITY_EVENT_TYPES = [
+  'signin',
+  'signin_failed',
+  'signout',
+  'password_changed',
+  'password_reset',
+  'sessions_ended',
+  'credential_issued',
+  'credential_rotated',
+  'credential_revoked',
+  'postback_changed',
+  'postback_secret_rotated',
+  'member_invited',
+  'member_joined',
+  'member_role_changed',
+  'member_removed',
+  'invitation_revoked',
+  'account_changed',
+  'account_claimed',
+] as const;
+export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+
+/**
+ * One security-relevant act on an account, append-only: who (a person's e-mail, or a credential's
+ * display prefix), what (never a secret), when, and from where (the address only as a hash).
+ */
+export const securityEventSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // sev_<time-ordered>
+    account_id: { type: String, required: true },
+    type: { type: String, enum: SECURITY_EVENT_TYPES, required: true },
+    actor: {
+      user_id: { type: String },
+      email: { type: String },
+      /** A credential acting (an API call): its display prefix. */
+      credential_prefix: { type: String },
+    },
+    /** What changed, in words and ids; no secret ever. */
+    detail: { type: Schema.Types.Mixed, default: {} },
+    address_hash: { type: String },
+    user_agent: { type: String },
+    request_id: { type: String },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+// An account's log, newest first, paged by (at, _id): the sort ends in _id.
+securityEventSchema.index({ account_id: 1, at: -1, _id: -1 });
+// Kept two years, then the TTL monitor removes it.
+securityEventSchema.index({ at: 1 }, { expireAfterSeconds: 2 * 366 * 86_400 });
+
+export type SecurityEventDoc = InferSchemaType<typeof securityEventSchema>;

@@ -1,0 +1,67 @@
+/**
+ * The people domain's data: persons, their memberships in publisher accounts, their sessions and
+ * the one-time links mailed to them. Other libs reach it through `PeopleData`'s methods.
+ */
+import type { Model } from 'mongoose';
+import { defineDomain, modelVault } from '@cw/db';
+import type { MemberRole } from '@cw/auth';
+import {
+  accountMemberSchema,
+  mailTokenSchema,
+  sessionSchema,
+  userSchema,
+  type AccountMemberDoc,
+  type MailTokenDoc,
+  type SessionDoc,
+  type UserDoc,
+} from './people.schemas.data';
+
+export interface PeopleModels {
+  User: Model<UserDoc>;
+  AccountMember: Model<AccountMemberDoc>;
+  PortalSession: Model<SessionDoc>;
+  MailToken: Model<MailTokenDoc>;
+}
+
+export type UserRow = UserDoc & { _id: string };
+export type MemberRow = AccountMemberDoc & { _id: string };
+
+const { DomainHandle, open } = modelVault<PeopleModels>('people');
+
+export const memberId = (accountId: string, userId: string) => `${accountId}:${userId}`;
+
+export class PeopleData extends DomainHandle {
+  /** Makes a person a member of an account (or changes their role); the claim of an application and the seed use it. */
+  async addMember(accountId: string, userId: string, role: MemberRole, now = new Date()): Promise<void> {
+    await open(this).AccountMember.updateOne(
+      { _id: memberId(accountId, userId) },
+      { $set: { role }, $setOnInsert: { account_id: accountId, user_id: userId, joined_at: now } },
+      { upsert: true },
+    );
+  }
+
+  userById(id: string): Promise<UserRow | null> {
+    return open(this).User.findById(id).lean<UserRow>();
+  }
+
+  /** The accounts' owners' addresses (the operator CLI mails the owner when an account is approved). */
+  async ownerEmails(accountId: string): Promise<string[]> {
+    const owners = await open(this).AccountMember.find({ account_id: accountId, role: 'owner' }).limit(20).lean<MemberRow[]>();
+    const users = await open(this).User.find({ _id: { $in: owners.map((o) => o.user_id) } }, { email: 1 }).lean<UserRow[]>();
+    return users.map((u) => u.email);
+  }
+}
+
+/** The people lib's own models (not exported from the lib). */
+export const peopleModels = (data: PeopleData): PeopleModels => open(data);
+
+export const peopleDomain = defineDomain(
+  'people',
+  {
+    User: [userSchema, 'users'],
+    AccountMember: [accountMemberSchema, 'account_members'],
+    PortalSession: [sessionSchema, 'portal_sessions'],
+    MailToken: [mailTokenSchema, 'mail_tokens'],
+  },
+  (m: PeopleModels) => new PeopleData(m),
+);

@@ -1,0 +1,18 @@
+import type { AuthData } from '@cw/auth';
+import type { AuditData } from '@cw/audit';
+import type { Mailer } from '@cw/mail';
+import type { UseCaseDeps } from '@cw/usecase';
+import { peopleModels, type PeopleData, type PeopleModels } from './data/people.data';
+
+/** The people lib's use cases: its own data, the accounts people belong to (auth), the security log, and mail. */
+export type PeopleDeps = UseCaseDeps<{ people: PeopleData; auth: AuthData; audit: AuditData }> & { mailer: Mailer };
+
+export const own = (deps: { data: { people: PeopleData } }): PeopleModels => peopleModels(deps.data.people);
+
+/** Where a request comes from, as the security log keeps it (the address masked and hashed, never in the clear). */
+export interface RequestOrigin {
+  address?: string;
+  addressHash?: string;
+  userAgent?: string;
+  requestId?: string;
+}

@@ -1,0 +1,2 @@
+export { createMailer } from './mailer';
+export type { Mailer, MailerOptions, MailMessage, SentMail } from './mailer';
