@@ -21,6 +21,7 @@ const DOMAINS = [
   'scope:trending',
   'scope:monetize',
   'scope:feeds',
+  'scope:people',
 ];
 const BOUNDARIES = {
   enforceBuildableLibDependency: false,
@@ -40,7 +41,9 @@ const BOUNDARIES = {
     { sourceTag: 'scope:offers', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:postbacks', 'scope:tools'] },
     { sourceTag: 'scope:trending', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
-    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:programs', 'scope:links', 'scope:conversions'] },
+    { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:programs', 'scope:links', 'scope:conversions', 'scope:people'] },
+    // People: persons, their memberships and sessions; accounts through auth, the log through audit (shared).
+    { sourceTag: 'scope:people', onlyDependOnLibsWithTags: [SHARED] },
     { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links'] },
     // The composition root: every domain's data on one connection (apps and tools open it; no domain lib does).
     { sourceTag: RUNTIME, onlyDependOnLibsWithTags: [SHARED, ...DOMAINS] },
@@ -81,6 +84,10 @@ const BOUNDARIES = {
       ],
     },
     { sourceTag: 'scope:monetize-api', onlyDependOnLibsWithTags: [SHARED, 'scope:monetize', 'scope:tools', RUNTIME] },
+    {
+      sourceTag: 'scope:portal',
+      onlyDependOnLibsWithTags: [SHARED, 'scope:people', 'scope:account', 'scope:postbacks', 'scope:monetize', 'scope:conversions', 'scope:tools', RUNTIME],
+    },
     { sourceTag: 'scope:feed-service', onlyDependOnLibsWithTags: [SHARED, 'scope:feeds', 'scope:catalog', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:reporting',

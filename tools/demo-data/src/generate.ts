@@ -11,7 +11,9 @@ import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth'
 import { bookLedgerEntry, commissionFor, conversionId, saleEvent, storeCountedClicks } from '@cw/conversions';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
-import type { ApiKeyKind } from '@cw/auth';
+import type { ApiKeyKind, MemberRole } from '@cw/auth';
+import { createPerson } from '@cw/people';
+import { randomBytes } from 'node:crypto';
 import type { ProductRow } from '@cw/catalog';
 import type { ConversionRow } from '@cw/conversions';
 import type { ClickRow, LinkRow } from '@cw/links';
@@ -35,6 +37,13 @@ export interface PublisherCredentials {
   reporting_token: string;
   offers_credential: string;
   portal_token: string;
+  /** The account's owner in the portal (DESIGN.md "People"). */
+  portal_login: PortalLogin;
+}
+
+export interface PortalLogin {
+  email: string;
+  password: string;
 }
 
 export interface DemoDataset {
@@ -54,6 +63,8 @@ export interface DemoDataset {
     group_query: string;
     /** A merchant token of the merchant of approved_program_id (conversion intake). */
     merchant_token: string;
+    /** An analyst of publishers[0] in the portal (read-only: no keys, no postback changes). */
+    analyst_login: PortalLogin;
   };
   counts: Record<string, number>;
 }
@@ -166,6 +177,13 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
     }),
   );
 
+  // People who sign in to the portal: a password of 96 random bits each, written only to the credentials file.
+  const portalLogin = async (accountId: string, role: MemberRole, email: string): Promise<PortalLogin> => {
+    const password = randomBytes(12).toString('base64url');
+    await createPerson({ data }, { email, password, name: role === 'owner' ? 'Demo owner' : 'Demo analyst' }, [{ accountId, role }], now);
+    return { email, password };
+  };
+
   // Publishers, memberships and credentials.
   const publishers: PublisherCredentials[] = [];
   const accounts = [
@@ -250,8 +268,10 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
       reporting_token: (await issueCredential(data.auth, a.id, 'reporting_token')).secret,
       offers_credential: (await issueCredential(data.auth, a.id, 'offers_credential')).secret,
       portal_token: (await issueCredential(data.auth, a.id, 'portal_token')).secret,
+      portal_login: await portalLogin(a.id, 'owner', `owner@${new URL(a.website).hostname}`),
     });
   }
+  const analyst_login = await portalLogin(accounts[0].id, 'analyst', `analyst@${new URL(accounts[0].website).hostname}`);
   const special_keys = {} as DemoDataset['special_keys'];
   for (const s of specials) special_keys[s.key] = (await issueCredential(data.auth, s.id, 'api_key', 'live')).secret;
 
@@ -628,6 +648,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
       unapproved_merchant_id: 511,
       group_query: 'summit trail',
       merchant_token: merchantToken,
+      analyst_login,
     },
     counts,
   };

@@ -20,6 +20,7 @@ import { createApp as monetizeApi } from '@cw/app-monetize-api';
 import { createApp as feedService } from '@cw/app-feed-service';
 import { createApp as mcpServer } from '@cw/app-mcp-server';
 import { createApp as tracker } from '@cw/app-tracker';
+import { createApp as portal, defaultWebDir, ensureWebBuilt, PAGE_PREFIXES, wantsHtml } from '@cw/app-portal';
 import { createWorker } from '@cw/app-postback-worker';
 import { startEngineThread, type EngineThread } from './engine-thread';
 import { routeByPrefix } from './router';
@@ -56,6 +57,10 @@ export interface PlatformOptions {
   say?: (message: string) => void;
   /** Where the platform's logs go (default: standard output). */
   logDestination?: NodeJS.WritableStream;
+  /** The portal's mail folder (default: MAIL_DIR, else `mail/` beside the credentials file; none without either). */
+  mailDir?: string;
+  /** The built portal front end (default: dist/apps/portal/web, built when its sources changed). */
+  webDir?: string;
 }
 
 export interface Platform {
@@ -97,7 +102,9 @@ async function listenEarly(host: string, port: number): Promise<{ server: http.S
 }
 
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
-  const config = loadConfig(opts.env, { port: 8080 });
+  const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
+  const mailDir = opts.mailDir ?? opts.env.MAIL_DIR ?? (credentialsPath ? resolve(dirname(credentialsPath), 'mail') : undefined);
+  const config = loadConfig({ ...opts.env, MAIL_DIR: mailDir }, { port: 8080 });
   const say = opts.say ?? (() => undefined);
   const { server, serve } = await listenEarly(config.host, config.port);
   try {
@@ -115,6 +122,8 @@ async function startOn(
   opts: PlatformOptions,
   say: (message: string) => void,
 ): Promise<Platform> {
+  const webDir = opts.webDir ?? defaultWebDir();
+  if (!opts.webDir) await ensureWebBuilt(webDir, say);
   let embedded: EngineThread | undefined;
   let mongoUri = config.mongodbUri;
   if (!mongoUri) {
@@ -204,9 +213,14 @@ async function startOn(
   });
 
   const trackerApp = tracker(appDeps);
+  const portalApp = portal(appDeps, { webDir, onMail: (path) => say(`mail: ${path}`) }).callback();
+  const publisherApp = publisherApi(appDeps).callback();
   const handler = routeByPrefix(
     [
-      { prefixes: ['/api/v1/publisher', '/docs'], exact: ['/'], handler: publisherApi(appDeps).callback() },
+      // `/`: the portal for a browser, the API index for any other client.
+      { prefixes: [], exact: ['/'], handler: (req, res) => (wantsHtml(req.headers.accept) ? portalApp(req, res) : publisherApp(req, res)) },
+      { prefixes: ['/api/v1/publisher', '/docs'], handler: publisherApp },
+      { prefixes: ['/portal', '/oauth', '/.well-known', ...PAGE_PREFIXES], handler: portalApp },
       { prefixes: ['/api/v1/affiliate-reporting', '/Apiv3/json'], handler: reportingApi(appDeps).callback() },
       { prefixes: ['/api/v1/monetize'], handler: monetizeApi(appDeps).callback() },
       { prefixes: ['/api/v1/affiliates/feed', '/api/v1/feeds'], handler: feedService(appDeps).callback() },

@@ -41,13 +41,11 @@ export class AuditData extends DomainHandle {
     );
   }
 
-  /** One page of an account's log, newest first, after `before` (the last row of the previous page). */
-  page(accountId: string, limit: number, before?: { at: Date; id: string }): Promise<SecurityEventRow[]> {
-    const filter: Record<string, unknown> = { account_id: accountId };
-    if (before) filter.$or = [{ at: { $lt: before.at } }, { at: before.at, _id: { $lt: before.id } }];
+  /** One page of an account's log, newest first, after the id `before` (ids are ordered by time). */
+  page(accountId: string, limit: number, before?: string): Promise<SecurityEventRow[]> {
     return open(this)
-      .SecurityEvent.find(filter)
-      .sort({ at: -1, _id: -1 })
+      .SecurityEvent.find(before ? { account_id: accountId, _id: { $lt: before } } : { account_id: accountId })
+      .sort({ _id: -1 })
       .limit(limit)
       .lean<SecurityEventRow[]>();
   }

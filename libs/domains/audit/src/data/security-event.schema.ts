@@ -46,8 +46,8 @@ export const securityEventSchema = new Schema(
   },
   { versionKey: false },
 );
-// An account's log, newest first, paged by (at, _id): the sort ends in _id.
-securityEventSchema.index({ account_id: 1, at: -1, _id: -1 });
+// An account's log, newest first, paged by _id (time-ordered): page 1 reads limit + 1 entries.
+securityEventSchema.index({ account_id: 1, _id: -1 });
 // Kept two years, then the TTL monitor removes it.
 securityEventSchema.index({ at: 1 }, { expireAfterSeconds: 2 * 366 * 86_400 });
 

@@ -1,0 +1,79 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Koa from 'koa';
+import { createMailer, type Mailer } from '@cw/mail';
+import { apiDocument, createPlatformApp, gettingStarted, type AppDeps } from '@cw/runtime';
+import { portalSession, type PortalDeps } from './portal-context';
+import { accountRoutes } from './routes/account.routes';
+import { postbackRoutes } from './routes/postback.routes';
+import { sessionRoutes } from './routes/session.routes';
+import { teamRoutes } from './routes/team.routes';
+import { webPages } from './web';
+
+export const PREFIX = '/portal/api';
+
+/** Where the built front end is by default: beside the bundled main.js, or the repository's dist when run from source. */
+export function defaultWebDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.endsWith(`${join('apps', 'portal', 'src')}`) ? resolve(here, '../../../dist/apps/portal/web') : join(here, 'web');
+}
+
+export interface PortalOptions {
+  /** The built front end (default: defaultWebDir()). */
+  webDir?: string;
+  /** Default: SMTP_URL, else files in MAIL_DIR (config). */
+  mailer?: Mailer;
+  /** Told of each mail written to the local folder. */
+  onMail?: (path: string) => void;
+}
+
+export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps {
+  const mailer =
+    opts.mailer ??
+    createMailer({
+      from: deps.config.mailFrom,
+      smtpUrl: deps.config.smtpUrl,
+      dir: deps.config.mailDir,
+      onWritten: (path, m) => {
+        deps.logger.info({ mail: path, subject: m.subject }, 'mail written');
+        opts.onMail?.(path);
+      },
+    });
+  return { ...deps, mailer };
+}
+
+export function routes(deps: PortalDeps) {
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps)];
+}
+
+export function api(deps: PortalDeps) {
+  return {
+    title: 'Publisher portal API',
+    description: gettingStarted({
+      intro:
+        "The portal's own endpoints, called by its pages: sign-up, sign-in, sessions, an account's settings, keys, postback, team and security log. They call the same use cases as the publisher API, MCP and /Apiv3/json.",
+      authentication:
+        'The session cookie only (`cw_session`, `__Host-cw_session` on https), set by POST /portal/api/signin; an API key or token here is 401. Every POST, PUT, PATCH and DELETE carries `X-CSRF-Token` (from GET /portal/api/session) and the portal\'s Origin. Sensitive changes need the password given in the last 10 minutes (POST /portal/api/reauth).',
+      firstRequest: 'Open http://127.0.0.1:8080/signin in a browser (publishers[0].portal_login in .local/credentials.json).',
+    }),
+    prefix: PREFIX,
+    routes: routes(deps),
+  };
+}
+
+/** The publisher portal: its front end's pages and assets, and its session-authenticated API under /portal/api/. */
+export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
+  const deps = portalDeps(appDeps, opts);
+  return createPlatformApp(deps, { name: 'portal', api: api(deps), use: [webPages(deps, opts.webDir ?? defaultWebDir()), portalSessionFor(deps)] });
+}
+
+/** The session middleware only on the portal's API paths (pages read the session themselves). */
+function portalSessionFor(deps: PortalDeps): Koa.Middleware {
+  const session = portalSession(deps);
+  return (ctx, next) => (ctx.path === PREFIX || ctx.path.startsWith(`${PREFIX}/`) ? session(ctx, next) : next());
+}
+
+/** The portal API's OpenAPI document (served at /portal/api/openapi.json). */
+export function openApiDocument(deps: AppDeps): Record<string, unknown> {
+  return apiDocument(deps, api(portalDeps(deps)));
+}

@@ -1,0 +1,118 @@
+/**
+ * What every `/portal/api/` call shares: the session from its cookie, the same-origin and CSRF
+ * checks of calls that change something, where the request came from (for the security log), and
+ * the principal a session is when it acts on one of its accounts.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { Context, Middleware, Next } from 'koa';
+import { ApiError } from '@cw/errors';
+import { notAuthenticated, type Principal } from '@cw/auth';
+import { enforceRateLimit } from '@cw/ratelimit';
+import { portalPrincipal, resolveSession, type PeopleDeps, type RequestOrigin, type SessionContext } from '@cw/people';
+import type { AppDeps } from '@cw/runtime';
+
+export type PortalDeps = AppDeps & Pick<PeopleDeps, 'mailer'>;
+
+/** The session cookie: `__Host-` prefixed on https (Secure, Path=/, no Domain). */
+export function sessionCookieName(portalUrl: string): string {
+  return portalUrl.startsWith('https:') ? '__Host-cw_session' : 'cw_session';
+}
+
+export function setSessionCookie(ctx: Context, deps: PortalDeps, token: string | null): void {
+  const secure = deps.config.portalUrl.startsWith('https:');
+  ctx.cookies.set(sessionCookieName(deps.config.portalUrl), token ?? '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    overwrite: true,
+    ...(token ? {} : { expires: new Date(0) }),
+  });
+}
+
+/** An address kept for people to read (masked to its /24 or /48 network) and its keyed hash for matching. */
+export function requestOrigin(ctx: Context, deps: PortalDeps): RequestOrigin {
+  const ip = ctx.ip || '';
+  let address: string | undefined;
+  const v = isIP(ip);
+  if (v === 4) address = `${ip.split('.').slice(0, 3).join('.')}.0/24`;
+  else if (v === 6) address = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? `${ip.slice(7).split('.').slice(0, 3).join('.')}.0/24` : `${ip.split(':').slice(0, 3).join(':')}::/48`;
+  return {
+    address,
+    addressHash: ip ? createHmac('sha256', deps.config.secretKey).update(`portal-address/v1:${ip}`).digest('base64url').slice(0, 22) : undefined,
+    userAgent: ctx.get('User-Agent').slice(0, 300) || undefined,
+    requestId: ctx.state.requestId as string | undefined,
+  };
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function sameOrigin(ctx: Context, deps: PortalDeps): boolean {
+  const origin = ctx.get('Origin');
+  if (!origin) return false;
+  // The portal's configured origin, or the one this request was sent to (Koa's ctx.origin is not that: it echoes the Origin header).
+  return origin === new URL(deps.config.portalUrl).origin || origin === `${ctx.protocol}://${ctx.host}`;
+}
+
+function equalStrings(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Reads the session (if any) into ctx.state.session; refuses credentials meant for the API (the
+ * portal's endpoints take the session cookie only); checks the Origin of every call that changes
+ * something, and its CSRF token once a session exists.
+ */
+export function portalSession(deps: PortalDeps): Middleware {
+  const cookie = sessionCookieName(deps.config.portalUrl);
+  return async (ctx: Context, next: Next) => {
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.get('Authorization') || ctx.get('X-API-Key')) throw notAuthenticated();
+    const session = await resolveSession(deps, ctx.cookies.get(cookie));
+    ctx.state.session = session;
+    if (UNSAFE.has(ctx.method)) {
+      if (!sameOrigin(ctx, deps)) throw new ApiError({ code: 'csrf_failed', detail: 'This request did not come from the portal (Origin).' });
+      const token = ctx.get('X-CSRF-Token');
+      if (session && !(token && equalStrings(token, session.session.csrf_token)))
+        throw new ApiError({ code: 'csrf_failed', detail: 'The CSRF token is missing or wrong: reload the page.' });
+    }
+    await next();
+  };
+}
+
+/** The signed-in person's session; 401 without one. */
+export function sessionOf(ctx: Context): SessionContext {
+  const s = ctx.state.session as SessionContext | null | undefined;
+  if (!s) throw notAuthenticated();
+  return s;
+}
+
+/** Spends the signed-in person's portal budget (per person, whatever the account). */
+export function spendPortalBudget(deps: PortalDeps): Middleware {
+  return async (ctx, next) => {
+    const s = sessionOf(ctx);
+    await enforceRateLimit(ctx, deps.limiter, 'portal', `u:${s.user._id}`, deps.config.rateLimits.portal);
+    await next();
+  };
+}
+
+/** The principal of the session acting on `:account`: a member, with their role; anyone else 404. */
+export function memberOf(deps: PortalDeps): Middleware {
+  return async (ctx, next) => {
+    ctx.state.principal = await portalPrincipal(deps, sessionOf(ctx), String(ctx.params.account), requestOrigin(ctx, deps));
+    await next();
+  };
+}
+
+export const principalIn = (ctx: Context): Principal => ctx.state.principal as Principal;
+
+/** Attempts before a session exists (sign-in, sign-up, resets) spend the address's budget. */
+export function perAddress(deps: PortalDeps): Middleware {
+  return async (ctx, next) => {
+    await enforceRateLimit(ctx, deps.limiter, 'signinAddress', ctx.ip || 'unknown', deps.config.rateLimits.signinAddress);
+    await next();
+  };
+}
