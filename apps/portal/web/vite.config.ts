@@ -27,6 +27,11 @@ export default defineConfig({
     cssCodeSplit: true,
     reportCompressedSize: true,
     rollupOptions: {
+      // React Router and React Query mark their modules "use client" (for server components); meaningless in this bundle.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client')) return;
+        warn(warning);
+      },
       output: {
         entryFileNames: 'assets/[name]-[hash].js',
         chunkFileNames: 'assets/[name]-[hash].js',

@@ -3,7 +3,8 @@
  * token on every state-changing call, and the platform's error shape thrown as ApiError.
  *
  * - 401 on a call made for a signed-in page: the unauthorized handler sends the person to
- *   /signin?next=<where they were> (calls made before a session exists pass `auth: 'public'`).
+ *   /signin?next=<where they were> (calls made before a session exists pass `auth: 'public'`;
+ *   401 `invalid_credentials`, a wrong password, is only thrown).
  * - 403 `reauthentication_required`: the reauthenticate handler asks for the password (a dialog),
  *   then the call is made again, once.
  * - 403 `csrf_failed`: the token is read again from GET /session and the call made again, once.
@@ -150,7 +151,8 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
         continue;
       }
     }
-    if (err.status === 401 && auth === 'session') handlers.unauthorized();
+    // A wrong password (sign-in, reauth, password change) is not a lost session.
+    if (err.status === 401 && auth === 'session' && err.code !== 'invalid_credentials') handlers.unauthorized();
     throw err;
   }
   if (res.status === 204) return undefined as T;

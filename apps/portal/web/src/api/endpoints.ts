@@ -85,11 +85,9 @@ export const forgotPassword = (email: string) => api<{ status: string }>('/passw
 export const resetPassword = (input: { token: string; password: string }) =>
   api<{ reset: boolean }>('/password/reset', { method: 'POST', body: input, auth: 'public' });
 
-export const reauthenticate = (password: string) =>
-  api<{ reauthenticated_until: string }>('/reauth', { method: 'POST', body: { password }, reauth: false });
+export const reauthenticate = (password: string) => api<{ reauthenticated_until: string }>('/reauth', { method: 'POST', body: { password }, reauth: false });
 
-export const changePassword = (input: { current_password: string; new_password: string }) =>
-  api<unknown>('/password/change', { method: 'POST', body: input });
+export const changePassword = (input: { current_password: string; new_password: string }) => api<unknown>('/password/change', { method: 'POST', body: input });
 
 export const sessionsQuery = () => queryOptions({ queryKey: keys.sessions, queryFn: () => api<{ data: SessionRow[] }>('/sessions') });
 

@@ -15,6 +15,8 @@ export interface Session {
   accounts: SessionAccount[];
   csrf_token: string;
   reauthenticated_until: string | null;
+  /** In the answer to accepting an invitation: the account joined. */
+  joined?: { account_id: string; role: Role };
 }
 
 export const CHANNELS = ['coupon', 'content', 'social'] as const;
@@ -146,7 +148,8 @@ export interface SecurityEvent {
   id: string;
   type: string;
   at: string;
-  actor: { email: string } | null;
+  /** A person (e-mail) or a credential (its prefix). */
+  actor: { email?: string; credential?: string } | null;
   detail: unknown;
   address: string | null;
   user_agent: string | null;
@@ -178,6 +181,7 @@ export interface ClaimApplication {
   country: string | null;
   links: number | unknown[] | null;
   clicks: number | unknown[] | null;
+  conversions?: number | null;
   claim_deadline: string | null;
 }
 

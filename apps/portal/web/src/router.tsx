@@ -1,0 +1,52 @@
+/** The page map (docs/portal.md): react-router in data mode; settings pages load on first visit. */
+import { createBrowserRouter, Navigate } from 'react-router';
+import { AppLayout } from './layouts/app-layout';
+import { AuthLayout } from './layouts/auth-layout';
+import { FullPageLoading } from './layouts/common';
+import { DashboardPage } from './pages/dashboard-page';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-pages';
+import { NotFoundPage } from './pages/not-found-page';
+import { SignInPage } from './pages/signin-page';
+import { SignUpPage } from './pages/signup-page';
+import { VerifyEmailPage } from './pages/verify-email-page';
+import { Root, RouteError } from './root';
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <Root />,
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <FullPageLoading />,
+      children: [
+        { index: true, element: <Navigate to="/dashboard" replace /> },
+        {
+          element: <AuthLayout />,
+          children: [
+            { path: 'signin', element: <SignInPage /> },
+            { path: 'signup', element: <SignUpPage /> },
+            { path: 'verify-email', element: <VerifyEmailPage /> },
+            { path: 'forgot-password', element: <ForgotPasswordPage /> },
+            { path: 'reset-password', element: <ResetPasswordPage /> },
+            { path: 'invitations/accept', lazy: async () => ({ Component: (await import('./pages/invitation-page')).InvitationPage }) },
+            { path: 'claim', lazy: async () => ({ Component: (await import('./pages/claim-page')).ClaimPage }) },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+        {
+          element: <AppLayout />,
+          children: [
+            { path: 'dashboard', element: <DashboardPage /> },
+            { path: 'settings', element: <Navigate to="/settings/account" replace /> },
+            { path: 'settings/postback', lazy: async () => ({ Component: (await import('./pages/settings/postback-page')).PostbackPage }) },
+            { path: 'settings/keys', lazy: async () => ({ Component: (await import('./pages/settings/keys-page')).KeysPage }) },
+            { path: 'settings/team', lazy: async () => ({ Component: (await import('./pages/settings/team-page')).TeamPage }) },
+            { path: 'settings/security', lazy: async () => ({ Component: (await import('./pages/settings/security-page')).SecurityPage }) },
+            { path: 'settings/account', lazy: async () => ({ Component: (await import('./pages/settings/account-page')).AccountPage }) },
+          ],
+        },
+      ],
+    },
+  ]);
+}
+
+export type AppRouter = ReturnType<typeof createRouter>;
