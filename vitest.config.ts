@@ -34,8 +34,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Starts Redis and installs Chromium when missing, once per run.
-    globalSetup: ['tools/testing/src/test-environment.ts'],
+    // Starts Redis and installs Chromium when missing, and builds the portal's front end when stale, once per run.
+    globalSetup: ['tools/testing/src/test-environment.ts', 'tools/dev-stack/test/support/portal-web.global.ts'],
     reporters: ['default'],
   },
 });

@@ -4,7 +4,7 @@
  * a JSON-able result; bad input throws UsageError with a clear message.
  */
 import { readFileSync } from 'node:fs';
-import { createPublishers, setAccountStatus } from '@cw/account';
+import { createPublishers, reviewPublisher, setAccountStatus } from '@cw/account';
 import { issueCredential, issueMerchantToken, revokeCredential, rotateCredential } from '@cw/auth';
 import {
   appendPendingEvents,
@@ -164,11 +164,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
   'publisher:list': {
     summary: 'List publisher accounts, newest first',
     options: {
-      status: { type: 'string', doc: 'active, inactive or provisional' },
+      status: { type: 'string', doc: 'active, inactive, provisional or pending (signed up in the portal, awaiting review)' },
       limit: { type: 'string', doc: 'at most this many (default 100)' },
     },
     run: async (deps, o) => {
-      const status = choice(o, 'status', ['active', 'inactive', 'provisional'] as const);
+      const status = choice(o, 'status', ['active', 'inactive', 'provisional', 'pending'] as const);
       const rows = await deps.models.Publisher.find(status ? { status } : {})
         .sort({ created_at: -1, _id: 1 })
         .limit(int(o, 'limit') ?? 100)
@@ -195,6 +195,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
       await setAccountStatus(deps, str(o, 'publisher')!, status);
       return { account_id: str(o, 'publisher'), status };
     },
+  },
+  'publisher:approve': {
+    summary: 'Approve an account signed up in the portal (pending review): it becomes active, and its people issue their keys in the portal',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' } },
+    run: (deps, o) => reviewPublisher(deps, str(o, 'publisher')!, 'approve'),
+  },
+  'publisher:reject': {
+    summary: 'Reject an account signed up in the portal (pending review): it becomes inactive',
+    options: { publisher: { type: 'string', required: true, doc: 'account id' } },
+    run: (deps, o) => reviewPublisher(deps, str(o, 'publisher')!, 'reject'),
   },
   'key:issue': {
     summary: 'Issue an API key (the secret is shown once)',
@@ -619,7 +629,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
   },
   'monetize:approve': {
-    summary: 'Approve a claimed application: it becomes a publisher account keeping its links, clicks and conversions (its API key is shown once)',
+    summary: 'Approve a claimed application: it becomes a publisher account keeping its links, clicks and conversions (claimed in the portal: its owner issues keys there; otherwise its API key is shown once)',
     options: { id: { type: 'string', required: true, doc: 'application id (app_…)' } },
     run: (deps, o) => approveApplication(deps, str(o, 'id')!),
   },

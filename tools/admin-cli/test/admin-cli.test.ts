@@ -115,6 +115,21 @@ describe('operator CLI', () => {
     expect(human.out).not.toContain('_id');
   });
 
+  it('approves and rejects accounts signed up in the portal (pending review), and only those', async () => {
+    await data.auth.createPublishers([
+      { _id: 'pub_signup_a', name: 'Signed Up A', status: 'pending', feed_access: false },
+      { _id: 'pub_signup_b', name: 'Signed Up B', status: 'pending', feed_access: false },
+    ]);
+    const pending = (await admin('publisher:list', '--status', 'pending')).body.map((p: { account_id: string }) => p.account_id);
+    expect(pending).toEqual(expect.arrayContaining(['pub_signup_a', 'pub_signup_b']));
+    expect((await admin('publisher:approve', '--publisher', 'pub_signup_a')).body).toEqual({ account_id: 'pub_signup_a', status: 'active' });
+    expect(await data.auth.publisherById('pub_signup_a')).toMatchObject({ status: 'active', feed_access: true });
+    expect((await admin('publisher:reject', '--publisher', 'pub_signup_b')).body).toEqual({ account_id: 'pub_signup_b', status: 'inactive' });
+    const again = await runCli(['publisher:approve', '--publisher', 'pub_signup_a'], env(), dir);
+    expect(again.code).not.toBe(0);
+    expect(again.out).toMatch(/only pending accounts are reviewed/);
+  });
+
   it('says at once that the local platform is not running when its info file outlived it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'admin-cli-stopped-'));
     mkdirSync(join(root, '.local'));

@@ -1,5 +1,5 @@
 export { accountRecord, paymentStatus } from './account.service';
-export { CHANNELS, createPublishers, setAccountStatus } from './accounts.admin';
+export { CHANNELS, createPublishers, reviewPublisher, setAccountStatus } from './accounts.admin';
 export { ACCOUNT_SCHEMA, PAYMENT_STATUS_SCHEMA } from './account.schemas';
 export { issueKey, listKeys, revokeKey, rotateKey } from './keys.service';
 export { accountSettings, isTimeZone, updateAccountSettings } from './settings.service';

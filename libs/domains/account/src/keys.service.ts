@@ -45,7 +45,7 @@ function requireActiveAccount(principal: Principal): void {
   if (principal.publisher.status !== 'active')
     throw new ApiError({
       code: 'account_not_active',
-      detail: 'Credentials can be issued once the network has approved the account; you will get an e-mail when it is.',
+      detail: 'Credentials can be issued once the network has reviewed and approved the account.',
     });
 }
 
