@@ -42,8 +42,23 @@ export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps 
   return { ...deps, mailer };
 }
 
+/** Operations anyone may call (before a session exists); every other needs the session cookie. */
+const PUBLIC_OPERATIONS = new Set(['signUp', 'verifyEmail', 'signIn', 'signOut', 'forgotPassword', 'resetPassword', 'invitationInfo', 'acceptInvitation', 'claimPreview']);
+
+export const PORTAL_SECURITY_SCHEMES = {
+  PortalSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cw_session',
+    description:
+      'The session cookie set by POST /portal/api/signin (`__Host-cw_session` on https). Every POST, PUT, PATCH and DELETE also sends `X-CSRF-Token` (GET /portal/api/session) and the portal\'s `Origin`.',
+  },
+};
+
 export function routes(deps: PortalDeps) {
-  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps)];
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps)].map((r) =>
+    PUBLIC_OPERATIONS.has(r.operationId) ? r : { ...r, security: ['PortalSession'] },
+  );
 }
 
 export function api(deps: PortalDeps) {
@@ -58,6 +73,7 @@ export function api(deps: PortalDeps) {
     }),
     prefix: PREFIX,
     routes: routes(deps),
+    securitySchemes: PORTAL_SECURITY_SCHEMES,
   };
 }
 

@@ -11,6 +11,7 @@ import { openApiDocument as reporting } from '@cw/app-reporting-api';
 import { openApiDocument as monetize } from '@cw/app-monetize-api';
 import { openApiDocument as feeds } from '@cw/app-feed-service';
 import { openApiDocument as tracking } from '@cw/app-tracker';
+import { openApiDocument as portal } from '@cw/app-portal';
 
 const out = resolve(process.argv[2] ?? '.local/openapi');
 // Documents are built from route specs only; no database is touched.
@@ -25,7 +26,7 @@ const deps: AppDeps = {
   metrics: createHttpMetrics({ defaultMetrics: false }),
 };
 mkdirSync(out, { recursive: true });
-for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds, tracking })) {
+for (const [name, build] of Object.entries({ publisher, reporting, monetize, feeds, tracking, portal })) {
   writeFileSync(resolve(out, `${name}.json`), JSON.stringify(build(deps), null, 2));
   console.log(`wrote ${resolve(out, `${name}.json`)}`);
 }

@@ -33,7 +33,11 @@ const DOCS = [
   '/api/v1/monetize/openapi.json',
   '/api/v1/feeds/openapi.json',
   '/api/v1/track/openapi.json',
+  '/portal/api/openapi.json',
 ];
+/** Stands for the portal session of publishers[0]'s owner: sent as its cookie, with its CSRF token. */
+const SESSION = 'portal-session';
+let session: { cookie: string; csrf: string };
 
 beforeAll(async () => {
   const budgets = Object.fromEntries(
@@ -52,6 +56,9 @@ beforeAll(async () => {
       'FEEDS',
       'MCP',
       'MERCHANT',
+      'SIGNIN_ADDRESS',
+      'SIGNIN_EMAIL',
+      'PORTAL',
     ].map((b) => [`RATELIMIT_${b}_PER_MIN`, LIFTED]),
   );
   platform = await startPlatform({
@@ -75,12 +82,20 @@ beforeAll(async () => {
     [c.fixtures.merchant_token, undefined],
     [c.special_keys.inactive_account, undefined],
     [`live_${'A'.repeat(43)}`, undefined],
+    [SESSION, p0.account_id],
   ];
+  const signin = await fetch(`${platform.url}/portal/api/signin`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: platform.url },
+    body: JSON.stringify(p0.portal_login),
+  });
+  expect(signin.status).toBe(200);
+  session = { cookie: signin.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await signin.json()) as { csrf_token: string }).csrf_token };
   credentials = rows.map(([k]) => k);
   accountOf = rows.map(([, a]) => a);
   accounts = c.publishers.map((p) => p.account_id);
   secrets = c.publishers
-    .flatMap((p) => [...Object.values(p.keys), p.reporting_token, p.offers_credential, p.portal_token])
+    .flatMap((p) => [...Object.values(p.keys), p.reporting_token, p.offers_credential, p.portal_token, p.portal_login.password])
     .concat(c.fixtures.merchant_token, ...Object.values(c.special_keys));
   const docs: OpenApiDocument[] = [];
   for (const path of DOCS) {
@@ -95,7 +110,9 @@ afterAll(async () => platform?.stop());
 /** The credential an operation's security scheme asks for (index into `credentials`). */
 function fitting(op: { security: string[] }): number {
   const scheme = op.security[0];
-  return scheme === 'ReportingToken'
+  return scheme === 'PortalSession'
+    ? credentials.indexOf(SESSION)
+    : scheme === 'ReportingToken'
     ? 6
     : scheme === 'OffersCredential'
       ? 7
@@ -115,9 +132,11 @@ interface Answer {
 }
 
 async function send(c: FuzzCase): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  // Browsers send their Origin with every unsafe request: the portal checks it (the APIs ignore it).
+  const headers: Record<string, string> = { Origin: platform.url };
   const secret = credentials[c.credential];
-  if (secret) headers[c.scheme === 'x-api-key' ? 'X-API-Key' : 'Authorization'] = c.scheme === 'x-api-key' ? secret : `Bearer ${secret}`;
+  if (secret === SESSION) Object.assign(headers, { Cookie: session.cookie, 'X-CSRF-Token': session.csrf });
+  else if (secret) headers[c.scheme === 'x-api-key' ? 'X-API-Key' : 'Authorization'] = c.scheme === 'x-api-key' ? secret : `Bearer ${secret}`;
   if (c.contentType) headers['Content-Type'] = c.contentType;
   const controller = new AbortController();
   const res = await fetch(`${platform.url}${c.url}`, { method: c.method, headers, body: c.body, redirect: 'manual', signal: controller.signal });

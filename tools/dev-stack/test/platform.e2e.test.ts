@@ -154,8 +154,13 @@ describe('local platform', () => {
     expect((await get('/api/v1/publisher/docs/redoc.standalone.js')).status).toBe(200);
   });
 
-  it('links every API reference from / and /docs: a page for browsers, JSON for programs; every link answers', async () => {
-    const html = await get('/', { Accept: 'text/html,application/xhtml+xml' });
+  it('links every API reference from /docs (and / for programs): a page for browsers, JSON for programs; every link answers', async () => {
+    // A browser opening / is sent to the portal (its sign-in without a session); a program gets the index.
+    const root = await fetch(`${platform.url}/`, { headers: { Accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/signin?next=%2Fdashboard');
+    expect(((await (await get('/', { Accept: 'application/json' })).json()) as { data: unknown[] }).data.length).toBeGreaterThan(5);
+    const html = await get('/docs/', { Accept: 'text/html,application/xhtml+xml' });
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toMatch(/text\/html/);
     const listed = (await (await get('/docs/', { Accept: 'application/json' })).json()) as { data: Array<{ title: string; docs: string; openapi: string }> };
@@ -166,6 +171,7 @@ describe('local platform', () => {
       'Instant monetization API',
       'MCP',
       'Tracking API',
+      'Publisher portal API',
     ]);
     const page = await html.text();
     for (const d of listed.data) {

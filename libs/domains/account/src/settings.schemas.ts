@@ -18,16 +18,19 @@ export const ACCOUNT_PATCH_INPUT = {
 /** Credential kinds people issue in the portal (merchant tokens are the network's). */
 export const ISSUABLE_TYPES = ['api_key', 'reporting_token', 'offers_credential', 'portal_token'] as const;
 
+const KEY_KIND = { type: 'string', enum: ['live', 'demo', 'test', 'sandbox', 'read_only'], description: 'API keys only: which kind.' } as const;
+
 export const KEY_ISSUE_INPUT = {
   type: 'object',
   additionalProperties: false,
   required: ['type'],
   properties: {
     type: { type: 'string', enum: ISSUABLE_TYPES },
-    key_kind: { type: 'string', enum: ['live', 'demo', 'test', 'sandbox', 'read_only'], description: 'API keys only: which kind.' },
+    key_kind: KEY_KIND,
     label: { type: 'string', minLength: 1, maxLength: 80 },
   },
+  // An API key names its kind; other credentials have none.
   if: { properties: { type: { const: 'api_key' } } },
-  then: { required: ['key_kind'] },
-  else: { not: { required: ['key_kind'] } },
+  then: { required: ['key_kind'], properties: { key_kind: KEY_KIND } },
+  else: { properties: { key_kind: false } },
 } as const;

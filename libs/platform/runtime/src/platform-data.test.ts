@@ -4,6 +4,7 @@
  */
 import mongoose, { Model } from 'mongoose';
 import { afterAll, describe, expect, it } from 'vitest';
+import * as audit from '@cw/audit';
 import * as auth from '@cw/auth';
 import * as catalog from '@cw/catalog';
 import * as conversions from '@cw/conversions';
@@ -12,6 +13,7 @@ import * as idempotency from '@cw/idempotency';
 import * as links from '@cw/links';
 import * as monetize from '@cw/monetize';
 import * as offers from '@cw/offers';
+import * as people from '@cw/people';
 import * as postbacks from '@cw/postbacks';
 import * as programs from '@cw/programs';
 import * as trending from '@cw/trending';
@@ -23,7 +25,7 @@ conn.on('error', () => undefined);
 conn.asPromise().catch(() => undefined);
 afterAll(() => conn.close());
 
-const PACKAGES = { auth, catalog, conversions, feeds, idempotency, links, monetize, offers, postbacks, programs, trending };
+const PACKAGES = { audit, auth, catalog, conversions, feeds, idempotency, links, monetize, offers, people, postbacks, programs, trending };
 
 describe('domain data', () => {
   it('hands use cases one handle per domain, none of which exposes a model', () => {
