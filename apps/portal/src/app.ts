@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
+import type { RouteSpec } from '@cw/http';
 import { createMailer, type Mailer } from '@cw/mail';
 import { apiDocument, createPlatformApp, gettingStarted, type AppDeps } from '@cw/runtime';
 import { portalSession, type PortalDeps } from './portal-context';
@@ -55,10 +56,22 @@ export const PORTAL_SECURITY_SCHEMES = {
   },
 };
 
-export function routes(deps: PortalDeps) {
-  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps)].map((r) =>
-    PUBLIC_OPERATIONS.has(r.operationId) ? r : { ...r, security: ['PortalSession'] },
-  );
+/** Every route: the session read and the request's checks first (only once a route matched, so a wrong method is 405). */
+export function routes(deps: PortalDeps): RouteSpec[] {
+  const guard = portalSession(deps);
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps)].map((r) => ({
+    ...r,
+    before: [guard, ...(r.before ?? [])],
+    // What the guard and the budgets can answer on any route (a route's own descriptions win).
+    responses: <RouteSpec['responses']>{
+      ...(r.body || r.query ? { 400: { description: 'Invalid parameter' } } : {}),
+      401: { description: 'not_authenticated: no session (or an API credential, which the portal does not take)' },
+      ...(r.method === 'GET' ? {} : { 403: { description: 'csrf_failed: no X-CSRF-Token or another Origin' } }),
+      429: { description: 'Rate limited' },
+      ...r.responses,
+    },
+    ...(PUBLIC_OPERATIONS.has(r.operationId) ? {} : { security: ['PortalSession'] }),
+  }));
 }
 
 export function api(deps: PortalDeps) {
@@ -80,14 +93,14 @@ export function api(deps: PortalDeps) {
 /** The publisher portal: its front end's pages and assets, and its session-authenticated API under /portal/api/. */
 export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
   const deps = portalDeps(appDeps, opts);
-  return createPlatformApp(deps, { name: 'portal', api: api(deps), use: [webPages(deps, opts.webDir ?? defaultWebDir()), portalSessionFor(deps)] });
+  return createPlatformApp(deps, { name: 'portal', api: api(deps), use: [webPages(deps, opts.webDir ?? defaultWebDir()), noStore] });
 }
 
-/** The session middleware only on the portal's API paths (pages read the session themselves). */
-function portalSessionFor(deps: PortalDeps): Koa.Middleware {
-  const session = portalSession(deps);
-  return (ctx, next) => (ctx.path === PREFIX || ctx.path.startsWith(`${PREFIX}/`) ? session(ctx, next) : next());
-}
+/** Nothing the portal's API answers is cached (sessions, secrets shown once). */
+const noStore: Koa.Middleware = async (ctx, next) => {
+  if (ctx.path.startsWith(`${PREFIX}/`)) ctx.set('Cache-Control', 'no-store');
+  await next();
+};
 
 /** The portal API's OpenAPI document (served at /portal/api/openapi.json). */
 export function openApiDocument(deps: AppDeps): Record<string, unknown> {

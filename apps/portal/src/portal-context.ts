@@ -69,7 +69,6 @@ function equalStrings(a: string, b: string): boolean {
 export function portalSession(deps: PortalDeps): Middleware {
   const cookie = sessionCookieName(deps.config.portalUrl);
   return async (ctx: Context, next: Next) => {
-    ctx.set('Cache-Control', 'no-store');
     if (ctx.get('Authorization') || ctx.get('X-API-Key')) throw notAuthenticated();
     const session = await resolveSession(deps, ctx.cookies.get(cookie));
     ctx.state.session = session;
