@@ -326,7 +326,7 @@ describe('Settings, Team', () => {
     const token = mailTo('sam@colleague.example').link('/invitations/accept');
 
     const sam = browser();
-    const info = await sam.get(`/invitations/${token}`);
+    const info = await sam.get(`/invitations/preview?token=${token}`);
     expect(info.body).toMatchObject({ account_name: 'Trailhead Reviews', email: 'sam@colleague.example', role: 'analyst' });
     const accepted = await sam.post('/invitations/accept', { token, password: 'sams own passphrase', name: 'Sam' });
     expect(accepted.status).toBe(200);

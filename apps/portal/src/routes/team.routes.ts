@@ -15,6 +15,7 @@ import {
   revokeInvitation,
   ROLE_INPUT,
   sessionView,
+  TOKEN_INPUT,
   type SessionContext,
 } from '@cw/people';
 import { memberOf, perAddress, principalIn, requestOrigin, sessionOf, setSessionCookie, spendPortalBudget, type PortalDeps } from '../portal-context';
@@ -119,15 +120,15 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
     }),
     route({
       method: 'GET',
-      path: '/invitations/:token',
+      path: '/invitations/preview',
       operationId: 'invitationInfo',
-      summary: 'What an invitation link is for',
+      summary: 'What an invitation link is for (its token from the mail)',
       tags: ['Team'],
-      pathParams: { token: { type: 'string' } },
+      query: TOKEN_INPUT,
       before: [limited],
       responses: { 200: E('The invitation'), 404: E('Used, withdrawn or expired'), 429: E('Rate limited') },
-      handler: async (ctx) => {
-        ctx.body = await invitationInfo(deps, String(ctx.params.token));
+      handler: async (ctx, { query }) => {
+        ctx.body = await invitationInfo(deps, query.token);
       },
     }),
     route({

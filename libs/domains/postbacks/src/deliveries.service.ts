@@ -49,6 +49,7 @@ export function deliveryView(d: DeliveryRow) {
     last_response_status: d.last_response_status ?? null,
     last_error: d.last_error ?? null,
     last_attempt_at: d.last_attempt_at ?? null,
+    last_duration_ms: d.last_duration_ms ?? null,
     next_attempt_at: d.next_attempt_at ?? null,
     paused_until: d.paused_until && d.paused_until > new Date() ? d.paused_until : null,
     created_at: d.created_at,

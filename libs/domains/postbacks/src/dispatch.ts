@@ -119,6 +119,7 @@ export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, confi
         status,
         last_response_status: 'status' in result ? (result.status ?? null) : null,
         last_error: result.ok ? null : (result.error ?? null),
+        last_duration_ms: config ? done.getTime() - now.getTime() : null,
         next_attempt_at: retryAt,
         leased_until: null,
         updated_at: done,

@@ -41,6 +41,7 @@ export const POSTBACK_DELIVERY_SCHEMA = {
     last_response_status: { type: ['integer', 'null'] },
     last_error: { type: ['string', 'null'] },
     last_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+    last_duration_ms: { type: ['integer', 'null'], description: 'How long the last attempt took, in milliseconds.' },
     next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
     paused_until: {
       type: ['string', 'null'],

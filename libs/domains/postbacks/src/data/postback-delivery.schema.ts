@@ -21,6 +21,8 @@ export const postbackDeliverySchema = new Schema(
     last_response_status: { type: Number, default: null },
     last_error: { type: String, default: null },
     last_attempt_at: { type: Date, default: null },
+    /** How long the last attempt took, connect to answer (or to the error). */
+    last_duration_ms: { type: Number, default: null },
     next_attempt_at: { type: Date, default: null },
     /** While an attempt is being made: until when it holds the delivery (a dead worker's lease runs out). */
     leased_until: { type: Date, default: null },
