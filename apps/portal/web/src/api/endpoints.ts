@@ -101,7 +101,7 @@ export async function endAllSessions(): Promise<void> {
 export const invitationQuery = (token: string) =>
   queryOptions({
     queryKey: keys.invitation(token),
-    queryFn: () => api<InvitationInfo>(`/invitations/${encodeURIComponent(token)}`, { auth: 'public' }),
+    queryFn: () => api<InvitationInfo>(`/invitations/preview?token=${encodeURIComponent(token)}`, { auth: 'public' }),
     retry: false,
   });
 

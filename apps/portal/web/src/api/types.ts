@@ -109,8 +109,8 @@ export interface Delivery {
   next_attempt_at: string | null;
   paused_until: string | null;
   created_at: string;
-  /** Not in the contract today; shown when the API gives it. */
-  duration_ms?: number | null;
+  /** How long the last attempt took. */
+  last_duration_ms?: number | null;
 }
 
 export interface TestDelivery extends Partial<Delivery> {
@@ -169,6 +169,7 @@ export interface InvitationInfo {
   account_name: string;
   email: string;
   role: Role;
+  invited_by?: string | null;
   expires_at: string;
 }
 

@@ -56,6 +56,7 @@ export function ReauthDialog() {
       announce('Password confirmed.');
       settle(true);
     } catch (e) {
+      setPassword('');
       form.fail(e);
     } finally {
       setPending(false);
@@ -69,7 +70,7 @@ export function ReauthDialog() {
       title="Confirm your password"
       description="This change needs your password again (asked at most every 10 minutes)."
     >
-      <Form form={form} onSubmit={() => void submit()} pending={pending} label="Confirm your password">
+      <Form form={form} onSubmit={() => void submit()} pending={pending}>
         <TextField form={form} name="password" type="password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus />
         <div className="dialog-actions">
           <button type="button" className="button button-secondary" onClick={() => settle(false)}>

@@ -149,7 +149,7 @@ function ClaimForm({ app, application, secret }: { app: ClaimApplication; applic
   };
 
   return (
-    <Form form={form} onSubmit={submit} pending={claim.isPending} label="Your profile">
+    <Form form={form} onSubmit={submit} pending={claim.isPending}>
       <h2 className="section-title">Your profile</h2>
       <TextField form={form} name="display_name" autoComplete="nickname" value={displayName} onChange={setDisplayName} />
       <TextField

@@ -30,9 +30,8 @@ function StatusBanner({ account }: { account: Account }) {
     return (
       <Notice tone="warning" title="Your account is under review">
         <p>
-          {account.status === 'provisional'
-            ? 'This is a provisional account: claim it to have it reviewed. Links and clicks already count; payouts wait for the review.'
-            : 'The network reviews new accounts before payouts. You can set up your postback, keys and team meanwhile; we will mail you when it is done.'}
+          The network reviews accounts before payouts. Links and clicks already count, and you can set up your postback, keys and team meanwhile; we will mail
+          you when the review is done.
         </p>
       </Notice>
     );

@@ -80,6 +80,12 @@ function Invitation({ token }: { token: string }) {
         <dt>Role</dt>
         <dd>{inv.role}</dd>
       </div>
+      {inv.invited_by && (
+        <div>
+          <dt>Invited by</dt>
+          <dd>{inv.invited_by}</dd>
+        </div>
+      )}
       <div>
         <dt>Invited address</dt>
         <dd>{inv.email}</dd>

@@ -148,7 +148,7 @@ function AccountForm({ account }: { account: Account }) {
 
   return (
     <Section title="Details">
-      <Form form={form} onSubmit={submit} pending={save.isPending} label="Account details" className="form form-narrow">
+      <Form form={form} onSubmit={submit} pending={save.isPending} className="form form-narrow">
         <TextField form={form} name="name" autoComplete="organization" value={name} onChange={setName} />
         <TextField
           form={form}
@@ -180,11 +180,7 @@ function AccountForm({ account }: { account: Account }) {
         />
         <div className="form-actions">
           <SubmitButton pending={save.isPending}>Save account</SubmitButton>
-          {saved && (
-            <p className="saved" role="status">
-              {saved}
-            </p>
-          )}
+          {saved && <p className="saved">{saved}</p>}
         </div>
       </Form>
     </Section>

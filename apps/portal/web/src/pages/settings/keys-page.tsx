@@ -131,7 +131,7 @@ function CredentialTable({ accountId, rows, onRotated }: { accountId: string; ro
       {rows.length === 0 ? (
         <p className="empty">No credentials yet. Issue one below.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-label="Credentials" tabIndex={0}>
+        <div className="table-wrap" role="region" aria-label="Table of credentials" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -139,7 +139,6 @@ function CredentialTable({ accountId, rows, onRotated }: { accountId: string; ro
                 <th scope="col">Type</th>
                 <th scope="col">Label</th>
                 <th scope="col">Created</th>
-                <th scope="col">Created by</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Status</th>
                 <th scope="col">
@@ -161,12 +160,14 @@ function CredentialTable({ accountId, rows, onRotated }: { accountId: string; ro
                       {kind && <span className="tag">{kind}</span>}
                     </td>
                     <td>{c.label || <span className="muted">—</span>}</td>
-                    <td>{fmt.dateTime(c.created_at)}</td>
-                    <td>{actorName(c.created_by)}</td>
-                    <td>{c.last_used_at ? fmt.dateTime(c.last_used_at) : <span className="muted">never</span>}</td>
+                    <td>
+                      <span className="nowrap">{fmt.dateTime(c.created_at)}</span>
+                      <p className="muted small">by {actorName(c.created_by)}</p>
+                    </td>
+                    <td className="nowrap">{c.last_used_at ? fmt.dateTime(c.last_used_at) : <span className="muted">never</span>}</td>
                     <td>
                       <StatusPill tone={credentialTone(c.status)}>{words(c.status)}</StatusPill>
-                      {c.revoked_at && <p className="muted small">{fmt.dateTime(c.revoked_at)}</p>}
+                      {c.revoked_at && <p className="muted small nowrap">{fmt.dateTime(c.revoked_at)}</p>}
                     </td>
                     <td className="row-actions">
                       {active && (
@@ -228,7 +229,7 @@ function IssueForm({ accountId, onIssued }: { accountId: string; onIssued: (r: I
   };
   return (
     <Section title="Issue a credential" description="Live API keys act on real data; test and sandbox keys never pay; read-only keys cannot change anything.">
-      <Form form={form} onSubmit={submit} pending={issue.isPending} label="Issue a credential" className="form form-inline">
+      <Form form={form} onSubmit={submit} pending={issue.isPending} className="form form-inline">
         <SelectField form={form} name="type" value={type} onChange={setType} options={CREDENTIAL_TYPES} />
         {type === 'api_key' && <SelectField form={form} name="key_kind" value={kind} onChange={setKind} options={KEY_KINDS} />}
         <TextField form={form} name="label" optional placeholder="e.g. Production server" value={label} onChange={setLabel} />

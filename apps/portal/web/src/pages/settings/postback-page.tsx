@@ -135,7 +135,7 @@ function ConfigForm({ accountId, config, onSecret }: { accountId: string; config
           </p>
         </Notice>
       )}
-      <Form form={form} onSubmit={submit} pending={save.isPending} label="Postback configuration">
+      <Form form={form} onSubmit={submit} pending={save.isPending}>
         <TextField
           form={form}
           name="url"
@@ -214,11 +214,7 @@ function ConfigForm({ accountId, config, onSecret }: { accountId: string; config
         />
         <div className="form-actions">
           <SubmitButton pending={save.isPending}>Save postback</SubmitButton>
-          {saved && (
-            <p className="saved" role="status">
-              {saved}
-            </p>
-          )}
+          {saved && <p className="saved">{saved}</p>}
         </div>
       </Form>
     </Section>
@@ -321,10 +317,10 @@ function TestResult({ delivery }: { delivery: TestDelivery }) {
           <dt>Status code</dt>
           <dd>{delivery.last_response_status ?? '—'}</dd>
         </div>
-        {delivery.duration_ms != null && (
+        {delivery.last_duration_ms != null && (
           <div>
             <dt>Duration</dt>
-            <dd>{fmt.number(delivery.duration_ms)} ms</dd>
+            <dd>{fmt.number(delivery.last_duration_ms)} ms</dd>
           </div>
         )}
         {delivery.last_error && (
@@ -359,7 +355,7 @@ function Deliveries({ accountId }: { accountId: string }) {
     },
   });
   const rows: Delivery[] = list.data?.pages.flatMap((p) => p.data) ?? [];
-  const withDuration = rows.some((r) => r.duration_ms != null);
+  const withDuration = rows.some((r) => r.last_duration_ms != null);
 
   return (
     <Section
@@ -388,7 +384,7 @@ function Deliveries({ accountId }: { accountId: string }) {
         <p className="empty">{status ? `No ${status} deliveries.` : 'No deliveries yet. Send a test event to see one here.'}</p>
       ) : (
         <>
-          <div className="table-wrap" role="region" aria-label="Deliveries" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of deliveries" tabIndex={0}>
             <table>
               <thead>
                 <tr>
@@ -416,7 +412,7 @@ function Deliveries({ accountId }: { accountId: string }) {
                       {d.last_error && <p className="muted small">{d.last_error}</p>}
                     </td>
                     <td>{d.last_response_status ?? '—'}</td>
-                    {withDuration && <td>{d.duration_ms != null ? `${fmt.number(d.duration_ms)} ms` : '—'}</td>}
+                    {withDuration && <td>{d.last_duration_ms != null ? `${fmt.number(d.last_duration_ms)} ms` : '—'}</td>}
                     <td>{d.attempts}</td>
                     <td>{fmt.dateTime(d.last_attempt_at)}</td>
                     <td>{d.paused_until ? `Paused until ${fmt.dateTime(d.paused_until)}` : fmt.dateTime(d.next_attempt_at)}</td>

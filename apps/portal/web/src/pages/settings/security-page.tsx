@@ -47,12 +47,19 @@ export function SecurityPage() {
   );
 }
 
+/** The address of an event: its own field, else the one in its detail. */
+function addressOf(e: SecurityEvent): string | null {
+  if (e.address) return e.address;
+  const d = e.detail as Record<string, unknown> | null;
+  return d && typeof d === 'object' && typeof d.address === 'string' ? d.address : null;
+}
+
 function detailText(detail: unknown): string | null {
   if (detail == null || detail === '') return null;
   if (typeof detail === 'string') return detail;
   if (typeof detail === 'object') {
     const parts = Object.entries(detail as Record<string, unknown>)
-      .filter(([, v]) => v != null && typeof v !== 'object')
+      .filter(([k, v]) => k !== 'address' && v != null && typeof v !== 'object')
       .map(([k, v]) => `${words(k)}: ${String(v)}`);
     return parts.length ? parts.join(' · ') : null;
   }
@@ -73,7 +80,7 @@ function SecurityLog({ accountId }: { accountId: string }) {
         <p className="empty">Nothing recorded yet.</p>
       ) : (
         <>
-          <div className="table-wrap" role="region" aria-label="Security log" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of security events" tabIndex={0}>
             <table>
               <thead>
                 <tr>
@@ -94,13 +101,19 @@ function SecurityLog({ accountId }: { accountId: string }) {
                         {detail && <p className="muted small">{detail}</p>}
                       </td>
                       <td>{e.actor?.email ?? (e.actor?.credential ? <span className="mono">{e.actor.credential}</span> : <span className="muted">—</span>)}</td>
-                      <td>{fmt.dateTime(e.at)}</td>
+                      <td className="nowrap">{fmt.dateTime(e.at)}</td>
                       <td>
-                        <span className="mono small">{e.address ?? '—'}</span>
+                        <span className="mono small">{addressOf(e) ?? '—'}</span>
                       </td>
                       <td>
-                        {describeUserAgent(e.user_agent)}
-                        {e.user_agent && <p className="muted small ua">{e.user_agent}</p>}
+                        {e.user_agent ? (
+                          <details className="ua">
+                            <summary>{describeUserAgent(e.user_agent)}</summary>
+                            <p className="muted small">{e.user_agent}</p>
+                          </details>
+                        ) : (
+                          describeUserAgent(null)
+                        )}
                       </td>
                     </tr>
                   );
@@ -197,7 +210,7 @@ function Sessions() {
                   className="button button-secondary button-small"
                   onClick={() => !end.isPending && end.mutate(s.id)}
                   aria-disabled={end.isPending || undefined}
-                  aria-label={`End the session on ${describeUserAgent(s.user_agent)}, last seen ${fmt.dateTime(s.last_seen_at)}`}
+                  aria-label={`End session on ${describeUserAgent(s.user_agent)}, last seen ${fmt.dateTime(s.last_seen_at)}`}
                 >
                   End session
                 </button>
@@ -240,16 +253,12 @@ function ChangePassword() {
   };
   return (
     <Section title="Change password" description="Changing it signs out your other sessions.">
-      <Form form={form} onSubmit={submit} pending={change.isPending} label="Change password" className="form form-narrow">
+      <Form form={form} onSubmit={submit} pending={change.isPending} className="form form-narrow">
         <TextField form={form} name="current_password" type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
         <TextField form={form} name="new_password" type="password" autoComplete="new-password" hint="At least 12 characters." value={next} onChange={setNext} />
         <div className="form-actions">
           <SubmitButton pending={change.isPending}>Change password</SubmitButton>
-          {done && (
-            <p className="saved" role="status">
-              Password changed.
-            </p>
-          )}
+          {done && <p className="saved">Password changed.</p>}
         </div>
       </Form>
     </Section>

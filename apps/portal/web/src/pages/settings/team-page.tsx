@@ -137,7 +137,7 @@ function Members({ accountId, rows, owner }: { accountId: string; rows: Member[]
   return (
     <Section title="Members">
       {remove.isError && <ErrorNotice error={remove.error} />}
-      <div className="table-wrap" role="region" aria-label="Members" tabIndex={0}>
+      <div className="table-wrap" role="region" aria-label="Table of members" tabIndex={0}>
         <table>
           <thead>
             <tr>
@@ -162,7 +162,7 @@ function Members({ accountId, rows, owner }: { accountId: string; rows: Member[]
                   <td>{owner ? <MemberRole accountId={accountId} member={m} isSelf={self} /> : words(m.role)}</td>
                   <td>{fmt.dateTime(m.joined_at)}</td>
                   <td className="row-actions">
-                    {(owner || self) && (
+                    {owner && (
                       <button
                         type="button"
                         className="button button-danger-quiet button-small"
@@ -218,7 +218,7 @@ function Invitations({ accountId, rows, owner }: { accountId: string; rows: Invi
       {rows.length === 0 ? (
         <p className="empty">No pending invitations.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-label="Pending invitations" tabIndex={0}>
+        <div className="table-wrap" role="region" aria-label="Table of pending invitations" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -291,16 +291,12 @@ function InviteForm({ accountId }: { accountId: string }) {
   };
   return (
     <Section title="Invite someone" description="They get a mail with a link that works for a limited time.">
-      <Form form={form} onSubmit={submit} pending={send.isPending} label="Invite someone" className="form form-inline">
+      <Form form={form} onSubmit={submit} pending={send.isPending} className="form form-inline">
         <TextField form={form} name="email" type="email" inputMode="email" autoComplete="off" spellCheck={false} value={email} onChange={setEmail} />
         <SelectField form={form} name="role" value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} hint={ROLE_HELP[role]} />
         <div className="form-actions">
           <SubmitButton pending={send.isPending}>Invite</SubmitButton>
-          {sent && (
-            <p className="saved" role="status">
-              {sent}
-            </p>
-          )}
+          {sent && <p className="saved">{sent}</p>}
         </div>
       </Form>
     </Section>
