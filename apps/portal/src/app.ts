@@ -44,7 +44,17 @@ export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps 
 }
 
 /** Operations anyone may call (before a session exists); every other needs the session cookie. */
-const PUBLIC_OPERATIONS = new Set(['signUp', 'verifyEmail', 'signIn', 'signOut', 'forgotPassword', 'resetPassword', 'invitationInfo', 'acceptInvitation', 'claimPreview']);
+const PUBLIC_OPERATIONS = new Set([
+  'signUp',
+  'verifyEmail',
+  'signIn',
+  'signOut',
+  'forgotPassword',
+  'resetPassword',
+  'invitationInfo',
+  'acceptInvitation',
+  'claimPreview',
+]);
 
 export const PORTAL_SECURITY_SCHEMES = {
   PortalSession: {
@@ -52,7 +62,7 @@ export const PORTAL_SECURITY_SCHEMES = {
     in: 'cookie',
     name: 'cw_session',
     description:
-      'The session cookie set by POST /portal/api/signin (`__Host-cw_session` on https). Every POST, PUT, PATCH and DELETE also sends `X-CSRF-Token` (GET /portal/api/session) and the portal\'s `Origin`.',
+      "The session cookie set by POST /portal/api/signin (`__Host-cw_session` on https). Every POST, PUT, PATCH and DELETE also sends `X-CSRF-Token` (GET /portal/api/session) and the portal's `Origin`.",
   },
 };
 
@@ -81,7 +91,7 @@ export function api(deps: PortalDeps) {
       intro:
         "The portal's own endpoints, called by its pages: sign-up, sign-in, sessions, an account's settings, keys, postback, team and security log. They call the same use cases as the publisher API, MCP and /Apiv3/json.",
       authentication:
-        'The session cookie only (`cw_session`, `__Host-cw_session` on https), set by POST /portal/api/signin; an API key or token here is 401. Every POST, PUT, PATCH and DELETE carries `X-CSRF-Token` (from GET /portal/api/session) and the portal\'s Origin. Sensitive changes need the password given in the last 10 minutes (POST /portal/api/reauth).',
+        "The session cookie only (`cw_session`, `__Host-cw_session` on https), set by POST /portal/api/signin; an API key or token here is 401. Every POST, PUT, PATCH and DELETE carries `X-CSRF-Token` (from GET /portal/api/session) and the portal's Origin. Sensitive changes need the password given in the last 10 minutes (POST /portal/api/reauth).",
       firstRequest: 'Open http://127.0.0.1:8080/signin in a browser (publishers[0].portal_login in .local/credentials.json).',
     }),
     prefix: PREFIX,

@@ -37,7 +37,11 @@ export function requestOrigin(ctx: Context, deps: PortalDeps): RequestOrigin {
   let address: string | undefined;
   const v = isIP(ip);
   if (v === 4) address = `${ip.split('.').slice(0, 3).join('.')}.0/24`;
-  else if (v === 6) address = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? `${ip.slice(7).split('.').slice(0, 3).join('.')}.0/24` : `${ip.split(':').slice(0, 3).join(':')}::/48`;
+  else if (v === 6)
+    address =
+      ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4
+        ? `${ip.slice(7).split('.').slice(0, 3).join('.')}.0/24`
+        : `${ip.split(':').slice(0, 3).join(':')}::/48`;
   return {
     address,
     addressHash: ip ? createHmac('sha256', deps.config.secretKey).update(`portal-address/v1:${ip}`).digest('base64url').slice(0, 22) : undefined,

@@ -123,7 +123,10 @@ export function webPages(deps: PortalDeps, dir: string): Middleware {
     if (!isPublic && !isMember) return next();
     const index = files?.get('/index.html');
     if (!index)
-      throw new ApiError({ code: 'service_unavailable', detail: "The portal's front end is not built: run `npx nx run portal:build-web` (npm start builds it)." });
+      throw new ApiError({
+        code: 'service_unavailable',
+        detail: "The portal's front end is not built: run `npx nx run portal:build-web` (npm start builds it).",
+      });
     if (isMember && !(await resolveSession(deps, ctx.cookies.get(cookie)))) {
       ctx.set('Cache-Control', 'no-store');
       return ctx.redirect(`/signin?next=${encodeURIComponent(path === '/' ? '/dashboard' : ctx.url)}`);

@@ -629,7 +629,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
   },
   'monetize:approve': {
-    summary: 'Approve a claimed application: it becomes a publisher account keeping its links, clicks and conversions (claimed in the portal: its owner issues keys there; otherwise its API key is shown once)',
+    summary:
+      'Approve a claimed application: it becomes a publisher account keeping its links, clicks and conversions (claimed in the portal: its owner issues keys there; otherwise its API key is shown once)',
     options: { id: { type: 'string', required: true, doc: 'application id (app_…)' } },
     run: (deps, o) => approveApplication(deps, str(o, 'id')!),
   },

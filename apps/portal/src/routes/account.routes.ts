@@ -16,7 +16,12 @@ import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../po
 import { E } from './schemas';
 
 const ACCOUNT = { account: { type: 'string', description: 'An account the person belongs to (pub_…).' } };
-const ERRORS = { 401: E('Not signed in'), 403: E('role_not_allowed, reauthentication_required or csrf_failed'), 404: E('Not a member of this account'), 429: E('Rate limited') };
+const ERRORS = {
+  401: E('Not signed in'),
+  403: E('role_not_allowed, reauthentication_required or csrf_failed'),
+  404: E('Not a member of this account'),
+  429: E('Rate limited'),
+};
 
 export function accountRoutes(deps: PortalDeps): RouteSpec[] {
   const member = [spendPortalBudget(deps), memberOf(deps)];

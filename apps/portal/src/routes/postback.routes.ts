@@ -46,7 +46,12 @@ export function postbackRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       body: POSTBACK_INPUT,
       before: member,
-      responses: { 200: { description: 'Updated', schema: POSTBACK_CONFIG_SCHEMA }, 201: { description: 'Created', schema: POSTBACK_CONFIG_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
+      responses: {
+        200: { description: 'Updated', schema: POSTBACK_CONFIG_SCHEMA },
+        201: { description: 'Created', schema: POSTBACK_CONFIG_SCHEMA },
+        400: E('Invalid parameter'),
+        ...ERRORS,
+      },
       handler: async (ctx, { body }) => {
         const r = await putPostbackConfig(deps, principalIn(ctx), body);
         ctx.status = r.created ? 201 : 200;
@@ -89,7 +94,11 @@ export function postbackRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       query: DELIVERIES_INPUT,
       before: member,
-      responses: { 200: { description: 'Page of deliveries', schema: pageEnvelopeSchema(POSTBACK_DELIVERY_SCHEMA, { cursor: true }) }, 400: E('Invalid parameter'), ...ERRORS },
+      responses: {
+        200: { description: 'Page of deliveries', schema: pageEnvelopeSchema(POSTBACK_DELIVERY_SCHEMA, { cursor: true }) },
+        400: E('Invalid parameter'),
+        ...ERRORS,
+      },
       handler: async (ctx, { query }) => {
         ctx.body = await listDeliveries(deps, principalIn(ctx), query);
       },

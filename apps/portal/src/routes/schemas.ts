@@ -9,7 +9,12 @@ export const SESSION_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { account_id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', enum: ['owner', 'developer', 'analyst'] }, status: { type: 'string' } },
+        properties: {
+          account_id: { type: 'string' },
+          name: { type: 'string' },
+          role: { type: 'string', enum: ['owner', 'developer', 'analyst'] },
+          status: { type: 'string' },
+        },
       },
     },
     csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every POST, PUT, PATCH and DELETE.' },

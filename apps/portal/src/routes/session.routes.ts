@@ -43,7 +43,12 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       body: SIGNUP_INPUT,
       before: [limited],
-      responses: { 202: E('Verification sent (the same answer whether or not the address is taken)'), 400: E('Invalid parameter'), 403: E('csrf_failed'), 429: E('Rate limited') },
+      responses: {
+        202: E('Verification sent (the same answer whether or not the address is taken)'),
+        400: E('Invalid parameter'),
+        403: E('csrf_failed'),
+        429: E('Rate limited'),
+      },
       handler: async (ctx, { body }) => {
         ctx.status = 202;
         ctx.body = await signUp(deps, body);
@@ -195,8 +200,8 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       },
     }),
     route({
-      method: 'POST',
-      path: '/sessions/end-all',
+      method: 'DELETE',
+      path: '/sessions',
       operationId: 'endAllSessions',
       summary: 'Sign out everywhere (this session too)',
       tags: TAGS,

@@ -139,7 +139,13 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Team'],
       body: ACCEPT_INVITATION_INPUT,
       before: [limited],
-      responses: { 200: { description: 'The session', schema: SESSION_SCHEMA }, 400: E('Invalid parameter'), 404: E('Used, withdrawn or expired'), 409: E('Another address'), 429: E('Rate limited') },
+      responses: {
+        200: { description: 'The session', schema: SESSION_SCHEMA },
+        400: E('Invalid parameter'),
+        404: E('Used, withdrawn or expired'),
+        409: E('Another address'),
+        429: E('Rate limited'),
+      },
       handler: async (ctx, { body }) => {
         const current = ctx.state.session as SessionContext | null;
         const r = await acceptInvitation(deps, current, body, requestOrigin(ctx, deps));
@@ -169,11 +175,22 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Claim'],
       body: CLAIM_INPUT,
       before: [limited, spendPortalBudget(deps)],
-      responses: { 200: E('Claimed, under review'), 400: E('Invalid parameter'), 401: E('Not signed in'), 404: E('No application with this id and secret'), 409: E('Decided, or claimed by someone else'), 429: E('Rate limited') },
+      responses: {
+        200: E('Claimed, under review'),
+        400: E('Invalid parameter'),
+        401: E('Not signed in'),
+        404: E('No application with this id and secret'),
+        409: E('Decided, or claimed by someone else'),
+        429: E('Rate limited'),
+      },
       handler: async (ctx, { body }) => {
         const s = sessionOf(ctx);
         const origin = requestOrigin(ctx, deps);
-        ctx.body = await claimApplication(deps, { userId: s.user._id, email: s.user.email, addressHash: origin.addressHash, userAgent: origin.userAgent, requestId: origin.requestId }, body);
+        ctx.body = await claimApplication(
+          deps,
+          { userId: s.user._id, email: s.user.email, addressHash: origin.addressHash, userAgent: origin.userAgent, requestId: origin.requestId },
+          body,
+        );
       },
     }),
   ];

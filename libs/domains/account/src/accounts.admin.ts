@@ -33,7 +33,11 @@ export async function setAccountStatus(deps: Pick<AccountDeps, 'data'>, id: stri
  * The network's review of an account signed up in the portal: `pending` becomes `active` (its people
  * issue their keys in the portal) or, rejected, `inactive`. Only pending accounts are reviewed (409).
  */
-export async function reviewPublisher(deps: Pick<AccountDeps, 'data'>, id: string, decision: 'approve' | 'reject'): Promise<{ account_id: string; status: string }> {
+export async function reviewPublisher(
+  deps: Pick<AccountDeps, 'data'>,
+  id: string,
+  decision: 'approve' | 'reject',
+): Promise<{ account_id: string; status: string }> {
   const p = await deps.data.auth.publisherById(id);
   if (!p) throw new ApiError({ code: 'not_found', detail: `publisher ${id} does not exist` });
   if (p.status !== 'pending') throw new ApiError({ code: 'invalid_transition', detail: `publisher ${id} is ${p.status}; only pending accounts are reviewed` });

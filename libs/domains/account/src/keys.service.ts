@@ -51,7 +51,8 @@ function requireActiveAccount(principal: Principal): void {
 
 async function ownCredential(deps: KeysDeps, principal: Principal, id: string): Promise<CredentialRow> {
   const c = await deps.data.auth.credentialById(id);
-  if (!c || c.publisher_id !== principal.publisher._id || c.status !== 'active') throw new ApiError({ code: 'not_found', detail: 'No such active credential.' });
+  if (!c || c.publisher_id !== principal.publisher._id || c.status !== 'active')
+    throw new ApiError({ code: 'not_found', detail: 'No such active credential.' });
   return c;
 }
 
@@ -80,7 +81,14 @@ export const rotateKey = useCase(CHANGE_KEYS, async function rotateKey(deps: Key
     account_id: principal.publisher._id,
     type: 'credential_rotated',
     ...actorOf(principal),
-    detail: { credential_id: issued.id, replaces: String(old._id), type: issued.type, key_kind: issued.keyKind ?? null, prefix: issued.prefix, revoked_prefix: old.prefix },
+    detail: {
+      credential_id: issued.id,
+      replaces: String(old._id),
+      type: issued.type,
+      key_kind: issued.keyKind ?? null,
+      prefix: issued.prefix,
+      revoked_prefix: old.prefix,
+    },
   });
   const row = await deps.data.auth.credentialById(issued.id);
   return { credential: credentialView(row!, undefined), secret: issued.secret };

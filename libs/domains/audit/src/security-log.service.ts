@@ -20,7 +20,11 @@ export const securityLog = useCase(
   READ_LOG,
   async function securityLog(deps: UseCaseDeps<{ audit: AuditData }>, principal: Principal, input: InputOf<typeof SECURITY_LOG_INPUT>) {
     if (input.cursor !== undefined && !/^sev_[0-9a-f]{24}$/.test(input.cursor))
-      throw new ApiError({ code: 'invalid_parameter', detail: "Invalid parameter 'cursor'.", errors: [{ param: 'cursor', detail: 'is not a cursor of this list' }] });
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: "Invalid parameter 'cursor'.",
+        errors: [{ param: 'cursor', detail: 'is not a cursor of this list' }],
+      });
     const limit = input.limit ?? 50;
     const rows = await deps.data.audit.page(principal.publisher._id, limit + 1, input.cursor);
     const page = rows.slice(0, limit);

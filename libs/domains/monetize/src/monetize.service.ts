@@ -379,7 +379,8 @@ export async function claimApplication(
   const app = await authorizedApplication(deps, input.application, input.access_secret);
   if (app.status === 'approved' || app.status === 'rejected')
     throw new ApiError({ code: 'conflict', detail: `The application is ${app.status}; it can no longer be claimed.` });
-  if (app.claimed_by && app.claimed_by !== person.userId) throw new ApiError({ code: 'conflict', detail: 'Someone else has claimed this application already.' });
+  if (app.claimed_by && app.claimed_by !== person.userId)
+    throw new ApiError({ code: 'conflict', detail: 'Someone else has claimed this application already.' });
   const profile = {
     display_name: input.display_name,
     website: publicUrl('website', input.website),
@@ -387,10 +388,7 @@ export async function claimApplication(
     country: country(input.country)!,
     claim_email: person.email,
   };
-  await own(deps).MonetizeApplication.updateOne(
-    { _id: app._id },
-    { $set: { profile, status: 'under_review', claimed_by: person.userId, updated_at: now } },
-  );
+  await own(deps).MonetizeApplication.updateOne({ _id: app._id }, { $set: { profile, status: 'under_review', claimed_by: person.userId, updated_at: now } });
   await deps.data.people.addMember(app.publisher_id, person.userId, 'owner', now);
   await deps.data.audit.record({
     account_id: app.publisher_id,

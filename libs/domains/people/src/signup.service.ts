@@ -46,7 +46,9 @@ export async function signUp(deps: PeopleDeps, input: InputOf<typeof SIGNUP_INPU
 
 /** Uses a mailed link once: it is removed as it is read, so two clicks cannot both use it. */
 export async function useLink(deps: Pick<PeopleDeps, 'data'>, token: string, kind: MailTokenDoc['kind'], now = new Date()): Promise<MailTokenDoc> {
-  const row = await own(deps).MailToken.findOneAndDelete({ _id: tokenHash(token), kind }).lean<MailTokenDoc>();
+  const row = await own(deps)
+    .MailToken.findOneAndDelete({ _id: tokenHash(token), kind })
+    .lean<MailTokenDoc>();
   if (!row || row.expires_at <= now) throw linkInvalid();
   return row;
 }
@@ -80,7 +82,13 @@ export async function resetPassword(deps: PeopleDeps, input: InputOf<typeof RESE
 }
 
 /** Changes the password (the current one given): every other session ends. */
-export async function changePassword(deps: PeopleDeps, ctx: SessionContext, input: InputOf<typeof CHANGE_PASSWORD_INPUT>, origin: RequestOrigin, now = new Date()) {
+export async function changePassword(
+  deps: PeopleDeps,
+  ctx: SessionContext,
+  input: InputOf<typeof CHANGE_PASSWORD_INPUT>,
+  origin: RequestOrigin,
+  now = new Date(),
+) {
   if (!(await verifyPassword(input.current_password, ctx.user.password_hash))) throw invalidCredentials();
   await own(deps).User.updateOne({ _id: ctx.user._id }, { $set: { password_hash: await hashPassword(input.new_password), password_changed_at: now } });
   const ended = await endSessions(deps, ctx.user._id, ctx.session._id);

@@ -12,7 +12,7 @@ import { own, type PeopleDeps, type RequestOrigin } from './deps';
 import { mintLink, sendInvitation } from './mails';
 import { hashPassword } from './passwords';
 import { ACCEPT_INVITATION_INPUT, INVITE_INPUT, ROLE_INPUT } from './people.schemas';
-import { openSession, recordForPerson, type SessionContext } from './sessions.service';
+import { openSession, type SessionContext } from './sessions.service';
 import { newUserId, useLink } from './signup.service';
 import { normalizeEmail, tokenHash } from './tokens';
 
@@ -120,13 +120,21 @@ export const removeMember = useCase(CHANGE_MEMBERS, async function removeMember(
   await assertNotLastOwner(deps, accountId, member);
   await own(deps).AccountMember.deleteOne({ _id: member._id });
   const user = await own(deps).User.findById(userId, { email: 1 }).lean<UserRow>();
-  await deps.data.audit.record({ account_id: accountId, type: 'member_removed', ...actorOf(principal), detail: { email: user?.email ?? null, role: member.role } });
+  await deps.data.audit.record({
+    account_id: accountId,
+    type: 'member_removed',
+    ...actorOf(principal),
+    detail: { email: user?.email ?? null, role: member.role },
+  });
 });
 
 /** What an invitation link is for (the accept page shows it before anything is done). */
 export async function invitationInfo(deps: PeopleDeps, token: string, now = new Date()) {
-  const inv = await own(deps).MailToken.findOne({ _id: tokenHash(token), kind: 'invitation' }).lean<InvitationRow>();
-  if (!inv || inv.expires_at <= now) throw new ApiError({ code: 'not_found', detail: 'This invitation is not valid any more: it was used, revoked or it expired.' });
+  const inv = await own(deps)
+    .MailToken.findOne({ _id: tokenHash(token), kind: 'invitation' })
+    .lean<InvitationRow>();
+  if (!inv || inv.expires_at <= now)
+    throw new ApiError({ code: 'not_found', detail: 'This invitation is not valid any more: it was used, revoked or it expired.' });
   const account = await deps.data.auth.publisherById(inv.account_id!);
   return { account_name: account?.name ?? null, email: inv.email, role: inv.role, expires_at: inv.expires_at, invited_by: inv.invited_by ?? null };
 }
@@ -154,7 +162,11 @@ export async function acceptInvitation(
     if (await own(deps).User.exists({ email: info.email }))
       throw new ApiError({ code: 'conflict', detail: `${info.email} has an account already: sign in, then open the invitation link again.` });
     if (!input.password)
-      throw new ApiError({ code: 'invalid_parameter', detail: 'Choose a password to create your sign-in.', errors: [{ param: 'password', detail: 'is required' }] });
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: 'Choose a password to create your sign-in.',
+        errors: [{ param: 'password', detail: 'is required' }],
+      });
     user = { _id: newUserId(), email: info.email };
     await own(deps).User.create({ ...user, name: input.name, password_hash: await hashPassword(input.password), email_verified_at: now, created_at: now });
   }

@@ -18,7 +18,11 @@ export const RATE_LIMIT_BUDGETS = {
   feeds: { env: 'RATELIMIT_FEEDS_PER_MIN', default: 30, doc: 'product feeds, per account' },
   mcp: { env: 'RATELIMIT_MCP_PER_MIN', default: 120, doc: 'MCP requests, per account (or address when anonymous)' },
   merchant: { env: 'RATELIMIT_MERCHANT_PER_MIN', default: 600, doc: 'merchant conversion intake and status changes, per merchant' },
-  signinAddress: { env: 'RATELIMIT_SIGNIN_ADDRESS_PER_MIN', default: 20, doc: 'portal sign-in, sign-up, password reset and re-authentication attempts, per client address' },
+  signinAddress: {
+    env: 'RATELIMIT_SIGNIN_ADDRESS_PER_MIN',
+    default: 20,
+    doc: 'portal sign-in, sign-up, password reset and re-authentication attempts, per client address',
+  },
   signinEmail: { env: 'RATELIMIT_SIGNIN_EMAIL_PER_MIN', default: 5, doc: 'portal sign-in and re-authentication failures, per e-mail address' },
   portal: { env: 'RATELIMIT_PORTAL_PER_MIN', default: 600, doc: "the portal's own API, per signed-in person" },
 } as const;

@@ -52,7 +52,7 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   postback_configs: { unsharded: 'one per account' },
   event_log_heads: { unsharded: "one per account: its log's append lease" },
   credential_uses: { unsharded: 'one per credential: when it was last used, to the minute' },
-  users: { unsharded: "one per person; the unique e-mail is read at every sign-in and must stay global" },
+  users: { unsharded: 'one per person; the unique e-mail is read at every sign-in and must stay global' },
   account_members: { unsharded: 'people times accounts, small documents, read by person and by account' },
   portal_sessions: { unsharded: 'one per signed-in device, removed at their end by the TTL monitor; read by the cookie hash' },
   mail_tokens: { unsharded: 'one-time links waiting to be used (days at most)' },

@@ -29,7 +29,11 @@ export const API_REFERENCES: readonly ApiReference[] = [
   { title: 'Instant monetization API', prefix: '/api/v1/monetize', about: 'Creators without an account: provisional tracking links at once.' },
   { title: 'MCP', prefix: '/api/v1/mcp', about: 'AI agents: the Model Context Protocol (JSON-RPC over Streamable HTTP) with the API key.' },
   { title: 'Tracking API', prefix: '/api/v1/track', about: 'Merchants, with a merchant token: report sales on clicks, approve or decline them.' },
-  { title: 'Publisher portal API', prefix: '/portal/api', about: "The portal's own endpoints (its pages call them) with the session cookie: sign-in, keys, postback, team, security log." },
+  {
+    title: 'Publisher portal API',
+    prefix: '/portal/api',
+    about: "The portal's own endpoints (its pages call them) with the session cookie: sign-in, keys, postback, team, security log.",
+  },
 ];
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);

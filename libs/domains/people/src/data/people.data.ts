@@ -47,7 +47,9 @@ export class PeopleData extends DomainHandle {
   /** The accounts' owners' addresses (the operator CLI mails the owner when an account is approved). */
   async ownerEmails(accountId: string): Promise<string[]> {
     const owners = await open(this).AccountMember.find({ account_id: accountId, role: 'owner' }).limit(20).lean<MemberRow[]>();
-    const users = await open(this).User.find({ _id: { $in: owners.map((o) => o.user_id) } }, { email: 1 }).lean<UserRow[]>();
+    const users = await open(this)
+      .User.find({ _id: { $in: owners.map((o) => o.user_id) } }, { email: 1 })
+      .lean<UserRow[]>();
     return users.map((u) => u.email);
   }
 }

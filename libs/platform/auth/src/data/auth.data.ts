@@ -47,7 +47,9 @@ export class AuthData extends DomainHandle {
 
   /** Last-used times of these credentials (absent: never used since uses were recorded). */
   async lastUsed(credentialIds: string[]): Promise<Map<string, Date>> {
-    const rows = await open(this).CredentialUse.find({ _id: { $in: credentialIds } }).lean();
+    const rows = await open(this)
+      .CredentialUse.find({ _id: { $in: credentialIds } })
+      .lean();
     return new Map(rows.map((r) => [String(r._id), r.last_used_at]));
   }
 
