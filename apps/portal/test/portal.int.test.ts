@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCredential } from '@cw/auth';
 import { approveApplication, requestInstantLinks } from '@cw/monetize';
 import { createTestDeps, expectErrorShape, handlerServer, type TestDeps } from '@cw-tools/testing';
-import { createApp } from '../src/app';
+import { createApp, openApiDocument } from '../src/app';
 
 let deps: TestDeps;
 let http: ReturnType<ReturnType<typeof createApp>['callback']>;
@@ -242,6 +242,32 @@ describe('roles are the use cases’ policies', () => {
     const theirs = (await deps.data.auth.credentialsOf(other)).find((c) => c.status === 'active')!;
     expectErrorShape(await b.del(`/accounts/${ACC()}/keys/${String(theirs._id)}`), 404, 'not_found');
     expect((await deps.data.auth.credentialById(String(theirs._id)))!.status).toBe('active');
+  });
+});
+
+describe('every account endpoint of the portal’s document', () => {
+  it('answers 404 to a person for an account they are not a member of, and changes nothing there', async () => {
+    const doc = openApiDocument(deps) as { paths: Record<string, Record<string, unknown>> };
+    const b = browser();
+    await b.signIn(owner().email, owner().password);
+    const theirs = (await deps.data.auth.credentialsOf(OTHER())).filter((c) => c.status === 'active').length;
+    const checked: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      if (!path.includes('{account}')) continue;
+      for (const method of Object.keys(methods)) {
+        const url = path
+          .replace('/portal/api', '')
+          .replace('{account}', OTHER())
+          .replace(/\{[a-z_]+\}/g, 'x1');
+        const res = method === 'get' ? await b.get(url) : await b[method === 'delete' ? 'del' : (method as 'post' | 'put' | 'patch')](url, {});
+        // Membership is checked before the input: nothing is said about the other account, not even what it would accept.
+        expect(res.status, `${method.toUpperCase()} ${path}: ${JSON.stringify(res.body)}`).toBe(404);
+        expect(res.body.code).toBe('not_found');
+        checked.push(`${method} ${path}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(15);
+    expect((await deps.data.auth.credentialsOf(OTHER())).filter((c) => c.status === 'active').length).toBe(theirs);
   });
 });
 
