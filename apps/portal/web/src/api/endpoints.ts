@@ -89,12 +89,13 @@ export const reauthenticate = (password: string) => api<{ reauthenticated_until:
 
 export const changePassword = (input: { current_password: string; new_password: string }) => api<unknown>('/password/change', { method: 'POST', body: input });
 
-export const sessionsQuery = () => queryOptions({ queryKey: keys.sessions, queryFn: () => api<{ data: SessionRow[] }>('/sessions') });
+/** Read afresh on every visit (what happened elsewhere shows at once). */
+export const sessionsQuery = () => queryOptions({ queryKey: keys.sessions, queryFn: () => api<{ data: SessionRow[] }>('/sessions'), staleTime: 0 });
 
 export const endSession = (id: string) => api<void>(`/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export async function endAllSessions(): Promise<void> {
-  await api<void>('/sessions/end-all', { method: 'POST' });
+  await api<void>('/sessions', { method: 'DELETE' });
   setCsrfToken(null);
 }
 
@@ -160,6 +161,7 @@ export const deliveriesQuery = (id: string, status: string) =>
       }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
+    staleTime: 0,
   });
 
 export const redeliver = (id: string, deliveryId: string) =>
@@ -186,4 +188,5 @@ export const securityLogQuery = (id: string) =>
       api<CursorPage<SecurityEvent>>(`${acct(id)}/security-log`, { query: { cursor: pageParam || undefined, limit: SECURITY_LOG_PAGE_SIZE } }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
+    staleTime: 0,
   });

@@ -47,7 +47,7 @@ export function VerifyEmailPage() {
     <Page title="Confirm your address">
       {mutation.isError ? (
         <>
-          <ErrorNotice error={mutation.error} onRetry={() => mutation.mutate(token)} />
+          <ErrorNotice error={mutation.error} title="This link cannot be used" onRetry={() => mutation.mutate(token)} />
           <p>
             Links work once and for a limited time. <Link to={signIn}>Sign in</Link> with your address and password to get a new one.
           </p>
