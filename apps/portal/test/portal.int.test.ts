@@ -309,6 +309,8 @@ describe('Settings, Keys', () => {
     expect(types).toEqual(expect.arrayContaining(['credential_issued', 'credential_rotated', 'credential_revoked', 'signin']));
     const revoked = log.body.data.find((e: { type: string }) => e.type === 'credential_revoked');
     expect(revoked.actor).toEqual({ email: owner().email });
+    expect(revoked.address).toMatch(/^198\.51\.100\.0\/24$/);
+    expect(log.body.data.find((e: { type: string }) => e.type === 'signin').address).toMatch(/\/24$/);
     expect(JSON.stringify(log.body)).not.toContain(rotated.body.secret);
   });
 

@@ -35,6 +35,8 @@ export const securityLog = useCase(
         at: r.at,
         actor: r.actor?.email ? { email: r.actor.email } : r.actor?.credential_prefix ? { credential: r.actor.credential_prefix } : null,
         detail: r.detail ?? {},
+        /** Where it came from, masked to its network (sign-ins and the person's acts). */
+        address: r.address ?? null,
         user_agent: r.user_agent ?? null,
       })),
       has_more: rows.length > limit,

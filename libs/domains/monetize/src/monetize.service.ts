@@ -372,7 +372,7 @@ export async function claimPreview(deps: MonetizeDeps, id: string, accessSecret:
  */
 export async function claimApplication(
   deps: MonetizeDeps,
-  person: { userId: string; email: string; addressHash?: string; userAgent?: string; requestId?: string },
+  person: { userId: string; email: string; address?: string; addressHash?: string; userAgent?: string; requestId?: string },
   input: InputOf<typeof CLAIM_INPUT>,
   now = new Date(),
 ) {
@@ -395,6 +395,7 @@ export async function claimApplication(
     type: 'account_claimed',
     actor: { user_id: person.userId, email: person.email },
     detail: { application_id: app._id },
+    address: person.address,
     address_hash: person.addressHash,
     user_agent: person.userAgent,
     request_id: person.requestId,

@@ -41,7 +41,8 @@ export async function recordForPerson(
   const base: Omit<SecurityEventInput, 'account_id'> = {
     type,
     actor: { user_id: user._id, email: user.email },
-    detail: origin.address ? { ...detail, address: origin.address } : detail,
+    detail,
+    address: origin.address,
     address_hash: origin.addressHash,
     user_agent: origin.userAgent,
     request_id: origin.requestId,
@@ -204,6 +205,7 @@ export async function portalPrincipal(deps: Pick<PeopleDeps, 'data'>, ctx: Sessi
       email: ctx.user.email,
       role: member.role as MemberRole,
       sessionId: ctx.session.public_id,
+      address: origin.address,
       addressHash: origin.addressHash,
       userAgent: origin.userAgent,
       requestId: origin.requestId,

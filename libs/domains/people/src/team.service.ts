@@ -179,6 +179,7 @@ export async function acceptInvitation(
     type: 'member_joined',
     actor: { user_id: user._id, email: user.email },
     detail: { role, invited_by: link.invited_by ?? null },
+    address: origin.address,
     address_hash: origin.addressHash,
     user_agent: origin.userAgent,
     request_id: origin.requestId,

@@ -13,7 +13,8 @@ export interface PersonActor {
   email: string;
   role: MemberRole;
   sessionId: string;
-  /** The client address, hashed (never stored in the clear). */
+  /** The client address masked to its network (/24, /48), and hashed whole (never stored in the clear). */
+  address?: string;
   addressHash?: string;
   userAgent?: string;
   requestId?: string;

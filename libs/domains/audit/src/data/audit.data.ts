@@ -13,6 +13,7 @@ export interface SecurityEventInput {
   type: SecurityEventType;
   actor?: { user_id?: string; email?: string; credential_prefix?: string };
   detail?: Record<string, unknown>;
+  address?: string;
   address_hash?: string;
   user_agent?: string;
   request_id?: string;

@@ -39,6 +39,8 @@ export const securityEventSchema = new Schema(
     },
     /** What changed, in words and ids; no secret ever. */
     detail: { type: Schema.Types.Mixed, default: {} },
+    /** The client address masked to its network (/24, /48), for people to read. */
+    address: { type: String },
     address_hash: { type: String },
     user_agent: { type: String },
     request_id: { type: String },
