@@ -186,8 +186,9 @@ describe('GET /events/stream/', () => {
     expect(sse.events.map((e) => e.data.id)).toEqual(all.events.slice(5).map((e) => e.id));
     const pending = (await a.models.Conversion.findOne({ publisher_id: account, source: 'v1', status: 'pending' }, { _id: 1 }).lean())!;
     await changeStatus(a, String(pending._id), 'approved');
-    await until(() => sse.events.some((e) => e.data.conversion.id === String(pending._id)));
-    expect(sse.events.at(-1)).toMatchObject({ event: 'sale.approved', data: { type: 'sale.approved' } });
+    // The backlog already holds this conversion's creation: wait for the approval itself, and find it last.
+    await until(() => sse.events.some((e) => e.data.conversion.id === String(pending._id) && e.event === 'sale.approved'));
+    expect(sse.events.at(-1)).toMatchObject({ event: 'sale.approved', data: { type: 'sale.approved', conversion: { id: String(pending._id) } } });
     await until(() => sse.comments.some((c) => c.includes('heartbeat')));
     sse.close();
     // Reconnecting with the id of an event received: exactly what followed it.
