@@ -31,7 +31,15 @@ const pct = (xs: number[], p: number) => {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 const platform = await startPlatform({
-  env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', RATELIMIT_PORTAL_PER_MIN: '10000000', RATELIMIT_IP_PER_MIN: '10000000' },
+  env: {
+    PORT: '0',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATELIMIT_PORTAL_PER_MIN: '10000000',
+    RATELIMIT_IP_PER_MIN: '10000000',
+    RATELIMIT_SIGNIN_ADDRESS_PER_MIN: '10000000',
+    RATELIMIT_SIGNIN_EMAIL_PER_MIN: '10000000',
+  },
   seedProducts: 2000,
   credentialsPath: null,
 });
