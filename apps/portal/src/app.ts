@@ -29,6 +29,8 @@ export interface PortalOptions {
 }
 
 export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps {
+  if (!opts.mailer && !deps.config.smtpUrl && !deps.config.mailDir && deps.config.nodeEnv === 'production')
+    deps.logger.warn('neither SMTP_URL nor MAIL_DIR is set: the portal sends no mail (confirmations, invitations, password resets)');
   const mailer =
     opts.mailer ??
     createMailer({

@@ -154,6 +154,15 @@ describe('the images’ Node', () => {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
+      if (app === 'portal') {
+        // The image serves the front end built beside the bundle: the page, and the script it loads.
+        const page = await fetch(`http://127.0.0.1:${port}/signin`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+        const script = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+        expect(script).toBeDefined();
+        expect((await fetch(`http://127.0.0.1:${port}${script}`)).status).toBe(200);
+      }
       child.kill('SIGTERM');
     },
     60_000,
