@@ -188,7 +188,14 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
         const origin = requestOrigin(ctx, deps);
         ctx.body = await claimApplication(
           deps,
-          { userId: s.user._id, email: s.user.email, address: origin.address, addressHash: origin.addressHash, userAgent: origin.userAgent, requestId: origin.requestId },
+          {
+            userId: s.user._id,
+            email: s.user.email,
+            address: origin.address,
+            addressHash: origin.addressHash,
+            userAgent: origin.userAgent,
+            requestId: origin.requestId,
+          },
           body,
         );
       },
