@@ -11,9 +11,8 @@ import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth'
 import { bookLedgerEntry, commissionFor, conversionId, saleEvent, storeCountedClicks } from '@cw/conversions';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
-import type { ApiKeyKind, MemberRole } from '@cw/auth';
-import { createPerson } from '@cw/people';
-import { randomBytes } from 'node:crypto';
+import type { ApiKeyKind } from '@cw/auth';
+import { createPortalLogin } from './portal-logins';
 import type { ProductRow } from '@cw/catalog';
 import type { ConversionRow } from '@cw/conversions';
 import type { ClickRow, LinkRow } from '@cw/links';
@@ -177,13 +176,6 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
     }),
   );
 
-  // People who sign in to the portal: a password of 96 random bits each, written only to the credentials file.
-  const portalLogin = async (accountId: string, role: MemberRole, email: string): Promise<PortalLogin> => {
-    const password = randomBytes(12).toString('base64url');
-    await createPerson({ data }, { email, password, name: role === 'owner' ? 'Demo owner' : 'Demo analyst' }, [{ accountId, role }], now);
-    return { email, password };
-  };
-
   // Publishers, memberships and credentials.
   const publishers: PublisherCredentials[] = [];
   const accounts = [
@@ -268,10 +260,10 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
       reporting_token: (await issueCredential(data.auth, a.id, 'reporting_token')).secret,
       offers_credential: (await issueCredential(data.auth, a.id, 'offers_credential')).secret,
       portal_token: (await issueCredential(data.auth, a.id, 'portal_token')).secret,
-      portal_login: await portalLogin(a.id, 'owner', `owner@${new URL(a.website).hostname}`),
+      portal_login: await createPortalLogin(data, a.id, 'owner', `owner@${new URL(a.website).hostname}`, now),
     });
   }
-  const analyst_login = await portalLogin(accounts[0].id, 'analyst', `analyst@${new URL(accounts[0].website).hostname}`);
+  const analyst_login = await createPortalLogin(data, accounts[0].id, 'analyst', `analyst@${new URL(accounts[0].website).hostname}`, now);
   const special_keys = {} as DemoDataset['special_keys'];
   for (const s of specials) special_keys[s.key] = (await issueCredential(data.auth, s.id, 'api_key', 'live')).secret;
 

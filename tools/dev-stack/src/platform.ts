@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { MemoryAccessVersions } from '@cw/auth';
 import { loadConfig, type PlatformConfig } from '@cw/config';
-import { generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
+import { addMissingPortalLogins, generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp, endEventStreams, requestIdFor } from '@cw/http';
 import { credentialsStore, localRunFiles, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { withProbes } from '@cw/health';
@@ -174,7 +174,9 @@ async function startOn(
   } else if (credentialsPath && credentialsStore(credentialsPath) === store) {
     // The keys stay valid (they are in the database); only the addresses follow this start's config.
     const kept = JSON.parse(readFileSync(credentialsPath, 'utf8')) as CredentialsFile;
-    credentials = { ...kept, ...addresses };
+    credentials = { ...structuredClone(kept), ...addresses };
+    // Seeded before the portal existed: its people are added now, and the file gains their logins.
+    if (await addMissingPortalLogins(deps.data, credentials)) say(`added portal logins to ${credentialsPath}`);
     if (JSON.stringify(credentials) !== JSON.stringify(kept)) writeCredentials(credentialsPath, store, credentials);
   } else if (credentialsPath) {
     say(

@@ -32,6 +32,7 @@ describe('local platform', () => {
       expect(p.offers_credential).toMatch(/^ofr_/);
       expect(p.portal_token).toMatch(/^ptl_/);
       expect(typeof p.account_id).toBe('string');
+      expect(p.portal_login).toEqual({ email: expect.stringMatching(/^owner@/), password: expect.stringMatching(/^.{12,}$/) });
     }
     expect(Object.keys(c.special_keys).sort()).toEqual(['inactive_account', 'no_feed_access', 'no_markets']);
     const f = c.fixtures;
@@ -41,6 +42,7 @@ describe('local platform', () => {
     for (const k of ['approved_program_id', 'joinable_program_id', 'unapproved_merchant_id']) expect(Number.isInteger(f[k])).toBe(true);
     expect(f.approved_program_landing_url).toMatch(/^https:\/\//);
     expect(f.group_query.length).toBeGreaterThanOrEqual(3);
+    expect(f.analyst_login).toEqual({ email: expect.stringMatching(/^analyst@/), password: expect.stringMatching(/^.{12,}$/) });
   });
 
   it('tells local tools where its database is while it runs', () => {
@@ -252,10 +254,25 @@ describe('local platform on a data directory', () => {
       (await fetch(`${first.url}/c/${link.id}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } })).status,
     ).toBe(302);
     await first.stop();
+    // As a file written before the portal existed: no logins in it (their people are in the data, but their passwords are not).
+    for (const p of creds.publishers) delete p.portal_login;
+    delete creds.fixtures.analyst_login;
+    writeFileSync(opts.credentialsPath, JSON.stringify(creds));
 
     const second = await startPlatform(opts);
     try {
       expect(second.seeded).toBeUndefined();
+      const upgraded = JSON.parse(readFileSync(opts.credentialsPath, 'utf8'));
+      expect(upgraded.fixtures.analyst_login.email).toMatch(/^analyst\+2@/);
+      const signin = await fetch(`${second.url}/portal/api/signin`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: second.url },
+        body: JSON.stringify(upgraded.publishers[0].portal_login),
+      });
+      expect(signin.status).toBe(200);
+      expect(((await signin.json()) as { accounts: Array<{ account_id: string; role: string }> }).accounts).toEqual([
+        expect.objectContaining({ account_id: creds.publishers[0].account_id, role: 'owner' }),
+      ]);
       expect(JSON.parse(readFileSync(opts.credentialsPath, 'utf8')).publishers[0].keys.live).toBe(key);
       const listed = await fetch(`${second.url}/api/v1/publisher/links/?subid=durable`, { headers: { 'X-API-Key': key } });
       expect(listed.status).toBe(200);

@@ -40,6 +40,11 @@ export class PeopleData extends DomainHandle {
     );
   }
 
+  /** Whether someone signs in with this address (compared without case). */
+  async userExists(email: string): Promise<boolean> {
+    return !!(await open(this).User.exists({ email: email.trim().toLowerCase() }));
+  }
+
   userById(id: string): Promise<UserRow | null> {
     return open(this).User.findById(id).lean<UserRow>();
   }
