@@ -33,6 +33,8 @@ export const KEY_KINDS = [
 ] as const;
 
 const typeLabel = (type: string) => CREDENTIAL_TYPES.find((t) => t.value === type)?.label ?? words(type);
+/** A label inside a sentence: its first letter lower-cased unless it starts an acronym ("API key", "reporting token"). */
+const inSentence = (label: string) => label.replace(/^[A-Z](?![A-Z])/, (c) => c.toLowerCase());
 const kindLabel = (kind: string | null) => (kind ? (KEY_KINDS.find((k) => k.value === kind)?.label ?? words(kind)) : null);
 
 export const actorName = (a: Actor): string => (!a ? '—' : typeof a === 'string' ? a : (a.email ?? a.name ?? '—'));
@@ -60,7 +62,7 @@ function Keys() {
     >
       {issued && (
         <SecretPanel
-          title={issued.rotated ? `New secret for ${issued.credential.prefix}` : `New ${typeLabel(issued.credential.type).toLowerCase()}`}
+          title={issued.rotated ? `New secret for ${issued.credential.prefix}` : `New ${inSentence(typeLabel(issued.credential.type))}`}
           secret={issued.secret}
           onDismiss={() => setIssued(null)}
         >
