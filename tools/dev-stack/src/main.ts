@@ -58,7 +58,9 @@ try {
     );
   if (platform.credentialsPath) console.log(`credentials: ${platform.credentialsPath}`);
   if (!files.dataDir && !platform.config.mongodbUri) console.log(`database (for MONGODB_URI=… npm run admin): ${platform.mongoUri}`);
-  console.log(`docs: ${platform.url}/docs   health: ${platform.url}/healthz`);
+  console.log(
+    `portal: ${platform.url}/signin (publishers[0].portal_login in the credentials file)   docs: ${platform.url}/docs   health: ${platform.url}/healthz`,
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
