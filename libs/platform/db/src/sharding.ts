@@ -56,6 +56,7 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   account_members: { unsharded: 'people times accounts, small documents, read by person and by account' },
   portal_sessions: { unsharded: 'one per signed-in device, removed at their end by the TTL monitor; read by the cookie hash' },
   mail_tokens: { unsharded: 'one-time links waiting to be used (days at most)' },
+  oauth_records: { unsharded: 'OAuth grants, sessions, codes, refresh tokens and clients: small, by _id; the TTL monitor removes expired ones' },
   security_events: {
     key: { account_id: 1, _id: 1 },
     why: "append-only and growing with history: an account's log is read by (account, time) ranges, only that account's chunks; ids are time-ordered so inserts follow the account's range",

@@ -12,6 +12,7 @@ import * as feeds from '@cw/feeds';
 import * as idempotency from '@cw/idempotency';
 import * as links from '@cw/links';
 import * as monetize from '@cw/monetize';
+import * as oauth from '@cw/oauth';
 import * as offers from '@cw/offers';
 import * as people from '@cw/people';
 import * as postbacks from '@cw/postbacks';
@@ -25,7 +26,7 @@ conn.on('error', () => undefined);
 conn.asPromise().catch(() => undefined);
 afterAll(() => conn.close());
 
-const PACKAGES = { audit, auth, catalog, conversions, feeds, idempotency, links, monetize, offers, people, postbacks, programs, trending };
+const PACKAGES = { audit, auth, catalog, conversions, feeds, idempotency, links, monetize, oauth, offers, people, postbacks, programs, trending };
 
 describe('domain data', () => {
   it('hands use cases one handle per domain, none of which exposes a model', () => {

@@ -27,6 +27,7 @@ import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
 import { linksDomain, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
 import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
+import { oauthDomain, type OAuthData, type OAuthRecordDoc } from '@cw/oauth';
 import { offersDomain, type OfferDoc, type OffersData } from '@cw/offers';
 import { postbacksDomain, type PostbackConfigDoc, type PostbackDeliveryDoc, type PostbacksData } from '@cw/postbacks';
 import { programsDomain, type MembershipDoc, type MerchantDoc, type ProgramDoc, type ProgramsData } from '@cw/programs';
@@ -51,6 +52,7 @@ export interface PlatformData {
   idempotency: IdempotencyData;
   people: PeopleData;
   audit: AuditData;
+  oauth: OAuthData;
 }
 
 /** Every model, by name (for the migration, the seed, the CLI and tests; never for a lib). */
@@ -79,6 +81,7 @@ export interface Models extends CatalogModels {
   MonetizeApplication: Model<MonetizeApplicationDoc>;
   TrendingPlan: Model<TrendingPlanDoc>;
   Idempotency: Model<IdempotencyDoc>;
+  OAuthRecord: Model<OAuthRecordDoc>;
   AgendaJob: Model<Record<string, unknown>>;
 }
 
@@ -96,6 +99,7 @@ const DOMAINS = [
   idempotencyDomain,
   peopleDomain,
   auditDomain,
+  oauthDomain,
   jobsDomain,
 ] as const;
 

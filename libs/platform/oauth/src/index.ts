@@ -1,0 +1,13 @@
+export { oauthDomain, OAuthData } from './data/oauth.data';
+export type { ClientRow, GrantRevoked, GrantRevokedListener, GrantRow, OAuthModels } from './data/oauth.data';
+export type { OAuthRecordDoc } from './data/oauth-record.schema';
+export { oauthKeys, publicJwk, signingJwk } from './keys';
+export type { OAuthKeys, PublicJwk, SigningJwk } from './keys';
+export { OFFLINE_ACCESS_DESCRIPTION, RESOURCE_SCOPES, resourceIndicators, resourceScopes, STATIC_SCOPES } from './resources';
+export type { ResourceIndicators, ResourceScope } from './resources';
+export { createOAuthProvider, OAUTH_COOKIE_NAMES, OAUTH_ROUTES, OAUTH_TTL, redirectUriProblem } from './provider';
+export type { KoaContextWithOIDC, OAuthPerson, OAuthProviderOptions, Provider } from './provider';
+export { grantConsent, requestedAccess } from './consent';
+export type { ConsentInput, RequestedAccess } from './consent';
+export { InvalidAccessTokenError, looksLikeAccessToken, verifyAccessToken } from './verify';
+export type { AccessTokenClaims, AccessTokenProblem, VerifyAccessTokenOptions } from './verify';
