@@ -9,6 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import mount from 'koa-mount';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
 import { connectDatabase, migrateIndexes, type Database } from '@cw/db';
@@ -43,6 +45,8 @@ let resources: ReturnType<typeof resourceIndicators>;
 let consentAccount = ACCOUNT;
 /** People who may no longer act (findPerson answers undefined). */
 const gone = new Set<string>();
+/** Accounts the person may no longer act for (mayActFor answers false). */
+const leftAccounts = new Set<string>();
 const revoked: GrantRevoked[] = [];
 
 beforeAll(async () => {
@@ -63,10 +67,21 @@ beforeAll(async () => {
     config: { portalUrl: base, keys: ring },
     data: { oauth },
     findPerson: async (sub) => (gone.has(sub) ? undefined : { claims: { email: `${sub}@example.com` } }),
+    mayActFor: async (person, account) => person === PERSON && !leftAccounts.has(account),
   });
 
   // The parent app signs the provider's cookies (koa-mount runs the provider on the parent's ctx).
   app.keys = keys.cookieKeys;
+  // The MCP endpoint's protected resource metadata (RFC 9728), as the portal will serve it.
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/.well-known/oauth-protected-resource/api/v1/mcp') return next();
+    ctx.body = {
+      resource: resources.mcp,
+      authorization_servers: [base],
+      scopes_supported: ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'offline_access'],
+      bearer_methods_supported: ['header'],
+    };
+  });
   // The portal's pages, reduced to: sign in as PERSON, consent to everything asked for consentAccount.
   app.use(async (ctx, next) => {
     if (!/^\/oauth\/interaction\/[^/]+$/.test(ctx.path)) return next();
@@ -436,6 +451,27 @@ describe('refresh tokens', () => {
 });
 
 describe('the grant and its account', () => {
+  it('a person who left the account gets no token for it, neither from a code nor from a refresh', async () => {
+    const { clientId, tokens } = await connect(resources.mcp);
+    leftAccounts.add(ACCOUNT);
+    try {
+      const refresh = await token({ grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: clientId });
+      expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      const { verifier, challenge } = pkce();
+      const code = (
+        await authorize({ client_id: clientId, scope: 'catalog:read', resource: resources.mcp, code_challenge: challenge, code_challenge_method: 'S256' })
+      ).get('code')!;
+      expect(code).toMatch(/^[\w-]{20,}$/);
+      const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId });
+      expect(exchanged).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: expect.stringContaining('grant request is invalid') },
+      });
+    } finally {
+      leftAccounts.delete(ACCOUNT);
+    }
+  });
+
   it('consenting again for another account starts a new grant; the first keeps acting for its own account', async () => {
     const jar = new CookieJar();
     const clientId = (await register(mcpClient)).body.client_id as string;
@@ -463,5 +499,55 @@ describe('the grant and its account', () => {
       consentAccount = ACCOUNT;
     }
     expect(await oauth.bindGrantAccount(first.grantId!, 'pub_oauth_2')).toBe(false);
+  });
+});
+
+describe("an MCP client (the MCP TypeScript SDK's own OAuth support)", () => {
+  it('discovers, registers, is authorized, exchanges the code and refreshes, with the resource and scopes of the MCP endpoint', async () => {
+    const jar = new CookieJar();
+    const state: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; code?: string } = {};
+    const client: OAuthClientProvider = {
+      get redirectUrl() {
+        return REDIRECT;
+      },
+      get clientMetadata() {
+        return {
+          client_name: 'SDK Agent',
+          redirect_uris: [REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        };
+      },
+      clientInformation: () => state.client,
+      saveClientInformation: (info) => void (state.client = info),
+      tokens: () => state.tokens,
+      saveTokens: (t) => void (state.tokens = t),
+      saveCodeVerifier: (v) => void (state.verifier = v),
+      codeVerifier: () => state.verifier!,
+      // The browser: sign-in and consent, then the redirect back with the code.
+      redirectToAuthorization: async (url) => {
+        const u = new URL(url);
+        expect(u.origin + u.pathname).toBe(`${base}/oauth/authorize`);
+        expect(u.searchParams.get('resource')).toBe(resources.mcp);
+        expect(u.searchParams.get('code_challenge_method')).toBe('S256');
+        const back = await authorize(Object.fromEntries(u.searchParams), jar);
+        expect(back.get('iss')).toBe(base);
+        state.code = back.get('code')!;
+      },
+    };
+    const serverUrl = resources.mcp;
+    expect(await auth(client, { serverUrl })).toBe('REDIRECT');
+    expect(state.client?.client_id).toEqual(expect.any(String));
+    expect(await auth(client, { serverUrl, authorizationCode: state.code })).toBe('AUTHORIZED');
+    const first = await verifyFor(state.tokens?.access_token, resources.mcp);
+    expect(first).toMatchObject({ sub: PERSON, accountId: ACCOUNT, scopes: ['affiliate:read', 'catalog:read', 'links:write', 'reports:read'] });
+    const firstRefresh = state.tokens?.refresh_token;
+    expect(firstRefresh).toEqual(expect.any(String));
+
+    // With a refresh token stored, auth() refreshes (rotated) without the browser.
+    expect(await auth(client, { serverUrl })).toBe('AUTHORIZED');
+    expect(state.tokens?.refresh_token).not.toBe(firstRefresh);
+    expect((await verifyFor(state.tokens?.access_token, resources.mcp)).grantId).toBe(first.grantId);
   });
 });
