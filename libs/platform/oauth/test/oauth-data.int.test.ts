@@ -149,4 +149,25 @@ describe('grants and their account', () => {
     expect(await adapter('RefreshToken').find('rE')).toBeUndefined();
     expect(revoked.map((e) => e.grantId)).toEqual(['gD', 'gE']);
   });
+
+  it('disabling an app hides it from the provider and revokes its grants; enabling it again brings back the app, not the grants', async () => {
+    await adapter('Client').upsert('appX', { client_id: 'appX', client_name: 'X', redirect_uris: ['https://x.example/cb'] });
+    await saveGrant('gX1', 'usr_1', 'appX');
+    await oauth.bindGrantAccount('gX1', 'pub_7');
+    await saveGrant('gX2', 'usr_2', 'appX');
+    await oauth.bindGrantAccount('gX2', 'pub_8');
+    revoked.length = 0;
+    expect(await oauth.disableClient('appX')).toEqual({ found: true, grantsRevoked: 2 });
+    expect(await adapter('Client').find('appX')).toBeUndefined();
+    expect((await oauth.clientsByIds(['appX'])).get('appX')?.disabledAt).toBeInstanceOf(Date);
+    expect(revoked.map((e) => [e.grantId, e.accountId]).sort()).toEqual([
+      ['gX1', 'pub_7'],
+      ['gX2', 'pub_8'],
+    ]);
+    expect(await oauth.grantById('gX1')).toBeNull();
+    expect(await oauth.disableClient('no-such-app')).toEqual({ found: false, grantsRevoked: 0 });
+    expect(await oauth.enableClient('appX')).toBe(true);
+    expect(await adapter('Client').find('appX')).toMatchObject({ client_name: 'X' });
+    expect(await oauth.grantById('gX2')).toBeNull();
+  });
 });

@@ -438,6 +438,15 @@ describe('refresh tokens', () => {
     expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
+  it('an app an operator disabled can no longer refresh, and its grants are gone', async () => {
+    const { clientId, tokens } = await connect(resources.mcp);
+    const grantId = (await verifyFor(tokens.access_token, resources.mcp)).grantId!;
+    expect(await oauth.disableClient(clientId)).toEqual({ found: true, grantsRevoked: 1 });
+    const refresh = await token({ grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: clientId });
+    expect(refresh).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(await oauth.grantById(grantId)).toBeNull();
+  });
+
   it('a person who may no longer sign in gets no token from a refresh', async () => {
     const { clientId, tokens } = await connect(resources.mcp);
     gone.add(PERSON);

@@ -26,6 +26,10 @@ export const oauthRecordSchema = new Schema(
     account_id: { type: String },
     /** On a Grant: when a token of it was last used (Settings, Apps), to the minute. */
     last_used_at: { type: Date },
+    /** On a Grant: the app it is for (an operator disabling the app revokes its grants). */
+    client_id: { type: String },
+    /** On a Client: when an operator disabled it (the provider no longer finds it). */
+    disabled_at: { type: Date },
   },
   { versionKey: false, minimize: false },
 );
@@ -39,5 +43,7 @@ oauthRecordSchema.index({ uid: 1 }, { sparse: true });
 oauthRecordSchema.index({ user_code: 1 }, { sparse: true });
 // Settings, Apps: an account's grants.
 oauthRecordSchema.index({ account_id: 1 }, { sparse: true });
+// Disabling an app: its grants.
+oauthRecordSchema.index({ client_id: 1 }, { sparse: true });
 
 export type OAuthRecordDoc = InferSchemaType<typeof oauthRecordSchema>;

@@ -38,6 +38,8 @@ export interface ClientRow {
   clientName?: string;
   redirectUris: string[];
   createdAt?: Date;
+  /** When an operator disabled it. */
+  disabledAt?: Date;
 }
 
 /** A grant removed, whatever removed it (the portal, a revoked or reused refresh token). */
@@ -87,6 +89,7 @@ export class OAuthData extends DomainHandle {
         const fields: Array<[string, unknown]> = [
           ['expires_at', expiresIn ? new Date(Date.now() + expiresIn * 1000) : undefined],
           ['grant_id', this.name === GRANT ? id : asString(payload.grantId)],
+          ['client_id', this.name === GRANT ? asString(payload.clientId) : undefined],
           ['uid', asString(payload.uid)],
           ['user_code', asString(payload.userCode)],
         ];
@@ -124,10 +127,10 @@ export class OAuthData extends DomainHandle {
         await OAuthRecord.deleteMany({ grant_id: grantId, model: this.name });
       }
 
-      /** The payload of a live record; a consumed one carries `consumed` (when, in seconds). */
+      /** The payload of a live record (a disabled client is none); a consumed one carries `consumed` (when, in seconds). */
       private async first(filter: Record<string, string>): Promise<AdapterPayload | undefined> {
         const row = await OAuthRecord.findOne(filter).lean<RecordRow>();
-        if (!row || !live(row)) return undefined;
+        if (!row || !live(row) || row.disabled_at) return undefined;
         const payload = row.payload as AdapterPayload;
         return row.consumed ? { ...payload, consumed: epochSeconds(row.consumed) } : payload;
       }
@@ -193,6 +196,7 @@ export class OAuthData extends DomainHandle {
           clientName: asString(p.client_name),
           redirectUris: Array.isArray(p.redirect_uris) ? p.redirect_uris.filter((u): u is string => typeof u === 'string') : [],
           ...(issuedAt ? { createdAt: issuedAt } : {}),
+          ...(r.disabled_at ? { disabledAt: r.disabled_at } : {}),
         };
         return [clientId, row];
       }),
@@ -207,6 +211,27 @@ export class OAuthData extends DomainHandle {
    */
   async revokeGrant(grantId: string, accountId?: string): Promise<boolean> {
     return this.removeGrant(grantId, accountId);
+  }
+
+  /**
+   * Disables a registered app (an operator's act): the provider no longer finds it, so it can
+   * neither authorize nor refresh, and every grant of it is revoked (the listeners hear of each).
+   * False: no such app. Its records stay, so the portal still names it.
+   */
+  async disableClient(clientId: string): Promise<{ found: boolean; grantsRevoked: number }> {
+    const { OAuthRecord } = open(this);
+    const r = await OAuthRecord.updateOne({ _id: recordId('Client', clientId) }, { $set: { disabled_at: new Date() } });
+    if (r.matchedCount !== 1) return { found: false, grantsRevoked: 0 };
+    const grants = await OAuthRecord.find({ client_id: clientId, model: GRANT }, { _id: 1 }).lean<Array<{ _id: string }>>();
+    let grantsRevoked = 0;
+    for (const g of grants) if (await this.removeGrant(g._id.slice(`${GRANT}:`.length))) grantsRevoked++;
+    return { found: true, grantsRevoked };
+  }
+
+  /** Enables a disabled app again (its revoked grants stay revoked); false: no such app. */
+  async enableClient(clientId: string): Promise<boolean> {
+    const r = await open(this).OAuthRecord.updateOne({ _id: recordId('Client', clientId) }, { $unset: { disabled_at: '' } });
+    return r.matchedCount === 1;
   }
 
   /**
