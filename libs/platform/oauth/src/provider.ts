@@ -197,8 +197,8 @@ export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<P
       },
     },
     interactions: { url: (_ctx, interaction) => (opts.interactionUrl ? opts.interactionUrl(interaction.uid) : `/oauth/interaction/${interaction.uid}`) },
-    // Browser apps: CORS only for an origin one of the client's redirect URIs has.
     renderError: opts.renderError ?? renderErrorPage,
+    // Browser apps: CORS only for an origin one of the client's redirect URIs has.
     clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
   };
 
