@@ -195,17 +195,20 @@ export async function signIn(page: Page, env: PortalEnv, person: Person, opts: J
 }
 
 export interface SignUpInput extends Person {
-  accountName: string;
+  /** Absent: signing up to claim an application (the form then asks for no account of one's own). */
+  accountName?: string;
   name?: string;
   website?: string;
 }
 
 /** The sign-up form, from wherever the page is (the /signup page, or a link that led there). */
 async function fillSignUp(page: Page, input: SignUpInput, opts: JourneyOptions): Promise<void> {
-  await heading(page, 'Create your account');
+  await heading(page, input.accountName === undefined ? 'Create your sign-in' : 'Create your account');
   await page.getByLabel('E-mail').fill(input.email);
   await page.getByLabel('Password').fill(input.password);
-  await page.getByLabel('Account name').fill(input.accountName);
+  if (input.accountName === undefined) {
+    if (await page.getByLabel('Account name').count()) throw new Error('the sign-up to claim asks for an account of its own');
+  } else await page.getByLabel('Account name').fill(input.accountName);
   if (input.name) await page.getByLabel('Your name').fill(input.name);
   if (input.website) await page.getByLabel('Website').fill(input.website);
   await shot(opts, 'signup', page);
@@ -358,6 +361,8 @@ export interface ClaimJourney {
   dashboard: { text: string; underReview: boolean };
   /** The claimed account in the person's session. */
   account: { account_id: string; name: string; role: string; status: string } | undefined;
+  /** Every account in the person's session. */
+  accounts: Array<{ account_id: string; name: string; role: string; status: string }>;
 }
 
 /**
@@ -382,7 +387,7 @@ export async function claimJourney(page: Page, env: PortalEnv, opts: JourneyOpti
   const preview = await main(page).innerText();
   await shot(opts, 'claim', page);
 
-  const person: SignUpInput = { email: opts.email ?? uniqueEmail('jonas'), password: 'alpine huts all summer', accountName: 'Gear Diary' };
+  const person: SignUpInput = { email: opts.email ?? uniqueEmail('jonas'), password: 'alpine huts all summer' };
   await main(page).getByRole('link', { name: 'Create an account' }).click();
   await fillSignUp(page, person, {});
   await confirmAddress(page, env, person.email, {});
@@ -405,8 +410,9 @@ export async function claimJourney(page: Page, env: PortalEnv, opts: JourneyOpti
   await page.waitForURL((u) => u.pathname === '/dashboard', { timeout: STEP_MS });
   const dashboard = await dashboardStatus(page);
   await shot(opts, 'claim-under-review', page);
-  const account = (await sessionAccounts(page, env)).find((a) => a.account_id === claimed.account_id);
-  return { application, preview, email: person.email, form, claimed, dashboard, account };
+  const accounts = await sessionAccounts(page, env);
+  const account = accounts.find((a) => a.account_id === claimed.account_id);
+  return { application, preview, email: person.email, form, claimed, dashboard, account, accounts };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -104,6 +104,8 @@ describe('portal journeys', () => {
     expect(r.claimed).toMatchObject({ account_id: expect.stringMatching(/^pub_mon_/), status: 'under_review' });
     // The person owns it now (its account record stays provisional until the operator approves it).
     expect(r.account).toMatchObject({ account_id: r.claimed.account_id, role: 'owner' });
+    // Signed up to claim: the claimed account is the person's only one (no second, empty account was made).
+    expect(r.accounts).toHaveLength(1);
   }, 120_000);
 
   it('configures a postback in Settings, Postback and receives the signed test event at a local receiver', async () => {

@@ -15,12 +15,18 @@ export type Role = (typeof ROLES)[number];
 export const SIGNUP_INPUT = {
   type: 'object',
   additionalProperties: false,
-  required: ['email', 'password', 'account_name'],
+  required: ['email', 'password'],
   properties: {
     email: EMAIL_INPUT,
     password: PASSWORD_INPUT,
     name: { type: 'string', minLength: 1, maxLength: 100, description: 'Your name.' },
-    account_name: { type: 'string', minLength: 2, maxLength: 100, description: 'Your site, brand or company.' },
+    account_name: {
+      type: 'string',
+      minLength: 2,
+      maxLength: 100,
+      description:
+        'Your site, brand or company: a publisher account of that name is created, pending review. Without it only your sign-in is made (to claim an instant-monetization application).',
+    },
     website: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Where you publish (http or https).' },
   },
 } as const;

@@ -35,11 +35,13 @@ export async function signUp(deps: PeopleDeps, input: InputOf<typeof SIGNUP_INPU
     if ((e as { code?: number }).code === 11000) return { status: 'verification_sent' };
     throw e;
   }
-  const accountId = `pub_${randomBytes(6).toString('hex')}`;
-  await deps.data.auth.createPublishers([
-    { _id: accountId, name: input.account_name, website: input.website, status: 'pending', feed_access: false, created_at: now, updated_at: now },
-  ]);
-  await deps.data.people.addMember(accountId, userId, 'owner', now);
+  if (input.account_name) {
+    const accountId = `pub_${randomBytes(6).toString('hex')}`;
+    await deps.data.auth.createPublishers([
+      { _id: accountId, name: input.account_name, website: input.website, status: 'pending', feed_access: false, created_at: now, updated_at: now },
+    ]);
+    await deps.data.people.addMember(accountId, userId, 'owner', now);
+  }
   await sendVerification(deps, { _id: userId, email }, now);
   return { status: 'verification_sent' };
 }

@@ -12,6 +12,8 @@ const LABELS = { email: 'E-mail', password: 'Password', account_name: 'Account n
 export function SignUpPage() {
   const [params] = useSearchParams();
   const rawNext = params.get('next');
+  // Signing up to claim an instant-monetization application: the claimed account is theirs, no other is made.
+  const claiming = !!rawNext && safeNext(rawNext).startsWith('/claim');
   const [v, setV] = useState({ email: '', password: '', account_name: '', name: '', website: '' });
   const set = (k: keyof typeof v) => (value: string) => setV((o) => ({ ...o, [k]: value }));
   const form = useFormState(validateSignup, LABELS);
@@ -35,7 +37,7 @@ export function SignUpPage() {
     const body = {
       email: v.email.trim(),
       password: v.password,
-      account_name: v.account_name.trim(),
+      ...(claiming ? {} : { account_name: v.account_name.trim() }),
       ...(v.name.trim() ? { name: v.name.trim() } : {}),
       ...(v.website.trim() ? { website: v.website.trim() } : {}),
     };
@@ -44,9 +46,13 @@ export function SignUpPage() {
 
   return (
     <Page
-      title="Create your account"
+      title={claiming ? 'Create your sign-in' : 'Create your account'}
       docTitle="Sign up"
-      description="Publish links to the network’s programs and earn commission. New accounts are reviewed before payouts."
+      description={
+        claiming
+          ? 'Then claim your instant-monetization account: its links, clicks and earnings become yours once the network approves it.'
+          : 'Publish links to the network’s programs and earn commission. New accounts are reviewed before payouts.'
+      }
     >
       <Form form={form} onSubmit={submit} pending={mutation.isPending}>
         <TextField form={form} name="email" type="email" autoComplete="email" inputMode="email" spellCheck={false} value={v.email} onChange={set('email')} />
@@ -59,14 +65,16 @@ export function SignUpPage() {
           value={v.password}
           onChange={set('password')}
         />
-        <TextField
-          form={form}
-          name="account_name"
-          hint="Your site, brand or company."
-          autoComplete="organization"
-          value={v.account_name}
-          onChange={set('account_name')}
-        />
+        {claiming ? null : (
+          <TextField
+            form={form}
+            name="account_name"
+            hint="Your site, brand or company."
+            autoComplete="organization"
+            value={v.account_name}
+            onChange={set('account_name')}
+          />
+        )}
         <TextField form={form} name="name" optional autoComplete="name" value={v.name} onChange={set('name')} />
         <TextField
           form={form}
