@@ -10,11 +10,12 @@ import { useCase } from '@cw/usecase';
 import { countAccountChanges, readFacts, type Fact } from '@cw/conversions';
 import type { AccountDeps } from './deps';
 
-const ACCOUNT_POLICY: Policy = { budget: 'account' };
+const ACCOUNT_POLICY: Policy = { budget: 'account', scope: 'affiliate:read' };
 const PAYMENT_STATUS_POLICY: Policy = {
   budget: 'account',
   refuseKinds: ['test', 'sandbox', 'read_only'],
   refuseDetail: 'Test, sandbox and read-only keys cannot read payment status.',
+  scope: 'affiliate:read',
 };
 
 const PENDING_WINDOW_DAYS = 180;

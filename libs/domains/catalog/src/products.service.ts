@@ -15,7 +15,7 @@ import { catalogScope } from './scope';
 import { FRESHNESS_HOURS, lookupProducts, searchProducts, type CatalogRow, type Page } from './search.service';
 
 /** Search and lookup share one budget; demo keys may use them; feed access is required. */
-const PRODUCTS_POLICY: Policy = { budget: 'products', allowDemo: true, requireFeedAccess: true };
+const PRODUCTS_POLICY: Policy = { budget: 'products', allowDemo: true, requireFeedAccess: true, scope: 'catalog:read' };
 
 function countriesFor(principal: Principal, country: string | undefined): string[] {
   if (country !== undefined) return [country === 'UK' ? 'GB' : country];

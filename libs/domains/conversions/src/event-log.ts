@@ -22,7 +22,7 @@ import { withAccountLease } from './account-lease';
 import { own, type ConversionsDeps } from './deps';
 
 /** Publisher API keys of every kind but demo (403), on the reporting budget. */
-export const EVENTS_POLICY: Policy = { budget: 'reporting' };
+export const EVENTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 
 /** How long an append may hold an account's log; an append takes milliseconds. */
 const LEASE_MS = 10_000;

@@ -13,8 +13,8 @@ import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';
 import { own, type ConversionsDeps } from './deps';
 
-const CONVERSIONS_POLICY: Policy = { budget: 'reporting' };
-const REPORTS_POLICY: Policy = { budget: 'reporting' };
+const CONVERSIONS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
+const REPORTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 
 const DAY = 86_400_000;
 const MAX_REPORT_DAYS = 366;

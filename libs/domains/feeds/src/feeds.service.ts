@@ -15,7 +15,7 @@ import { feedFiles, feedRows, MAX_PER_COUNTRY, type FeedRecord } from './feed-so
 import { RENEW_BEFORE_DAYS, signedFeedUrl, VALIDITY_DAYS, verifyFeedSignature } from './feed-url';
 
 /** API keys of accounts with product-feed access (demo keys refused), the feeds budget. */
-export const FEEDS_POLICY: Policy = { budget: 'feeds', requireFeedAccess: true };
+export const FEEDS_POLICY: Policy = { budget: 'feeds', requireFeedAccess: true, scope: 'catalog:read' };
 
 export const SAMPLE_CAP = 12;
 export const SAMPLE_CSV_CAP = 100;

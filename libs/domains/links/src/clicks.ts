@@ -85,7 +85,7 @@ export const CLICKS_INPUT = {
   },
 } as const;
 
-const CLICKS_POLICY: Policy = { budget: 'reporting' };
+const CLICKS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 
 /** The caller's recorded clicks, newest first; bots only when asked for; never the address hash. */
 export const listClicks = useCase(

@@ -7,7 +7,7 @@
  * again returns the same link.
  */
 import { ApiError } from '@cw/errors';
-import type { Policy, Principal } from '@cw/auth';
+import { WRITERS, type Policy, type Principal } from '@cw/auth';
 import type { ProgramRow } from '@cw/programs';
 import { LINK_LIST_ORDER, type LinkRow } from './data/links.data';
 import type { LinksDeps } from './deps';
@@ -62,12 +62,14 @@ export const LIST_LINKS_INPUT = {
 
 export type LinkRequest = InputOf<typeof LINK_REQUEST_INPUT>;
 
-const READ_LINKS_POLICY: Policy = { budget: 'links' };
+const READ_LINKS_POLICY: Policy = { budget: 'links', scope: 'links:write' };
 const WRITE_LINKS_POLICY: Policy = {
   budget: 'links',
   refuseKinds: ['read_only'],
   refuseDetail: 'Demo accounts and read-only keys cannot create links.',
   refuseDemoAccounts: true,
+  roles: WRITERS,
+  scope: 'links:write',
 };
 
 const validateItem = bodyValidator<LinkRequest>(LINK_REQUEST_INPUT);

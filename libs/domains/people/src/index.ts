@@ -34,3 +34,4 @@ export type { SessionContext } from './sessions.service';
 export { changePassword, forgotPassword, resetPassword, signUp, verifyEmail } from './signup.service';
 export { acceptInvitation, changeRole, invitationInfo, inviteMember, listMembers, removeMember, revokeInvitation } from './team.service';
 export { createPerson } from './seed';
+export { findPerson, memberRole } from './persons';

@@ -100,7 +100,7 @@ export const changeRole = useCase(
     const member = await memberOf(deps, accountId, userId);
     if (member.role !== input.role) {
       if (input.role !== 'owner') await assertNotLastOwner(deps, accountId, member);
-      await own(deps).AccountMember.updateOne({ _id: member._id }, { $set: { role: input.role } });
+      await own(deps).AccountMember.updateOne({ _id: member._id, account_id: accountId }, { $set: { role: input.role } });
       const user = await own(deps).User.findById(userId, { email: 1 }).lean<UserRow>();
       await deps.data.audit.record({
         account_id: accountId,
@@ -118,7 +118,7 @@ export const removeMember = useCase(CHANGE_MEMBERS, async function removeMember(
   const accountId = principal.publisher._id;
   const member = await memberOf(deps, accountId, userId);
   await assertNotLastOwner(deps, accountId, member);
-  await own(deps).AccountMember.deleteOne({ _id: member._id });
+  await own(deps).AccountMember.deleteOne({ _id: member._id, account_id: accountId });
   const user = await own(deps).User.findById(userId, { email: 1 }).lean<UserRow>();
   await deps.data.audit.record({
     account_id: accountId,

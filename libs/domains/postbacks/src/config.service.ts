@@ -16,7 +16,7 @@ import { own, type PostbacksDeps } from './deps';
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Publisher API keys and the portal token read it (as the portal's settings page does). */
-const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+const READ_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], scope: 'postbacks:read' };
 /**
  * Writes accept the portal token and people in the portal (owners and developers, the password given
  * again); API keys get through only to be told they cannot write.

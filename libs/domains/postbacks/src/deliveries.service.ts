@@ -15,9 +15,9 @@ import { expiresAt } from './retention';
 import { own, type PostbacksDeps } from './deps';
 
 /** Publisher API keys and the portal token list deliveries and send the test event (only the portal token writes the configuration). */
-const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'] };
+const DELIVERIES_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], scope: 'postbacks:read' };
 /** In the portal, analysts read; owners and developers send tests and redeliver. */
-const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], roles: WRITERS };
+const TEST_POSTBACK_POLICY: Policy = { budget: 'postbacks', credentials: ['api_key', 'portal_token'], roles: WRITERS, scope: 'postbacks:read' };
 /** Redelivery sends real events again: live keys and the portal token only. */
 const REDELIVER_POLICY: Policy = {
   budget: 'postbacks',

@@ -4,7 +4,7 @@
  * decide applications through `setAssignment`, the same rules and writes.
  */
 import { ApiError } from '@cw/errors';
-import type { Principal, Policy } from '@cw/auth';
+import { WRITERS, type Policy, type Principal } from '@cw/auth';
 import { literalPattern } from '@cw/db';
 import type { ProgramRow } from './data/programs.data';
 import { own, type ProgramsDeps } from './deps';
@@ -14,12 +14,14 @@ import { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './pro
 export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
 export type AssignmentStatus = Exclude<Relationship, 'available'>;
 
-const READ_PROGRAMS_POLICY: Policy = { budget: 'programs' };
+const READ_PROGRAMS_POLICY: Policy = { budget: 'programs', scope: 'links:write' };
 const APPLY_POLICY: Policy = {
   budget: 'programs',
   refuseKinds: ['read_only'],
   refuseDetail: 'Demo accounts and read-only keys cannot apply to programs.',
   refuseDemoAccounts: true,
+  roles: WRITERS,
+  scope: 'links:write',
 };
 
 export function programView(p: ProgramRow, merchantName: string | undefined, relationship: Relationship) {

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   program_not_joinable: 403,
   forbidden: 403,
   role_not_allowed: 403,
+  insufficient_scope: 403,
   reauthentication_required: 403,
   csrf_failed: 403,
   email_not_verified: 403,

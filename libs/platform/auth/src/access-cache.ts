@@ -18,17 +18,43 @@ import type { AccessVersions } from './access-versions';
 import { notAuthenticated, verifyHashedCredential, type Principal } from './credentials.service';
 import { authorize, type Policy } from './policy';
 import { hashSecret, looksLikeSecret } from './secrets';
+import { looksLikeAccessToken } from '@cw/oauth';
 
 interface Entry {
   principal: Principal;
   stamp: string;
   at: number;
+  /** Access tokens: the resource it is for (a token answers for one only). */
+  resource?: OAuthResource;
+}
+
+/** Which resource server a call is made to: the publisher API or MCP (an access token is for one). */
+export type OAuthResource = 'publisherApi' | 'mcp';
+
+/** An access token's claims, once its signature, expiry and audience are verified. */
+export interface VerifiedToken {
+  accountId: string;
+}
+
+/**
+ * How access tokens are checked; the composition root builds it (the provider's keys, the grants,
+ * the people). Both throw the platform's 401 (with its `WWW-Authenticate` challenge) on refusal.
+ */
+export interface TokenAuthority<C extends VerifiedToken = VerifiedToken> {
+  /** Signature, expiry, issuer and audience (`resource`): no I/O. */
+  verify(token: string, resource: OAuthResource): Promise<C>;
+  /** The principal the verified token is: its grant still stands, its person is still a member, the account is active. */
+  load(claims: C, resource: OAuthResource): Promise<Principal>;
+  /** Notes a use of a cached token's principal (its grant's "last used"). */
+  used(principal: Principal): void;
 }
 
 export interface AccessCacheOptions {
   /** A backstop only (a lost bump): entries are re-read after this long whatever the stamp. */
   maxAgeMs?: number;
   maxEntries?: number;
+  /** Access tokens of apps acting for people (OAuth), beside keys; absent: bearer tokens are unknown secrets (401). */
+  tokens?: TokenAuthority;
 }
 
 export class AccessCache {
@@ -37,6 +63,7 @@ export class AccessCache {
   private readonly vouched = new WeakSet<Principal>();
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
+  private readonly tokens?: TokenAuthority;
 
   constructor(
     readonly versions: AccessVersions | null,
@@ -44,6 +71,7 @@ export class AccessCache {
   ) {
     this.maxAgeMs = opts.maxAgeMs ?? 60_000;
     this.maxEntries = opts.maxEntries ?? 10_000;
+    this.tokens = opts.tokens;
   }
 
   /**
@@ -57,8 +85,10 @@ export class AccessCache {
     allowed: readonly CredentialType[],
     policy: Policy,
     spend: (accountId: string) => Promise<void>,
+    resource: OAuthResource = 'publisherApi',
     now = Date.now(),
   ): Promise<Principal> {
+    if (secret && this.tokens && looksLikeAccessToken(secret)) return this.authenticateToken(this.tokens, secret, resource, policy, spend, now);
     if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
     const hash = hashSecret(secret);
     const hit = this.usable(hash, allowed, policy, now);
@@ -80,6 +110,59 @@ export class AccessCache {
     const principal = await this.load(auth, hash, allowed, now);
     authorize(principal, policy);
     await spend(principal.publisher._id);
+    return principal;
+  }
+
+  /**
+   * An app's access token: verified (signature, expiry, audience) once, then kept like a key's
+   * principal, keyed by its hash, while the account's stamp is unchanged and the token unexpired: a
+   * revoked grant, a person removed or the account deactivated bumps the stamp, so the next
+   * request reads afresh and is refused.
+   */
+  private async authenticateToken(
+    tokens: TokenAuthority,
+    token: string,
+    resource: OAuthResource,
+    policy: Policy,
+    spend: (accountId: string) => Promise<void>,
+    now: number,
+  ): Promise<Principal> {
+    const hash = hashSecret(token);
+    const e = this.versions ? this.entries.get(hash) : undefined;
+    if (e && e.resource === resource && now - e.at < this.maxAgeMs && now < (e.principal.oauth?.expiresAt ?? 0) && allows(e.principal, policy)) {
+      const account = e.principal.publisher._id;
+      const [stamp, spent] = await Promise.allSettled([this.versions!.stamp(account), spend(account)]);
+      if (stamp.status === 'fulfilled' && stamp.value === e.stamp) {
+        if (spent.status === 'rejected') throw spent.reason;
+        tokens.used(e.principal);
+        return e.principal;
+      }
+      this.drop(hash);
+      const principal = await this.loadToken(tokens, token, hash, resource, now);
+      authorize(principal, policy);
+      if (spent.status === 'rejected') throw spent.reason;
+      return principal;
+    }
+    const principal = await this.loadToken(tokens, token, hash, resource, now);
+    authorize(principal, policy);
+    await spend(principal.publisher._id);
+    return principal;
+  }
+
+  /** As `load` for keys: the stamp is read after learning the account and before the reads it vouches for. */
+  private async loadToken(tokens: TokenAuthority, token: string, hash: string, resource: OAuthResource, now: number): Promise<Principal> {
+    const claims = await tokens.verify(token, resource);
+    let stamp: string | null = null;
+    try {
+      stamp = this.versions ? await this.versions.stamp(claims.accountId) : null;
+    } catch {
+      // The versions store is down: answer from fresh reads, cache nothing.
+    }
+    const principal = await tokens.load(claims, resource);
+    if (stamp === null) return principal;
+    if (this.entries.size >= this.maxEntries) this.drop(this.entries.keys().next().value!);
+    this.vouched.add(principal);
+    this.entries.set(hash, { principal, stamp, at: now, resource });
     return principal;
   }
 
@@ -143,6 +226,16 @@ export class AccessCache {
    */
   catalogStamp(principal: Principal): string | null {
     return this.versions && this.vouched.has(principal) ? this.versions.catalogStamp() : null;
+  }
+}
+
+/** Whether the policy lets this principal through (a refusal is always confirmed by a fresh read). */
+function allows(principal: Principal, policy: Policy): boolean {
+  try {
+    authorize(principal, policy);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -3,7 +3,7 @@ import type { PlatformConfig } from '@cw/config';
 import type { AuthData } from './data/auth.data';
 import type { CredentialType } from './data/credential.schema';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
-import type { AccessCache } from './access-cache';
+import type { AccessCache, OAuthResource } from './access-cache';
 import { verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
 import { API_KEYS_ONLY, type Policy } from './policy';
 
@@ -21,6 +21,8 @@ export interface PolicyDeps {
   limiter: RateLimiter;
   config: Pick<PlatformConfig, 'rateLimits'>;
   caches: { principals: AccessCache };
+  /** The resource server the surface is (an access token is for one): the publisher API unless said. */
+  resource?: OAuthResource;
 }
 
 /**
@@ -42,8 +44,13 @@ export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
  * MCP endpoint share one budget). What requirePolicy and every MCP tool call do.
  */
 export function callerUnder(deps: PolicyDeps, ctx: Context, secret: string | undefined, allow: readonly CredentialType[], policy: Policy): Promise<Principal> {
-  return deps.caches.principals.authenticate(deps.data.auth, secret, allow, policy, (account) =>
-    enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
+  return deps.caches.principals.authenticate(
+    deps.data.auth,
+    secret,
+    allow,
+    policy,
+    (account) => enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
+    deps.resource,
   );
 }
 

@@ -4,8 +4,22 @@ import type { ApiKeyKind, CredentialType, MemberRole } from './data/credential.s
 import type { PublisherDoc } from './data/publisher.schema';
 import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret, secretPrefix } from './secrets';
 
-/** How a caller authenticated: a stored credential of a kind, or a person's portal session. */
-export type PrincipalType = CredentialType | 'portal_session';
+/** How a caller authenticated: a stored credential of a kind, a person's portal session, or an app's OAuth access token. */
+export type PrincipalType = CredentialType | 'portal_session' | 'oauth_token';
+
+/** The scopes people grant apps (DESIGN.md "People"); a use case's policy names the one it needs. */
+export type OAuthScope = 'affiliate:read' | 'catalog:read' | 'links:write' | 'reports:read' | 'postbacks:read';
+
+/** An app acting for a person in one account, by an access token of theirs. */
+export interface OAuthActor {
+  clientId: string;
+  grantId: string;
+  scopes: readonly string[];
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
+  /** The protected resource metadata URL of the resource the token is for (RFC 9728), for challenges. */
+  resourceMetadata: string;
+}
 
 /** The person behind a portal session, and the request they made (for the security log). */
 export interface PersonActor {
@@ -30,8 +44,10 @@ export interface Principal {
   prefix: string;
   type: PrincipalType;
   keyKind?: ApiKeyKind;
-  /** Set only for a portal session: who is acting, with which role in this account. */
+  /** A portal session, or an app's token: the person acting (for a token, who granted it), with their role in this account. */
   person?: PersonActor;
+  /** Set only for an access token: the app, its grant and the scopes granted. */
+  oauth?: OAuthActor;
 }
 
 /** The one 401: it never says whether the key was missing, unknown, revoked or the account inactive. */

@@ -9,13 +9,13 @@ export {
   verifyHashedCredential,
   verifyMerchantToken,
 } from './credentials.service';
-export type { IssuedCredential, MerchantPrincipal, PersonActor, Principal, PrincipalType } from './credentials.service';
+export type { IssuedCredential, MerchantPrincipal, OAuthActor, OAuthScope, PersonActor, Principal, PrincipalType } from './credentials.service';
 export { API_KEYS_ONLY, authorize, OWNERS, WRITERS } from './policy';
 export type { Policy } from './policy';
 export { callerUnder, merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
 export { AccessCache, PrincipalMemo } from './access-cache';
-export type { AccessCacheOptions } from './access-cache';
+export type { AccessCacheOptions, OAuthResource, TokenAuthority, VerifiedToken } from './access-cache';
 export { bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions } from './access-versions';
 export type { AccessVersions } from './access-versions';
 export { AuthData, authDomain } from './data/auth.data';

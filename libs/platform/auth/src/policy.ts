@@ -6,7 +6,7 @@
 import type { BudgetName } from '@cw/config';
 import type { ApiKeyKind, CredentialType, MemberRole } from './data/credential.schema';
 import { ApiError } from '@cw/errors';
-import type { Principal } from './credentials.service';
+import type { OAuthActor, OAuthScope, Principal } from './credentials.service';
 
 export interface Policy {
   /** The per-account rate budget the call spends (both auth headers and rotated keys share it). */
@@ -29,6 +29,11 @@ export interface Policy {
   roles?: readonly MemberRole[];
   /** A portal session needs the password given in the last minutes (sensitive changes). */
   reauthenticate?: boolean;
+  /**
+   * The OAuth scope an app's access token needs to call it; without one no access token may
+   * (postback changes, key management, redelivery stay with the person and the account's keys).
+   */
+  scope?: OAuthScope;
 }
 
 /** What an analyst may not do: change anything. Owners and developers manage keys, postbacks and links. */
@@ -49,6 +54,7 @@ export function authorize(principal: Principal, policy: Policy): void {
   if (policy.refuseDemoAccounts && principal.publisher.is_demo) {
     throw new ApiError({ code: 'credential_not_allowed', detail: policy.refuseDetail ?? 'Demo accounts cannot use this endpoint.' });
   }
+  if (principal.oauth) authorizeToken(principal.oauth, policy);
   const person = principal.person;
   if (person && policy.roles && !policy.roles.includes(person.role)) {
     throw new ApiError({
@@ -56,7 +62,24 @@ export function authorize(principal: Principal, policy: Policy): void {
       detail: `Your role in this account (${person.role}) cannot do this; it needs ${policy.roles.join(' or ')}. Ask an owner of the account.`,
     });
   }
-  if (person && policy.reauthenticate && !(person.reauthenticatedUntil && person.reauthenticatedUntil.getTime() > Date.now())) {
+  if (person && !principal.oauth && policy.reauthenticate && !(person.reauthenticatedUntil && person.reauthenticatedUntil.getTime() > Date.now())) {
     throw new ApiError({ code: 'reauthentication_required', detail: 'Enter your password again to make this change.' });
   }
+}
+
+/** The scopes a token's grant holds cover the call, or 403 `insufficient_scope` (RFC 6750), naming the scope it needs. */
+function authorizeToken(token: OAuthActor, policy: Policy): void {
+  const metadata = `resource_metadata="${token.resourceMetadata}"`;
+  if (!policy.scope)
+    throw new ApiError({
+      code: 'insufficient_scope',
+      detail: "No OAuth scope grants this: it is done in the portal or with the account's own keys.",
+      headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", ${metadata}` },
+    });
+  if (!token.scopes.includes(policy.scope))
+    throw new ApiError({
+      code: 'insufficient_scope',
+      detail: `This needs the scope ${policy.scope}, which the app was not granted.`,
+      headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${policy.scope}", ${metadata}` },
+    });
 }

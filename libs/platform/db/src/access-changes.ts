@@ -98,6 +98,8 @@ export function accessChangeOfWrite(collection: string, doc: Record<string, unkn
     case 'credentials':
     case 'program_memberships':
       return doc ? account(doc.publisher_id) : 'all';
+    case 'account_members':
+      return doc ? account(doc.account_id) : 'all';
     case 'programs':
       return 'programs';
     case 'products':

@@ -7,7 +7,8 @@
  * engine's in-process versions, whether indexes are built or verified). Nothing here reads the
  * environment.
  */
-import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions } from '@cw/auth';
+import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions, type TokenAuthority } from '@cw/auth';
+import { createTokenAuthority } from './token-authority';
 import { createCatalogCaches, type CatalogCaches } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
 import { EventTails } from '@cw/conversions';
@@ -40,8 +41,8 @@ export interface PlatformCaches extends CatalogCaches {
   eventTails: EventTails;
 }
 
-export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null): PlatformCaches {
-  const principals = new AccessCache(versions);
+export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null, tokens?: TokenAuthority): PlatformCaches {
+  const principals = new AccessCache(versions, { tokens });
   return { principals, ...createCatalogCaches(config, principals), eventTails: new EventTails() };
 }
 
@@ -131,7 +132,7 @@ export async function openServiceDeps(
     limiter = createMemoryRateLimiter(opts.keyPrefix);
   }
   const versions = redis ? new RedisAccessVersions(redis) : (opts.localVersions ?? null);
-  announceAccessChanges(db, versions, logger);
+  announceAccessChanges(db, versions, logger, data);
   if (opts.reads === 'requests') budgetReads(db.connection, config.requestQueryTimeoutMs);
   const metrics = opts.metrics ?? createHttpMetrics();
   registerOperatorMetrics(metrics.registry, { db, data, redis });
@@ -145,7 +146,7 @@ export async function openServiceDeps(
     slots: redis ? createRedisSlots(redis, opts.keyPrefix ? `${opts.keyPrefix}:slots` : undefined) : createMemorySlots(),
     redis,
     versions,
-    caches: createPlatformCaches(config, versions),
+    caches: createPlatformCaches(config, versions, createTokenAuthority(config, data)),
     metrics,
     checks,
     close: async () => {
@@ -155,13 +156,15 @@ export async function openServiceDeps(
   };
 }
 
-/** Every write through `db` to what decides access bumps the versions before it returns. */
-function announceAccessChanges(db: Database, versions: AccessVersions | null, logger: Logger): void {
-  if (versions)
-    onAccessChange(
-      db.connection,
-      bumpOnAccessChange(versions, (m) => logger.error(m)),
-    );
+/**
+ * Every write through `db` to what decides access bumps the versions before it returns; so does a
+ * revoked OAuth grant (its account's cached token principals are read afresh on the next request).
+ */
+function announceAccessChanges(db: Database, versions: AccessVersions | null, logger: Logger, data?: Pick<PlatformData, 'oauth'>): void {
+  if (!versions) return;
+  const bump = bumpOnAccessChange(versions, (m) => logger.error(m));
+  onAccessChange(db.connection, bump);
+  data?.oauth.onGrantRevoked((e) => (e.accountId ? bump({ accounts: [e.accountId] }) : bump('all')));
 }
 
 /**
@@ -171,8 +174,9 @@ function announceAccessChanges(db: Database, versions: AccessVersions | null, lo
  */
 export async function openBackgroundData(deps: Pick<ServiceDeps, 'versions' | 'logger'>, mongoUri: string): Promise<{ db: Database; data: PlatformData }> {
   const db = await connectDatabase(mongoUri);
-  announceAccessChanges(db, deps.versions, deps.logger);
-  return { db, data: openPlatformData(db.connection).data };
+  const { data } = openPlatformData(db.connection);
+  announceAccessChanges(db, deps.versions, deps.logger, data);
+  return { db, data };
 }
 
 /** What an app's createApp needs: no connections it must open itself. */

@@ -19,6 +19,8 @@ export const SECURITY_EVENT_TYPES = [
   'invitation_revoked',
   'account_changed',
   'account_claimed',
+  'app_granted',
+  'app_revoked',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -3,7 +3,7 @@
  * the one-time links mailed to them. Other libs reach it through `PeopleData`'s methods.
  */
 import type { Model } from 'mongoose';
-import { defineDomain, modelVault } from '@cw/db';
+import { announceAccessChanges, defineDomain, modelVault } from '@cw/db';
 import type { MemberRole } from '@cw/auth';
 import {
   accountMemberSchema,
@@ -26,6 +26,9 @@ export interface PeopleModels {
 export type UserRow = UserDoc & { _id: string };
 export type MemberRow = AccountMemberDoc & { _id: string };
 
+// A role given, changed or taken away changes what the person's apps may do in that account (their tokens carry the person's role).
+announceAccessChanges(accountMemberSchema, { accountField: 'account_id' });
+
 const { DomainHandle, open } = modelVault<PeopleModels>('people');
 
 export const memberId = (accountId: string, userId: string) => `${accountId}:${userId}`;
@@ -33,11 +36,20 @@ export const memberId = (accountId: string, userId: string) => `${accountId}:${u
 export class PeopleData extends DomainHandle {
   /** Makes a person a member of an account (or changes their role); the claim of an application and the seed use it. */
   async addMember(accountId: string, userId: string, role: MemberRole, now = new Date()): Promise<void> {
+    // The account named in the filter: the change is announced for it (access stamps; an app's token of this person reads afresh).
     await open(this).AccountMember.updateOne(
-      { _id: memberId(accountId, userId) },
-      { $set: { role }, $setOnInsert: { account_id: accountId, user_id: userId, joined_at: now } },
+      { _id: memberId(accountId, userId), account_id: accountId },
+      { $set: { role }, $setOnInsert: { user_id: userId, joined_at: now } },
       { upsert: true },
     );
+  }
+
+  /** A person's role in an account and their address (null: not a member, or no such person). */
+  async membership(accountId: string, userId: string): Promise<{ role: MemberRole; email: string } | null> {
+    const m = await open(this).AccountMember.findById(memberId(accountId, userId)).lean<MemberRow>();
+    if (!m) return null;
+    const u = await open(this).User.findById(userId, { email: 1 }).lean<UserRow>();
+    return u ? { role: m.role as MemberRole, email: u.email } : null;
   }
 
   /** Whether someone signs in with this address (compared without case). */
