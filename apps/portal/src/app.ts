@@ -3,9 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { RouteSpec } from '@cw/http';
 import { createMailer, type Mailer } from '@cw/mail';
+import { oauthKeys } from '@cw/oauth';
 import { apiDocument, createPlatformApp, gettingStarted, type AppDeps } from '@cw/runtime';
+import { portalOAuth } from './oauth';
 import { portalSession, type PortalDeps } from './portal-context';
 import { accountRoutes } from './routes/account.routes';
+import { appsRoutes } from './routes/apps.routes';
+import { interactionRouter } from './routes/oauth-interaction.routes';
 import { postbackRoutes } from './routes/postback.routes';
 import { sessionRoutes } from './routes/session.routes';
 import { teamRoutes } from './routes/team.routes';
@@ -26,6 +30,8 @@ export interface PortalOptions {
   mailer?: Mailer;
   /** Told of each mail written to the local folder. */
   onMail?: (path: string) => void;
+  /** OAuth access token lifetime in seconds (default 600; tests shorten it). */
+  oauthAccessTokenTtlSeconds?: number;
 }
 
 export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps {
@@ -71,7 +77,7 @@ export const PORTAL_SECURITY_SCHEMES = {
 /** Every route: the session read and the request's checks first (only once a route matched, so a wrong method is 405). */
 export function routes(deps: PortalDeps): RouteSpec[] {
   const guard = portalSession(deps);
-  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps)].map((r) => ({
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps), ...appsRoutes(deps)].map((r) => ({
     ...r,
     before: [guard, ...(r.before ?? [])],
     // What the guard and the budgets can answer on any route (a route's own descriptions win).
@@ -105,7 +111,17 @@ export function api(deps: PortalDeps) {
 /** The publisher portal: its front end's pages and assets, and its session-authenticated API under /portal/api/. */
 export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
   const deps = portalDeps(appDeps, opts);
-  return createPlatformApp(deps, { name: 'portal', api: api(deps), use: [webPages(deps, opts.webDir ?? defaultWebDir()), noStore] });
+  const webDir = opts.webDir ?? defaultWebDir();
+  // OAuth: the provider (built on first use) at the root, before any body is read; its sign-in and consent calls.
+  const oauth = portalOAuth(deps, { webDir, accessTokenTtlSeconds: opts.oauthAccessTokenTtlSeconds });
+  const app = createPlatformApp(deps, {
+    name: 'portal',
+    api: api(deps),
+    use: [oauth.middleware, webPages(deps, webDir), noStore, ...interactionRouter(deps, oauth)],
+  });
+  // The provider's cookies are set through this app's context: signed with the provider's keys.
+  app.keys = oauthKeys(deps.config.keys).cookieKeys;
+  return app;
 }
 
 /** Nothing the portal's API answers is cached (sessions, secrets shown once). */

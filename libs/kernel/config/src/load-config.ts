@@ -25,6 +25,7 @@ export const RATE_LIMIT_BUDGETS = {
   },
   signinEmail: { env: 'RATELIMIT_SIGNIN_EMAIL_PER_MIN', default: 5, doc: 'portal sign-in and re-authentication failures, per e-mail address' },
   portal: { env: 'RATELIMIT_PORTAL_PER_MIN', default: 600, doc: "the portal's own API, per signed-in person" },
+  oauthRegister: { env: 'RATELIMIT_OAUTH_REGISTER_PER_MIN', default: 10, doc: 'OAuth dynamic client registrations (POST /oauth/register), per client address' },
 } as const;
 
 export type BudgetName = keyof typeof RATE_LIMIT_BUDGETS;

@@ -30,6 +30,7 @@ const NAV = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/settings/postback', label: 'Postback' },
   { to: '/settings/keys', label: 'Keys' },
+  { to: '/settings/apps', label: 'Apps' },
   { to: '/settings/team', label: 'Team' },
   { to: '/settings/security', label: 'Security' },
   { to: '/settings/account', label: 'Account' },

@@ -34,6 +34,8 @@ export const EVENT_WORDS: Record<string, string> = {
   invitation_revoked: 'Invitation revoked',
   account_changed: 'Account changed',
   account_claimed: 'Account claimed',
+  app_granted: 'App allowed',
+  app_revoked: 'App revoked',
 };
 
 export function SecurityPage() {
