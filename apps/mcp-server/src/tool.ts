@@ -13,11 +13,11 @@
 import type Koa from 'koa';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callerUnder, type Policy, type Principal } from '@cw/auth';
+import { callerUnder, presentedSecret, type Policy, type Principal } from '@cw/auth';
 import { databaseError } from '@cw/db';
 import { ApiError, errorBody, type ErrorCode, type ParamError } from '@cw/errors';
 import { MAX_KEY_LENGTH, runIdempotent } from '@cw/idempotency';
-import type { AppDeps } from '@cw/runtime';
+import { resourceMetadataUrl, type AppDeps } from '@cw/runtime';
 import type { JSONSchema } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 
@@ -66,6 +66,8 @@ export interface Tool {
     annotations?: ToolBase['annotations'];
   };
   handle(call: McpCall, args: unknown): Promise<CallToolResult>;
+  /** The HTTP route's policy; null: public (no credential). */
+  policy: Policy | null;
 }
 
 /** An MCP error result: the API's code and detail as text, and as `_meta` for programs. */
@@ -97,6 +99,7 @@ export function defineTool<In>(def: ToolDefinition<In>): Tool {
   const validate = bodyValidator<In>(def.input as Record<string, unknown>);
   return {
     name: def.name,
+    policy: def.policy,
     schemas: { input: def.input as Record<string, unknown>, output: def.output },
     config: {
       title: def.title,
@@ -129,21 +132,36 @@ export function defineTool<In>(def: ToolDefinition<In>): Tool {
   };
 }
 
-/** The per-request call: X-API-Key only (the spec), verified again on every tool call. */
+/**
+ * The per-request call: the API key (X-API-Key, or Bearer) or an app's OAuth access token for the
+ * MCP resource (Bearer), verified once per policy in the request (the endpoint checks it before the
+ * JSON-RPC is handled, so a missing or refused credential is an HTTP 401 an MCP client acts on).
+ */
 export function mcpCall(deps: AppDeps, ctx: Koa.Context): McpCall {
+  const asked = new Map<Policy, Promise<Principal>>();
+  const resourceDeps = { ...deps, resource: 'mcp' as const };
   return {
     deps,
     ctx,
-    async principal(policy) {
-      const secret = ctx.get('X-API-Key').trim() || undefined;
-      if (!secret) {
-        throw new ApiError({
-          code: 'not_authenticated',
-          detail: 'This tool needs your API key: send it in the X-API-Key header of the MCP connection. Without a key only network_stats works.',
-        });
+    principal(policy) {
+      let p = asked.get(policy);
+      if (!p) {
+        const secret = presentedSecret(ctx, { apiKeyHeader: true });
+        p = secret
+          ? // The route's budget, keyed by account: an agent cannot double it by switching protocol.
+            callerUnder(resourceDeps, ctx, secret, ['api_key'], { ...policy, allowDemo: false })
+          : Promise.reject(
+              new ApiError({
+                code: 'not_authenticated',
+                detail:
+                  'This tool needs the account: connect with OAuth (the MCP authorization flow starts from this answer) or send your API key in the X-API-Key header. Without either only network_stats works.',
+                headers: { 'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl(deps.config.portalUrl, 'mcp')}"` },
+              }),
+            );
+        p.catch(() => undefined);
+        asked.set(policy, p);
       }
-      // The route's budget, keyed by account: an agent cannot double it by switching protocol.
-      return callerUnder(deps, ctx, secret, ['api_key'], { ...policy, allowDemo: false });
+      return p;
     },
   };
 }

@@ -115,11 +115,22 @@ describe('MCP tools', () => {
     expect(stats.markets).toEqual(expect.arrayContaining(['DE', 'GB']));
     expect(stats.programs).toBeGreaterThan(0);
     expect(stats.products_per_market.find((m: { country: string }) => m.country === 'DE').products).toBeGreaterThan(0);
+    // A tool that needs the account, called without a credential: HTTP 401 with the challenge an MCP client starts OAuth from.
     for (const name of ['search_products', 'list_programs', 'get_payment_status']) {
-      const e = errorOf(await call(client, name, name === 'search_products' ? { country: 'DE' } : {}));
-      expect(e.code).toBe('not_authenticated');
-      expect(e.detail).toMatch(/X-API-Key/);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: name === 'search_products' ? { country: 'DE' } : {} } }),
+      });
+      expect(res.status, name).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${new URL(deps.config.portalUrl).origin}/.well-known/oauth-protected-resource/api/v1/mcp"`,
+      );
+      const body = (await res.json()) as { id: number; error: { message: string } };
+      expect(body.id).toBe(7);
+      expect(body.error.message).toMatch(/^not_authenticated: .*X-API-Key/);
     }
+    await expect(call(client, 'list_links', {})).rejects.toMatchObject({ code: 401 });
   });
 
   it('searches products whose urls are the caller’s tracked links, pages with offset, and looks them up again', async () => {
@@ -240,7 +251,7 @@ describe('MCP credential rules', () => {
     const client = await connect(issued.secret);
     data(await call(client, 'list_links', {}));
     await revokeCredential(deps.data.auth, issued.id);
-    expect(errorOf(await call(client, 'list_links', {})).code).toBe('not_authenticated');
+    await expect(call(client, 'list_links', {})).rejects.toMatchObject({ code: 401 });
   });
 });
 

@@ -1,16 +1,12 @@
 /**
  * Apps acting for a person through OAuth: the publisher API takes the provider's access tokens
- * beside API keys. Tokens are minted here exactly as the portal's provider signs them (its keys,
- * derived from the platform's key ring; its claims) over a grant stored through the provider's
- * own adapter, so what is tested is the resource server: scopes onto the use cases' policies,
+ * beside API keys. Tokens are made as the portal's provider makes them (`storeGrant`,
+ * `accessToken`: its adapter, its keys and claims), so what is tested is the resource server: scopes onto the use cases' policies,
  * the audience, expiry, and revocation, removal and roles applied at the next request.
  */
-import { randomBytes } from 'node:crypto';
-import { importJWK, SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthKeys, resourceIndicators } from '@cw/oauth';
-import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
+import { accessToken, createTestDeps, expectErrorShape, storeGrant, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 
 let deps: TestDeps;
@@ -37,42 +33,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => deps?.close());
 
-/** A grant, stored as the provider stores it (its adapter), bound to the account at consent. */
-async function grant(personId: string, scopes: string): Promise<string> {
-  const id = `grant_${randomBytes(8).toString('hex')}`;
-  const Grant = deps.data.oauth.adapterFactory();
-  const now = Math.floor(Date.now() / 1000);
-  await new Grant('Grant').upsert(
-    id,
-    {
-      kind: 'Grant',
-      jti: id,
-      accountId: personId,
-      clientId: 'app_test',
-      iat: now,
-      exp: now + 3600,
-      resources: { [resourceIndicators(deps.config.portalUrl).publisherApi]: scopes },
-    },
-    3600,
-  );
-  expect(await deps.data.oauth.bindGrantAccount(id, account)).toBe(true);
-  return id;
-}
-
-/** An access token as the provider signs it (ES256, typ at+jwt, the newest key of the ring). */
-async function token(opts: { personId: string; grantId: string; scopes: string; audience?: 'publisherApi' | 'mcp'; expiresIn?: string }): Promise<string> {
-  const jwk = oauthKeys(deps.config.keys).signing[0]!;
-  const key = await importJWK(jwk, 'ES256');
-  return new SignJWT({ scope: opts.scopes, client_id: 'app_test', account_id: account, grant_id: opts.grantId })
-    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid })
-    .setIssuer(deps.config.portalUrl)
-    .setAudience(resourceIndicators(deps.config.portalUrl)[opts.audience ?? 'publisherApi'])
-    .setSubject(opts.personId)
-    .setJti(randomBytes(8).toString('hex'))
-    .setIssuedAt()
-    .setExpirationTime(opts.expiresIn ?? '10m')
-    .sign(key);
-}
+const grant = (personId: string, scopes: string) => storeGrant(deps, { personId, accountId: account, scopes });
+const token = (t: { personId: string; grantId: string; scopes: string; audience?: 'publisherApi' | 'mcp'; expiresIn?: string }) =>
+  accessToken(deps, { ...t, accountId: account, resource: t.audience });
 
 const get = (path: string, bearer: string) => request(http).get(`${BASE}${path}`).set('Authorization', `Bearer ${bearer}`);
 

@@ -16,3 +16,5 @@ export { readEventStream } from './event-stream-reader';
 export type { SseMessage } from './event-stream-reader';
 export { spawnService } from './service-process';
 export { handlerServer } from './http-server';
+export { accessToken, storeGrant } from './oauth-tokens';
+export type { TestResource } from './oauth-tokens';

@@ -14,3 +14,4 @@ export type { GettingStarted } from './getting-started';
 export { API_REFERENCES, apiIndexRouter } from './api-index';
 export type { ApiReference } from './api-index';
 export { registerOperatorMetrics } from './operator-metrics';
+export { createTokenAuthority, invalidToken, resourceMetadataUrl } from './token-authority';
