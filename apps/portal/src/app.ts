@@ -14,6 +14,7 @@ import { postbackRoutes } from './routes/postback.routes';
 import { sessionRoutes } from './routes/session.routes';
 import { teamRoutes } from './routes/team.routes';
 import { webPages } from './web';
+import { resourceMetadata } from './routes/resource-metadata.routes';
 
 export const PREFIX = '/portal/api';
 
@@ -117,7 +118,7 @@ export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
   const app = createPlatformApp(deps, {
     name: 'portal',
     api: api(deps),
-    use: [oauth.middleware, webPages(deps, webDir), noStore, ...interactionRouter(deps, oauth)],
+    use: [resourceMetadata(deps.config), oauth.middleware, webPages(deps, webDir), noStore, ...interactionRouter(deps, oauth)],
   });
   // The provider's cookies are set through this app's context: signed with the provider's keys.
   app.keys = oauthKeys(deps.config.keys).cookieKeys;

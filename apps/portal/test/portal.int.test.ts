@@ -480,3 +480,33 @@ describe('pages', () => {
     expect(signin.status).toBe(200);
   });
 });
+
+describe('protected resource metadata (RFC 9728)', () => {
+  it('names this portal as the authorization server of both resources, with and without the trailing slash', async () => {
+    const base = new URL(deps.config.portalUrl).origin;
+    for (const [path, resource, scopes] of [
+      [
+        '/.well-known/oauth-protected-resource/api/v1/mcp',
+        `${deps.config.portalUrl}/api/v1/mcp`,
+        ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'offline_access'],
+      ],
+      [
+        '/.well-known/oauth-protected-resource/api/v1/mcp/',
+        `${deps.config.portalUrl}/api/v1/mcp`,
+        ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'offline_access'],
+      ],
+      [
+        '/.well-known/oauth-protected-resource/api/v1/publisher',
+        `${deps.config.portalUrl}/api/v1/publisher`,
+        ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'offline_access'],
+      ],
+    ] as const) {
+      const res = await request(http).get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.body).toMatchObject({ resource, authorization_servers: [deps.config.portalUrl], bearer_methods_supported: ['header'] });
+      expect([...res.body.scopes_supported].sort()).toEqual([...scopes].sort());
+      expect(resource.startsWith(base)).toBe(true);
+    }
+  });
+});
