@@ -8,9 +8,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { isApiError } from '../api/client';
+import { isApiError, setCsrfToken } from '../api/client';
 import { reauthenticate } from '../api/endpoints';
-import { setCsrfToken } from '../api/client';
 import { interactionAbort, interactionConsent, interactionLogin, interactionQuery, type InteractionDetails } from '../api/oauth';
 import { ErrorNotice, Loading, Notice } from '../components/feedback';
 import { Form, SelectField, SubmitButton, TextField, useFormState } from '../components/form';
@@ -138,7 +137,7 @@ function SignIn({ uid, details }: { uid: string; details: InteractionDetails }) 
 }
 
 function Consent({ uid, details }: { uid: string; details: InteractionDetails }) {
-  const accounts = useMemo(() => (details.accounts ?? []).filter((a) => a.grantable_scopes.length > 0 || a.role), [details.accounts]);
+  const accounts = useMemo(() => details.accounts ?? [], [details.accounts]);
   const [accountId, setAccountId] = useState(accounts[0]?.account_id ?? '');
   const account = accounts.find((a) => a.account_id === accountId) ?? null;
   const access = details.access ?? { resources: [], offline_access: null };
