@@ -29,13 +29,20 @@ export interface PolicyDeps {
  * The Koa side of a policy: authenticates (X-API-Key only where API keys are accepted, else
  * Bearer), authorizes, then spends the account's budget; the Principal is on ctx.state.principal.
  */
-export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware {
+export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware & { policy: Policy } {
   const allow = policy.credentials ?? API_KEYS_ONLY;
   const apiKeyHeader = allow.includes('api_key');
-  return async (ctx: Context, next: Next) => {
+  const middleware = async (ctx: Context, next: Next) => {
     ctx.state.principal = await callerUnder(deps, ctx, presentedSecret(ctx, { apiKeyHeader }), allow, policy);
     await next();
   };
+  // The route's documents read it (which OAuth scope a token needs there).
+  return Object.assign(middleware, { policy });
+}
+
+/** The policy a route's middleware applies (requirePolicy's), if any. */
+export function policyOf(middleware: unknown): Policy | undefined {
+  return (middleware as { policy?: Policy } | null)?.policy;
 }
 
 /**

@@ -12,7 +12,7 @@ export {
 export type { IssuedCredential, MerchantPrincipal, OAuthActor, OAuthScope, PersonActor, Principal, PrincipalType } from './credentials.service';
 export { API_KEYS_ONLY, authorize, OWNERS, WRITERS } from './policy';
 export type { Policy } from './policy';
-export { callerUnder, merchantOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
+export { callerUnder, merchantOf, policyOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
 export { AccessCache, PrincipalMemo } from './access-cache';
 export type { AccessCacheOptions, OAuthResource, TokenAuthority, VerifiedToken } from './access-cache';

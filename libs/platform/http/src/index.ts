@@ -6,7 +6,7 @@ export { jsonBody } from './body.middleware';
 export type { JsonSchema } from '@cw/validation';
 export { buildRouter, mountRouter, route } from './routes';
 export type { HttpMethod, ResponseSpec, RouteSpec, TypedRouteSpec } from './routes';
-export { buildOpenApi, ERROR_SCHEMA } from './openapi';
+export { buildOpenApi, ERROR_SCHEMA, OAUTH_SCHEME } from './openapi';
 export { pageEnvelopeSchema } from '@cw/usecase';
 export type { OpenApiExamples, OpenApiGroup, OpenApiOptions } from './openapi';
 export { docsRouter } from './docs.routes';

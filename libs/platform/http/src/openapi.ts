@@ -28,6 +28,9 @@ export interface OpenApiGroup {
 /** Recorded answers, per operation id, status and media type (tools/dev-stack records them from the demo data). */
 export type OpenApiExamples = Record<string, Record<string, Record<string, unknown>>>;
 
+/** The name of the OAuth 2.1 security scheme (apps acting for a publisher); its requirement lists the route's scopes. */
+export const OAUTH_SCHEME = 'OAuth2';
+
 export interface OpenApiOptions {
   title: string;
   version: string;
@@ -153,7 +156,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         summary: r.summary,
         ...(r.description ? { description: r.description } : {}),
         tags: r.tags ?? [],
-        security: (r.security ?? []).length ? (r.security ?? []).map((s) => ({ [s]: [] })) : [],
+        security: (r.security ?? []).length ? (r.security ?? []).map((s) => ({ [s]: s === OAUTH_SCHEME ? (r.oauthScopes ?? []) : [] })) : [],
         parameters,
         ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
         responses,

@@ -29,6 +29,8 @@ export interface RouteSpec {
   tags?: string[];
   /** Names of security schemes from the OpenAPI document; empty for public routes. */
   security?: string[];
+  /** The scopes an OAuth access token needs here (the requirement of an `oauth2` scheme named in `security`). */
+  oauthScopes?: string[];
   query?: JsonSchema;
   body?: JsonSchema;
   pathParams?: Record<string, JsonSchema>;

@@ -4,7 +4,19 @@
  * OpenAPI document, and its routes. Apps differ only in the description they pass.
  */
 import type Koa from 'koa';
-import { buildOpenApi, buildRouter, createServiceApp, docsRouter, mountRouter, type ErrorRenderer, type OpenApiExamples, type RouteSpec } from '@cw/http';
+import {
+  buildOpenApi,
+  buildRouter,
+  createServiceApp,
+  docsRouter,
+  mountRouter,
+  OAUTH_SCHEME,
+  type ErrorRenderer,
+  type OpenApiExamples,
+  type RouteSpec,
+} from '@cw/http';
+import { policyOf } from '@cw/auth';
+import { RESOURCE_SCOPES } from '@cw/oauth';
 import { databaseError } from '@cw/db';
 import type { AppDeps } from './service-deps';
 
@@ -42,14 +54,42 @@ export const API_KEY_SCHEMES = {
 };
 export const API_KEY_SECURITY = ['ApiKeyHeader', 'BearerAuth'];
 
+/** The OAuth 2.1 scheme of apps acting for a publisher (the portal's provider), with the scopes people grant. */
+export function oauthScheme(portalUrl: string): Record<string, unknown> {
+  const base = portalUrl.replace(/\/+$/, '');
+  return {
+    type: 'oauth2',
+    description:
+      'An app or agent acting for a publisher: the person signs in to the portal and grants it scopes for one account (authorization code with PKCE S256, dynamic client registration; discovery at `/.well-known/oauth-authorization-server`). Send the access token as `Authorization: Bearer`. A call outside its scopes is 403 `insufficient_scope`.',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${base}/oauth/authorize`,
+        tokenUrl: `${base}/oauth/token`,
+        refreshUrl: `${base}/oauth/token`,
+        scopes: { ...RESOURCE_SCOPES },
+      },
+    },
+  };
+}
+
+/** Routes an access token may call (their policy names a scope) also list the OAuth scheme, with that scope. */
+function withOAuth(routes: RouteSpec[]): RouteSpec[] {
+  return routes.map((r) => {
+    const scope = (r.before ?? []).map(policyOf).find((p) => p?.scope)?.scope;
+    return scope ? { ...r, security: [...(r.security ?? []), OAUTH_SCHEME], oauthScopes: [scope] } : r;
+  });
+}
+
 export function apiDocument(deps: Pick<AppDeps, 'config'>, api: ApiDescription): Record<string, unknown> {
+  const groups = [{ prefix: api.prefix, routes: withOAuth(api.routes) }, ...(api.moreRoutes ?? []).map((g) => ({ ...g, routes: withOAuth(g.routes) }))];
+  const oauth = groups.some((g) => g.routes.some((r) => r.security?.includes(OAUTH_SCHEME)));
   return buildOpenApi({
     title: api.title,
     version: API_VERSION,
     description: api.description,
     serverUrl: deps.config.portalUrl,
-    securitySchemes: api.securitySchemes ?? {},
-    groups: [{ prefix: api.prefix, routes: api.routes }, ...(api.moreRoutes ?? []), { prefix: '', routes: api.described ?? [] }],
+    securitySchemes: { ...(api.securitySchemes ?? {}), ...(oauth ? { [OAUTH_SCHEME]: oauthScheme(deps.config.portalUrl) } : {}) },
+    groups: [...groups, { prefix: '', routes: api.described ?? [] }],
     examples: api.examples,
   });
 }
