@@ -457,6 +457,23 @@ describe('Settings, Apps', () => {
     ]);
   });
 
+  it('an app revoking its own refresh token ends its grant, and the log says the app did', async () => {
+    const b = new Browser();
+    const { clientId, verifier, uid } = await start(b);
+    const consentUid = await signInFor(b, uid, owner());
+    const tokens = await consentAndExchange(b, consentUid, clientId, verifier, { account_id: ACC() });
+    const grantId = (await verify(tokens.access_token)).grantId!;
+    const res = await fetch(`${base}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: String(tokens.refresh_token), token_type_hint: 'refresh_token', client_id: clientId }),
+    });
+    expect(res.status).toBe(200);
+    expect((await b.json(`/portal/api/accounts/${ACC()}/apps`)).body.data.map((g: { id: string }) => g.id)).not.toContain(grantId);
+    const log = (await securityLog(b, ACC())).filter((e) => e.type === 'app_revoked' && e.detail.grant_id === grantId);
+    expect(log).toEqual([expect.objectContaining({ actor: null, detail: expect.objectContaining({ reason: 'revoked_by_app', app: agent.client_name }) })]);
+  });
+
   it('a refresh token used twice revokes the grant, and the log says why', async () => {
     const b = new Browser();
     const { clientId, verifier, uid } = await start(b);
