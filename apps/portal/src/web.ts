@@ -127,7 +127,7 @@ export function webPages(deps: PortalDeps, dir: string): Middleware {
         code: 'service_unavailable',
         detail: "The portal's front end is not built: run `npx nx run portal:build-web` (npm start builds it).",
       });
-    if (isMember && !(await resolveSession(deps, ctx.cookies.get(cookie)))) {
+    if (isMember && !(await resolveSession(deps, ctx.cookies.get(cookie, { signed: false })))) {
       ctx.set('Cache-Control', 'no-store');
       return ctx.redirect(`/signin?next=${encodeURIComponent(path === '/' ? '/dashboard' : ctx.url)}`);
     }

@@ -100,6 +100,10 @@ export function accessChangeOfWrite(collection: string, doc: Record<string, unkn
       return doc ? account(doc.publisher_id) : 'all';
     case 'account_members':
       return doc ? account(doc.account_id) : 'all';
+    case 'oauth_records':
+      // A removed record may be a revoked grant (whose account the removal does not tell): every
+      // stamp moves. Writes that add or change records (tokens, codes, sessions) decide no access.
+      return doc ? undefined : 'all';
     case 'programs':
       return 'programs';
     case 'products':

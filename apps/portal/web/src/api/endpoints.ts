@@ -75,7 +75,7 @@ export async function signOut(): Promise<void> {
   setCsrfToken(null);
 }
 
-export const signUp = (input: { email: string; password: string; account_name: string; name?: string; website?: string }) =>
+export const signUp = (input: { email: string; password: string; account_name?: string; name?: string; website?: string }) =>
   api<{ status: string }>('/signup', { method: 'POST', body: input, auth: 'public' });
 
 export const verifyEmail = (token: string) => api<{ verified: boolean; email: string }>('/verify-email', { method: 'POST', body: { token }, auth: 'public' });
