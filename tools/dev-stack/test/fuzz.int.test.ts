@@ -10,7 +10,9 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyCase, operationsOf, schemaErrors, type FuzzCase, type FuzzOperation, type OpenApiDocument } from '@cw-tools/testing';
+import { accessToken, anyCase, operationsOf, schemaErrors, storeGrant, type FuzzCase, type FuzzOperation, type OpenApiDocument } from '@cw-tools/testing';
+import { connectDatabase } from '@cw/db';
+import { openPlatformData } from '@cw/runtime';
 import { startPlatform, type Platform } from '../src/platform';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
@@ -84,13 +86,34 @@ beforeAll(async () => {
     [`live_${'A'.repeat(43)}`, undefined],
     [SESSION, p0.account_id],
   ];
+  // Apps' access tokens of publishers[0]'s owner, one per scope, and one for the MCP resource (refused here).
+  const db = await connectDatabase(platform.mongoUri);
+  try {
+    const deps = { data: openPlatformData(db.connection).data, config: platform.config };
+    const person = String((await db.connection.collection('users').findOne({ email: p0.portal_login.email }))!._id);
+    for (const [scopes, resource] of [
+      ['affiliate:read', 'publisherApi'],
+      ['catalog:read', 'publisherApi'],
+      ['links:write', 'publisherApi'],
+      ['reports:read', 'publisherApi'],
+      ['postbacks:read', 'publisherApi'],
+      ['affiliate:read catalog:read links:write reports:read postbacks:read', 'publisherApi'],
+      ['catalog:read', 'mcp'],
+    ] as const) {
+      const grantId = await storeGrant(deps, { personId: person, accountId: p0.account_id, scopes, resource });
+      rows.push([await accessToken(deps, { personId: person, accountId: p0.account_id, grantId, scopes, resource, expiresIn: '1h' }), p0.account_id]);
+    }
+  } finally {
+    await db.close();
+  }
   await signIn();
   credentials = rows.map(([k]) => k);
   accountOf = rows.map(([, a]) => a);
   accounts = c.publishers.map((p) => p.account_id);
   secrets = c.publishers
     .flatMap((p) => [...Object.values(p.keys), p.reporting_token, p.offers_credential, p.portal_token, p.portal_login.password])
-    .concat(c.fixtures.merchant_token, ...Object.values(c.special_keys));
+    .concat(c.fixtures.merchant_token, ...Object.values(c.special_keys))
+    .concat(rows.map(([k]) => k).filter((k): k is string => !!k && k.split('.').length === 3));
   const docs: OpenApiDocument[] = [];
   for (const path of DOCS) {
     const res = await fetch(`${platform.url}${path}`);
@@ -257,6 +280,58 @@ describe('fuzzing every route from the served OpenAPI documents', () => {
     const logged = logLines.filter((l) => secrets.some((s) => l.includes(s)) || SECRET_SHAPE.test(l));
     expect(logged.map((l) => l.slice(0, 200))).toEqual([]);
   }, 290_000);
+
+  it('answers random requests to the OAuth endpoints in OAuth’s own terms, never a 5xx', async () => {
+    const endpoint = fc.constantFrom(
+      '/oauth/token',
+      '/oauth/register',
+      '/oauth/revoke',
+      '/oauth/authorize',
+      '/oauth/jwks',
+      '/oauth/userinfo',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-protected-resource/api/v1/mcp',
+      '/oauth/interaction/nope/details',
+    );
+    const form = fc.dictionary(
+      fc.constantFrom(
+        'grant_type',
+        'code',
+        'code_verifier',
+        'client_id',
+        'redirect_uri',
+        'refresh_token',
+        'token',
+        'resource',
+        'scope',
+        'response_type',
+        'code_challenge',
+        'code_challenge_method',
+        'state',
+      ),
+      fc.oneof(
+        fc.string(),
+        fc.constantFrom('authorization_code', 'refresh_token', 'S256', 'plain', 'code', 'http://127.0.0.1:1/cb', `${platform.url}/api/v1/mcp`),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(endpoint, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), form, fc.boolean(), async (path, method, params, json) => {
+        const query = new URLSearchParams(params).toString();
+        const body = method === 'GET' ? undefined : json ? JSON.stringify({ ...params, redirect_uris: [params.redirect_uri ?? 'x'] }) : query;
+        const res = await fetch(`${platform.url}${path}${method === 'GET' && query ? `?${query}` : ''}`, {
+          method,
+          redirect: 'manual',
+          headers: { Origin: platform.url, ...(body ? { 'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded' } : {}) },
+          body,
+        });
+        const text = await res.text();
+        if (res.status >= 500) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+        if (secrets.some((s) => text.includes(s))) throw new Error(`${method} ${path} answered a secret`);
+      }),
+      { numRuns: 400 },
+    );
+  }, 120_000);
 
   it('answers malformed, random and hostile JSON-RPC on the MCP endpoint with JSON-RPC, never a 5xx', async () => {
     const live = platform.credentials!.publishers[0].keys.live;

@@ -88,7 +88,13 @@ export class AccessCache {
     resource: OAuthResource = 'publisherApi',
     now = Date.now(),
   ): Promise<Principal> {
-    if (secret && this.tokens && looksLikeAccessToken(secret)) return this.authenticateToken(this.tokens, secret, resource, policy, spend, now);
+    if (secret && this.tokens && looksLikeAccessToken(secret)) {
+      // Where only another credential kind works (the reporting token, the offers credential), an
+      // access token authenticates nothing, as every other kind there (401); where the account's
+      // keys work, a token is authenticated and its scopes decide (403 insufficient_scope).
+      if (!policy.scope && !allowed.includes('api_key')) throw notAuthenticated();
+      return this.authenticateToken(this.tokens, secret, resource, policy, spend, now);
+    }
     if (!secret || !looksLikeSecret(secret)) throw notAuthenticated();
     const hash = hashSecret(secret);
     const hit = this.usable(hash, allowed, policy, now);
