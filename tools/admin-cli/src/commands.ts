@@ -639,6 +639,25 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { id: { type: 'string', required: true, doc: 'application id (app_…)' }, note: { type: 'string', doc: 'why (kept on the application)' } },
     run: (deps, o) => rejectApplication(deps, str(o, 'id')!, str(o, 'note')),
   },
+  'oauth-app:disable': {
+    summary:
+      'Disable an app registered through OAuth: it can no longer authorize or refresh, and every grant of it is revoked (its tokens stop at their next request)',
+    options: { client: { type: 'string', required: true, doc: "the app's client_id" } },
+    run: async (deps, o) => {
+      const r = await deps.data.oauth.disableClient(str(o, 'client')!);
+      if (!r.found) throw new ApiError({ code: 'not_found', detail: `no app ${str(o, 'client')} is registered` });
+      return { client_id: str(o, 'client'), disabled: true, grants_revoked: r.grantsRevoked };
+    },
+  },
+  'oauth-app:enable': {
+    summary: 'Enable a disabled OAuth app again (its revoked grants stay revoked: people grant it anew)',
+    options: { client: { type: 'string', required: true, doc: "the app's client_id" } },
+    run: async (deps, o) => {
+      if (!(await deps.data.oauth.enableClient(str(o, 'client')!)))
+        throw new ApiError({ code: 'not_found', detail: `no app ${str(o, 'client')} is registered` });
+      return { client_id: str(o, 'client'), disabled: false };
+    },
+  },
   'publisher:subscribe-trending': {
     summary: 'Subscribe an account to trending opportunities in some channels (--channels none unsubscribes)',
     options: {

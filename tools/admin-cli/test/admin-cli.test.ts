@@ -6,7 +6,8 @@ import { connectDatabase, type Database } from '@cw/db';
 import { openPlatformData, type Models, type PlatformData } from '@cw/runtime';
 import { verifyCredential, verifyMerchantToken } from '@cw/auth';
 import { generateDemoData } from '@cw-tools/demo-data';
-import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
+import { createTestDatabase, storeGrant, type TestDatabase } from '@cw-tools/testing';
+import { loadConfig } from '@cw/config';
 import { runCli } from '../src/cli';
 
 let tdb: TestDatabase;
@@ -128,6 +129,20 @@ describe('operator CLI', () => {
     const again = await runCli(['publisher:approve', '--publisher', 'pub_signup_a'], env(), dir);
     expect(again.code).not.toBe(0);
     expect(again.out).toMatch(/only pending accounts are reviewed/);
+  });
+
+  it('disables an OAuth app (its grants revoked, it can no longer be found by the provider) and enables it again', async () => {
+    const Client = data.oauth.adapterFactory();
+    await new Client('Client').upsert('app_cli', { client_id: 'app_cli', client_name: 'CLI agent', redirect_uris: ['http://127.0.0.1:9/cb'] });
+    const config = loadConfig({}, { port: 0 });
+    const grant = await storeGrant({ data, config }, { personId: 'usr_cli', accountId: 'pub_cli', scopes: 'catalog:read', clientId: 'app_cli' });
+    expect(await data.oauth.grantById(grant)).not.toBeNull();
+    expect((await admin('oauth-app:disable', '--client', 'app_cli')).body).toEqual({ client_id: 'app_cli', disabled: true, grants_revoked: 1 });
+    expect(await data.oauth.grantById(grant)).toBeNull();
+    expect(await new Client('Client').find('app_cli')).toBeUndefined();
+    expect((await admin('oauth-app:enable', '--client', 'app_cli')).body).toEqual({ client_id: 'app_cli', disabled: false });
+    expect(await new Client('Client').find('app_cli')).toMatchObject({ client_name: 'CLI agent' });
+    expect((await runCli(['oauth-app:disable', '--client', 'nope'], env(), dir)).code).not.toBe(0);
   });
 
   it('says at once that the local platform is not running when its info file outlived it', async () => {
