@@ -17,6 +17,7 @@ export const SLOW_TIER = [
   'tools/dev-stack/test/docs.browser.test.ts',
   'tools/dev-stack/test/portal.browser.test.ts',
   'tools/dev-stack/test/oauth.browser.test.ts',
+  'tools/dev-stack/test/mcp-oauth.browser.test.ts',
   'tools/embedded-mongo/test/durability.test.ts',
   'tools/embedded-mongo/test/wire-robustness.test.ts',
   'tools/workspace-checks/test/service-build.test.ts',
