@@ -13,6 +13,9 @@ import { interactionRouter } from './routes/oauth-interaction.routes';
 import { postbackRoutes } from './routes/postback.routes';
 import { sessionRoutes } from './routes/session.routes';
 import { teamRoutes } from './routes/team.routes';
+import { activityRoutes } from './routes/activity.routes';
+import { catalogRoutes } from './routes/catalog.routes';
+import { dashboardRoutes } from './routes/dashboard.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -78,7 +81,16 @@ export const PORTAL_SECURITY_SCHEMES = {
 /** Every route: the session read and the request's checks first (only once a route matched, so a wrong method is 405). */
 export function routes(deps: PortalDeps): RouteSpec[] {
   const guard = portalSession(deps);
-  return [...sessionRoutes(deps), ...accountRoutes(deps), ...postbackRoutes(deps), ...teamRoutes(deps), ...appsRoutes(deps)].map((r) => ({
+  return [
+    ...sessionRoutes(deps),
+    ...accountRoutes(deps),
+    ...postbackRoutes(deps),
+    ...teamRoutes(deps),
+    ...appsRoutes(deps),
+    ...dashboardRoutes(deps),
+    ...activityRoutes(deps),
+    ...catalogRoutes(deps),
+  ].map((r) => ({
     ...r,
     before: [guard, ...(r.before ?? [])],
     // What the guard and the budgets can answer on any route (a route's own descriptions win).

@@ -37,6 +37,13 @@ export function createRouter() {
           element: <AppLayout />,
           children: [
             { path: 'dashboard', element: <DashboardPage /> },
+            { path: 'products', lazy: async () => ({ Component: (await import('./pages/products-page')).ProductsPage }) },
+            { path: 'programs', lazy: async () => ({ Component: (await import('./pages/programs-page')).ProgramsPage }) },
+            { path: 'links', lazy: async () => ({ Component: (await import('./pages/links-page')).LinksPage }) },
+            { path: 'conversions', lazy: async () => ({ Component: (await import('./pages/conversions-page')).ConversionsPage }) },
+            { path: 'conversions/:id', lazy: async () => ({ Component: (await import('./pages/conversion-page')).ConversionPage }) },
+            { path: 'clicks', lazy: async () => ({ Component: (await import('./pages/clicks-page')).ClicksPage }) },
+            { path: 'payments', lazy: async () => ({ Component: (await import('./pages/payments-page')).PaymentsPage }) },
             { path: 'settings', element: <Navigate to="/settings/account" replace /> },
             { path: 'settings/postback', lazy: async () => ({ Component: (await import('./pages/settings/postback-page')).PostbackPage }) },
             { path: 'settings/keys', lazy: async () => ({ Component: (await import('./pages/settings/keys-page')).KeysPage }) },

@@ -28,13 +28,20 @@ export function AppLayout() {
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard' },
-  { to: '/settings/postback', label: 'Postback' },
-  { to: '/settings/keys', label: 'Keys' },
-  { to: '/settings/apps', label: 'Apps' },
-  { to: '/settings/team', label: 'Team' },
-  { to: '/settings/security', label: 'Security' },
-  { to: '/settings/account', label: 'Account' },
+  { to: '/conversions', label: 'Conversions' },
+  { to: '/clicks', label: 'Clicks' },
+  { to: '/links', label: 'Links' },
+  { to: '/products', label: 'Products' },
+  { to: '/programs', label: 'Programs' },
+  { to: '/payments', label: 'Payments' },
+  { to: '/settings/postback', label: 'Postback', settings: true },
+  { to: '/settings/keys', label: 'Keys', settings: true },
+  { to: '/settings/apps', label: 'Apps', settings: true },
+  { to: '/settings/team', label: 'Team', settings: true },
+  { to: '/settings/security', label: 'Security', settings: true },
+  { to: '/settings/account', label: 'Account', settings: true },
 ] as const;
+const FIRST_SETTING = NAV.find((i) => 'settings' in i)?.to;
 
 function SignedIn({ session }: { session: Session }) {
   const [wanted, setWanted] = useState(storedAccountId);
@@ -112,16 +119,16 @@ function SignedIn({ session }: { session: Session }) {
               ) : null}
               <nav aria-label="Main">
                 <ul className="nav-list">
-                  {NAV.map((item, i) => (
+                  {NAV.map((item) => (
                     <li key={item.to}>
-                      {i === 1 && (
+                      {item.to === FIRST_SETTING && (
                         <span className="nav-group" aria-hidden="true">
                           Settings
                         </span>
                       )}
                       <NavLink to={item.to} className="nav-link">
                         {item.label}
-                        {i >= 1 && <span className="visually-hidden"> settings</span>}
+                        {'settings' in item && <span className="visually-hidden"> settings</span>}
                       </NavLink>
                     </li>
                   ))}

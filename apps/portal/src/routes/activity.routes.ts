@@ -1,0 +1,7 @@
+/** (being built for issue 43) */
+import type { RouteSpec } from '@cw/http';
+import type { PortalDeps } from '../portal-context';
+
+export function activityRoutes(_deps: PortalDeps): RouteSpec[] {
+  return [];
+}
