@@ -86,7 +86,19 @@ const BOUNDARIES = {
     { sourceTag: 'scope:monetize-api', onlyDependOnLibsWithTags: [SHARED, 'scope:monetize', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:portal',
-      onlyDependOnLibsWithTags: [SHARED, 'scope:people', 'scope:account', 'scope:postbacks', 'scope:monetize', 'scope:conversions', 'scope:tools', RUNTIME],
+      onlyDependOnLibsWithTags: [
+        SHARED,
+        'scope:people',
+        'scope:account',
+        'scope:postbacks',
+        'scope:monetize',
+        'scope:conversions',
+        'scope:catalog',
+        'scope:programs',
+        'scope:links',
+        'scope:tools',
+        RUNTIME,
+      ],
     },
     { sourceTag: 'scope:feed-service', onlyDependOnLibsWithTags: [SHARED, 'scope:feeds', 'scope:catalog', 'scope:tools', RUNTIME] },
     {
