@@ -4,7 +4,7 @@ import { Schema, type InferSchemaType } from 'mongoose';
  * The stats read model (owned by @cw/conversions, see its stats/ folder): one cell per account,
  * view, period and dimension values, holding counters that clicks and conversion changes
  * increment as they happen. Views: `a` (the account), `p` (program and merchant), `s` (sub-ID),
- * `ps` (both). Grains: `d` (a UTC day: quarter hours in a Fenwick tree, slots `f1`..`f96`, so any
+ * `ps` (both), `l` (a tracked link: `link_id`, with its program and sub-ID). Grains: `d` (a UTC day: quarter hours in a Fenwick tree, slots `f1`..`f96`, so any
  * time zone's days are exact) and `m` (a UTC month: its total, slot `m`, and its days in a Fenwick
  * tree, slots `d1`..`d31`). `fv`: the layout's version (cells of an older one are rebuilt). Counters: `c.<slot>` clicks (bots
  * apart); `s.<slot>.<currency>_<status>_<source>_<paid>` = `{n, a, m}` (conversions, sale amount
@@ -15,12 +15,13 @@ export const statSchema = new Schema(
   {
     _id: { type: String, required: true },
     publisher_id: { type: String, required: true },
-    v: { type: String, enum: ['a', 'p', 's', 'ps'], required: true },
+    v: { type: String, enum: ['a', 'p', 's', 'ps', 'l'], required: true },
     g: { type: String, enum: ['d', 'm'], required: true },
     t: { type: Date, required: true },
     program_id: { type: Number, default: null },
     campaign_id: { type: Number, default: null },
     subid: { type: String, default: null },
+    link_id: { type: String },
     fv: { type: Number },
     c: { type: Schema.Types.Mixed },
     s: { type: Schema.Types.Mixed },
@@ -31,6 +32,8 @@ export const statSchema = new Schema(
 // Reads: one account's view and grain over a range of periods, optionally one sub-ID.
 statSchema.index({ publisher_id: 1, v: 1, g: 1, t: 1 });
 statSchema.index({ publisher_id: 1, v: 1, subid: 1, g: 1, t: 1 });
+// Links' totals: the cells of given links (view `l` only).
+statSchema.index({ publisher_id: 1, link_id: 1, g: 1, t: 1 }, { partialFilterExpression: { v: 'l' } });
 
 /**
  * A transaction of increments to stats cells, stored before it is applied so that a crash in the

@@ -1,9 +1,10 @@
 /**
  * The cells of the stats read model and what a click or a conversion adds to them (pure).
  *
- * A fact (a click, or a conversion counted in one state) at instant `at` adds to eight cells:
- * four views (`a`: the account; `p`: program and merchant; `s`: sub-ID; `ps`: both) in two grains
- * (`d`: its UTC day; `m`: its UTC month). A day cell counts per quarter hour, in a Fenwick tree
+ * A fact (a click, or a conversion counted in one state) at instant `at` adds to ten cells: five
+ * views (`a`: the account; `p`: program and merchant; `s`: sub-ID; `ps`: both; `l`: the tracked
+ * link, with its program and sub-ID; only facts that came through a link) in two grains (`d`: its
+ * UTC day; `m`: its UTC month). A day cell counts per quarter hour, in a Fenwick tree
  * over the day's 96 quarters (nodes `f1`..`f96`): the sum of the quarters before any quarter is
  * at most 7 nodes. A month cell holds the month's total (`m`) and counts per day in a Fenwick
  * tree over its 31 days (nodes `d1`..`d31`): the sum of the days before any day is at most 5
@@ -15,9 +16,11 @@
 import { createHash } from 'node:crypto';
 import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
 
-export type View = 'a' | 'p' | 's' | 'ps';
+export type View = 'a' | 'p' | 's' | 'ps' | 'l';
 export type Grain = 'd' | 'm';
-export const VIEWS: readonly View[] = ['a', 'p', 's', 'ps'];
+export const VIEWS: readonly View[] = ['a', 'p', 's', 'ps', 'l'];
+
+const BASE_VIEWS: readonly View[] = ['a', 'p', 's', 'ps'];
 
 /** Quarter hours in a UTC day: the Fenwick tree's size. */
 export const QUARTERS = 96;
@@ -41,6 +44,8 @@ export interface Attribution {
   program_id: number | null;
   campaign_id: number | null;
   subid: string;
+  /** The tracked link it came through (none: a ledger entry, a sale without a click). */
+  link_id?: string | null;
 }
 
 /** A cell's identity (stored on insert). */
@@ -52,6 +57,8 @@ export interface CellDims {
   program_id: number | null;
   campaign_id: number | null;
   subid: string | null;
+  /** `l` cells only. */
+  link_id?: string | null;
 }
 
 /** Increments of one cell: counter path to an integer (counts) or a decimal string (money). */
@@ -75,7 +82,18 @@ export const stateKey = (c: { status: string; paid?: boolean | null }) => `${c.s
 
 export function cellId(d: CellDims): string {
   return createHash('sha256')
-    .update([d.publisher_id, d.v, d.g, d.t.toISOString(), d.program_id ?? '', d.campaign_id ?? '', d.subid ?? '\u0000'].join('\u0001'))
+    .update(
+      [
+        d.publisher_id,
+        d.v,
+        d.g,
+        d.t.toISOString(),
+        d.program_id ?? '',
+        d.campaign_id ?? '',
+        d.subid ?? '\u0000',
+        ...(d.v === 'l' ? [d.link_id ?? ''] : []),
+      ].join('\u0001'),
+    )
     .digest('base64url')
     .slice(0, 24);
 }
@@ -89,6 +107,7 @@ function dimsOf(a: Attribution, v: View, g: Grain, at: number): CellDims {
     program_id: v === 's' || v === 'a' ? null : a.program_id,
     campaign_id: v === 's' || v === 'a' ? null : a.campaign_id,
     subid: v === 'p' || v === 'a' ? null : a.subid,
+    ...(v === 'l' ? { link_id: a.link_id ?? null } : {}),
   };
 }
 
@@ -96,7 +115,7 @@ function dimsOf(a: Attribution, v: View, g: Grain, at: number): CellDims {
 export const MONTH_DAYS = 31;
 
 /** The version of the cells' layout (`fv` of a cell); older cells are rebuilt (./rebuild.ts). */
-export const CELL_FORMAT = 2;
+export const CELL_FORMAT = 3;
 
 /** The Fenwick nodes (of a tree of `size` leaves) a count in leaf `i` (0-based) adds to. */
 export function nodesOf(i: number, size = QUARTERS): number[] {
@@ -143,8 +162,13 @@ export class Increments {
     return c;
   }
 
+  /** The views a fact adds to: the link's only when it came through one. */
+  private static viewsOf(a: Attribution): readonly View[] {
+    return a.link_id ? VIEWS : BASE_VIEWS;
+  }
+
   clicks(a: Attribution, at: number, n = 1): void {
-    for (const v of VIEWS)
+    for (const v of Increments.viewsOf(a))
       for (const g of ['d', 'm'] as const) {
         const c = this.cell(a, v, g, at);
         for (const slot of slotsOf(g, at)) c.counts[`c.${slot}`] = (c.counts[`c.${slot}`] ?? 0) + n;
@@ -157,7 +181,7 @@ export class Increments {
       const d = parseDecimal(s);
       return sign === 1 ? d : { units: -d.units, scale: d.scale };
     };
-    for (const v of VIEWS)
+    for (const v of Increments.viewsOf(a))
       for (const g of ['d', 'm'] as const) {
         const c = this.cell(a, v, g, at);
         for (const slot of slotsOf(g, at)) {

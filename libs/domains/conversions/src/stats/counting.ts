@@ -21,6 +21,7 @@ const BATCH = 500;
 interface PendingConversion {
   _id: string;
   publisher_id: string;
+  link_id?: string | null;
   program_id?: number | null;
   campaign_id?: number | null;
   subid?: string | null;
@@ -46,6 +47,7 @@ const attributionOf = (c: PendingConversion): Attribution => ({
   program_id: c.program_id ?? null,
   campaign_id: c.campaign_id ?? null,
   subid: c.subid ?? '',
+  link_id: c.link_id ?? null,
 });
 
 const factsIn = (c: PendingConversion, key: string): ConversionFacts => {
@@ -102,6 +104,7 @@ export interface PreparedCount {
 /** What counting reads of a conversion (its attribution, state and amounts). */
 export const COUNTED_FIELDS = {
   publisher_id: 1,
+  link_id: 1,
   program_id: 1,
   campaign_id: 1,
   subid: 1,
@@ -188,12 +191,18 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
 }
 
 /** What a batch of stored clicks adds: each click not flagged as a bot, once. */
-function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
+function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
   const incs = new Increments();
   for (const c of clicks)
     if (!c.is_bot)
       incs.clicks(
-        { publisher_id: c.publisher_id, program_id: c.program_id ?? null, campaign_id: c.campaign_id ?? null, subid: c.subid ?? '' },
+        {
+          publisher_id: c.publisher_id,
+          program_id: c.program_id ?? null,
+          campaign_id: c.campaign_id ?? null,
+          subid: c.subid ?? '',
+          link_id: c.link_id ?? null,
+        },
         new Date(c.created_at).getTime(),
       );
   return storedIncs(incs.nonZero());

@@ -31,6 +31,9 @@ export interface StatsQuery {
   bucket?: Bucket;
   bySubid?: boolean;
   byProgram?: boolean;
+  /** Per tracked link (facts that came through none are left out); `linkIds`: only these. */
+  byLink?: boolean;
+  linkIds?: string[];
   subid?: string;
   programId?: number;
   merchantId?: number;
@@ -42,6 +45,8 @@ export interface Fact {
   program_id: number | null;
   campaign_id: number | null;
   subid: string | null;
+  /** Per link reads only. */
+  link_id: string | null;
   clicks: number;
   /** Conversions: absent on a click fact. */
   conversion?: {
@@ -60,9 +65,11 @@ interface CellRow extends StoredCounters {
   program_id: number | null;
   campaign_id: number | null;
   subid: string | null;
+  link_id?: string | null;
 }
 
-export const viewFor = (q: Pick<StatsQuery, 'bySubid' | 'byProgram' | 'subid' | 'programId' | 'merchantId'>): View => {
+export const viewFor = (q: Pick<StatsQuery, 'bySubid' | 'byProgram' | 'subid' | 'programId' | 'merchantId' | 'byLink' | 'linkIds'>): View => {
+  if (q.byLink || q.linkIds) return 'l';
   const subid = q.bySubid || q.subid !== undefined;
   const program = q.byProgram || q.programId !== undefined || q.merchantId !== undefined;
   return subid && program ? 'ps' : subid ? 's' : program ? 'p' : 'a';
@@ -165,8 +172,9 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
   if (q.subid !== undefined) base.subid = q.subid;
   if (q.programId !== undefined) base.program_id = q.programId;
   if (q.merchantId !== undefined) base.campaign_id = q.merchantId;
+  if (q.linkIds) base.link_id = { $in: q.linkIds };
   const projection = (slots: Set<string>) => {
-    const p: Record<string, 0 | 1> = { _id: 0, t: 1, program_id: 1, campaign_id: 1, subid: 1 };
+    const p: Record<string, 0 | 1> = { _id: 0, t: 1, program_id: 1, campaign_id: 1, subid: 1, link_id: 1 };
     for (const s of slots) p[`c.${s}`] = p[`s.${s}`] = 1;
     return p;
   };
@@ -193,7 +201,7 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
           .lean<CellRow[]>()
       : Promise.resolve([] as CellRow[]),
   ]);
-  const groupOf = (r: CellRow) => `${r.program_id ?? ''}\u0001${r.campaign_id ?? ''}\u0001${r.subid ?? '\u0000'}`;
+  const groupOf = (r: CellRow) => `${r.program_id ?? ''}\u0001${r.campaign_id ?? ''}\u0001${r.subid ?? '\u0000'}\u0001${r.link_id ?? ''}`;
   const dayOfGroup = new Map<string, CellRow>();
   for (const r of dayCells) if (days.has(r.t.getTime())) dayOfGroup.set(`${groupOf(r)}\u0001${r.t.getTime()}`, r);
   const groups = new Map<string, { row: CellRow; buckets: Sums[] }>();
@@ -227,7 +235,7 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
   const out: Fact[] = [];
   for (const { row, buckets } of groups.values())
     buckets.forEach((sums, i) => {
-      const dims = { program_id: row.program_id ?? null, campaign_id: row.campaign_id ?? null, subid: row.subid ?? null };
+      const dims = { program_id: row.program_id ?? null, campaign_id: row.campaign_id ?? null, subid: row.subid ?? null, link_id: row.link_id ?? null };
       if (sums.clicks) out.push({ at: edges[i]!, ...dims, clicks: sums.clicks });
       for (const [key, e] of sums.keys) {
         if (!e.n && e.a.units === 0n && e.m.units === 0n) continue;

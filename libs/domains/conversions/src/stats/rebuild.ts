@@ -60,7 +60,7 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
   for await (const k of clicks)
     if (!k.stats_txn || !open.has(k.stats_txn))
       expected.clicks(
-        { publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '' },
+        { publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '', link_id: k.link_id ?? null },
         k.created_at.getTime(),
       );
   const stored = own(deps)
@@ -79,6 +79,7 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
       program_id: s.program_id ?? null,
       campaign_id: s.campaign_id ?? null,
       subid: s.subid ?? null,
+      ...(s.v === 'l' ? { link_id: (s as { link_id?: string | null }).link_id ?? null } : {}),
     };
     expected.storedCell(String(s._id), dims, { c: s.c, s: s.s }, -1);
   }

@@ -31,8 +31,8 @@ export interface ClickFilter {
 }
 
 /** What the stats read model counts of a click. */
-export type CountedClick = Pick<ClickRow, '_id' | 'publisher_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot' | 'stats_txn'>;
-const COUNTED_CLICK = { publisher_id: 1, program_id: 1, campaign_id: 1, subid: 1, created_at: 1, is_bot: 1, stats_txn: 1 } as const;
+export type CountedClick = Pick<ClickRow, '_id' | 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot' | 'stats_txn'>;
+const COUNTED_CLICK = { publisher_id: 1, link_id: 1, program_id: 1, campaign_id: 1, subid: 1, created_at: 1, is_bot: 1, stats_txn: 1 } as const;
 
 export interface LinksModels {
   Link: Model<LinkDoc>;
