@@ -1,7 +1,218 @@
-/** (being built for issue 43) */
-import type { RouteSpec } from '@cw/http';
-import type { PortalDeps } from '../portal-context';
+/**
+ * Products, Programs, Links (and their clicks and sales) for the account's people: the same use
+ * cases, with the same input schemas, as the publisher API's `/products/`, `/programs/` and
+ * `/links/` (roles are the use cases' policies: applying and creating links need an owner or a
+ * developer). Writes take an optional Idempotency-Key under the API's own scope, so a key replays
+ * across both surfaces.
+ */
+import type { Middleware } from 'koa';
+import { authorize, type Policy } from '@cw/auth';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, productPageJson, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
+import { idempotent } from '@cw/idempotency';
+import { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LINK_SCHEMA, LIST_LINKS_INPUT, listLinks } from '@cw/links';
+import {
+  APPLICATION_SCHEMA,
+  APPLY_INPUT,
+  applyToProgram,
+  JOINABLE_PROGRAMS_INPUT,
+  joinablePrograms,
+  LIST_PROGRAMS_INPUT,
+  listPrograms,
+  PROGRAM_SCHEMA,
+} from '@cw/programs';
+import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { E } from './schemas';
 
-export function catalogRoutes(_deps: PortalDeps): RouteSpec[] {
-  return [];
+const ACCOUNT = { account: { type: 'string', description: 'An account the person belongs to (pub_…).' } };
+const ERRORS = {
+  401: E('Not signed in'),
+  403: E('role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed'),
+  404: E('Not a member of this account'),
+  429: E('Rate limited'),
+  503: E('Unavailable (catalog, or tracked links being refreshed)'),
+};
+const WRITE_ERRORS = { ...ERRORS, 400: E('Invalid parameter'), 409: E('Idempotency-Key reused with another body, or in use') };
+
+const BATCH_RESULT_SCHEMA = {
+  type: 'object',
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          index: { type: 'integer' },
+          status: { type: 'string', enum: ['created', 'existing', 'error'] },
+          link: LINK_SCHEMA,
+          error: { type: 'object' },
+        },
+      },
+    },
+    created: { type: 'integer' },
+    existing: { type: 'integer' },
+    errors: { type: 'integer' },
+  },
+};
+
+export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
+  const member = [spendPortalBudget(deps), memberOf(deps)];
+  /**
+   * A write: the person's role checked before the Idempotency-Key is claimed (a refusal is not
+   * stored under the key), then the key (the API's route name: one scope for both surfaces).
+   */
+  const write = (name: string, policy: Policy): Middleware[] => [
+    ...member,
+    async (ctx, next) => {
+      authorize(principalIn(ctx), policy);
+      await next();
+    },
+    idempotent({ data: deps.data.idempotency, account: (ctx) => principalIn(ctx).publisher._id, route: name }),
+  ];
+  return [
+    route({
+      method: 'GET',
+      path: '/accounts/:account/products',
+      operationId: 'searchAccountProducts',
+      summary: 'Product search with the API’s filters, each product with the account’s tracked link (as GET /api/v1/publisher/products/)',
+      tags: ['Products'],
+      pathParams: ACCOUNT,
+      query: SEARCH_INPUT,
+      before: member,
+      responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, 400: E('Invalid parameter, or country required'), ...ERRORS },
+      handler: async (ctx, { query }) => {
+        ctx.type = 'application/json';
+        ctx.body = productPageJson(await searchProductsPage(deps, principalIn(ctx), query));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/products/lookup',
+      operationId: 'lookupAccountProducts',
+      summary: 'Products by id or GTIN (as GET /api/v1/publisher/products/lookup/)',
+      tags: ['Products'],
+      pathParams: ACCOUNT,
+      query: LOOKUP_INPUT,
+      before: member,
+      responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, 400: E('Invalid parameter or invalid GTIN'), ...ERRORS },
+      handler: async (ctx, { query }) => {
+        ctx.type = 'application/json';
+        ctx.body = productPageJson(await lookupProductsPage(deps, principalIn(ctx), query));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/programs',
+      operationId: 'listAccountPrograms',
+      summary: 'The account’s programs; with include_available=true also those open for application (as GET /api/v1/publisher/programs/)',
+      tags: ['Programs'],
+      pathParams: ACCOUNT,
+      query: LIST_PROGRAMS_INPUT,
+      before: member,
+      responses: {
+        200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }) },
+        400: E('Invalid parameter'),
+        ...ERRORS,
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await listPrograms(deps, principalIn(ctx), query);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/programs/joinable',
+      operationId: 'listAccountJoinablePrograms',
+      summary: 'Active programs open for application that the account is not assigned to (as GET /api/v1/publisher/programs/joinable/)',
+      tags: ['Programs'],
+      pathParams: ACCOUNT,
+      query: JOINABLE_PROGRAMS_INPUT,
+      before: member,
+      responses: {
+        200: { description: 'Page envelope of programs', schema: pageEnvelopeSchema(PROGRAM_SCHEMA, { cursor: true }) },
+        400: E('Invalid parameter'),
+        ...ERRORS,
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await joinablePrograms(deps, principalIn(ctx), query);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/accounts/:account/programs/apply',
+      operationId: 'applyAccountToProgram',
+      summary: 'Apply to a program (owners, developers): 201 when approved at once, 200 when pending review or already decided',
+      description: 'Optional Idempotency-Key (max 255), the same scope as the API’s POST /programs/apply/. Demo accounts never apply.',
+      tags: ['Programs'],
+      pathParams: ACCOUNT,
+      body: APPLY_INPUT,
+      before: write('POST /programs/apply', applyToProgram.policy),
+      responses: {
+        200: { description: 'Pending review, or the existing assignment', schema: APPLICATION_SCHEMA },
+        201: { description: 'Approved', schema: APPLICATION_SCHEMA },
+        ...WRITE_ERRORS,
+        404: E('Not a member of this account, or an unknown or inactive program'),
+      },
+      handler: async (ctx, { body }) => {
+        const outcome = await applyToProgram(deps, principalIn(ctx), body);
+        ctx.status = outcome.approvedNow ? 201 : 200;
+        ctx.body = outcome.view;
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/links',
+      operationId: 'listAccountLinks',
+      summary: 'Links created through the links API and the portal, newest first (as GET /api/v1/publisher/links/)',
+      tags: ['Links'],
+      pathParams: ACCOUNT,
+      query: LIST_LINKS_INPUT,
+      before: member,
+      responses: {
+        200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK_SCHEMA, { cursor: true }) },
+        400: E('Invalid parameter'),
+        ...ERRORS,
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await listLinks(deps, principalIn(ctx), query);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/accounts/:account/links',
+      operationId: 'createAccountLink',
+      summary: 'Create a tracking link (owners, developers): 201 created, 200 when the same link existed',
+      description: 'Optional Idempotency-Key (max 255), the same scope as the API’s POST /links/.',
+      tags: ['Links'],
+      pathParams: ACCOUNT,
+      body: LINK_REQUEST_INPUT,
+      before: write('POST /links', createLink.policy),
+      responses: {
+        200: { description: 'Existing link', schema: LINK_SCHEMA },
+        201: { description: 'Created link', schema: LINK_SCHEMA },
+        ...WRITE_ERRORS,
+        403: E('role_not_allowed, program_not_approved, credential_not_allowed (demo accounts) or csrf_failed'),
+        404: E('Not a member of this account, or an unknown program or campaign'),
+      },
+      handler: async (ctx, { body }) => {
+        const r = await createLink(deps, principalIn(ctx), body);
+        ctx.status = r.created ? 201 : 200;
+        ctx.body = r.link;
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/accounts/:account/links/batch',
+      operationId: 'createAccountLinkBatch',
+      summary: 'Create 1 to 50 links (owners, developers); each item reports created, existing or its error',
+      description: 'Optional Idempotency-Key (max 255), the same scope as the API’s POST /links/batch/.',
+      tags: ['Links'],
+      pathParams: ACCOUNT,
+      body: LINK_BATCH_INPUT,
+      before: write('POST /links/batch', createLinkBatch.policy),
+      responses: { 200: { description: 'LinkBatchResult', schema: BATCH_RESULT_SCHEMA }, ...WRITE_ERRORS },
+      handler: async (ctx, { body }) => {
+        ctx.body = await createLinkBatch(deps, principalIn(ctx), body);
+      },
+    }),
+  ];
 }
