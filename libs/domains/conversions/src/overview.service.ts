@@ -16,7 +16,6 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, formatDecimal, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase, type InputOf } from '@cw/usecase';
-import { TIMEZONE } from './conversion.schemas';
 import { addDays, bucketOf, daysBetween, nextDay, zoneCalendar, type Bucket, type Calendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts, type Fact } from './stats/reader';
@@ -26,6 +25,7 @@ const POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
+const ZONE = { type: 'string', minLength: 1, maxLength: 64, description: "IANA time zone whose calendar the days are. Default: the account's." } as const;
 const DAY = { type: 'string', format: 'date', description: "Day of the time zone's calendar, YYYY-MM-DD (inclusive)." } as const;
 
 export const OVERVIEW_INPUT = {
@@ -34,7 +34,7 @@ export const OVERVIEW_INPUT = {
   properties: {
     date_from: DAY,
     date_to: { ...DAY, description: "Day of the time zone's calendar, YYYY-MM-DD (inclusive), not before date_from. Default: today." },
-    timezone: { ...TIMEZONE, default: undefined, description: "IANA time zone whose calendar the days are. Default: the account's." },
+    timezone: ZONE,
     top: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many sub-IDs, programs and links to rank.' },
   },
 } as const;
@@ -47,7 +47,7 @@ export const LINK_TOTALS_INPUT = {
     ids: { type: 'string', minLength: 1, maxLength: 5000, description: 'Comma-separated link ids (deeplink ids), at most 100.' },
     date_from: { ...DAY, description: 'Default: every day the account has.' },
     date_to: DAY,
-    timezone: { ...TIMEZONE, default: undefined, description: "IANA time zone whose calendar the days are. Default: the account's." },
+    timezone: ZONE,
   },
 } as const;
 
