@@ -130,6 +130,16 @@ function seqOf(cursor: string, publisherId: string): number {
   return Number(seq);
 }
 
+/**
+ * The cursor after the account's newest event (its pending events appended first): a client that
+ * wants only what happens from now on (a live page) opens the stream from it.
+ */
+export async function latestEventCursor(deps: Deps, publisherId: string): Promise<string> {
+  await appendAccountEvents(deps, publisherId);
+  const last = await own(deps).SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>();
+  return eventCursor(publisherId, last?.seq ?? 0);
+}
+
 /** The number after which a cursor of this account's feed resumes (0: from the start); 400 if it is not one. */
 export const cursorSeq = (cursor: string | undefined, publisherId: string): number => (cursor ? seqOf(cursor, publisherId) : 0);
 

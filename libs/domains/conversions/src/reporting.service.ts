@@ -71,6 +71,24 @@ const LIST_ORDER: ListSort = [
   ['_id', 1],
 ];
 
+/** The filter of GET /conversions/ (also the portal's CSV export of the same list): 400 when date_from is after date_to. */
+export function conversionsFilter(
+  principal: Principal,
+  input: Pick<InputOf<typeof LIST_CONVERSIONS_INPUT>, 'date_from' | 'date_to' | 'subid' | 'status' | 'source' | 'updated_since'>,
+): Record<string, unknown> {
+  const { from, toExclusive } = range(input.date_from, input.date_to);
+  const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
+  if (from || toExclusive) filter.occurred_at = { ...(from ? { $gte: from } : {}), ...(toExclusive ? { $lt: toExclusive } : {}) };
+  if (input.subid !== undefined) filter.subid = input.subid;
+  if (input.status !== undefined) filter.status = input.status;
+  if (input.source !== undefined && input.source !== 'all') filter.source = input.source;
+  if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
+  return filter;
+}
+
+/** Newest first, as GET /conversions/ lists them (the index `{publisher_id, occurred_at: -1, _id: 1}`). */
+export const CONVERSIONS_ORDER = LIST_ORDER;
+
 /**
  * The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set (from
  * the stats read model; with `updated_since`, which the model does not key, from the matched rows).
@@ -79,12 +97,7 @@ export const listConversions = useCase(
   CONVERSIONS_POLICY,
   async function listConversions(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
     const { from, toExclusive } = range(input.date_from, input.date_to);
-    const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
-    if (from || toExclusive) filter.occurred_at = { ...(from ? { $gte: from } : {}), ...(toExclusive ? { $lt: toExclusive } : {}) };
-    if (input.subid !== undefined) filter.subid = input.subid;
-    if (input.status !== undefined) filter.status = input.status;
-    if (input.source !== 'all') filter.source = input.source;
-    if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
+    const filter = conversionsFilter(principal, input);
     // The rollup reads the stats read model: the account's changes are counted first (read your writes).
     if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
     const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);

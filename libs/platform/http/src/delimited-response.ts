@@ -7,8 +7,11 @@ import { PassThrough, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 
-/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
-export const neutralizeFormula = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+/**
+ * A cell a spreadsheet would run as a formula gets a leading apostrophe. A plain negative decimal
+ * (a correction's commission, `-5.00`) runs nothing and stays a number.
+ */
+export const neutralizeFormula = (v: string) => (/^[=+\-@\t\r]/.test(v) && !/^-[0-9]{1,30}(\.[0-9]{1,30})?$/.test(v) ? `'${v}` : v);
 
 /** A record by column name, or the cells in column order. */
 export type Row = Record<string, unknown> | readonly unknown[];
