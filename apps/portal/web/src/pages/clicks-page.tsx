@@ -1,6 +1,218 @@
-import { Page } from '../components/page';
+/**
+ * Clicks: the API's list with its filters (sub-ID, merchant, link, bots) in the URL, newest
+ * first, cursor paging, and a CSV of exactly the filtered rows.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { clicksExportUrl, clicksQuery, type Click, type ClickFilters } from '../api/activity';
+import { ErrorNotice, Loading, StatusPill, words } from '../components/feedback';
+import { Page, Section } from '../components/page';
+import { Pager, useCursorPaging, type CursorPaging } from '../components/pager';
+import { useFormat } from '../lib/format';
+import { describeUserAgent } from '../lib/user-agent';
+import { useAccount } from '../session';
+import { AccountGate } from './account-gate';
 
-/** (being built for issue 43) */
+const TITLE = 'Clicks';
+const SUBID = /^[A-Za-z0-9._~-]{1,100}$/;
+const CAMPAIGN = /^[1-9][0-9]{0,9}$/;
+const LINK = /^[A-Za-z0-9]{1,64}$/;
+
 export function ClicksPage() {
-  return <Page title="Clicks">{null}</Page>;
+  return (
+    <AccountGate title={TITLE}>
+      <Clicks />
+    </AccountGate>
+  );
+}
+
+/** The filters shown, read from the URL (only values the API takes). */
+export function clickFiltersOf(params: URLSearchParams): ClickFilters {
+  const f: ClickFilters = {};
+  const subid = params.get('sub_id');
+  const campaign = params.get('campaign_id');
+  const link = params.get('deeplink_id');
+  if (subid && SUBID.test(subid)) f.sub_id = subid;
+  if (campaign && CAMPAIGN.test(campaign)) f.campaign_id = campaign;
+  if (link && LINK.test(link)) f.deeplink_id = link;
+  if (params.get('include_bots') === 'true') f.include_bots = true;
+  return f;
+}
+
+function Clicks() {
+  const account = useAccount();
+  const fmt = useFormat();
+  const paging = useCursorPaging();
+  const filters = clickFiltersOf(paging.params);
+  const list = useQuery(clicksQuery(account.account_id, filters, { cursor: paging.cursor, page_size: paging.pageSize }));
+  const sizeId = useId();
+  const rows = list.data?.data ?? [];
+  const filtered = Object.keys(filters).some((k) => k !== 'include_bots');
+
+  return (
+    <Page
+      title={TITLE}
+      description={`Every visit through your tracked links, newest first. Times in ${fmt.timeZone}.`}
+      actions={
+        <a className="button button-secondary" href={clicksExportUrl(account.account_id, filters)} download>
+          Download CSV
+        </a>
+      }
+    >
+      <Section
+        title="Filters"
+        description="Clicks flagged as automated traffic (bots) are left out unless you include them. The CSV holds every row of these filters."
+      >
+        <FilterForm key={paging.params.toString()} filters={filters} paging={paging} />
+      </Section>
+      <Section title="Click list" description={list.data ? `${filtered ? 'Filtered. ' : ''}Sorted by time, newest first.` : undefined}>
+        {list.isPending ? (
+          <Loading label="Loading clicks…" />
+        ) : list.isError && !list.data ? (
+          <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
+        ) : rows.length === 0 ? (
+          filtered || filters.include_bots ? (
+            <div className="empty">
+              <p>No clicks match these filters.</p>
+              <p>
+                Check the sub-ID, merchant and link, or{' '}
+                <button type="button" className="link-button" onClick={() => paging.setFilters({})}>
+                  clear the filters
+                </button>
+                .
+              </p>
+            </div>
+          ) : (
+            <div className="empty">
+              <p>No clicks yet.</p>
+              <p>
+                Clicks appear here when people follow your tracked links. <Link to="/links">Create a tracked link</Link> and put it on your site, newsletter or
+                post.
+              </p>
+            </div>
+          )
+        ) : (
+          <>
+            {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
+            <ClickTable rows={rows} />
+            <Pager
+              label="clicks"
+              paging={paging}
+              page={list.data?.page ?? 1}
+              nextCursor={list.data?.next_cursor ?? null}
+              loading={list.isPlaceholderData}
+              sizeId={sizeId}
+            />
+          </>
+        )}
+      </Section>
+    </Page>
+  );
+}
+
+function FilterForm({ filters, paging }: { filters: ClickFilters; paging: CursorPaging }) {
+  const ids = { subid: useId(), campaign: useId(), link: useId(), bots: useId(), error: useId() };
+  const [subid, setSubid] = useState(filters.sub_id ?? '');
+  const [campaign, setCampaign] = useState(filters.campaign_id ?? '');
+  const [link, setLink] = useState(filters.deeplink_id ?? '');
+  const [bots, setBots] = useState(!!filters.include_bots);
+  const [errors, setErrors] = useState<Partial<Record<'subid' | 'campaign' | 'link', string>>>({});
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found: typeof errors = {};
+    if (subid.trim() && !SUBID.test(subid.trim())) found.subid = 'Letters, digits and . _ ~ - only, up to 100.';
+    if (campaign.trim() && !CAMPAIGN.test(campaign.trim())) found.campaign = 'A merchant id is a whole number.';
+    if (link.trim() && !LINK.test(link.trim())) found.link = 'A link id is letters and digits, up to 64.';
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    paging.setFilters({ sub_id: subid.trim(), campaign_id: campaign.trim(), deeplink_id: link.trim(), include_bots: bots });
+  };
+  const field = (name: 'subid' | 'campaign' | 'link', label: string, value: string, set: (v: string) => void, hint?: string) => (
+    <div className="field">
+      <label htmlFor={ids[name]}>{label}</label>
+      <input
+        id={ids[name]}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+        inputMode={name === 'campaign' ? 'numeric' : undefined}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={[hint ? `${ids.error}-${name}-hint` : '', errors[name] ? `${ids.error}-${name}` : ''].filter(Boolean).join(' ') || undefined}
+      />
+      {hint && (
+        <p className="hint" id={`${ids.error}-${name}-hint`}>
+          {hint}
+        </p>
+      )}
+      {errors[name] && (
+        <p className="field-error" id={`${ids.error}-${name}`}>
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+  return (
+    <form className="form form-inline filter-form" onSubmit={submit} noValidate aria-label="Click filters">
+      {field('subid', 'Sub-ID', subid, setSubid)}
+      {field('campaign', 'Merchant', campaign, setCampaign, 'The merchant id.')}
+      {field('link', 'Link', link, setLink, 'The link id (deeplink_id).')}
+      <div className="field field-check">
+        <label className="choice" htmlFor={ids.bots}>
+          <input id={ids.bots} type="checkbox" checked={bots} onChange={(e) => setBots(e.target.checked)} />
+          Include bots
+        </label>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary">
+          Apply filters
+        </button>
+        {Object.keys(filters).length > 0 && (
+          <button type="button" className="button button-ghost" onClick={() => paging.setFilters({})}>
+            Clear filters
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function ClickTable({ rows }: { rows: Click[] }) {
+  const fmt = useFormat();
+  return (
+    <div className="table-wrap" role="region" aria-label="Table of clicks" tabIndex={0}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col" aria-sort="descending">
+              Time <span className="muted">(newest first)</span>
+            </th>
+            <th scope="col">Link</th>
+            <th scope="col">Merchant</th>
+            <th scope="col">Sub-ID</th>
+            <th scope="col">Referrer</th>
+            <th scope="col">Device</th>
+            <th scope="col">Traffic</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((c) => (
+            <tr key={c.id} data-click={c.id}>
+              <td className="nowrap">{fmt.dateTime(c.created_at)}</td>
+              <td>
+                <span className="mono">{c.deeplink_id}</span>
+                <p className="muted small">Program {c.program_id}</p>
+              </td>
+              <td>{c.campaign_id}</td>
+              <td>{c.sub_id ? <span className="mono">{c.sub_id}</span> : <span className="muted">—</span>}</td>
+              <td className="cell-clip">{c.referrer ? <span title={c.referrer}>{c.referrer}</span> : <span className="muted">—</span>}</td>
+              <td>{describeUserAgent(c.user_agent)}</td>
+              <td>{c.is_bot ? <StatusPill tone="warning">Bot{c.bot_reason ? `: ${words(c.bot_reason).toLowerCase()}` : ''}</StatusPill> : 'Person'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
