@@ -11,6 +11,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCredential, type Principal } from '@cw/auth';
 import { lookupProductsPage, productPageJson, searchProductsPage } from '@cw/catalog';
+import { linkTotals } from '@cw/conversions';
 import { listLinks } from '@cw/links';
 import { joinablePrograms, listPrograms } from '@cw/programs';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
@@ -223,11 +224,38 @@ describe('links', () => {
   });
 });
 
+describe('clicks and sales of links', () => {
+  it('answers each link’s clicks, conversions and commission as the linkTotals use case does, for a range too', async () => {
+    const b = await analyst();
+    const links = await b.get(`/accounts/${ACC()}/links`, { page_size: 10 });
+    expect(links.body.data.length).toBeGreaterThan(0);
+    const ids = links.body.data.map((l: { id: string }) => l.id).join(',');
+    const all = await b.get(`/accounts/${ACC()}/links/totals`, { ids });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.data.map((t: { link_id: string }) => t.link_id)).toEqual(ids.split(','));
+    expect(all.body.data[0]).toMatchObject({ clicks: expect.any(Number), conversions: expect.any(Number), commission: expect.any(Object) });
+    expect(all.body).toEqual(wire(await linkTotals(deps, await apiCaller(), { ids })));
+    const range = { ids, date_from: '2024-01-01', date_to: '2024-01-31', timezone: 'America/New_York' };
+    const ranged = await b.get(`/accounts/${ACC()}/links/totals`, range);
+    expect(ranged.status).toBe(200);
+    expect(ranged.body).toEqual(wire(await linkTotals(deps, await apiCaller(), range)));
+  });
+
+  it('refuses more than 100 ids, a bad date and unknown parameters with a 400', async () => {
+    const b = await owner();
+    const many = Array.from({ length: 101 }, (_, i) => `l${i}`).join(',');
+    expectErrorShape(await b.get(`/accounts/${ACC()}/links/totals`, { ids: many }), 400, 'invalid_parameter');
+    expectErrorShape(await b.get(`/accounts/${ACC()}/links/totals`, { ids: 'a', date_from: '31/01/2024' }), 400, 'invalid_parameter');
+    expectErrorShape(await b.get(`/accounts/${ACC()}/links/totals`, { ids: 'a', sort: 'clicks' }), 400);
+    expectErrorShape(await b.get(`/accounts/${ACC()}/links/totals`), 400, 'invalid_parameter');
+  });
+});
+
 describe('another account', () => {
   it('is 404 on every catalog call, reads and writes alike, and nothing is created there', async () => {
     const b = await owner();
     const other = OTHER();
-    for (const path of ['products?country=DE', 'products/lookup?gtins=4006381333931', 'programs', 'programs/joinable', 'links'])
+    for (const path of ['products?country=DE', 'products/lookup?gtins=4006381333931', 'programs', 'programs/joinable', 'links', 'links/totals?ids=x'])
       expectErrorShape(await b.get(`/accounts/${other}/${path}`), 404, 'not_found');
     expectErrorShape(await b.post(`/accounts/${other}/programs/apply`, { program_id: fx().joinable_program_id }), 404, 'not_found');
     expectErrorShape(await b.post(`/accounts/${other}/links`, { program_id: fx().approved_program_id, subid: 'intruder' }), 404, 'not_found');

@@ -1,7 +1,7 @@
 /**
  * Products, Programs, Links (and their clicks and sales) for the account's people: the same use
  * cases, with the same input schemas, as the publisher API's `/products/`, `/programs/` and
- * `/links/` (roles are the use cases' policies: applying and creating links need an owner or a
+ * `/links/`, and each link's clicks and sales from the stats read model (`linkTotals`) (roles are the use cases' policies: applying and creating links need an owner or a
  * developer). Writes take an optional Idempotency-Key under the API's own scope, so a key replays
  * across both surfaces.
  */
@@ -10,6 +10,7 @@ import { authorize, type Policy } from '@cw/auth';
 import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, productPageJson, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
+import { LINK_TOTALS_INPUT, linkTotals } from '@cw/conversions';
 import { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LINK_SCHEMA, LIST_LINKS_INPUT, listLinks } from '@cw/links';
 import {
   APPLICATION_SCHEMA,
@@ -174,6 +175,25 @@ export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
       },
       handler: async (ctx, { query }) => {
         ctx.body = await listLinks(deps, principalIn(ctx), query);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/links/totals',
+      operationId: 'accountLinkTotals',
+      summary: 'Clicks, conversions and commission (pending and approved, per currency) of up to 100 links, from the stats read model',
+      description: "Without dates: every day the account has. Days are the time zone's (default: the account's).",
+      tags: ['Links'],
+      pathParams: ACCOUNT,
+      query: LINK_TOTALS_INPUT,
+      before: member,
+      responses: {
+        200: E('Per link: link_id, clicks, conversions (pending, approved, declined), commission by currency'),
+        400: E('Invalid parameter'),
+        ...ERRORS,
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await linkTotals(deps, principalIn(ctx), query);
       },
     }),
     route({
