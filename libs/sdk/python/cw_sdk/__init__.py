@@ -1,0 +1,34 @@
+"""Client for the publisher affiliate platform (standard library only)."""
+from ._transport import VERSION, RetryEvent, TokenProvider
+from .client import CwClient
+from .errors import CwApiError
+from .events import StreamedEvent
+from .oauth import PUBLISHER_SCOPES, OAuthTokenProvider, publisher_resource, refresh_tokens
+from .pagination import Paged
+from .postbacks import (
+    PostbackVerificationError,
+    generate_postback_secret,
+    sign_postback,
+    verify_postback,
+    verify_postback_signature,
+)
+
+__version__ = VERSION
+__all__ = [
+    "CwApiError",
+    "CwClient",
+    "OAuthTokenProvider",
+    "PUBLISHER_SCOPES",
+    "Paged",
+    "PostbackVerificationError",
+    "RetryEvent",
+    "StreamedEvent",
+    "TokenProvider",
+    "VERSION",
+    "generate_postback_secret",
+    "publisher_resource",
+    "refresh_tokens",
+    "sign_postback",
+    "verify_postback",
+    "verify_postback_signature",
+]
