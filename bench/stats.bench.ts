@@ -4,7 +4,7 @@
  * 30,000), both over 400 days, 1,000 sub-IDs and 5 programs. History is written as rows and the
  * stats read model built with `stats:rebuild` (its time and the engine's memory are reported).
  * Then, per account, every aggregate and each list's first page through HTTP, sequentially:
- * p50/p99 and the ratio large/small. Last, the lag from a change (a click, a sale) to the report
+ * p50/p99 and the ratio large/small (the portal's dashboard overview among them). Last, the lag from a change (a click, a sale) to the report
  * that shows it, through the real tracker, intake and worker. The engine runs in its own process.
  * `npm run bench:stats [-- --conversions N --clicks N --small-conversions N --small-clicks N --requests N]`.
  */
@@ -56,6 +56,7 @@ const platform = await startPlatform({
     RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000',
     RATELIMIT_IP_PER_MIN: '10000000',
     RATELIMIT_ACCOUNT_PER_MIN: '10000000',
+    RATELIMIT_PORTAL_PER_MIN: '10000000',
   },
   seedProducts: 100,
   credentialsPath: null,
@@ -82,13 +83,15 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
     const rows: ClickRow[] = [];
     for (let j = i; j < Math.min(clicks, i + 10_000); j++) {
       const [program, merchant] = PROGRAMS[Math.floor(rand() * PROGRAMS.length)]!;
+      const subid = Math.floor(rand() * SUBIDS);
       rows.push({
         _id: `clk_${publisherId.slice(4)}_${j}`,
-        link_id: 'bench',
+        // A tracked link per sub-ID and program (the per-link view's groups).
+        link_id: `lnk_b${subid}_${program}`,
         publisher_id: publisherId,
         program_id: program,
         campaign_id: merchant,
-        subid: `s${Math.floor(rand() * SUBIDS)}`,
+        subid: `s${subid}`,
         created_at: new Date(now - Math.floor(rand() * DAYS * DAY)),
         user_agent: '',
         ip_hash: '',
@@ -107,6 +110,7 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
       const status = r < 0.6 ? 'approved' : r < 0.9 ? 'pending' : 'declined';
       const currency = CURRENCIES[j % CURRENCIES.length]!;
       const amount = currency === 'JPY' ? `${1000 + (j % 9000)}` : `${10 + (j % 500)}.${String(j % 100).padStart(2, '0')}`;
+      const subid = Math.floor(rand() * SUBIDS);
       const commission = currency === 'JPY' ? `${100 + (j % 900)}` : `${1 + (j % 40)}.${String(j % 97).padStart(2, '0')}`;
       rows.push({
         _id: `cnv_${publisherId.slice(4)}_${j}`,
@@ -114,8 +118,8 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
         program_id: program,
         campaign_id: merchant,
         click_id: `clk_x${j}`,
-        link_id: 'bench',
-        subid: `s${Math.floor(rand() * SUBIDS)}`,
+        link_id: `lnk_b${subid}_${program}`,
+        subid: `s${subid}`,
         order_ref: `B-${j}`,
         status,
         sale_amount: Decimal128.fromString(amount),
@@ -158,6 +162,27 @@ const rep = (path: string) => (w: Who) => ({
   url: `${platform.url}/api/v1/affiliate-reporting${path}`,
   headers: { Authorization: `Bearer ${w.reporting_token}` },
 });
+// The portal's dashboard, with a session of the account's owner.
+const cookies = new Map<string, string>();
+for (const w of [large, small]) {
+  const res = await fetch(`${platform.url}/portal/api/signin`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: new URL(platform.url).origin },
+    body: JSON.stringify(w.portal_login),
+  });
+  if (res.status !== 200) throw new Error(`portal sign-in: ${res.status} ${await res.text()}`);
+  cookies.set(
+    w.account_id,
+    res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  );
+}
+const portal = (path: string) => (w: Who) => ({
+  url: `${platform.url}/portal/api/accounts/${w.account_id}${path}`,
+  headers: { Cookie: cookies.get(w.account_id)! },
+});
 const apiv3 = (q: string) => (w: Who) => ({
   url: `${platform.url}/Apiv3/json?api_key=${encodeURIComponent(w.reporting_token)}&Target=Affiliate_Report&${q}`,
   headers: {},
@@ -171,6 +196,8 @@ REQUESTS_OF.push(
   ['reports 366 d by subid', pub(`/reports/?group_by=subid&date_from=${day(-365)}&date_to=${day(0)}`)],
   ['reports 90 d by campaign', pub(`/reports/?group_by=campaign&date_from=${day(-89)}&date_to=${day(0)}`)],
   ['reports 90 d by status, one sub-ID', pub(`/reports/?group_by=status&date_from=${day(-89)}&date_to=${day(0)}&subid=s7`)],
+  ['portal overview 90 d (dashboard), Europe/Berlin', portal(`/overview?date_from=${day(-89)}&date_to=${day(0)}&timezone=Europe/Berlin`)],
+  ['portal overview 366 d, Asia/Kathmandu', portal(`/overview?date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kathmandu`)],
   ['conversions page 1 (+ all-time subid_rollup)', pub('/conversions/?page_size=50')],
   ['conversions 30 d, approved, one sub-ID', pub(`/conversions/?date_from=${day(-29)}&date_to=${day(0)}&status=approved&subid=s7`)],
   ['clicks page 1', pub('/clicks/?page_size=50')],

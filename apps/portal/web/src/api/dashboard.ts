@@ -1,0 +1,64 @@
+/** The dashboard's call: GET /accounts/:account/overview (docs/portal.md). */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from './client';
+
+/** Decimal strings per ISO 4217 currency. */
+export type Sums = Record<string, string>;
+
+export interface OverviewTotals {
+  clicks: number;
+  conversions: { total: number; pending: number; approved: number; declined: number };
+  commission: { earned: Sums; pending: Sums; approved: Sums; declined: Sums };
+  earned_in_payout_currency: { currency: string; amount: string; approximate: boolean; not_converted?: string[] };
+  conversion_rate: string | null;
+  epc: Sums;
+}
+
+export interface OverviewRow {
+  clicks: number;
+  conversions: number;
+  earned: Sums;
+  conversion_rate: string | null;
+}
+
+export interface Overview {
+  timezone: string;
+  date_from: string;
+  date_to: string;
+  bucket: 'day' | 'week' | 'month';
+  payout_currency: string;
+  totals: OverviewTotals;
+  previous: { date_from: string; date_to: string; totals: OverviewTotals };
+  series: Array<OverviewRow & { period: string }>;
+  top: {
+    subids: Array<OverviewRow & { subid: string | null }>;
+    programs: Array<OverviewRow & { program_id: number | null; merchant: { id: number; name: string } | null }>;
+    links: Array<
+      OverviewRow & {
+        link_id: string;
+        landing_url: string | null;
+        subid: string | null;
+        program_id: number | null;
+        merchant: { id: number; name: string } | null;
+      }
+    >;
+  };
+}
+
+export interface OverviewRange {
+  date_from: string;
+  date_to: string;
+  /** The account's IANA zone (the days are its calendar days). */
+  timezone: string;
+}
+
+export const overviewKey = (account: string) => ['overview', account] as const;
+
+export const overviewQuery = (account: string, range: OverviewRange) =>
+  queryOptions({
+    queryKey: [...overviewKey(account), range.timezone, range.date_from, range.date_to] as const,
+    queryFn: ({ signal }) => api<Overview>(`/accounts/${encodeURIComponent(account)}/overview`, { query: { ...range, top: 5 }, signal }),
+    // A new range keeps the last numbers on screen (dimmed) until its own arrive.
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });

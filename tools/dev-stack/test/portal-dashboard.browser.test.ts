@@ -1,0 +1,125 @@
+/**
+ * The dashboard in a real headless Chromium on the local platform (demo data over the last 90
+ * days): its totals for a range equal what a program reads through the API for the same range and
+ * time zone (GET /reports by status, the reporting API's /summary for clicks), over the week the
+ * clocks change in America/New_York and in Asia/Kathmandu (UTC+05:45); the chart is drawn and its
+ * numbers are in the table view; axe-core finds nothing serious.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startPlatform, type Platform } from '../src/platform';
+import { axeViolations, serious } from '../src/axe-check';
+import { CHROMIUM_ARGS, chromiumPath, portalEnv, signIn, type PortalEnv } from '../src/portal-journeys';
+import { apiTotals, dashboardJourney, dashboardLiveJourney, setAccountZone } from '../src/portal-dashboard-journeys';
+
+let platform: Platform;
+let env: PortalEnv;
+let browser: Browser;
+let page: Page;
+let mailDir: string;
+
+beforeAll(async () => {
+  const problem = inject('chromiumProblem');
+  if (problem) throw new Error(problem);
+  mailDir = mkdtempSync(join(tmpdir(), 'portal-dashboard-mail-'));
+  platform = await startPlatform({ env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' }, seedProducts: 50, credentialsPath: null, mailDir });
+  env = portalEnv(platform, mailDir);
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  // bypassCSP: the axe check injects its script (the pages' own scripts are unaffected).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-US' });
+  page = await context.newPage();
+  await signIn(page, env, env.credentials.publishers[0]!.portal_login);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+  if (mailDir) rmSync(mailDir, { recursive: true, force: true });
+});
+
+/** The Monday-to-Tuesday span around the first Sunday of November, within the demo data's 90 days. */
+function dstWeek(): { from: string; to: string } {
+  const now = new Date();
+  let year = now.getUTCFullYear();
+  const firstSunday = (y: number) => {
+    const d = new Date(Date.UTC(y, 10, 1));
+    return new Date(Date.UTC(y, 10, 1 + ((7 - d.getUTCDay()) % 7)));
+  };
+  if (firstSunday(year).getTime() > now.getTime() - 3 * 86_400_000) year--;
+  const sunday = firstSunday(year).getTime();
+  const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+  return { from: iso(sunday - 6 * 86_400_000), to: iso(sunday + 2 * 86_400_000) };
+}
+
+describe('dashboard', () => {
+  for (const zone of ['America/New_York', 'Asia/Kathmandu']) {
+    it(`shows the API's totals for a range of days in ${zone}`, async () => {
+      const { from, to } = dstWeek();
+      await setAccountZone(page, env.credentials.publishers[0]!.account_id, zone);
+      const seen = await dashboardJourney(page, env, from, to);
+      const api = await apiTotals(env, zone, from, to);
+      expect(seen.overview.timezone).toBe(zone);
+      // The demo data has traffic on these days: the comparison is not of zeros.
+      expect(api.clicks).toBeGreaterThan(0);
+      expect(api.conversions.total).toBeGreaterThan(0);
+      expect(seen.overview.totals.clicks).toBe(api.clicks);
+      expect(seen.overview.totals.conversions).toEqual(api.conversions);
+      expect(seen.overview.totals.commission).toMatchObject(api.commission);
+      // What the cards show is those numbers, formatted by Intl.
+      expect(seen.shown.clicks).toBe(seen.expected.clicks);
+      expect(seen.shown.conversions).toBe(seen.expected.conversions);
+      expect(seen.shown.statuses).toContain(`${api.conversions.approved} approved`);
+      expect(seen.shown.earned.slice(0, seen.expected.earned.length)).toEqual(seen.expected.earned);
+      // A day per row (a nine-day range is charted by day), and the chart says what it shows.
+      expect(seen.overview.bucket).toBe('day');
+      expect(seen.tableRows).toBe(9);
+      expect(seen.overview.series.reduce((n, p) => n + p.clicks, 0)).toBe(api.clicks);
+      expect(seen.chartLabel).toContain(`${seen.expected.clicks} clicks`);
+    }, 90_000);
+  }
+
+  it("updates live: a merchant's sale is on the open dashboard within 2 s, counted in its totals", async () => {
+    const r = await dashboardLiveJourney(page, env);
+    expect(r.badge).toBe('live');
+    expect(r.rowMs).toBeLessThan(2_000);
+    expect(r.totalMs).toBeLessThan(2_000);
+    expect(r.after.conversions).toBe(r.before.conversions + 1);
+    // The click that led to it counts too (the tracker's batch is counted within its flush).
+    expect(r.after.clicks).toBeGreaterThanOrEqual(r.before.clicks);
+  }, 60_000);
+
+  it('charts a quarter by week and a year by month', async () => {
+    await page.goto(`${env.url}/dashboard?range=90d`);
+    const quarter = await page.waitForResponse((r) => r.url().includes('/overview?') && r.status() === 200);
+    expect(((await quarter.json()) as { bucket: string }).bucket).toBe('week');
+    await page.getByRole('button', { name: 'Last 12 months' }).click();
+    const year = await page.waitForResponse((r) => r.url().includes('/overview?') && r.status() === 200);
+    const body = (await year.json()) as { bucket: string; series: unknown[] };
+    expect(body.bucket).toBe('month');
+    expect(body.series.length).toBeGreaterThanOrEqual(12);
+    expect(await page.getByRole('button', { name: 'Last 12 months' }).getAttribute('aria-pressed')).toBe('true');
+  }, 60_000);
+
+  it('says what is wrong with a custom range instead of asking for it', async () => {
+    await page.goto(`${env.url}/dashboard`);
+    await page.getByLabel('From', { exact: true }).fill('2026-05-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-05-01');
+    await page.getByRole('button', { name: 'Show range' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'The first day must not be after the last.' }).innerText()).resolves.toContain('first day');
+  }, 30_000);
+
+  it('has no serious or critical axe-core violation, with the chart and with the table', async () => {
+    await page.goto(`${env.url}/dashboard?range=30d`);
+    await page
+      .getByRole('img', { name: /Clicks and conversions per/ })
+      .locator('canvas')
+      .first()
+      .waitFor();
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    await page.getByRole('region', { name: 'Per day, as a table' }).waitFor();
+    expect(serious(await axeViolations(page))).toEqual([]);
+  }, 60_000);
+});
