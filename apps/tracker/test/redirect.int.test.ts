@@ -70,7 +70,7 @@ describe('GET /c/{code}', () => {
     const res = await click(code);
     const id = new URL(res.headers.location).searchParams.get('cw_click_id')!;
     await app.clicks.flush();
-    const stored = await deps.models.Click.findById(id).lean();
+    const stored = await deps.data.links.clickById(id);
     expect(stored).toMatchObject({
       link_id: code,
       publisher_id: 'pub_a',
@@ -93,7 +93,7 @@ describe('GET /c/{code}', () => {
     for (const r of [bot, curl, none]) expect(r.status).toBe(302);
     await app.clicks.flush();
     const clickIdOf = (r: request.Response) => [...new URL(r.headers.location).searchParams.values()].find((v) => v.startsWith('clk_'));
-    const reasonOf = async (r: request.Response) => (await deps.models.Click.findById(clickIdOf(r)).lean())!;
+    const reasonOf = async (r: request.Response) => (await deps.data.links.clickById(clickIdOf(r)!))!;
     expect(await reasonOf(bot)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
     expect(await reasonOf(curl)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
     expect(await reasonOf(none)).toMatchObject({ is_bot: true, bot_reason: 'no_user_agent' });
@@ -107,23 +107,23 @@ describe('GET /c/{code}', () => {
   });
 
   it('answers 404 in the error shape for unknown and malformed codes, recording nothing', async () => {
-    const before = await deps.models.Click.countDocuments();
+    const before = (await deps.data.links.storedClicks({})).length;
     for (const c of ['ZZZZZZZZZZZZZZ', 'bad-code!', 'x'.repeat(65)]) {
       const res = await click(encodeURIComponent(c));
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'not_found', request_id: res.headers['x-request-id'] });
     }
     await app.clicks.flush();
-    expect(await deps.models.Click.countDocuments()).toBe(before);
+    expect((await deps.data.links.storedClicks({})).length).toBe(before);
   });
 
   it('redirects HEAD requests (link previews) without recording a click', async () => {
     await app.clicks.flush();
-    const before = await deps.models.Click.countDocuments();
+    const before = (await deps.data.links.storedClicks({})).length;
     const res = await request(server).head(`/c/${code}`).set('User-Agent', BROWSER);
     expect(res.status).toBe(302);
     await app.clicks.flush();
-    expect(await deps.models.Click.countDocuments()).toBe(before);
+    expect((await deps.data.links.storedClicks({})).length).toBe(before);
   });
 
   it('answers a code seen before (the node:http fast path) exactly as its first redirect (Koa): headers, body, counting, metrics', async () => {
@@ -159,13 +159,13 @@ describe('GET /c/{code}', () => {
     const ids = [first, second, plain, generated].map((r) => new URL(r.headers.location).searchParams.get('cw_click_id'));
     expect(new Set(ids).size).toBe(4);
     await fresh.clicks.close();
-    expect(await deps.models.Click.countDocuments({ _id: { $in: ids } })).toBe(4);
+    expect((await deps.data.links.storedClicks({ linkId: code })).filter((c) => ids.includes(c._id)).length).toBe(4);
     expect(await redirectsCounted()).toBe(countedBefore + 4);
   });
 
   it('loses no click: everything buffered is written when the recorder closes', async () => {
     const second = createApp(deps);
-    const before = await deps.models.Click.countDocuments();
+    const before = (await deps.data.links.storedClicks({})).length;
     const sent = 300;
     await Promise.all(
       Array.from({ length: sent }, (_, i) =>
@@ -177,6 +177,6 @@ describe('GET /c/{code}', () => {
     );
     await second.clicks.close();
     expect(second.clicks.pending).toBe(0);
-    expect(await deps.models.Click.countDocuments()).toBe(before + sent);
+    expect((await deps.data.links.storedClicks({})).length).toBe(before + sent);
   });
 });

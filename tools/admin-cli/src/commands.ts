@@ -511,6 +511,21 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return rebuildStats(deps, { publisherId, from, onProgress: progress ? (p) => progress(p.done, p.total) : undefined });
     },
   },
+  'clicks:migrate': {
+    summary:
+      'Move click rows of the older layout (one document per click) into buckets (many clicks per document), a batch at a time (progress bar); run while the services run; resumable after a crash, safe to repeat',
+    options: { batch: { type: 'string', doc: 'rows per step (default 5000)' } },
+    run: async (deps, o, progress) => {
+      const batch = int(o, 'batch');
+      if (batch === 0) throw new UsageError('--batch must be at least 1');
+      const total = await deps.models.Click.estimatedDocumentCount();
+      const { moved, buckets } = await deps.data.links.migrateClickRows({
+        batch,
+        onProgress: progress ? (done) => progress(done, Math.max(total, done)) : undefined,
+      });
+      return { moved, buckets, left: await deps.models.Click.estimatedDocumentCount() };
+    },
+  },
   'events:prune': {
     summary: 'Remove sale events logged more than N days ago from the events feed (cursors before them then answer 410)',
     options: { 'older-than-days': { type: 'string', required: true, doc: 'keep the last N days of events' } },

@@ -64,7 +64,7 @@ describe('client addresses behind a trusted proxy', () => {
       ids.push(new URL(res.headers.location).searchParams.get('cw_click_id')!);
     }
     await tracker.clicks.flush();
-    const clicks = await deps.models.Click.find({ _id: { $in: ids } }).lean();
+    const clicks = (await Promise.all(ids.map((id) => deps.data.links.clickById(id)))).filter((c) => c !== null);
     const byId = new Map(clicks.map((c) => [c._id, c]));
     const flags = ids.map((id) => byId.get(id)!.is_bot);
     expect(flags).toEqual([false, false, false, false, false, true, true, true]);

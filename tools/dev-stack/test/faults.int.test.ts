@@ -194,7 +194,7 @@ describe('the database down and back', () => {
 
     expect(app.clicks.pending).toBe(0);
     expect(app.clicks.dropped).toBe(30);
-    expect(await deps.models.Click.countDocuments({ link_id: code })).toBe(1 + 50);
+    expect((await deps.data.links.storedClicks({ linkId: code })).length).toBe(1 + 50);
     expect(await deps.metrics.registry.getSingleMetricAsString('tracker_clicks_dropped_total')).toMatch(/tracker_clicks_dropped_total 30/);
     expect(lines.filter((l) => l.includes('click buffer full')).length).toBe(1);
   }, 60_000);
@@ -233,7 +233,7 @@ describe('kill -9 under load', () => {
     stop = true;
     await load;
 
-    const stored = await deps.models.Click.countDocuments({ link_id: code });
+    const stored = (await deps.data.links.storedClicks({ linkId: code })).length;
     expect(stored).toBeLessThan(clickIds.length);
     const intake = trackerApp(deps);
     cleanups.push(() => intake.clicks.close());
@@ -319,6 +319,6 @@ describe('SIGTERM under load', () => {
     const [exitCode] = (await exited) as [number];
     expect(exitCode).toBe(0);
     expect(answered).toBeGreaterThan(300);
-    expect(await deps.models.Click.countDocuments({ link_id: code })).toBe(answered);
+    expect((await deps.data.links.storedClicks({ linkId: code })).length).toBe(answered);
   }, 60_000);
 });

@@ -110,14 +110,14 @@ describe('the stats read model under kill -9', () => {
       }
     };
     const load = Promise.all(Array.from({ length: 8 }, (_, n) => reader(n)));
-    await until(async () => (await deps.models.Click.countDocuments({ link_id: code })) > 300 && answered > 400, 60_000);
+    await until(async () => (await deps.data.links.storedClicks({ linkId: code })).length > 300 && answered > 400, 60_000);
     child.kill('SIGKILL');
     await exited;
     stop = true;
     await load;
     // The dead tracker's open batch is finished once its lease is over (here: an hour from now).
     await recoverClickBatches(deps, new Date(Date.now() + 3_600_000));
-    const stored = await deps.models.Click.countDocuments({ link_id: code, is_bot: false });
+    const stored = (await deps.data.links.storedClicks({ linkId: code })).filter((c) => !c.is_bot).length;
     expect(stored).toBeGreaterThan(300);
     const facts = await readFacts(deps, { publisherId: pub, subid: 'crash', bySubid: true });
     expect(facts.reduce((n, f) => n + (f.clicks ?? 0), 0)).toBe(stored);

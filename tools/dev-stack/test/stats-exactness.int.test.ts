@@ -3,7 +3,8 @@
  * every status change, ledger entries, retried reports and retried counting, crashes between a
  * change and its application) through the real lifecycle and the real tracker write path, then
  * every aggregate that reads the model equals aggregating the raw rows (an oracle written here,
- * reading the zone's calendar with Intl directly).
+ * reading the zone's calendar with Intl directly): reports, the conversions rollup, the reporting
+ * summary, the portal's overview (totals, previous period, series, top links) and links' totals.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,10 +14,12 @@ import type { ClickRow } from '@cw/links';
 import { addDecimals, formatDecimal, minorUnits, parseDecimal } from '@cw/money';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import {
+  accountOverview,
   bookLedgerEntry,
   changeStatus,
   conversionReport,
   countAccountChanges,
+  linkTotals,
   listConversions,
   rebuildStats,
   recordSale,
@@ -129,6 +132,7 @@ interface RawConversion {
   _id: string;
   subid: string;
   campaign_id?: number;
+  link_id?: string;
   status: 'pending' | 'approved' | 'declined';
   paid: boolean;
   source: 'v1' | 'ledger';
@@ -157,7 +161,8 @@ async function runHistory(actions: Action[], publisherId: string) {
         const program = PROGRAMS[c.program]!;
         return {
           _id: `clk_x${publisherId.slice(4)}_${n++}`,
-          link_id: 'lnk_x',
+          // A link per program and sub-ID, as the links API makes them.
+          link_id: `lnk_x${c.program}${c.subid}`,
           publisher_id: publisherId,
           program_id: program.id,
           campaign_id: program.merchant,
@@ -236,7 +241,7 @@ describe('the stats read model', () => {
         // Click batches whose writer died are finished by the worker's pass once their lease is over.
         await recoverClickBatches(deps, new Date(Date.now() + 3_600_000));
         const raw = await deps.models.Conversion.find({ publisher_id: publisherId }).lean<RawConversion[]>();
-        const rawClicks = await deps.models.Click.find({ publisher_id: publisherId, is_bot: false }).lean<ClickRow[]>();
+        const rawClicks = (await deps.data.links.storedClicks({ publisherId })).filter((c) => !c.is_bot);
         for (const q of queries) {
           const dateFrom = isoDay(BASE + q.fromDay * 86_400_000);
           const dateTo = isoDay(BASE + (q.fromDay + q.days - 1) * 86_400_000);
@@ -319,6 +324,62 @@ describe('the stats read model', () => {
           const got = new Map(summary.data.map((r) => [JSON.stringify('sub_id' in r ? r.sub_id : 'day' in r ? r.day : r.merchant ? r.merchant.id : null), r]));
           expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
           for (const [k, e] of expected) expect(got.get(k)).toMatchObject({ clicks: e.clicks, sales: e.sales, earnings: sums(e.earnings) });
+        }
+
+        // The portal's overview and links' totals.
+        for (const q of queries) {
+          const dateFrom = isoDay(BASE + q.fromDay * 86_400_000);
+          const dateTo = isoDay(BASE + (q.fromDay + q.days - 1) * 86_400_000);
+          const overview = await accountOverview(deps, principal, { date_from: dateFrom, date_to: dateTo, timezone: q.zone, top: 20 });
+          const daysOf = (from: string, to: string) => (t: Date) => {
+            const d = localDay(q.zone, t.getTime());
+            return d >= from && d <= to;
+          };
+          const totalsOf = (within: (t: Date) => boolean) => {
+            const cs = raw.filter((c) => within(c.occurred_at));
+            const of = (st: string) => cs.filter((c) => c.status === st);
+            const money = (list: RawConversion[]) => sums(list.map((c) => ({ currency: c.currency, value: c.commission.toString() })));
+            return {
+              clicks: rawClicks.filter((k) => within(k.created_at)).length,
+              conversions: { total: cs.length, pending: of('pending').length, approved: of('approved').length, declined: of('declined').length },
+              commission: {
+                earned: money([...of('pending'), ...of('approved')]),
+                pending: money(of('pending')),
+                approved: money(of('approved')),
+                declined: money(of('declined')),
+              },
+            };
+          };
+          expect(overview.totals).toMatchObject(totalsOf(daysOf(dateFrom, dateTo)));
+          expect(overview.previous.totals).toMatchObject(totalsOf(daysOf(overview.previous.date_from, overview.previous.date_to)));
+          // The series: every period of the range, its clicks and conversions.
+          const periodOf = (t: Date) => {
+            const d = localDay(q.zone, t.getTime());
+            return overview.bucket === 'day' ? d : overview.bucket === 'week' ? mondayOf(d) : d.slice(0, 7);
+          };
+          const within = daysOf(dateFrom, dateTo);
+          for (const p of overview.series) {
+            expect(p.clicks).toBe(rawClicks.filter((k) => within(k.created_at) && periodOf(k.created_at) === p.period).length);
+            expect(p.conversions).toBe(raw.filter((c) => within(c.occurred_at) && periodOf(c.occurred_at) === p.period).length);
+          }
+          expect(overview.series.reduce((n, p) => n + p.clicks, 0)).toBe(overview.totals.clicks);
+          // Top links: every link with traffic in range (ledger entries have none).
+          for (const l of overview.top.links) {
+            expect(l.clicks).toBe(rawClicks.filter((k) => within(k.created_at) && k.link_id === l.link_id).length);
+            expect(l.conversions).toBe(raw.filter((c) => within(c.occurred_at) && c.link_id === l.link_id).length);
+          }
+        }
+        const linkIds = [...new Set(rawClicks.map((k) => k.link_id))];
+        if (linkIds.length) {
+          const totals = await linkTotals(deps, principal, { ids: [...linkIds, 'lnk_unknown'].join(',') });
+          for (const t of totals.data) {
+            const cs = raw.filter((c) => c.link_id === t.link_id && c.status !== 'declined');
+            expect(t).toMatchObject({
+              clicks: rawClicks.filter((k) => k.link_id === t.link_id).length,
+              conversions: raw.filter((c) => c.link_id === t.link_id).length,
+              commission: sums(cs.map((c) => ({ currency: c.currency, value: c.commission.toString() }))),
+            });
+          }
         }
 
         // payment status: approved unpaid ever, pending of the window

@@ -1,10 +1,12 @@
 /**
  * Buffered click writes: the redirect never waits for the database. Clicks are written in
- * unordered batches every flush interval (CLICK_FLUSH_INTERVAL_MS) or at BATCH_SIZE; a failed batch stays buffered and
- * is retried (click ids are unique, so a partly written batch is not duplicated). close() flushes
- * everything before the process exits (SIGTERM), so no click is lost. While the database is away
- * the buffer holds at most CLICK_BUFFER_MAX clicks; beyond, the oldest are dropped, counted in
- * `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
+ * batches every flush interval (CLICK_FLUSH_INTERVAL_MS) or at BATCH_SIZE, stored as buckets (many clicks per
+ * document, @cw/links). A failed batch is kept as it is and retried before anything newer: the same batch makes
+ * the same buckets, so buckets a partly written attempt stored are skipped whole, never doubled, and
+ * none takes in a newer click. close() flushes everything before the process exits (SIGTERM), so no
+ * click is lost. While the database is away the recorder holds at most CLICK_BUFFER_MAX clicks;
+ * beyond, the oldest clicks not yet tried are dropped (the failed batch too when the bound is smaller
+ * than it), counted in `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
  * Each batch is stored and counted in the stats read model by `write` (one transaction per batch,
  * see @cw/conversions' stats/counting.ts).
  */
@@ -16,6 +18,8 @@ const BATCH_SIZE = 1000;
 
 export class ClickRecorder {
   private buffer: ClickRow[] = [];
+  /** The batch whose write failed, retried as it is before anything newer. */
+  private retry?: ClickRow[];
   private flushing?: Promise<void>;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -61,7 +65,7 @@ export class ClickRecorder {
   }
 
   get pending(): number {
-    return this.buffer.length;
+    return this.buffer.length + (this.retry?.length ?? 0);
   }
 
   record(click: ClickRow): void {
@@ -70,13 +74,20 @@ export class ClickRecorder {
     if (this.buffer.length >= BATCH_SIZE) void this.flush().catch(() => undefined);
   }
 
-  /** Keeps buffered plus in-flight clicks within the bound, dropping the oldest buffered ones. */
+  /** Keeps buffered, failed and in-flight clicks within the bound, dropping the oldest buffered ones (then the failed batch, whole). */
   private bound(): void {
-    const over = Math.min(this.buffer.length + this.inFlight - this.maxBuffered, this.buffer.length);
+    let over = this.pending + this.inFlight - this.maxBuffered;
     if (over <= 0) return;
-    this.buffer.splice(0, over);
-    this.dropped += over;
-    this.droppedMetric?.inc(over);
+    let drop = Math.min(over, this.buffer.length);
+    this.buffer.splice(0, drop);
+    over -= drop;
+    if (over > 0 && this.retry) {
+      drop += this.retry.length;
+      this.retry = undefined;
+    }
+    if (!drop) return;
+    this.dropped += drop;
+    this.droppedMetric?.inc(drop);
     if (!this.overflowing) {
       this.overflowing = true;
       this.logger.error(
@@ -95,16 +106,17 @@ export class ClickRecorder {
   }
 
   private async writeBatches(): Promise<void> {
-    while (this.buffer.length) {
-      const batch = this.buffer.splice(0, BATCH_SIZE);
+    while (this.retry || this.buffer.length) {
+      const batch = this.retry ?? this.buffer.splice(0, BATCH_SIZE);
+      this.retry = undefined;
       this.inFlight = batch.length;
       try {
-        // Clicks already stored by an earlier, partly failed attempt are skipped, not doubled.
+        // Buckets already stored by an earlier, partly failed attempt of this batch are skipped, not doubled.
         this.written += await this.write(batch);
         this.overflowing = false;
       } catch (e) {
         this.inFlight = 0;
-        this.buffer.unshift(...batch);
+        this.retry = batch;
         this.bound();
         this.logger.error({ err: (e as Error).message, clicks: batch.length }, 'click batch not written; kept for retry');
         throw e;
@@ -123,10 +135,10 @@ export class ClickRecorder {
     for (;;) {
       try {
         await this.flush();
-        if (!this.buffer.length) return;
+        if (!this.pending) return;
       } catch {
         if (Date.now() > deadline) {
-          this.logger.error({ clicks: this.buffer.length }, 'clicks could not be written before shutdown');
+          this.logger.error({ clicks: this.pending }, 'clicks could not be written before shutdown');
           return;
         }
         await new Promise((r) => setTimeout(r, 250));

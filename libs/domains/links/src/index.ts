@@ -22,5 +22,7 @@ export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
 export { CLICK_LIST_ORDER, LINK_LIST_ORDER, LinksData, linksDomain } from './data/links.data';
 export type { ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';
 export type { ClickDoc } from './data/click.schema';
+export { BUCKET_MAX, BUCKET_WINDOW_MS, unpackBucket } from './data/click-bucket';
+export type { ClickBucketDoc } from './data/click-bucket.schema';
 export type { LinkDoc } from './data/link.schema';
 export type { LinksDeps } from './deps';

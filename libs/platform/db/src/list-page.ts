@@ -6,4 +6,6 @@ export interface ListPage {
   skip: number;
   sort: Record<string, 1 | -1>;
   filter(base: Record<string, unknown>): Record<string, unknown>;
+  /** The cursor's position (the last row's sort values), for lists that do not read rows in one query (clicks in buckets). */
+  after?: ReadonlyArray<string | number | Date>;
 }

@@ -24,9 +24,13 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     key: { _id: 'hashed' },
     why: 'the code is an HMAC of (publisher, program, landing URL, sub-ID): one identity is one document; every redirect reads by code',
   },
+  click_buckets: {
+    key: { publisher_id: 1, _id: 'hashed' },
+    why: "the largest collection (many clicks per document): a publisher's reads are targeted, a busy publisher's buckets spread over its chunks",
+  },
   clicks: {
     key: { publisher_id: 1, _id: 'hashed' },
-    why: "the largest collection: a publisher's reads are targeted, a busy publisher's inserts spread over its chunks",
+    why: 'click rows of the older layout, until clicks:migrate has moved them into click_buckets',
   },
   sale_events: {
     key: { publisher_id: 1, seq: 1 },

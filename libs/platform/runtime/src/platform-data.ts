@@ -25,7 +25,7 @@ import {
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
-import { linksDomain, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
+import { linksDomain, type ClickBucketDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
 import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
 import { oauthDomain, type OAuthData, type OAuthRecordDoc } from '@cw/oauth';
 import { offersDomain, type OfferDoc, type OffersData } from '@cw/offers';
@@ -69,6 +69,8 @@ export interface Models extends CatalogModels {
   Program: Model<ProgramDoc>;
   Membership: Model<MembershipDoc>;
   Link: Model<LinkDoc>;
+  ClickBucket: Model<ClickBucketDoc>;
+  /** Click rows of the older layout (until `clicks:migrate`). */
   Click: Model<ClickDoc>;
   Conversion: Model<ConversionDoc>;
   SaleEvent: Model<SaleEventDoc>;

@@ -72,6 +72,8 @@ export interface PageWindow {
   sort: Record<string, 1 | -1>;
   /** Narrows a list's filter to the rows after the cursor (identity without one). */
   filter(base: Record<string, unknown>): Record<string, unknown>;
+  /** The cursor's position: the last row's sort values (undefined without a cursor). */
+  after?: ReadonlyArray<string | number | Date>;
   /** The envelope of `rows` (page_size + 1 read), `map` presenting the page's rows. */
   envelope<R, V>(rows: R[], map: (rows: R[]) => V[] | Promise<V[]>): Promise<CursorPage<V>>;
 }
@@ -178,8 +180,10 @@ export function pageWindow(scope: ListScope, sort: ListSort, input: PageInput & 
   let page = input.page;
   let skip = (input.page - 1) * input.page_size;
   let narrow = (base: Record<string, unknown>) => base;
+  let position: Key[] | undefined;
   if (input.cursor !== undefined) {
     const at = open(scope, input.cursor, digest, sort.length);
+    position = at.keys;
     page = at.page;
     skip = 0;
     const extra = after(sort, at.keys);
@@ -196,6 +200,7 @@ export function pageWindow(scope: ListScope, sort: ListSort, input: PageInput & 
     skip,
     sort: Object.fromEntries(sort),
     filter: narrow,
+    after: position,
     async envelope(rows, map) {
       const more = rows.length > input.page_size;
       const shown = rows.slice(0, input.page_size);

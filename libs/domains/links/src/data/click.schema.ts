@@ -1,6 +1,9 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
-/** One followed tracked link. The address is stored only as a salted hash. */
+/**
+ * One followed tracked link per document: how clicks were stored before buckets
+ * (./click-bucket.schema.ts). Read until `clicks:migrate` has moved every row into buckets.
+ */
 export const clickSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -20,8 +23,8 @@ export const clickSchema = new Schema(
   },
   { versionKey: false },
 );
-// The clicks list's sort ({created_at: -1, _id: 1}) read in index order; reports range over created_at.
+// The clicks list's sort ({created_at: -1, _id: 1}) read in index order (while rows are left);
+// the migration reads them by publisher and time.
 clickSchema.index({ publisher_id: 1, created_at: -1, _id: 1 });
-clickSchema.index({ publisher_id: 1, link_id: 1 });
 
 export type ClickDoc = InferSchemaType<typeof clickSchema>;

@@ -4,11 +4,14 @@
  */
 import type { Model } from 'mongoose';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
+import { clickIdParts } from '../click-ids';
+import { bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
+import { clickBucketSchema, type ClickBucketDoc } from './click-bucket.schema';
 import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
 
 export type LinkRow = LinkDoc & { _id: string };
-export type ClickRow = ClickDoc & { _id: string };
+export type { ClickRow };
 
 /** The links list's order (the index `{publisher_id, listed, created_at: -1, _id: 1}`). */
 export const LINK_LIST_ORDER = [
@@ -16,7 +19,7 @@ export const LINK_LIST_ORDER = [
   ['_id', 1],
 ] as const;
 
-/** The clicks list's order (the index `{publisher_id, created_at: -1, _id: 1}`). */
+/** The clicks list's order (merged from buckets read by `{publisher_id, t1: -1, _id: 1}`). */
 export const CLICK_LIST_ORDER = [
   ['created_at', -1],
   ['_id', 1],
@@ -36,6 +39,8 @@ const COUNTED_CLICK = { publisher_id: 1, link_id: 1, program_id: 1, campaign_id:
 
 export interface LinksModels {
   Link: Model<LinkDoc>;
+  ClickBucket: Model<ClickBucketDoc>;
+  /** Click rows of the older layout, until `clicks:migrate` has moved them. */
   Click: Model<ClickDoc>;
 }
 
@@ -101,26 +106,6 @@ export class LinksData extends DomainHandle {
     return this.models.Link.find(page.filter(q)).sort(page.sort).skip(page.skip).limit(limit).lean<LinkRow[]>();
   }
 
-  /** Stores a batch; clicks already stored (a retried, partly written batch) are skipped. Returns how many this call stored. */
-  async insertClickBatch(clicks: ClickRow[]): Promise<number> {
-    return (await this.insertClickRows(clicks)).size;
-  }
-
-  /** As insertBatch; answers the indexes (in `clicks`) of the clicks this call stored. */
-  async insertClickRows(clicks: ClickRow[]): Promise<Set<number>> {
-    return (await insertManyTolerant(this.models.Click.collection, clicks as never[])).inserted;
-  }
-
-  /** Newest first (CLICK_LIST_ORDER), in `page`'s window; never the address hash. */
-  listClicks(f: ClickFilter, page: ListPage, limit: number): Promise<ClickRow[]> {
-    const q: Record<string, unknown> = { publisher_id: f.publisherId };
-    if (f.subid !== undefined) q.subid = f.subid;
-    if (f.merchantId !== undefined) q.campaign_id = f.merchantId;
-    if (f.linkId !== undefined) q.link_id = f.linkId;
-    if (!f.includeBots) q.is_bot = false;
-    return this.models.Click.find(page.filter(q), { ip_hash: 0 }).sort(page.sort).skip(page.skip).limit(limit).lean<ClickRow[]>();
-  }
-
   /** The publisher's links (every one, listed or not), oldest first. */
   linksOfPublisher(publisherId: string): Promise<LinkRow[]> {
     return this.models.Link.find({ publisher_id: publisherId }).sort({ created_at: 1, _id: 1 }).lean<LinkRow[]>();
@@ -135,41 +120,245 @@ export class LinksData extends DomainHandle {
     return new Map(rows.map((r) => [r._id, r.n]));
   }
 
-  /** A stored click (older click ids carry no claims: a sale is attributed from the row). */
-  clickById(id: string): Promise<ClickRow | null> {
-    return this.models.Click.findById(id).lean<ClickRow>();
+  /** Stores a batch; clicks already stored (a retried, partly written batch) are skipped. Returns how many this call stored. */
+  async insertClickBatch(clicks: ClickRow[]): Promise<number> {
+    return (await this.insertClickRows(clicks)).size;
   }
 
-  /** The clicks of a batch still marked with its stats transaction (what a dead writer stored). */
-  clicksOfBatch(ids: string[], txn: string): Promise<CountedClick[]> {
-    return this.models.Click.find({ _id: { $in: ids }, stats_txn: txn }, COUNTED_CLICK).lean<CountedClick[]>();
+  /**
+   * Stores a batch in buckets (one per publisher and window, click-bucket.ts) and answers the
+   * indexes (in `clicks`) of the clicks this call stored. The same batch makes the same buckets,
+   * so a bucket an earlier, partly failed attempt stored is skipped whole, not doubled.
+   */
+  async insertClickRows(clicks: ClickRow[]): Promise<Set<number>> {
+    const buckets = bucketsOf(clicks);
+    const { inserted } = await insertManyTolerant(this.models.ClickBucket.collection, buckets.map((b) => b.doc) as never[]);
+    return new Set(buckets.flatMap((b, i) => (inserted.has(i) ? b.rows : [])));
+  }
+
+  /** Whether click rows of the older layout may be left (not migrated yet); known empty for a minute at a time. */
+  private legacyEmptyUntil = 0;
+  private async legacyLeft(): Promise<boolean> {
+    if (Date.now() < this.legacyEmptyUntil) return false;
+    const left = (await this.models.Click.estimatedDocumentCount()) > 0;
+    if (!left) this.legacyEmptyUntil = Date.now() + 60_000;
+    return left;
+  }
+
+  /**
+   * Newest first (CLICK_LIST_ORDER), in `page`'s window; never the address hash. Buckets are read
+   * newest first by their last click, a few at a time, and merged: a click is in order once it is
+   * newer than the last click of the next bucket. The cost is the page plus the buckets it touches
+   * (at a cursor, plus the buckets of the cursor's window), whatever the account's history.
+   */
+  async listClicks(f: ClickFilter, page: ListPage, limit: number): Promise<ClickRow[]> {
+    const need = page.skip + limit;
+    const pos = page.after as [Date, string] | undefined;
+    const at = pos ? pos[0].getTime() : Infinity;
+    const keep = (c: ClickRow) =>
+      (f.subid === undefined || c.subid === f.subid) &&
+      (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
+      (f.linkId === undefined || c.link_id === f.linkId) &&
+      (f.includeBots || !c.is_bot) &&
+      (!pos || c.created_at.getTime() < at || (c.created_at.getTime() === at && c._id > pos[1]));
+
+    let pending: ClickRow[] = [];
+    if (await this.legacyLeft()) {
+      const q: Record<string, unknown> = { publisher_id: f.publisherId };
+      if (f.subid !== undefined) q.subid = f.subid;
+      if (f.merchantId !== undefined) q.campaign_id = f.merchantId;
+      if (f.linkId !== undefined) q.link_id = f.linkId;
+      if (!f.includeBots) q.is_bot = false;
+      pending = await this.models.Click.find(page.filter(q)).sort(page.sort).limit(need).lean<ClickRow[]>();
+    }
+    const out: ClickRow[] = [];
+    const seen = new Set<string>();
+    /** Moves the pending clicks newer than `bound` (ms) to `out`, in order. */
+    const settle = (bound: number) => {
+      pending.sort(newestFirst);
+      let i = 0;
+      for (; i < pending.length && pending[i]!.created_at.getTime() > bound; i++) {
+        const c = pending[i]!;
+        if (seen.has(c._id)) continue;
+        out.push(c);
+        seen.add(c._id);
+      }
+      pending = pending.slice(i);
+    };
+
+    const base: Record<string, unknown> = { publisher_id: f.publisherId };
+    // Buckets holding the link, sub-ID and merchant asked for (each through its index); each click is checked by `keep`.
+    if (f.linkId !== undefined) base.ls = f.linkId;
+    if (f.subid !== undefined) base.lsub = f.subid;
+    if (f.merchantId !== undefined) base.lc = f.merchantId;
+    if (!f.includeBots) base.h = { $gt: 0 };
+    // A bucket holds one window: at a cursor, only buckets ending before the cursor's window ends.
+    if (pos) base.t0 = { $lte: pos[0] };
+    let last: { t1: Date; _id: string } | undefined;
+    let batch = 2;
+    let read = 0;
+    let kept = 0;
+    while (out.length < need) {
+      const q = { ...base };
+      if (last) {
+        q.t1 = { $lte: last.t1 };
+        q.$or = [{ t1: { $lt: last.t1 } }, { t1: last.t1, _id: { $gt: last._id } }];
+      } else if (pos) q.t1 = { $lt: new Date(windowEnd(at)) };
+      const buckets = await this.models.ClickBucket.find(q).sort(BUCKET_ORDER).limit(batch).lean<ClickBucketDoc[]>();
+      for (const b of buckets) {
+        settle(new Date(b.t1).getTime());
+        if (out.length >= need) break;
+        read++;
+        const mine = unpackBucket(b).filter(keep);
+        pending.push(...mine);
+        kept += mine.length;
+      }
+      if (buckets.length < batch) {
+        settle(-Infinity);
+        break;
+      }
+      const end = buckets[buckets.length - 1]!;
+      last = { t1: end.t1, _id: end._id };
+      // As many buckets as the clicks still needed take at the rate seen so far (few clicks per bucket: more a round).
+      batch = Math.max(2, Math.min(256, Math.ceil(((need - out.length - pending.length) * read) / Math.max(kept, 1)) + 1));
+    }
+    return out.slice(page.skip, need);
+  }
+
+  /**
+   * A stored click by id. A signed id names its link and time: the buckets of that link's
+   * publisher in that window. Other ids (older clicks, demo data) through the sparse `u` index.
+   * Rows not migrated yet are read where they are.
+   */
+  async clickById(id: string): Promise<ClickRow | null> {
+    const parts = clickIdParts(id);
+    if (parts) {
+      const link = await this.models.Link.findById(parts.linkId, { publisher_id: 1 }).lean();
+      if (link) {
+        const t = new Date(parts.at);
+        const q = { publisher_id: link.publisher_id, ls: parts.linkId, t1: { $gte: t, $lt: new Date(windowEnd(parts.at)) }, t0: { $lte: t } };
+        const found = this.clickIn(await this.models.ClickBucket.find(q).lean<ClickBucketDoc[]>(), id);
+        if (found) return found;
+      }
+    }
+    const found = this.clickIn(await this.models.ClickBucket.find({ u: id }).lean<ClickBucketDoc[]>(), id);
+    return found ?? this.models.Click.findById(id).lean<ClickRow>();
+  }
+
+  private clickIn(buckets: ClickBucketDoc[], id: string): ClickRow | undefined {
+    for (const b of buckets) for (const c of unpackBucket(b)) if (c._id === id) return c;
+    return undefined;
+  }
+
+  /** The clicks of a batch still marked with its stats transaction (what a dead writer stored): its buckets are named by click ids of the batch. */
+  async clicksOfBatch(ids: string[], txn: string): Promise<CountedClick[]> {
+    const [buckets, rows] = await Promise.all([
+      this.models.ClickBucket.find({ _id: { $in: ids }, stats_txn: txn }).lean<ClickBucketDoc[]>(),
+      this.models.Click.find({ _id: { $in: ids }, stats_txn: txn }, COUNTED_CLICK).lean<CountedClick[]>(),
+    ]);
+    const clicks = new Map<string, CountedClick>();
+    for (const c of [...buckets.flatMap(unpackBucket), ...rows]) clicks.set(c._id, c);
+    return [...clicks.values()];
   }
 
   /** The account's human clicks in [from, to), streamed (no time budget: a rebuild reads months). */
-  humanClicks(publisherId: string, from: Date, to: Date): AsyncIterable<CountedClick> {
-    return this.models.Click.find({ publisher_id: publisherId, created_at: { $gte: from, $lt: to }, is_bot: { $ne: true } }, COUNTED_CLICK)
+  async *humanClicks(publisherId: string, from: Date, to: Date): AsyncIterable<CountedClick> {
+    const f = from.getTime();
+    const t = to.getTime();
+    const buckets = this.models.ClickBucket.find({ publisher_id: publisherId, t1: { $gte: from, $lt: new Date(windowEnd(t)) }, t0: { $lt: to }, h: { $gt: 0 } })
+      .maxTimeMS(0)
+      .lean<ClickBucketDoc[]>()
+      .cursor({ batchSize: 200 }) as AsyncIterable<ClickBucketDoc>;
+    for await (const b of buckets)
+      for (const c of unpackBucket(b)) {
+        const at = c.created_at.getTime();
+        if (!c.is_bot && at >= f && at < t) yield c;
+      }
+    yield* this.models.Click.find({ publisher_id: publisherId, created_at: { $gte: from, $lt: to }, is_bot: { $ne: true } }, COUNTED_CLICK)
       .maxTimeMS(0)
       .lean<CountedClick[]>()
       .cursor({ batchSize: 5000 }) as AsyncIterable<CountedClick>;
   }
 
-  /** The times of the account's first and last click (since `since`, when given). */
+  /** The times of the account's first and last click (since `since`, when given), to the window. */
   async clickSpan(publisherId: string, since?: Date): Promise<Date[]> {
     const at = since ? { $gte: since } : { $exists: true };
-    const [first, last] = await Promise.all([
+    const [first, last, rowFirst, rowLast] = await Promise.all([
+      this.models.ClickBucket.findOne({ publisher_id: publisherId, t1: at }, { t0: 1 }).sort({ t1: 1, _id: -1 }).lean(),
+      this.models.ClickBucket.findOne({ publisher_id: publisherId, t1: at }, { t1: 1 }).sort({ t1: -1, _id: 1 }).lean(),
       this.models.Click.findOne({ publisher_id: publisherId, created_at: at }, { created_at: 1 }).sort({ created_at: 1 }).lean(),
       this.models.Click.findOne({ publisher_id: publisherId, created_at: at }, { created_at: 1 }).sort({ created_at: -1 }).lean(),
     ]);
-    return [first?.created_at, last?.created_at].filter((d): d is Date => d instanceof Date);
+    const firstAt = first && since && first.t0 < since ? since : first?.t0;
+    const times = [firstAt, last?.t1, rowFirst?.created_at, rowLast?.created_at].filter((d): d is Date => d instanceof Date);
+    return times.length ? [new Date(Math.min(...times.map(Number))), new Date(Math.max(...times.map(Number)))] : [];
   }
 
   /** Every account with clicks. */
   async clickPublishers(): Promise<string[]> {
-    return (await this.models.Click.distinct('publisher_id')) as string[];
+    const [a, b] = await Promise.all([this.models.ClickBucket.distinct('publisher_id'), this.models.Click.distinct('publisher_id')]);
+    return [...new Set([...(a as string[]), ...(b as string[])])];
+  }
+
+  /** Every stored click of a publisher or of a link, unordered, address hash included (operators, tests, benches). */
+  async storedClicks(f: { publisherId?: string; linkId?: string }): Promise<ClickRow[]> {
+    const q: Record<string, unknown> = {};
+    if (f.publisherId !== undefined) q.publisher_id = f.publisherId;
+    if (f.linkId !== undefined) q.ls = f.linkId;
+    const rq: Record<string, unknown> = { ...q };
+    delete rq.ls;
+    if (f.linkId !== undefined) rq.link_id = f.linkId;
+    const [buckets, rows] = await Promise.all([
+      this.models.ClickBucket.find(q).maxTimeMS(0).lean<ClickBucketDoc[]>(),
+      this.models.Click.find(rq).maxTimeMS(0).lean<ClickRow[]>(),
+    ]);
+    const clicks = new Map<string, ClickRow>();
+    for (const c of [...buckets.flatMap(unpackBucket), ...rows]) if (f.linkId === undefined || c.link_id === f.linkId) clicks.set(c._id, c);
+    return [...clicks.values()];
+  }
+
+  /**
+   * Moves click rows of the older layout (one document per click) into buckets, `batch` rows at a
+   * time in index order, while the tracker writes new buckets. Each step inserts the buckets of a
+   * batch and then deletes their rows; a bucket an interrupted run already stored (same first
+   * click, same id) is kept as stored and its own clicks' rows are deleted, so a crash anywhere
+   * loses and doubles nothing and the next run resumes where it stopped. Reads merge what is left
+   * meanwhile (a click present in both is shown once). Counts nothing: the rows were counted.
+   */
+  async migrateClickRows(opts: { batch?: number; onProgress?: (moved: number, left: number) => void; beforeDelete?: () => Promise<void> } = {}) {
+    const batch = opts.batch ?? 5000;
+    let moved = 0;
+    let buckets = 0;
+    for (;;) {
+      const rows = await this.models.Click.find({}).sort({ publisher_id: 1, created_at: -1, _id: 1 }).limit(batch).maxTimeMS(0).lean<ClickRow[]>();
+      if (!rows.length) break;
+      const made = bucketsOf(
+        rows.map((r) => ({ ...r, subid: r.subid ?? '', user_agent: r.user_agent ?? '', ip_hash: r.ip_hash ?? '', referrer: r.referrer ?? '' })),
+      );
+      const { inserted } = await insertManyTolerant(this.models.ClickBucket.collection, made.map((b) => b.doc) as never[]);
+      const ids = made.flatMap((b, i) => (inserted.has(i) ? b.rows.map((r) => rows[r]!._id) : []));
+      const earlier = made.filter((_, i) => !inserted.has(i)).map((b) => b.doc._id);
+      if (earlier.length)
+        for (const b of await this.models.ClickBucket.find({ _id: { $in: earlier } }).lean<ClickBucketDoc[]>()) ids.push(...unpackBucket(b).map((c) => c._id));
+      buckets += inserted.size;
+      await opts.beforeDelete?.();
+      const { deletedCount } = await this.models.Click.deleteMany({ _id: { $in: ids } });
+      moved += deletedCount;
+      opts.onProgress?.(moved, await this.models.Click.estimatedDocumentCount());
+    }
+    this.legacyEmptyUntil = 0;
+    return { moved, buckets };
   }
 }
+
+/** The order buckets are read in: newest last click first. */
+const BUCKET_ORDER = { t1: -1, _id: 1 } as const;
 
 /** The links lib's own models (not exported from the lib). */
 export const linksModels = (data: LinksData): LinksModels => open(data);
 
-export const linksDomain = defineDomain('links', { Link: [linkSchema, 'links'], Click: [clickSchema, 'clicks'] }, (m: LinksModels) => new LinksData(m));
+export const linksDomain = defineDomain(
+  'links',
+  { Link: [linkSchema, 'links'], ClickBucket: [clickBucketSchema, 'click_buckets'], Click: [clickSchema, 'clicks'] },
+  (m: LinksModels) => new LinksData(m),
+);

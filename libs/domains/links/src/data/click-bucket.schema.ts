@@ -1,0 +1,73 @@
+import { Schema } from 'mongoose';
+
+/**
+ * Many clicks of one publisher in one document (./click-bucket.ts packs and unpacks them). Binary
+ * columns come back from the driver as Binary: read them through `unpackBucket`.
+ */
+export interface ClickBucketDoc {
+  /** The id of its first click. */
+  _id: string;
+  publisher_id: string;
+  /** Its first and last click's time (one window: t1 - t0 < BUCKET_WINDOW_MS). */
+  t0: Date;
+  t1: Date;
+  /** Clicks, and clicks not flagged as bots. */
+  n: number;
+  h: number;
+  /** Its targets: link, program, merchant (campaign) and sub-ID, one entry each. */
+  ls: string[];
+  lp: number[];
+  lc: number[];
+  lsub: string[];
+  /** Distinct user agents, address hashes and referrers. */
+  s: string[];
+  /** Per click: ms after t0 (uint32), target (uint16), user agent, address hash and referrer in `s` (uint16), bot reason (uint8). */
+  at: Buffer;
+  l: Buffer;
+  ua: Buffer;
+  ip: Buffer;
+  rf: Buffer;
+  b: Buffer;
+  /** Per click, the nonce and signature of its signed id (16 bytes); or, for ids of another layout, `id`. */
+  k?: Buffer;
+  id?: string[];
+  /** The ids not of the signed layout (older clicks): found by id through a sparse index. */
+  u?: string[];
+  /** The stats transaction that stored (and counts) these clicks. */
+  stats_txn?: string;
+}
+
+export const clickBucketSchema = new Schema<ClickBucketDoc>(
+  {
+    _id: { type: String, required: true },
+    publisher_id: { type: String, required: true },
+    t0: { type: Date, required: true },
+    t1: { type: Date, required: true },
+    n: { type: Number, required: true },
+    h: { type: Number, required: true },
+    ls: [String],
+    lp: [Number],
+    lc: [Number],
+    lsub: [String],
+    s: [String],
+    at: Buffer,
+    l: Buffer,
+    ua: Buffer,
+    ip: Buffer,
+    rf: Buffer,
+    b: Buffer,
+    k: Buffer,
+    id: { type: [String], default: undefined },
+    u: { type: [String], default: undefined },
+    stats_txn: String,
+  },
+  { versionKey: false },
+);
+// The clicks list reads buckets newest first (by their last click) and merges them; each filter
+// of the list has its own (multikey) index, so a filtered page reads only buckets that match.
+clickBucketSchema.index({ publisher_id: 1, t1: -1, _id: 1 });
+clickBucketSchema.index({ publisher_id: 1, ls: 1, t1: -1, _id: 1 });
+clickBucketSchema.index({ publisher_id: 1, lsub: 1, t1: -1, _id: 1 });
+clickBucketSchema.index({ publisher_id: 1, lc: 1, t1: -1, _id: 1 });
+// Ids of the older layout only (signed ids are found by their link and time).
+clickBucketSchema.index({ u: 1 }, { sparse: true });

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { keyRing } from '@cw/config';
+import { ClickIds } from '../click-ids';
+import { BUCKET_WINDOW_MS, bucketsOf, packBucket, unpackBucket, type ClickRow } from './click-bucket';
+
+const ids = new ClickIds(keyRing(Buffer.alloc(32, 7)));
+const T = Date.UTC(2026, 10, 1, 12, 0, 0);
+
+function click(i: number, over: Partial<ClickRow> = {}): ClickRow {
+  const link = over.link_id ?? `lnk${i % 3}`;
+  const at = over.created_at ?? new Date(T + i * 37);
+  const isBot = over.is_bot ?? i % 5 === 0;
+  return {
+    _id: ids.next(link, { isBot }, at.getTime()),
+    link_id: link,
+    publisher_id: 'pub_a',
+    program_id: 1000 + (i % 3),
+    campaign_id: 500 + (i % 3),
+    subid: i % 3 === 2 ? '' : `sub-${i % 3}`,
+    created_at: at,
+    user_agent: i % 2 ? 'Mozilla/5.0 Firefox' : 'curl/8',
+    ip_hash: `${i % 7}`.repeat(32),
+    referrer: i % 4 ? '' : `https://blog.example/${i}`,
+    is_bot: isBot,
+    ...(isBot ? { bot_reason: (['user_agent', 'no_user_agent', 'rate'] as const)[i % 3] } : {}),
+    stats_txn: 'stx_1',
+    ...over,
+  };
+}
+
+describe('click buckets', () => {
+  it('give back every click with every field it was stored with, in the order stored', () => {
+    const clicks = Array.from({ length: 200 }, (_, i) => click(i));
+    const doc = packBucket(clicks);
+    expect(unpackBucket(doc)).toEqual(clicks);
+    expect(doc).toMatchObject({ _id: clicks[0]!._id, publisher_id: 'pub_a', n: 200, h: clicks.filter((c) => !c.is_bot).length, stats_txn: 'stx_1' });
+    expect(doc.t0).toEqual(clicks[0]!.created_at);
+    expect(doc.t1).toEqual(clicks[199]!.created_at);
+    expect(new Set(doc.ls)).toEqual(new Set(['lnk0', 'lnk1', 'lnk2']));
+  });
+
+  it('keep 16 bytes of a signed id and rebuild it; keep other ids whole and findable (u)', () => {
+    const signed = packBucket([click(1), click(2)]);
+    expect(signed.id).toBeUndefined();
+    expect(signed.u).toBeUndefined();
+    expect(signed.k!.length).toBe(32);
+    // An unsigned id, and a signed id that does not say what its row says (another time).
+    const mixed = [click(1), click(2, { _id: 'clk_legacy_1' }), click(3, { _id: ids.next('lnk0', { isBot: false }, T - 1) })];
+    const doc = packBucket(mixed);
+    expect(doc.k).toBeUndefined();
+    expect(doc.id).toEqual(mixed.map((c) => c._id));
+    expect(doc.u).toEqual(['clk_legacy_1', mixed[2]!._id]);
+    expect(unpackBucket(doc).map((c) => c._id)).toEqual(mixed.map((c) => c._id));
+  });
+
+  it('are one per publisher and window of a batch, at most 1,000 clicks, the same for the same batch', () => {
+    const batch = [
+      ...Array.from({ length: 1500 }, (_, i) => click(i, { created_at: new Date(T + (i % 100)) })),
+      click(1, { publisher_id: 'pub_b' }),
+      click(2, { created_at: new Date(T + BUCKET_WINDOW_MS) }),
+    ];
+    const buckets = bucketsOf(batch);
+    expect(buckets.map((b) => [b.doc.publisher_id, b.doc.n])).toEqual([
+      ['pub_a', 1000],
+      ['pub_a', 500],
+      ['pub_b', 1],
+      ['pub_a', 1],
+    ]);
+    expect(buckets.flatMap((b) => b.rows).sort((a, b) => a - b)).toEqual(batch.map((_, i) => i));
+    for (const b of buckets) expect(b.doc.t1.getTime() - b.doc.t0.getTime()).toBeLessThan(BUCKET_WINDOW_MS);
+    expect(bucketsOf(batch).map((b) => b.doc._id)).toEqual(buckets.map((b) => b.doc._id));
+  });
+
+  it('take a small fraction of the bytes of one document per click', async () => {
+    const { serialize } = await import('bson');
+    const clicks = Array.from({ length: 1000 }, (_, i) => click(i, { ip_hash: `${i % 300}`.padStart(32, '0') }));
+    const rows = clicks.reduce((n, c) => n + serialize(c).length, 0);
+    const bucket = serialize(packBucket(clicks)).length;
+    expect(rows / bucket).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * Clicks in buckets (docs/decisions.md "Clicks in buckets"): the clicks of one publisher, one
+ * tracker batch and one 10-second window in one document, each field a column. What a link
+ * fixes (link, program, merchant, sub-ID) is a small table of targets; user agents, address
+ * hashes and referrers a table of distinct strings; every click is then a few bytes in packed
+ * binary columns (time, target, strings, bot reason) plus 16 bytes of its id (the rest of a
+ * signed id is its time, bot flag and link). Ids of another layout (older clicks, demo data) are
+ * kept whole, and listed in `u` for the lookup by id.
+ */
+import { clickIdOf, clickIdParts, CLICK_ID_BOT_FLAG, CLICK_ID_TAIL } from '../click-ids';
+import type { BotReason } from '../bot-detection';
+import type { ClickBucketDoc } from './click-bucket.schema';
+
+/** What a stored click holds (and what the tracker hands over). */
+export interface ClickRow {
+  _id: string;
+  link_id: string;
+  publisher_id: string;
+  program_id: number;
+  campaign_id: number;
+  subid: string;
+  created_at: Date;
+  user_agent: string;
+  ip_hash: string;
+  referrer: string;
+  is_bot: boolean;
+  bot_reason?: BotReason | null;
+  /** The stats transaction that stored (and counts) this click. */
+  stats_txn?: string | null;
+}
+
+/** A bucket spans at most one window: a list at a position reads buckets ending before the position's window ends. */
+export const BUCKET_WINDOW_MS = 10_000;
+/** At most this many clicks per bucket (a tracker batch is at most 1,000). */
+export const BUCKET_MAX = 1000;
+
+export const windowEnd = (ms: number) => Math.floor(ms / BUCKET_WINDOW_MS) * BUCKET_WINDOW_MS + BUCKET_WINDOW_MS;
+
+const REASONS: Array<BotReason | null> = [null, 'user_agent', 'no_user_agent', 'rate'];
+/** A bot flag without a reason (rows from before reasons were kept). */
+const BOT_NO_REASON = 255;
+
+function reasonCode(c: ClickRow): number {
+  if (!c.is_bot) return 0;
+  const i = c.bot_reason ? REASONS.indexOf(c.bot_reason) : -1;
+  return i > 0 ? i : BOT_NO_REASON;
+}
+
+/** Interns strings into a table, answering each one's index. */
+class Table<K> {
+  readonly index = new Map<K, number>();
+  readonly values: K[] = [];
+  add(v: K): number {
+    let i = this.index.get(v);
+    if (i === undefined) {
+      i = this.values.length;
+      this.index.set(v, i);
+      this.values.push(v);
+    }
+    return i;
+  }
+}
+
+/** One bucket of these clicks (one publisher, one window, at most BUCKET_MAX); its id is the first click's. */
+export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
+  const n = clicks.length;
+  const first = clicks[0]!;
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (const c of clicks) {
+    const t = c.created_at.getTime();
+    if (t < t0) t0 = t;
+    if (t > t1) t1 = t;
+  }
+  const targets = new Table<string>();
+  const target: Array<[string, number, number, string]> = [];
+  const strings = new Table<string>();
+  const at = Buffer.allocUnsafe(4 * n);
+  const l = Buffer.allocUnsafe(2 * n);
+  const ua = Buffer.allocUnsafe(2 * n);
+  const ip = Buffer.allocUnsafe(2 * n);
+  const rf = Buffer.allocUnsafe(2 * n);
+  const b = Buffer.allocUnsafe(n);
+  const k = Buffer.allocUnsafe(CLICK_ID_TAIL * n);
+  /** Clicks whose id cannot be rebuilt from the row (another layout, or not saying what the row says). */
+  const whole: string[] = [];
+  let humans = 0;
+  clicks.forEach((c, i) => {
+    const subid = c.subid ?? '';
+    const key = `${c.link_id}\u0000${c.program_id}\u0000${c.campaign_id}\u0000${subid}`;
+    const before = targets.values.length;
+    const ti = targets.add(key);
+    if (ti === before) target.push([c.link_id, c.program_id, c.campaign_id, subid]);
+    const t = c.created_at.getTime();
+    at.writeUInt32LE(t - t0, 4 * i);
+    l.writeUInt16LE(ti, 2 * i);
+    ua.writeUInt16LE(strings.add(c.user_agent ?? ''), 2 * i);
+    ip.writeUInt16LE(strings.add(c.ip_hash ?? ''), 2 * i);
+    rf.writeUInt16LE(strings.add(c.referrer ?? ''), 2 * i);
+    b[i] = reasonCode(c);
+    if (!c.is_bot) humans++;
+    const parts = clickIdParts(c._id);
+    // Only an id that says what the row says can be rebuilt from the row.
+    if (parts && parts.at === t && parts.linkId === c.link_id && parts.flags === (c.is_bot ? CLICK_ID_BOT_FLAG : 0)) parts.tail.copy(k, CLICK_ID_TAIL * i);
+    else whole.push(c._id);
+  });
+  const doc: ClickBucketDoc = {
+    _id: first._id,
+    publisher_id: first.publisher_id,
+    t0: new Date(t0),
+    t1: new Date(t1),
+    n,
+    h: humans,
+    ls: target.map((x) => x[0]),
+    lp: target.map((x) => x[1]),
+    lc: target.map((x) => x[2]),
+    lsub: target.map((x) => x[3]),
+    s: strings.values,
+    at,
+    l,
+    ua,
+    ip,
+    rf,
+    b,
+  };
+  if (!whole.length) doc.k = k;
+  else {
+    doc.id = clicks.map((c) => c._id);
+    doc.u = whole;
+  }
+  if (first.stats_txn) doc.stats_txn = first.stats_txn;
+  return doc;
+}
+
+/**
+ * The buckets of a batch: grouped by publisher and window (and stats transaction, which a
+ * batch shares), in the order of first appearance, at most BUCKET_MAX each; `rows` holds each
+ * bucket's indexes in `clicks`. The same batch always makes the same buckets (same ids).
+ */
+export function bucketsOf(clicks: ClickRow[]): Array<{ doc: ClickBucketDoc; rows: number[] }> {
+  const open = new Map<string, number[]>();
+  const groups: number[][] = [];
+  clicks.forEach((c, i) => {
+    const key = `${c.publisher_id}\u0000${Math.floor(c.created_at.getTime() / BUCKET_WINDOW_MS)}\u0000${c.stats_txn ?? ''}`;
+    let g = open.get(key);
+    if (!g || g.length >= BUCKET_MAX) {
+      open.set(key, (g = []));
+      groups.push(g);
+    }
+    g.push(i);
+  });
+  return groups.map((rows) => ({ doc: packBucket(rows.map((i) => clicks[i]!)), rows }));
+}
+
+/** Bytes of a Buffer or a driver Binary. */
+function bytes(v: unknown): Buffer {
+  if (Buffer.isBuffer(v)) return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  const inner = (v as { buffer?: Uint8Array }).buffer;
+  if (inner instanceof Uint8Array) {
+    const len = (v as { position?: number }).position ?? inner.byteLength;
+    return Buffer.from(inner.buffer, inner.byteOffset, len);
+  }
+  throw new Error('click bucket: a column is not binary');
+}
+
+/** The clicks of a stored bucket, in the order they were stored. */
+export function unpackBucket(doc: ClickBucketDoc): ClickRow[] {
+  const n = doc.n;
+  const at = bytes(doc.at);
+  const l = bytes(doc.l);
+  const ua = bytes(doc.ua);
+  const ip = bytes(doc.ip);
+  const rf = bytes(doc.rf);
+  const b = bytes(doc.b);
+  const k = doc.k ? bytes(doc.k) : undefined;
+  const t0 = new Date(doc.t0).getTime();
+  const out: ClickRow[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = t0 + at.readUInt32LE(4 * i);
+    const ti = l.readUInt16LE(2 * i);
+    const code = b[i]!;
+    const linkId = doc.ls[ti]!;
+    const row: ClickRow = {
+      _id: k ? clickIdOf(t, code ? CLICK_ID_BOT_FLAG : 0, linkId, k, CLICK_ID_TAIL * i) : doc.id![i]!,
+      link_id: linkId,
+      publisher_id: doc.publisher_id,
+      program_id: doc.lp[ti]!,
+      campaign_id: doc.lc[ti]!,
+      subid: doc.lsub[ti]!,
+      created_at: new Date(t),
+      user_agent: doc.s[ua.readUInt16LE(2 * i)]!,
+      ip_hash: doc.s[ip.readUInt16LE(2 * i)]!,
+      referrer: doc.s[rf.readUInt16LE(2 * i)]!,
+      is_bot: code !== 0,
+      stats_txn: doc.stats_txn ?? null,
+    };
+    const reason = code === BOT_NO_REASON ? undefined : REASONS[code];
+    if (reason) row.bot_reason = reason;
+    out[i] = row;
+  }
+  return out;
+}
+
+/** The list's order: newest first, then by id. */
+export const newestFirst = (a: ClickRow, b: ClickRow) => {
+  const d = b.created_at.getTime() - a.created_at.getTime();
+  return d !== 0 ? d : a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+};
