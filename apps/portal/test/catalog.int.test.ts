@@ -84,7 +84,7 @@ describe('products', () => {
       min_price: '0',
       max_price: '99999',
       currency: first.currency,
-      group: 0,
+      group: 0 as const,
       limit: 3,
       offset: 0,
     };

@@ -139,7 +139,7 @@ function Builder({ programs }: { programs: Program[] }) {
         </div>
       </Form>
       {made && (
-        <div className="made-link" role="region" aria-label="Your link">
+        <div className="made-link" role="region" aria-label="The new link">
           <p className="notice-title">Your link</p>
           <code className="mono break">{made.url}</code>
           <p className="muted small">
@@ -303,7 +303,7 @@ function Batch({ programs }: { programs: Program[] }) {
           <h3 id={`${id}-outcome`} tabIndex={-1} className="section-title">
             {counts.created} created, {counts.existing} existing, {counts.error} with an error
           </h3>
-          <div className="table-wrap" role="region" aria-label="Outcome per line" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of the outcome per line" tabIndex={0}>
             <table>
               <thead>
                 <tr>
@@ -453,7 +453,7 @@ function LinkList({ programs }: { programs: Program[] }) {
         </p>
       ) : (
         <>
-          <div className="table-wrap" role="region" aria-label="Your links" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of your links" tabIndex={0}>
             <table>
               <thead>
                 <tr>

@@ -200,7 +200,7 @@ function Results({ search, onPage }: { search: ProductSearch; onPage: (offset: n
           Try fewer words, another country, or a wider price range; or <Link to="/programs">join more programs</Link> to see their products.
         </p>
       ) : (
-        <ProductTable products={page.products} label="Search results" />
+        <ProductTable products={page.products} label="Table of search results" />
       )}
       <nav className="pager" aria-label="Pages of results">
         <button
@@ -374,7 +374,7 @@ function Lookup() {
         ) : (
           <div className="results">
             <h3 className="section-title">{products.length ? `${products.length} products for ${asked.gtins.length} GTINs` : 'No products found'}</h3>
-            {products.length > 0 && <ProductTable products={products} label="Lookup results" />}
+            {products.length > 0 && <ProductTable products={products} label="Table of lookup results" />}
             {lookup.isFetchNextPageError && <ErrorNotice error={lookup.error} onRetry={() => void lookup.fetchNextPage()} />}
             {lookup.hasNextPage && (
               <div className="load-more">

@@ -184,7 +184,7 @@ function MyPrograms({ search }: { search: string }) {
         <p className="empty">{search ? `None of your programs is named like “${search}”.` : 'No programs yet. Apply to one below: many approve at once.'}</p>
       ) : (
         <>
-          <div className="table-wrap" role="region" aria-label="Your programs" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of your programs" tabIndex={0}>
             <table>
               <thead>
                 <tr>
@@ -262,7 +262,7 @@ function JoinablePrograms({ search, onApplied }: { search: string; onApplied: (a
       ) : (
         <>
           <p className="muted small">{fmt.number(rows.length)} shown</p>
-          <div className="table-wrap" role="region" aria-label="Programs you can join" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of programs you can join" tabIndex={0}>
             <table>
               <thead>
                 <tr>
