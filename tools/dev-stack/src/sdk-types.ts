@@ -52,6 +52,12 @@ function withoutExamples(value: unknown): unknown {
   return Object.fromEntries(Object.entries(obj).flatMap(([k, v]) => (isMediaType && k === 'example' ? [] : [[k, withoutExamples(v)]])));
 }
 
+/** The documents the SDKs cover, as the apps serve them: name -> document. */
+export function sdkDocuments(): Record<string, Record<string, unknown>> {
+  const deps = documentDeps();
+  return Object.fromEntries(Object.entries(DOCUMENTS).map(([name, build]) => [name, build(deps)]));
+}
+
 /** Every generated file: name -> contents. */
 export async function generateSdkTypes(): Promise<Record<string, string>> {
   const deps = documentDeps();

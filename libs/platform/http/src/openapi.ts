@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '@cw/errors';
+import { codeSamples } from './code-samples';
 import type { RouteSpec } from './routes';
 import type { JsonSchema } from '@cw/validation';
 
@@ -151,6 +152,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
       }
       (r.tags ?? []).forEach((t) => tags.add(t));
       paths[p] ??= {};
+      const samples = codeSamples({ operationId: r.operationId, method: r.method, path: p, security: r.security ?? [], serverUrl: opts.serverUrl });
       paths[p][r.method.toLowerCase()] = {
         operationId: r.operationId,
         summary: r.summary,
@@ -160,6 +162,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         parameters,
         ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
         responses,
+        ...(samples ? { 'x-codeSamples': samples } : {}),
         ...(r.extensions ?? {}),
       };
     }

@@ -7,6 +7,7 @@ import re
 import threading
 import time
 import unittest
+import urllib.error
 import urllib.request
 from typing import Any, Dict, List
 
@@ -55,14 +56,14 @@ class Lists(unittest.TestCase):
         key = {"X-API-Key": pub()["keys"]["live"]}
         rpt = {"Authorization": f"Bearer {pub()['reporting_token']}"}
         cases = [
-            ("links", cw.links.list(page_size=4), walk_raw("/api/v1/publisher/links/?page_size=4", "page", key), 4),
-            ("conversions", cw.conversions.list(page_size=5), walk_raw("/api/v1/publisher/conversions/?page_size=5", "page", key), 5),
-            ("clicks", cw.clicks.list(page_size=7), walk_raw("/api/v1/publisher/clicks/?page_size=7", "page", key), 7),
+            ("links", cw.links.list(page_size=10), walk_raw("/api/v1/publisher/links/?page_size=10", "page", key), 10),
+            ("conversions", cw.conversions.list(page_size=50), walk_raw("/api/v1/publisher/conversions/?page_size=50", "page", key), 50),
+            ("clicks", cw.clicks.list(page_size=200), walk_raw("/api/v1/publisher/clicks/?page_size=200", "page", key), 200),
             ("programs", cw.programs.list(page_size=1, include_available=True), walk_raw("/api/v1/publisher/programs/?page_size=1&include_available=true", "page", key), 1),
-            ("events", cw.events.list(limit=6), walk_raw("/api/v1/publisher/events/?limit=6", "events", key), 6),
+            ("events", cw.events.list(limit=50), walk_raw("/api/v1/publisher/events/?limit=50", "events", key), 50),
             ("products", cw.products.search(country="DE", limit=40), walk_raw("/api/v1/publisher/products/?country=DE&limit=40", "offset", key), 40),
-            ("reporting sales", cw.reporting.sales(page_size=5), walk_raw("/api/v1/affiliate-reporting/sales/?page_size=5", "page", rpt), 5),
-            ("reporting events", cw.reporting.events.list(limit=6), walk_raw("/api/v1/affiliate-reporting/events/?limit=6", "events", rpt), 6),
+            ("reporting sales", cw.reporting.sales(page_size=50), walk_raw("/api/v1/affiliate-reporting/sales/?page_size=50", "page", rpt), 50),
+            ("reporting events", cw.reporting.events.list(limit=50), walk_raw("/api/v1/affiliate-reporting/events/?limit=50", "events", rpt), 50),
         ]
         for name, paged, want, page_size in cases:
             with self.subTest(name):
@@ -100,11 +101,18 @@ class Errors(unittest.TestCase):
 
 class Retries(unittest.TestCase):
     def test_a_429_is_retried_after_its_retry_after(self) -> None:
-        # The vitest launcher spent the offers budget (RATELIMIT_OFFERS_PER_MIN) before this run.
+        # Spend the offers budget (the launcher sets RATELIMIT_OFFERS_PER_MIN low) until it refuses.
+        country = credentials()["fixtures"]["country"]
+        for _ in range(100):
+            try:
+                raw(f"/api/v1/publisher/offers/?country={country}", {"Authorization": f"Bearer {pub()['offers_credential']}"})
+            except urllib.error.HTTPError as e:
+                self.assertEqual(e.code, 429)
+                break
         retries: List[cw_sdk.RetryEvent] = []
         cw = CwClient(offers_credential=pub()["offers_credential"], on_retry=retries.append)
         started = time.time()
-        page = cw.offers(country=credentials()["fixtures"]["country"]).first_page()
+        page = cw.offers(country=country).first_page()
         self.assertIsInstance(page["data"], list)
         self.assertGreaterEqual(len(retries), 1)
         self.assertEqual(retries[0].status, 429)
