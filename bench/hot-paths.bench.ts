@@ -17,6 +17,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
+import { storedClicksOf } from './lib/stored-clicks';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { handlerServer } from '@cw-tools/testing';
 import { connectDatabase } from '@cw/db';
@@ -33,6 +34,8 @@ const OPTIONS = {
   seconds: { type: 'string', default: '5' },
   rounds: { type: 'string', default: '3' },
   connections: { type: 'string', default: '10' },
+  /** The fixed rate (req/s, all connections together) of the latency run after the rounds. */
+  rate: { type: 'string', default: '200' },
   profile: { type: 'boolean', default: false },
   /** Scenarios whose name contains one of these comma-separated parts. */
   only: { type: 'string' },
@@ -54,6 +57,7 @@ const PRODUCTS = Number(values.products);
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
+const RATE = Number(values.rate);
 const LIFTED = '10000000';
 
 if (values.services && !process.env.REDIS_URL) {
@@ -279,8 +283,8 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
     );
   }
   bare.close();
-  const fixed = await load(s.url, s, 200);
-  console.log(formatResult(`  ${s.name} at 200 req/s`, fixed));
+  const fixed = await load(s.url, s, RATE);
+  console.log(formatResult(`  ${s.name} at ${RATE} req/s`, fixed));
   let cpu = '';
   if (values.profile && !services) {
     const raw = values['profile-dir'] ? `${values['profile-dir']}/${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile` : undefined;
@@ -291,7 +295,7 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   }
   const ratio = median(ratios);
   summary.push(
-    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at 200 req/s ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms; CPU per request ${cpuLine(median(platformCpu), engine ? median(engineCpu) : undefined)}, bare ${median(bareCpu).toFixed(0)} us${cpu}`,
+    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at ${RATE} req/s (${fixed.requestsPerSecond.toFixed(0)} answered/s) ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms; CPU per request ${cpuLine(median(platformCpu), engine ? median(engineCpu) : undefined)}, bare ${median(bareCpu).toFixed(0)} us${cpu}`,
   );
 }
 
@@ -336,7 +340,7 @@ const rss = process.memoryUsage().rss / 2 ** 20;
 await new Promise((r) => setTimeout(r, platform.config.clickFlushIntervalMs * 2 + 500));
 if (services) for (const service of Object.values(services)) await service.stop(); // the tracker flushes its buffer as it stops
 const client = await MongoClient.connect(platform.mongoUri);
-const stored = await client.db().collection('clicks').countDocuments({ link_id: link.id });
+const stored = await storedClicksOf(client.db(), link.id);
 await client.close();
 if (!services) await platform.stop();
 

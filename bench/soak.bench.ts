@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { MongoClient } from 'mongodb';
+import { storedClicksOf } from './lib/stored-clicks';
 import { startPlatform } from '@cw-tools/dev-stack';
 import type { MixResult, MixSpec } from './lib/mix-load';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
@@ -93,7 +94,7 @@ const result = JSON.parse(stdout.trim().split('\n').pop()!) as MixResult;
 // Let the click buffer and the postback worker finish, then count end to end.
 await new Promise((r) => setTimeout(r, 5_000));
 const mongo = await MongoClient.connect(platform.mongoUri);
-const clicks = await mongo.db().collection('clicks').countDocuments({ link_id: link.id });
+const clicks = await storedClicksOf(mongo.db(), link.id);
 const sales = await mongo.db().collection('conversions').countDocuments({ link_id: link.id });
 await mongo.close();
 await platform.stop();

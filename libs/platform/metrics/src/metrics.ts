@@ -25,11 +25,19 @@ export function createHttpMetrics(opts: { defaultMetrics?: boolean } = {}): Http
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  // The fast path's label sets are few: each one's children are looked up once, not hashed per request.
+  const children = new Map<string, { duration: ReturnType<typeof duration.labels>; requests: ReturnType<typeof requests.labels> }>();
   return {
     registry,
     observe: (service, method, route, status, seconds) => {
-      duration.observe({ service, method, route }, seconds);
-      requests.inc({ service, method, route, status: String(status) });
+      const key = `${service} ${method} ${route} ${status}`;
+      let child = children.get(key);
+      if (!child) {
+        if (children.size >= 1000) children.clear();
+        children.set(key, (child = { duration: duration.labels(service, method, route), requests: requests.labels(service, method, route, String(status)) }));
+      }
+      child.duration.observe(seconds);
+      child.requests.inc();
     },
     middleware: (service) => async (ctx: Context, next: Next) => {
       const end = duration.startTimer();
