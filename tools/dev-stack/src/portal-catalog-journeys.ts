@@ -223,7 +223,7 @@ export async function batchLinksJourney(page: Page, input: { programId: number; 
   const filters = main(page).getByRole('form', { name: 'Filter links' });
   for (const subid of input.subids) {
     await filters.getByLabel('Sub-ID').fill(subid);
-    await filters.getByRole('button', { name: 'Filter', exact: true }).click();
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL((u) => u.searchParams.get('subid') === subid, { timeout: STEP_MS });
     listed.push(...(await filteredRows(page, subid)));
   }

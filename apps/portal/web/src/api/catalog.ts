@@ -3,7 +3,7 @@
  * `/accounts/:account/...` (docs/portal.md), answering as the publisher API's `/products/`,
  * `/programs/` and `/links/` do, and their types.
  */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from './client';
 import type { CursorPage } from './types';
 
@@ -236,18 +236,16 @@ export interface LinkFilters {
   campaign_id?: string;
 }
 
-export const LINKS_PAGE_SIZE = 25;
-
-export const linksQuery = (account: string, filters: LinkFilters) =>
-  infiniteQueryOptions({
-    queryKey: [...catalogKeys.links(account), filters.subid ?? '', filters.campaign_id ?? ''] as const,
-    queryFn: ({ pageParam, signal }) =>
-      api<CursorPage<TrackingLink>>(`${acct(account)}/links`, {
-        query: { subid: filters.subid || undefined, campaign_id: filters.campaign_id || undefined, cursor: pageParam || undefined, page_size: LINKS_PAGE_SIZE },
+/** One page of the account's links (cursor paging, kept in the URL by the page). */
+export const linksQuery = (account: string, filters: LinkFilters, paging: { cursor?: string; page_size: number }) =>
+  queryOptions({
+    queryKey: [...catalogKeys.links(account), filters.subid ?? '', filters.campaign_id ?? '', paging.cursor ?? '', paging.page_size] as const,
+    queryFn: ({ signal }) =>
+      api<CursorPage<TrackingLink> & { page: number }>(`${acct(account)}/links`, {
+        query: { subid: filters.subid || undefined, campaign_id: filters.campaign_id || undefined, cursor: paging.cursor, page_size: paging.page_size },
         signal,
       }),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    placeholderData: keepPreviousData,
   });
 
 /** Creates one link, or answers the same link when it existed (one link per program, landing URL and sub-ID). */

@@ -4,7 +4,7 @@
  * link's clicks and sales (linkTotals, the stats read model).
  */
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import {
   allProgramsQuery,
@@ -24,6 +24,7 @@ import { ErrorNotice, Loading, StatusPill } from '../components/feedback';
 import { Form, SelectField, SubmitButton, TextField, useFormState } from '../components/form';
 import { CopyLinkButton, QrToggle } from '../components/link-tools';
 import { Page, Section } from '../components/page';
+import { Pager, useCursorPaging } from '../components/pager';
 import { validateLinkList, validateLinkRequest } from '../generated/validators.js';
 import { useFormat, type Formatters } from '../lib/format';
 import { checkForm } from '../lib/validation';
@@ -368,24 +369,21 @@ const FILTER_LABELS = { subid: 'Sub-ID', campaign_id: 'Campaign' };
 function LinkList({ programs }: { programs: Program[] }) {
   const account = useAccount();
   const fmt = useFormat();
-  const [params, setParams] = useSearchParams();
+  const sizeId = useId();
+  const paging = useCursorPaging();
+  const params = paging.params;
   const filters = { subid: params.get('subid') ?? '', campaign_id: params.get('campaign_id') ?? '' };
   const range = params.get('range') ?? '';
   const [subid, setSubid] = useState(filters.subid);
   const [campaign, setCampaign] = useState(filters.campaign_id);
   const form = useFormState(validateLinkList, FILTER_LABELS);
-  const list = useInfiniteQuery(linksQuery(account.account_id, filters));
-  const pages = list.data?.pages ?? [];
-  const rows = pages.flatMap((p) => p.data);
+  const list = useQuery(linksQuery(account.account_id, filters, { cursor: paging.cursor, page_size: paging.pageSize }));
+  const rows = list.data?.data ?? [];
   const names = new Map(programs.map((p) => [p.id, p.name]));
 
   const period: { date_from?: string; date_to?: string } = range ? lastDays(Number(range), fmt.timeZone) : {};
-  const totals = useQueries({
-    queries: pages.map((p) => linkTotalsQuery(account.account_id, { ids: p.data.map((l) => l.id), timezone: fmt.timeZone, ...period })),
-  });
-  const totalOf = new Map<string, LinkTotal>();
-  for (const t of totals) for (const row of t.data?.data ?? []) totalOf.set(row.link_id, row);
-  const totalsFailed = totals.find((t) => t.isError);
+  const totals = useQuery(linkTotalsQuery(account.account_id, { ids: rows.map((l) => l.id), timezone: fmt.timeZone, ...period }));
+  const totalOf = new Map<string, LinkTotal>((list.isPlaceholderData ? [] : (totals.data?.data ?? [])).map((t) => [t.link_id, t]));
 
   const campaigns = useMemo(() => {
     const seen = new Map<number, string>();
@@ -396,19 +394,21 @@ function LinkList({ programs }: { programs: Program[] }) {
   const apply = () => {
     const next = { ...(subid.trim() ? { subid: subid.trim() } : {}), ...(campaign ? { campaign_id: campaign } : {}) };
     if (!form.check(next)) return;
-    setParams({ ...next, ...(range ? { range } : {}) });
+    paging.setFilters({ ...next, range: range || undefined });
   };
-  const setRange = (v: string) => setParams({ ...Object.fromEntries(params), range: v });
   const filtered = !!(filters.subid || filters.campaign_id);
 
   return (
-    <Section title="Your links" description="Newest first. Clicks count bot-filtered clicks; sales and commission include pending and approved sales.">
+    <Section
+      title="Your links"
+      description="Newest first. Clicks leave out filtered bot clicks; sales count every status, commission the pending and approved ones."
+    >
       <Form form={form} onSubmit={apply} className="form form-inline filter-bar" label="Filter links">
         <TextField form={form} name="subid" optional value={subid} onChange={setSubid} autoComplete="off" />
         <SelectField form={form} name="campaign_id" optional value={campaign} onChange={setCampaign} options={campaigns} />
         <div className="form-actions">
           <SubmitButton pending={false} className="button button-secondary">
-            Filter
+            Apply filters
           </SubmitButton>
           {filtered && (
             <button
@@ -417,7 +417,7 @@ function LinkList({ programs }: { programs: Program[] }) {
               onClick={() => {
                 setSubid('');
                 setCampaign('');
-                setParams(range ? { range } : {});
+                paging.setFilters({ range: range || undefined });
               }}
             >
               Clear filters
@@ -427,7 +427,7 @@ function LinkList({ programs }: { programs: Program[] }) {
       </Form>
       <div className="field range-field">
         <label htmlFor="links-range">Clicks and sales over</label>
-        <select id="links-range" value={range} onChange={(e) => setRange(e.target.value)}>
+        <select id="links-range" value={range} onChange={(e) => paging.setFilters({ ...filters, range: e.target.value || undefined })}>
           {RANGES.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}
@@ -440,20 +440,22 @@ function LinkList({ programs }: { programs: Program[] }) {
           </p>
         )}
       </div>
-      {totalsFailed && <ErrorNotice title="Clicks and sales could not be read" error={totalsFailed.error} onRetry={() => void totalsFailed.refetch()} />}
+      {totals.isError && <ErrorNotice title="Clicks and sales could not be read" error={totals.error} onRetry={() => void totals.refetch()} />}
       {list.isPending ? (
         <Loading label="Loading your links…" />
-      ) : list.isError && !rows.length ? (
+      ) : list.isError ? (
         <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       ) : rows.length === 0 ? (
         <p className="empty">
           {filtered
             ? 'No link matches these filters. Clear them to see every link.'
-            : 'No links yet. Build one above, or paste several lines to create them at once.'}
+            : paging.cursor
+              ? 'No more links.'
+              : 'No links yet. Build one above, or paste several lines to create them at once.'}
         </p>
       ) : (
         <>
-          <div className="table-wrap" role="region" aria-label="Table of your links" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Table of your links" tabIndex={0} aria-busy={list.isPlaceholderData || undefined}>
             <table>
               <thead>
                 <tr>
@@ -494,20 +496,17 @@ function LinkList({ programs }: { programs: Program[] }) {
               </tbody>
             </table>
           </div>
-          {list.isFetchNextPageError && <ErrorNotice error={list.error} onRetry={() => void list.fetchNextPage()} />}
-          {list.hasNextPage && (
-            <div className="load-more">
-              <button
-                type="button"
-                className="button button-secondary"
-                onClick={() => !list.isFetchingNextPage && void list.fetchNextPage()}
-                aria-disabled={list.isFetchingNextPage || undefined}
-              >
-                {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
-              </button>
-            </div>
-          )}
         </>
+      )}
+      {(rows.length > 0 || paging.cursor) && (
+        <Pager
+          label="links"
+          paging={paging}
+          page={list.data?.page ?? 1}
+          nextCursor={list.data?.next_cursor ?? null}
+          loading={list.isPlaceholderData}
+          sizeId={sizeId}
+        />
       )}
     </Section>
   );

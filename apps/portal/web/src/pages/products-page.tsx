@@ -202,7 +202,7 @@ function Results({ search, onPage }: { search: ProductSearch; onPage: (offset: n
       ) : (
         <ProductTable products={page.products} label="Table of search results" />
       )}
-      <nav className="pager" aria-label="Pages of results">
+      <nav className="offset-pager" aria-label="Pages of results">
         <button
           type="button"
           className="button button-secondary button-small"

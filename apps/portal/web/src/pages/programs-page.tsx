@@ -53,7 +53,7 @@ function Programs() {
         </div>
         <div className="form-actions">
           <button type="submit" className="button button-secondary">
-            Filter
+            Apply filter
           </button>
           {search && (
             <button
