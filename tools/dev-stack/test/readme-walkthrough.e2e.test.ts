@@ -73,5 +73,8 @@ describe('README walkthrough', () => {
     expect(out).toMatch(/"status":"approved"/);
     expect(out).toMatch(/"Stat":\{"date":"\d{4}-\d{2}-\d{2}","currency":"[A-Z]{3}"/);
     expect(out).toContain('Nordlicht');
+    // The SDKs' section: the sale, approved, through each SDK.
+    expect(out).toMatch(/\bts cnv_\S+ approved 7\.19 EUR$/m);
+    expect(out).toMatch(/^py cnv_\S+ approved 7\.19 EUR$/m);
   }, 180_000);
 });
