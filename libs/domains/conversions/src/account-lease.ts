@@ -43,7 +43,7 @@ export async function withAccountLease<T>(
       // The head exists and is leased: the upsert's insert collided with it.
       if ((e as { code?: number }).code !== 11000) throw e;
       if (Date.now() >= giveUp) return undefined;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
   try {

@@ -150,9 +150,15 @@ async function countStep(deps: Deps, publisherId: string): Promise<{ counted: nu
   return { counted: prepared.conversions.length, more: prepared.conversions.length === BATCH };
 }
 
+/** How long a read waits for another process counting the account (the worker) to finish. */
+const READ_WAIT_MS = 2000;
+
 /**
- * Counts the account's pending conversion changes. Returns how many conversions it counted; 0
- * also when another process holds the account's stats lease (that process counts them).
+ * Counts the account's pending conversion changes (a report's read-your-writes). Returns how many
+ * conversions it counted. When another process holds the account's stats lease (the worker, in
+ * the middle of counting them), a read waits up to 2 s for it and then counts what is left, so a
+ * report never answers from before a change it could see; the worker's pass (`force`) does not
+ * wait (0: the other holder counts them).
  */
 export async function countAccountChanges(deps: Deps, publisherId: string, opts: { force?: boolean } = {}): Promise<number> {
   if (
@@ -161,15 +167,22 @@ export async function countAccountChanges(deps: Deps, publisherId: string, opts:
     !(await own(deps).StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' }))
   )
     return 0;
-  const counted = await withAccountLease(deps, publisherId, 'stats', ACCOUNT_LEASE_MS, async (lease) => {
-    await recoverAccount(deps, publisherId);
-    let n = 0;
-    for (;;) {
-      const step = await countStep(deps, publisherId);
-      n += step.counted;
-      if (!step.more || !(await lease.renew())) return n;
-    }
-  });
+  const counted = await withAccountLease(
+    deps,
+    publisherId,
+    'stats',
+    ACCOUNT_LEASE_MS,
+    async (lease) => {
+      await recoverAccount(deps, publisherId);
+      let n = 0;
+      for (;;) {
+        const step = await countStep(deps, publisherId);
+        n += step.counted;
+        if (!step.more || !(await lease.renew())) return n;
+      }
+    },
+    { waitMs: opts.force ? 0 : READ_WAIT_MS },
+  );
   return counted ?? 0;
 }
 
