@@ -54,11 +54,19 @@ const cookie = signin.headers
 const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
 const base = `${platform.url}/portal/api/accounts/${pub.account_id}/conversions`;
 
-async function exportOnce(query: string): Promise<{ rows: number; bytes: number; secs: number; growth: number; rss0: number }> {
+async function exportOnce(
+  query: string,
+): Promise<{ rows: number; bytes: number; secs: number; growth: number; rss0: number; heapGrowth: number; retained: number }> {
   global.gc?.();
   const rss0 = process.memoryUsage().rss;
+  const heap0 = process.memoryUsage().heapUsed;
   let peak = rss0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let heapPeak = heap0;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.rss);
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+  }, 50);
   const t = performance.now();
   const res = await fetch(`${base}/export${query}`, { headers: { Cookie: cookie } });
   if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
@@ -71,7 +79,10 @@ async function exportOnce(query: string): Promise<{ rows: number; bytes: number;
   const secs = (performance.now() - t) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { rows: lines - 1, bytes, secs, growth: peak - rss0, rss0 };
+  global.gc?.();
+  // What the export left behind once collected (none: the growth was garbage, not held rows).
+  const retained = process.memoryUsage().heapUsed - heap0;
+  return { rows: lines - 1, bytes, secs, growth: peak - rss0, rss0, heapGrowth: heapPeak - heap0, retained };
 }
 
 for (const [label, query] of [
@@ -81,7 +92,7 @@ for (const [label, query] of [
   for (let i = 0; i < RUNS; i++) {
     const r = await exportOnce(query);
     console.log(
-      `portal CSV export (${label}), run ${i + 1}: ${r.rows.toLocaleString('en-US')} rows, ${mib(r.bytes)} in ${r.secs.toFixed(1)} s = ${Math.round(r.rows / r.secs).toLocaleString('en-US')} rows/s; RSS ${mib(r.rss0)} before, peak growth +${mib(r.growth)}${r.growth > 50 * 1048576 ? ' (over the 50 MB target)' : ''}`,
+      `portal CSV export (${label}), run ${i + 1}: ${r.rows.toLocaleString('en-US')} rows, ${mib(r.bytes)} in ${r.secs.toFixed(1)} s = ${Math.round(r.rows / r.secs).toLocaleString('en-US')} rows/s; RSS ${mib(r.rss0)} before, peak growth +${mib(r.growth)}${r.growth > 50 * 1048576 ? ' (over the 50 MB target)' : ''}; heap peak growth +${mib(r.heapGrowth)}, retained after GC ${mib(r.retained)}`,
     );
   }
 }
