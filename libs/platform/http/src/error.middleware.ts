@@ -65,7 +65,9 @@ export function errorHandler(logger: Logger, opts: { classifiers?: readonly Erro
     } catch (err) {
       let apiError = toApiError(err, ctx, opts.classifiers);
       if (!apiError) {
-        logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+        // The request's logger (request id, account, trace id) when the stack gave it one.
+        const log = (ctx.state.log as Logger | undefined) ?? logger.child({ request_id: ctx.state.requestId });
+        log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
         apiError = new ApiError({
           code: 'internal_error',
           detail: 'An internal error occurred. It has been logged; retry later or contact support with the request id.',

@@ -9,6 +9,7 @@ import { ApiError } from '@cw/errors';
 import { countRequest, enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { HttpMetrics } from '@cw/metrics';
 import { errorHandler, type ErrorClassifier, type ErrorRenderer } from './error.middleware';
+import { accessLog } from './access-log.middleware';
 import { requestId } from './request-id.middleware';
 import { trailingSlash } from './trailing-slash.middleware';
 
@@ -47,11 +48,8 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   app.use(requestId);
-  app.use(async (ctx, next) => {
-    // The service logger; callers add the request id (a child logger per request costs more than most requests log).
-    ctx.state.log = opts.logger;
-    await next();
-  });
+  // One access line per request; ctx.state.log: the request's logger (request id, account, trace id).
+  app.use(accessLog(opts.logger));
   if (opts.metrics) app.use(opts.metrics.middleware(opts.name));
   app.use(errorHandler(opts.logger, { classifiers: opts.classifiers, render: opts.renderError }));
   app.use(async (ctx, next) => {

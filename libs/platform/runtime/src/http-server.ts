@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError, errorBody, type ErrorCode } from '@cw/errors';
 import { newRequestId } from '@cw/http';
+import { traceRequests } from '@cw/telemetry';
 
 export interface ServerLimits {
   /** Time to receive a request's headers (slowloris). */
@@ -60,7 +61,8 @@ export function createHttpServer(handler: http.RequestListener, limits: Partial<
       requestTimeout: l.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, l.headersTimeoutMs),
     },
-    handler,
+    // A server span per request when tracing is on (startTelemetry ran); else the handler itself.
+    traceRequests(handler),
   );
   server.keepAliveTimeout = l.keepAliveTimeoutMs;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {

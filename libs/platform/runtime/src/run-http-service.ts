@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
 import { withProbes } from '@cw/health';
 import { endEventStreams, requestIdFor } from '@cw/http';
+import { startTelemetry } from '@cw/telemetry';
 import { closeServer } from './close-server';
 import { createHttpServer } from './http-server';
 import { IndexesMissingError, openServiceDeps, type ServiceDeps } from './service-deps';
@@ -23,6 +24,8 @@ export interface RunOptions {
 /** Loads config, connects, listens, and shuts down gracefully on SIGTERM/SIGINT. For main.ts. */
 export async function runHttpService(opts: RunOptions): Promise<void> {
   let deps: Awaited<ReturnType<typeof openServiceDeps>>;
+  // Traces only when the OTEL_* variables ask for them (no SDK loaded otherwise).
+  const telemetry = await startTelemetry(opts.env, opts.name);
   try {
     const config = loadConfig(opts.env, { port: opts.defaultPort });
     deps = await openServiceDeps(config, requireMongoUri(config), opts.name, { reads: opts.background ? 'background' : 'requests' });
@@ -56,6 +59,7 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
     await closeServer(server);
     await opts.onShutdown?.(app);
     await deps.close();
+    await telemetry?.shutdown();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
