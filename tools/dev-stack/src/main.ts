@@ -4,6 +4,7 @@
  * database is seeded and the credentials file written (beside the data it belongs to).
  */
 import { ConfigError } from '@cw/config';
+import { startTelemetry } from '@cw/telemetry';
 import { localRunFiles } from '@cw-tools/admin-cli';
 import { parseCommandLine } from '@cw-tools/cli-kit';
 import { PortInUseError, REPO_ROOT, startPlatform } from './platform';
@@ -33,6 +34,8 @@ const started = Date.now();
 try {
   const files = localRunFiles(REPO_ROOT, { inMemory: args['in-memory'] === true, dataDir: args['data-dir'] as string | undefined });
   if (args.fresh) resetLocalData(files);
+  // Traces only when the OTEL_* variables ask for them (no SDK loaded otherwise).
+  await startTelemetry(process.env, 'platform');
   const platform = await startPlatform({
     env: process.env,
     progress: true,

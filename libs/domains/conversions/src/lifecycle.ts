@@ -10,6 +10,7 @@
  * corrections) are booked approved and emit no sale event.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { currentTraceparent } from '@cw/telemetry';
 import { ApiError } from '@cw/errors';
 import type { MerchantPrincipal } from '@cw/auth';
 import { readClickId } from '@cw/links';
@@ -42,12 +43,19 @@ export interface ConversionRecord {
   reversed: boolean;
   paid: boolean;
   source: 'v1' | 'ledger';
-  events: Array<{ _id: string; type: SaleEventType; created_at: Date; published_at: Date | null }>;
+  events: Array<{ _id: string; type: SaleEventType; created_at: Date; published_at: Date | null; traceparent?: string }>;
   created_at: Date;
   updated_at: Date;
 }
 
-export const saleEvent = (type: SaleEventType, at: Date) => ({ _id: `evt_${randomBytes(12).toString('base64url')}`, type, created_at: at, published_at: null });
+/**
+ * A new sale event. With tracing on, it keeps the W3C traceparent of the span that changed the
+ * conversion, so its postback delivery is a span of that request's trace (libs/domains/postbacks).
+ */
+export const saleEvent = (type: SaleEventType, at: Date) => {
+  const traceparent = currentTraceparent();
+  return { _id: `evt_${randomBytes(12).toString('base64url')}`, type, created_at: at, published_at: null, ...(traceparent ? { traceparent } : {}) };
+};
 
 /** The conversion id of a merchant's order: the same order always maps to one id (dedupe). */
 export function conversionId(merchantId: number, orderId: string): string {

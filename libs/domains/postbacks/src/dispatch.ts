@@ -25,6 +25,7 @@ import type { Agent } from 'undici';
 import type { PostbackConfigDoc } from './data/postback-config.schema';
 import type { PostbackDeliveryDoc } from './data/postback-delivery.schema';
 import type { Slots } from '@cw/ratelimit';
+import { inSpan } from '@cw/telemetry';
 import { attemptDelivery, type SaleEventBody } from './delivery';
 import { expiresAt } from './retention';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry';
@@ -97,6 +98,20 @@ export interface SendResult {
  * when the configuration is gone.
  */
 export async function send(deps: Deps, agent: Agent, claimed: DeliveryRow, config: ConfigRow | null, opts: SendOptions = {}): Promise<SendResult> {
+  // With tracing on: a span in the trace of the request that made the sale event (its traceparent), never the URL.
+  return inSpan(
+    'postback.deliver',
+    claimed.traceparent ?? undefined,
+    { 'cw.delivery_id': claimed._id, 'cw.account_id': claimed.publisher_id, 'cw.event': claimed.event, 'cw.attempt': claimed.attempts },
+    async (annotate) => {
+      const result = await sendOnce(deps, agent, claimed, config, opts);
+      annotate('cw.delivery_status', result.status);
+      return result;
+    },
+  );
+}
+
+async function sendOnce(deps: Deps, agent: Agent, claimed: DeliveryRow, config: ConfigRow | null, opts: SendOptions): Promise<SendResult> {
   const now = new Date();
   const result = config
     ? await attemptDelivery(

@@ -61,6 +61,7 @@ export async function publishPendingEvents(deps: PostbacksDeps, opts: { limit?: 
             event: ev.type,
             conversion_id: c._id,
             body: JSON.stringify(saleEventBody(c, ev, names.get(c.campaign_id!))),
+            ...(ev.traceparent ? { traceparent: ev.traceparent } : {}),
             status: 'pending',
             attempts: 0,
             next_attempt_at: paused ?? now,

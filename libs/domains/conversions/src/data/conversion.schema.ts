@@ -16,6 +16,8 @@ const saleEventSchema = new Schema(
     type: { type: String, enum: SALE_EVENT_TYPES, required: true },
     created_at: { type: Date, required: true },
     published_at: { type: Date, default: null },
+    /** The W3C traceparent of the request that made this event, when tracing was on (its postback's parent span). */
+    traceparent: { type: String },
   },
   { versionKey: false },
 );

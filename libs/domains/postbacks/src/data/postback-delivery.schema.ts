@@ -16,6 +16,8 @@ export const postbackDeliverySchema = new Schema(
     conversion_id: { type: String },
     test: { type: Boolean, default: false },
     body: { type: String, required: true },
+    /** The sale event's traceparent (tracing on): the delivery's span joins the trace of the change. */
+    traceparent: { type: String },
     status: { type: String, enum: DELIVERY_STATUSES, required: true },
     attempts: { type: Number, default: 0 },
     last_response_status: { type: Number, default: null },
