@@ -24,6 +24,9 @@ export const SLOW_TIER = [
   'tools/embedded-mongo/test/durability.test.ts',
   'tools/embedded-mongo/test/wire-robustness.test.ts',
   'tools/workspace-checks/test/service-build.test.ts',
+  // The SDKs through their built packages (npm pack, a wheel) against a platform, a Retry-After waited out.
+  'tools/dev-stack/test/sdk-typescript.int.test.ts',
+  'tools/dev-stack/test/sdk-python.int.test.ts',
 ];
 
 export default defineConfig({
