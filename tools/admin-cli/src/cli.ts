@@ -3,7 +3,10 @@
  * `npm start` platform's embedded engine (its URI is in .local/platform.json).
  */
 import { loadConfig } from '@cw/config';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { operatorTokensExist, verifyOperatorToken, type OperatorPrincipal } from '@cw/auth';
 import { parseArgs } from 'node:util';
 import { migrateIndexes } from '@cw/db';
 import { createLogger } from '@cw/logging';
@@ -41,6 +44,32 @@ export function runningLocalPlatform(root: string): { url: string; mongodb_uri: 
 export function resolveMongoUri(env: Record<string, string | undefined>, root: string): string | undefined {
   const configured = loadConfig({ MONGODB_URI: env.MONGODB_URI }, { port: 0 }).mongodbUri;
   return configured ?? runningLocalPlatform(root)?.mongodb_uri;
+}
+
+/**
+ * Who acts, for the use cases' policies and the audit log: with OPERATOR_TOKEN, that operator token's
+ * operator and role (production: required); otherwise, outside production (the local platform,
+ * tests), the local operator `OPERATOR_EMAIL`, default `local-operator@<hostname>`, an admin. In
+ * production without a token only the very first operator token may be issued (`operator:issue`,
+ * while none is active): whoever holds the database's credentials already holds the network.
+ */
+export async function operatorOf(
+  env: Record<string, string | undefined>,
+  deps: { config: { nodeEnv: string }; data: { auth: Parameters<typeof verifyOperatorToken>[0] } },
+  command: string,
+): Promise<OperatorPrincipal | string> {
+  const requestId = `cli_${randomBytes(8).toString('hex')}`;
+  if (env.OPERATOR_TOKEN) {
+    try {
+      return { ...(await verifyOperatorToken(deps.data.auth, env.OPERATOR_TOKEN)), requestId };
+    } catch {
+      return 'OPERATOR_TOKEN is not an active operator token (issue one with `operator:issue --email --role`)';
+    }
+  }
+  const local: OperatorPrincipal = { type: 'operator', email: env.OPERATOR_EMAIL || `local-operator@${hostname()}`, role: 'admin', requestId };
+  if (deps.config.nodeEnv !== 'production') return local;
+  if (command === 'operator:issue' && !(await operatorTokensExist(deps.data.auth))) return local;
+  return 'in production every command needs OPERATOR_TOKEN, an operator token (`operator:issue --email --role` by an admin operator)';
 }
 
 export async function runCli(argv: string[], env: Record<string, string | undefined>, root: string): Promise<{ code: number; out: string }> {
@@ -88,11 +117,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     // The operator's tool builds what is missing before any command (quick when all is there);
     // db:migrate reports each index, rebuilds changed ones and drops undeclared ones.
     if (name !== 'db:migrate') await migrateIndexes(deps.models);
-    const result = publicIds(await spec.run({ config, data: deps.data, models: deps.models }, values, json ? undefined : progressBar(name)));
+    const operator = await operatorOf(env, { config, data: deps.data }, name);
+    if (typeof operator === 'string') return fail(operator, 3);
+    const result = publicIds(await spec.run({ config, data: deps.data, models: deps.models, operator }, values, json ? undefined : progressBar(name)));
     return { code: 0, out: result === undefined ? '' : json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
     // The use cases' own refusals (unknown account, invalid value) are the operator's input errors.
+    // An operator whose role does not cover the act (support trying an admin act): exit code 3.
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return fail(`not allowed: ${e.detail}`, 3);
     if (e instanceof ApiError && e.status < 500) return fail(e.detail);
     return fail((e as Error).message, 1);
   } finally {

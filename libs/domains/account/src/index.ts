@@ -4,3 +4,17 @@ export { ACCOUNT_SCHEMA, PAYMENT_STATUS_SCHEMA } from './account.schemas';
 export { issueKey, listKeys, revokeKey, rotateKey } from './keys.service';
 export { accountSettings, isTimeZone, updateAccountSettings } from './settings.service';
 export { ACCOUNT_PATCH_INPUT, ISSUABLE_TYPES, KEY_ISSUE_INPUT, PAYOUT_METHOD_TYPES } from './settings.schemas';
+export {
+  operatorCreatePublisher,
+  operatorIssueCredential,
+  operatorIssueMerchantToken,
+  operatorIssueOperatorToken,
+  operatorListCredentials,
+  operatorListPublishers,
+  operatorReviewPublisher,
+  operatorRevokeCredential,
+  operatorRotateCredential,
+  operatorSetComparisonSite,
+  operatorSetPublisherStatus,
+} from './operator.service';
+export type { OperatorAccountDeps } from './operator.service';

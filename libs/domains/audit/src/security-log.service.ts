@@ -33,7 +33,11 @@ export const securityLog = useCase(
         id: r._id,
         type: r.type,
         at: r.at,
-        actor: r.actor?.email ? { email: r.actor.email } : r.actor?.credential_prefix ? { credential: r.actor.credential_prefix } : null,
+        actor: r.actor?.email
+          ? { email: r.actor.email, ...(r.actor.operator_role ? { operator: true } : {}) }
+          : r.actor?.credential_prefix
+            ? { credential: r.actor.credential_prefix }
+            : null,
         detail: r.detail ?? {},
         /** Where it came from, masked to its network (sign-ins and the person's acts). */
         address: r.address ?? null,

@@ -38,6 +38,14 @@ export type { Params } from './hasoffers/params';
 export { rebuildStats, upgradeStatsCells } from './stats/rebuild';
 export type { RebuildProgress, RebuildResult } from './stats/rebuild';
 export { ConversionsData, conversionsDomain } from './data/conversions.data';
+export {
+  operatorBackfillEvents,
+  operatorBackfillOutbox,
+  operatorBookLedgerEntry,
+  operatorChangeConversionStatus,
+  operatorListConversions,
+} from './operator.service';
+export type { OperatorConversionsDeps } from './operator.service';
 export type { ConversionRow } from './data/conversions.data';
 export { CONVERSION_STATUSES, SALE_EVENT_TYPES } from './data/conversion.schema';
 export type { ConversionDoc, SaleEventType } from './data/conversion.schema';

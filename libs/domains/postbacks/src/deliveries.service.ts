@@ -82,19 +82,24 @@ export const listDeliveries = useCase(
 
 /** Sends a failed or dead delivery again, under the same delivery id, as soon as a worker picks it up. */
 export const redeliver = useCase(REDELIVER_POLICY, async function redeliver(deps: PostbacksDeps, principal: Principal, id: string) {
+  return redeliverOf(deps, principal.publisher._id, id);
+});
+
+/** A failed or dead delivery of an account sent again under its id (the account's people, or an operator). */
+export async function redeliverOf(deps: Pick<PostbacksDeps, 'data' | 'config'>, publisherId: string, id: string) {
   const now = new Date();
   const d = await own(deps)
     .PostbackDelivery.findOneAndUpdate(
-      { _id: id, publisher_id: principal.publisher._id, status: { $in: ['failed', 'dead'] } },
+      { _id: id, publisher_id: publisherId, status: { $in: ['failed', 'dead'] } },
       { $set: { status: 'pending', next_attempt_at: now, paused_until: null, updated_at: now, expires_at: expiresAt(deps, 'pending', now) } },
       { returnDocument: 'after' },
     )
     .lean<DeliveryRow>();
   if (d) return deliveryView(d);
-  const exists = await own(deps).PostbackDelivery.findOne({ _id: id, publisher_id: principal.publisher._id }, { status: 1 }).lean();
+  const exists = await own(deps).PostbackDelivery.findOne({ _id: id, publisher_id: publisherId }, { status: 1 }).lean();
   if (!exists) throw new ApiError({ code: 'not_found', detail: `No delivery ${id}.` });
   throw new ApiError({ code: 'invalid_transition', detail: `Only failed or dead deliveries are redelivered; this one is ${exists.status}.` });
-});
+}
 
 /** A signed test event (shaped like sale.created, marked test) sent now through the same path; answers its outcome. */
 export const sendTestEvent = useCase(

@@ -11,6 +11,7 @@ export { OUTBOX_BATCH, deliveryIdOf, publishPendingEvents } from './outbox';
 export { attemptNow, createDispatcher, leaseMs, pauseMs, send, type Dispatcher, type DispatcherOptions, type PassKind, type SendOptions } from './dispatch';
 export { expiresAt } from './retention';
 export { DELIVERIES_INPUT, deliveryView, listDeliveries, redeliver, sendTestEvent } from './deliveries.service';
+export { operatorBackfillDeliveries, operatorListDeliveries, operatorRedeliver, operatorResealSecrets } from './operator.service';
 export { PostbacksData, postbacksDomain } from './data/postbacks.data';
 export { DELIVERY_STATUSES } from './data/postback-delivery.schema';
 export type { PostbackDeliveryDoc } from './data/postback-delivery.schema';

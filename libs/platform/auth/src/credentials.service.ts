@@ -155,6 +155,7 @@ export async function revokeCredential(auth: AuthData, credentialId: string): Pr
 export async function rotateCredential(auth: AuthData, credentialId: string, createdBy = 'operator'): Promise<IssuedCredential> {
   const old = await authModels(auth).Credential.findById(credentialId).lean();
   if (!old || old.status !== 'active') throw new Error(`no active credential ${credentialId}`);
+  if (old.type === 'operator_token') throw new Error('an operator token is not rotated: issue a new one (operator:issue) and revoke this one');
   const issued =
     old.type === 'merchant_token'
       ? await issueMerchantToken(auth, old.merchant_id!, old.label ?? undefined, createdBy)

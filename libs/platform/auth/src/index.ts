@@ -11,6 +11,8 @@ export {
 } from './credentials.service';
 export type { IssuedCredential, MerchantPrincipal, OAuthActor, OAuthScope, PersonActor, Principal, PrincipalType } from './credentials.service';
 export { API_KEYS_ONLY, authorize, OWNERS, WRITERS } from './policy';
+export { authorizeOperator, issueOperatorToken, OPERATOR_ROLES, operatorRoleCovers, operatorTokensExist, verifyOperatorToken } from './operator';
+export type { IssuedOperatorToken, OperatorPrincipal, OperatorRole } from './operator';
 export type { Policy } from './policy';
 export { callerUnder, merchantOf, policyOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';

@@ -7,6 +7,7 @@ import type { BudgetName } from '@cw/config';
 import type { ApiKeyKind, CredentialType, MemberRole } from './data/credential.schema';
 import { ApiError } from '@cw/errors';
 import type { OAuthActor, OAuthScope, Principal } from './credentials.service';
+import type { OperatorRole } from './operator';
 
 export interface Policy {
   /** The per-account rate budget the call spends (both auth headers and rotated keys share it). */
@@ -34,6 +35,12 @@ export interface Policy {
    * (postback changes, key management, redelivery stay with the person and the account's keys).
    */
   scope?: OAuthScope;
+  /**
+   * An operator's act, not an account's: the operator role it needs (`support` reads, `admin`
+   * acts). No publisher credential or person may call it (`authorize` refuses them); operators
+   * are authorized by `authorizeOperator`.
+   */
+  operator?: OperatorRole;
 }
 
 /** What an analyst may not do: change anything. Owners and developers manage keys, postbacks and links. */
@@ -44,6 +51,7 @@ export const API_KEYS_ONLY: readonly CredentialType[] = ['api_key'];
 
 /** Throws the 403 the policy gives this principal, or returns when it may proceed. */
 export function authorize(principal: Principal, policy: Policy): void {
+  if (policy.operator) throw new ApiError({ code: 'forbidden', detail: 'Only an operator of the network can do this.' });
   const kind = principal.keyKind;
   if (kind && ((kind === 'demo' && !policy.allowDemo) || policy.refuseKinds?.includes(kind))) {
     throw new ApiError({ code: 'credential_not_allowed', detail: policy.refuseDetail ?? `A ${kind} key cannot use this endpoint.` });

@@ -10,6 +10,7 @@ export const TOKEN_PREFIX: Record<Exclude<CredentialType, 'api_key'>, string> = 
   offers_credential: 'ofr',
   portal_token: 'ptl',
   merchant_token: 'mrc',
+  operator_token: 'opr',
 };
 
 export function generateSecret(prefix: string): string {
@@ -24,7 +25,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-const KIND_PREFIX = /^(read_only|live|demo|test|sandbox|rpt|ofr|ptl|mrc)_/;
+const KIND_PREFIX = /^(read_only|live|demo|test|sandbox|rpt|ofr|ptl|mrc|opr)_/;
 
 /**
  * A short, non-secret prefix to show in listings: the kind and the first 6 random characters.

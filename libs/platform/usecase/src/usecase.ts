@@ -1,5 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { authorize, type Policy, type Principal } from '@cw/auth';
+import { authorize, authorizeOperator, type OperatorPrincipal, type OperatorRole, type Policy, type Principal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
 import { bodyValidator } from '@cw/validation';
 
@@ -49,3 +49,30 @@ export function useCase<D, A extends unknown[], Out>(
 }
 
 export type { JSONSchema };
+
+/** An operator's use case: like `UseCase`, for an operator principal (its policy names the operator role it needs). */
+export type OperatorUseCase<D, A extends unknown[], Out> = ((deps: D, operator: OperatorPrincipal, ...args: A) => Promise<Out>) & {
+  readonly policy: Policy & { operator: OperatorRole };
+  readonly input?: JSONSchema;
+};
+
+/**
+ * A use case of the network's operators, bound to its operator role (`support` reads, `admin`
+ * acts) and its input schema: calling it authorizes the operator first, so no surface (the admin
+ * CLI, the portal's operator area) can run it for a publisher's credential, or for a support
+ * operator when it needs an admin.
+ */
+export function operatorUseCase<D, A extends unknown[], Out>(
+  role: OperatorRole,
+  run: (deps: D, operator: OperatorPrincipal, ...args: A) => Promise<Out>,
+  input?: JSONSchema,
+): OperatorUseCase<D, A, Out> {
+  const policy = { budget: 'portal', operator: role } as const satisfies Policy;
+  const validate = input === undefined ? undefined : bodyValidator(input as Record<string, unknown>);
+  const bound = async (deps: D, operator: OperatorPrincipal, ...args: A): Promise<Out> => {
+    authorizeOperator(operator, policy);
+    validate?.(args[0]);
+    return run(deps, operator, ...args);
+  };
+  return Object.assign(bound, { policy, input });
+}

@@ -72,6 +72,15 @@ export class AuthData extends DomainHandle {
     return r.matchedCount === 1;
   }
 
+  /** Accounts newest first, optionally of one status (the operators' list). */
+  listPublishers(status: PublisherDoc['status'] | undefined, limit: number): Promise<PublisherRow[]> {
+    return open(this)
+      .Publisher.find(status ? { status } : {})
+      .sort({ created_at: -1, _id: 1 })
+      .limit(limit)
+      .lean<PublisherRow[]>();
+  }
+
   /** An account's credentials of every kind and status, newest first (the portal's keys page). */
   credentialsOf(publisherId: string, limit = 500): Promise<CredentialRow[]> {
     return open(this).Credential.find({ publisher_id: publisherId }, { hash: 0 }).sort({ created_at: -1 }).limit(limit).lean<CredentialRow[]>();

@@ -2,7 +2,7 @@ import { Schema, type InferSchemaType } from 'mongoose';
 
 export const API_KEY_KINDS = ['live', 'demo', 'test', 'sandbox', 'read_only'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
-export const CREDENTIAL_TYPES = ['api_key', 'reporting_token', 'offers_credential', 'portal_token', 'merchant_token'] as const;
+export const CREDENTIAL_TYPES = ['api_key', 'reporting_token', 'offers_credential', 'portal_token', 'merchant_token', 'operator_token'] as const;
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
 
 /** Every credential kind; only the SHA-256 of the secret is stored, plus a short display prefix. */
@@ -14,6 +14,9 @@ export const credentialSchema = new Schema(
     publisher_id: { type: String, index: true },
     /** The owning merchant (merchant tokens, which report and change conversions). */
     merchant_id: { type: Number },
+    /** An operator token's operator (e-mail) and role (support reads, admin acts); no account. */
+    operator_email: { type: String },
+    operator_role: { type: String, enum: ['support', 'admin'] },
     hash: { type: String, required: true, unique: true },
     prefix: { type: String, required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active', required: true },

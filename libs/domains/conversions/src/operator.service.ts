@@ -1,0 +1,106 @@
+/**
+ * The network's operators acting on conversions (the admin CLI, the portal's operator area):
+ * support reads; admin approves, declines and reverses through the lifecycle, books ledger
+ * entries and backfills. Every act is recorded in the audit log of the account it touched.
+ */
+import type { AuditData } from '@cw/audit';
+import { recordOperatorAct } from '@cw/audit';
+import { operatorUseCase, type UseCaseDeps } from '@cw/usecase';
+import { own, type ConversionsDeps } from './deps';
+import { appendPendingEvents } from './event-log';
+import { bookLedgerEntry, changeStatus, type ConversionRecord, type ConversionStatus } from './lifecycle';
+import { conversionView } from './reporting.service';
+
+/** The conversions lib's deps and the audit log. */
+export type OperatorConversionsDeps = ConversionsDeps & UseCaseDeps<{ audit: AuditData }>;
+
+export const operatorListConversions = operatorUseCase(
+  'support',
+  async function operatorListConversions(
+    deps: OperatorConversionsDeps,
+    _operator,
+    input: { publisher?: string; merchant?: number; status?: ConversionStatus; limit?: number },
+  ) {
+    const filter: Record<string, unknown> = {};
+    if (input.publisher) filter.publisher_id = input.publisher;
+    if (input.merchant !== undefined) filter.campaign_id = input.merchant;
+    if (input.status) filter.status = input.status;
+    const rows = await own(deps)
+      .Conversion.find(filter, { events: 0 })
+      .sort({ occurred_at: -1, _id: 1 })
+      .limit(input.limit ?? 50)
+      .lean<ConversionRecord[]>();
+    const names = await deps.data.programs.merchantNames(rows.flatMap((r) => (r.campaign_id === undefined || r.campaign_id === null ? [] : [r.campaign_id])));
+    return rows.map((r) => ({
+      ...conversionView(r, r.campaign_id === undefined ? undefined : names.get(r.campaign_id)),
+      publisher_id: r.publisher_id,
+      order_id: r.order_ref ?? null,
+    }));
+  },
+);
+
+/** One status change through the lifecycle (the same rules and one event per change as the merchant's), audited. */
+export const operatorChangeConversionStatus = operatorUseCase(
+  'admin',
+  async function operatorChangeConversionStatus(
+    deps: OperatorConversionsDeps,
+    operator,
+    input: { id: string; to: 'approved' | 'declined'; onlyFrom?: 'approved' },
+  ) {
+    const c = await changeStatus(deps, input.id, input.to, { onlyFrom: input.onlyFrom });
+    await recordOperatorAct(
+      deps.data.audit,
+      operator,
+      'conversion_status_changed',
+      { conversion_id: c._id, to: c.status, ...(input.onlyFrom ? { reversed: true } : {}) },
+      c.publisher_id,
+    );
+    return c;
+  },
+);
+
+export const operatorBookLedgerEntry = operatorUseCase(
+  'admin',
+  async function operatorBookLedgerEntry(
+    deps: OperatorConversionsDeps,
+    operator,
+    input: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; merchantId?: number },
+  ) {
+    const c = await bookLedgerEntry(deps, input);
+    await recordOperatorAct(
+      deps.data.audit,
+      operator,
+      'ledger_entry_booked',
+      {
+        conversion_id: c._id,
+        amount: input.amount,
+        currency: input.currency,
+        reason: input.reason,
+        ...(input.programId ? { program_id: input.programId } : {}),
+      },
+      input.publisherId,
+    );
+    return c;
+  },
+);
+
+/** From a version before postbacks scaled out: conversions with unpublished sale events go in the outbox (safe to repeat). */
+export const operatorBackfillOutbox = operatorUseCase('admin', async function operatorBackfillOutbox(deps: OperatorConversionsDeps, operator) {
+  const conversions = (
+    await own(deps).Conversion.updateMany(
+      { outbox_since: { $exists: false }, events: { $elemMatch: { published_at: null } } },
+      { $set: { outbox_since: new Date() } },
+    )
+  ).modifiedCount;
+  await recordOperatorAct(deps.data.audit, operator, 'conversions_backfilled', { outbox: conversions });
+  return { conversions };
+});
+
+/** Puts the sale events of conversions from before the events feed existed into it (logged ones are skipped). */
+export const operatorBackfillEvents = operatorUseCase('admin', async function operatorBackfillEvents(deps: OperatorConversionsDeps, operator) {
+  const flagged = (await own(deps).Conversion.updateMany({ source: 'v1', 'events.0': { $exists: true } }, { $set: { log_pending: true } })).modifiedCount;
+  let appended = 0;
+  for (let n = -1; n !== 0;) appended += n = await appendPendingEvents(deps);
+  await recordOperatorAct(deps.data.audit, operator, 'conversions_backfilled', { events_feed: flagged, appended });
+  return { conversions: flagged, appended };
+});

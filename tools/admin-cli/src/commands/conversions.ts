@@ -1,0 +1,185 @@
+/** Conversions, the events feed, stats and the ledger: through the conversions lib (acts by its operator use cases, audited). */
+import { readFileSync } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
+import {
+  conversionView,
+  operatorBackfillEvents,
+  operatorBookLedgerEntry,
+  operatorChangeConversionStatus,
+  operatorListConversions,
+  pruneEvents,
+  readEventLog,
+  rebuildStats,
+} from '@cw/conversions';
+import { ApiError } from '@cw/errors';
+import { choice, int, mustProgram, mustPublisher, str, UsageError, type CommandSpec, type Options } from './shared';
+
+export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
+  'conversion:approve': conversionChange('approved', 'Approve pending conversions'),
+  'conversion:decline': conversionChange('declined', 'Decline pending conversions (an approved one is reversed)'),
+  'conversion:reverse': conversionChange('declined', 'Reverse approved conversions (they become declined)', 'approved'),
+  'conversion:list': {
+    summary: "List a publisher's or a merchant's conversions, newest first",
+    options: {
+      publisher: { type: 'string', doc: 'account id' },
+      merchant: { type: 'string', doc: 'merchant id' },
+      status: { type: 'string', doc: 'pending, approved or declined' },
+      limit: { type: 'string', doc: 'at most this many (default 50)' },
+    },
+    run: async (deps, o) => {
+      const publisher = str(o, 'publisher');
+      const merchant = str(o, 'merchant') ? int(o, 'merchant') : undefined;
+      if (!publisher && merchant === undefined) throw new UsageError('give --publisher or --merchant');
+      return operatorListConversions(deps, deps.operator, {
+        publisher,
+        merchant,
+        status: choice(o, 'status', ['pending', 'approved', 'declined'] as const),
+        limit: int(o, 'limit'),
+      });
+    },
+  },
+  'events:tail': {
+    summary: "A publisher's sale events, oldest first, from a cursor; --follow prints each new one as it happens (one JSON line each) until interrupted",
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      cursor: { type: 'string', doc: 'start after this cursor (default: the first event)' },
+      limit: { type: 'string', doc: 'without --follow: at most this many (default 100, at most 500)' },
+      follow: { type: 'boolean', doc: 'keep printing new events (one JSON line each, with its cursor) until Ctrl-C' },
+    },
+    run: async (deps, o) => {
+      const publisher = str(o, 'publisher')!;
+      await mustPublisher(deps, publisher);
+      const read = (cursor: string | undefined, limit: number) =>
+        readEventLog(deps, publisher, { cursor, limit }).catch((e: unknown) => {
+          throw e instanceof ApiError && e.status < 500 ? new UsageError(e.detail) : e;
+        });
+      if (!o.follow) {
+        const limit = int(o, 'limit') ?? 100;
+        if (limit < 1 || limit > 500) throw new UsageError('--limit must be 1 to 500');
+        const page = await read(str(o, 'cursor'), limit);
+        return {
+          events: page.events.map((e) => ({ ...(JSON.parse(e.body) as object), cursor: e.cursor })),
+          next_cursor: page.next_cursor,
+          has_more: page.has_more,
+        };
+      }
+      let cursor = str(o, 'cursor');
+      let stop = false;
+      const interrupt = () => (stop = true);
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      try {
+        while (!stop) {
+          const page = await read(cursor, 500);
+          for (const e of page.events) process.stdout.write(`${JSON.stringify({ ...(JSON.parse(e.body) as object), cursor: e.cursor })}\n`);
+          cursor = page.next_cursor;
+          if (!page.has_more) await new Promise((r) => setTimeout(r, 500));
+        }
+      } finally {
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
+      }
+      // Where it stopped, for the person (standard error): standard output holds only event lines.
+      process.stderr.write(`stopped; resume with --cursor ${cursor}\n`);
+      return undefined;
+    },
+  },
+  'stats:rebuild': {
+    summary:
+      'Recompute the stats read model (reports, summaries, getStats, payment status, earnings) from the raw conversions and clicks, month by month (progress bar); safe to repeat',
+    options: {
+      publisher: { type: 'string', doc: 'one account id (default: every account with conversions or clicks)' },
+      from: { type: 'string', doc: 'YYYY-MM-DD: rebuild from the UTC month of this day on (default: all history)' },
+    },
+    run: async (deps, o, progress) => {
+      const publisherId = str(o, 'publisher');
+      if (publisherId !== undefined) await mustPublisher(deps, publisherId);
+      const fromRaw = str(o, 'from');
+      if (fromRaw !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(fromRaw) || Number.isNaN(Date.parse(`${fromRaw}T00:00:00Z`))))
+        throw new UsageError(`--from must be a date YYYY-MM-DD, got "${fromRaw}"`);
+      const from = fromRaw === undefined ? undefined : new Date(`${fromRaw}T00:00:00.000Z`);
+      return rebuildStats(deps, { publisherId, from, onProgress: progress ? (p) => progress(p.done, p.total) : undefined });
+    },
+  },
+  'events:prune': {
+    summary: 'Remove sale events logged more than N days ago from the events feed (cursors before them then answer 410)',
+    options: { 'older-than-days': { type: 'string', required: true, doc: 'keep the last N days of events' } },
+    run: async (deps, o) => {
+      const days = int(o, 'older-than-days')!;
+      return { removed: await pruneEvents(deps, new Date(Date.now() - days * 86_400_000)) };
+    },
+  },
+  'events:backfill': {
+    summary: 'Put the sale events of conversions from before the events feed existed into it (safe to repeat: logged events are skipped)',
+    options: {},
+    run: (deps) => operatorBackfillEvents(deps, deps.operator),
+  },
+  'ledger:add': {
+    summary: 'Book a bonus or correction for a publisher (source ledger, approved; counts in conversions, reports and payment status)',
+    options: {
+      publisher: { type: 'string', required: true, doc: 'account id' },
+      amount: { type: 'string', required: true, doc: 'decimal amount; a correction is negative: --amount=-4.50' },
+      currency: { type: 'string', required: true, doc: 'ISO 4217' },
+      reason: { type: 'string', required: true, doc: 'shown to the publisher' },
+      program: { type: 'string', doc: 'program id the entry belongs to' },
+    },
+    run: async (deps, o) => {
+      const programId = int(o, 'program');
+      const program = programId === undefined ? undefined : await mustProgram(deps, programId);
+      const c = await operatorBookLedgerEntry(deps, deps.operator, {
+        publisherId: str(o, 'publisher')!,
+        amount: str(o, 'amount')!,
+        currency: str(o, 'currency')!.toUpperCase(),
+        reason: str(o, 'reason')!,
+        programId: program?._id,
+        merchantId: program?.merchant_id,
+      });
+      return { ...conversionView(c, undefined), publisher_id: c.publisher_id };
+    },
+  },
+};
+
+/** Conversion ids from --id, or from the first column of a CSV file (--file; a header line is skipped). */
+function conversionIds(o: Options): string[] {
+  const id = str(o, 'id');
+  const file = str(o, 'file');
+  if (!id === !file) throw new UsageError('give --id or --file');
+  if (id) return [id];
+  let text: string;
+  try {
+    text = readFileSync(file!, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  const rows = parseCsv(text, { skip_empty_lines: true, relax_column_count: true, trim: true }) as string[][];
+  return rows.map((r) => r[0]).filter((v) => v && /^cnv_/.test(v));
+}
+
+/**
+ * A status change through the lifecycle (the same rules and one event per change), for one id or
+ * for every id of a CSV file with a progress bar (networks approve thousands at month end).
+ */
+function conversionChange(to: 'approved' | 'declined', summary: string, onlyFrom?: 'approved'): CommandSpec {
+  return {
+    summary,
+    options: { id: { type: 'string', doc: 'conversion id' }, file: { type: 'string', doc: 'CSV file whose first column holds conversion ids' } },
+    run: async (deps, o, progress) => {
+      const ids = conversionIds(o);
+      const results: Array<{ id: string; status?: string; error?: string }> = [];
+      for (const [i, id] of ids.entries()) {
+        try {
+          results.push({ id, status: (await operatorChangeConversionStatus(deps, deps.operator, { id, to, onlyFrom })).status });
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.status >= 500) throw e;
+          results.push({ id, error: e.detail });
+        }
+        progress?.(i + 1, ids.length);
+      }
+      if (str(o, 'id')) {
+        if (results[0].error) throw new UsageError(results[0].error);
+        return results[0];
+      }
+      return { changed: results.filter((r) => !r.error).length, failed: results.filter((r) => r.error).length, errors: results.filter((r) => r.error) };
+    },
+  };
+}
