@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { freePort } from '@cw-tools/testing';
 import { REPO_ROOT, startPlatform, type CredentialsFile } from '@cw-tools/dev-stack';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the SDK's sources as the tests build them (a publishable package, not a workspace lib)
 import { CwClient } from '../libs/sdk/typescript/src/index';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the SDK tests' harness (a click, a sale, a receiver), shared rather than copied
 import { click, HIGH_BUDGETS, reportSale, startReceiver } from '../tools/dev-stack/test/support/sdk-harness';
 
 const OPTIONS = {

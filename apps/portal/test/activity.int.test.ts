@@ -18,6 +18,7 @@ import { changeStatus, listConversions, recordSale } from '@cw/conversions';
 import { ClickIds, ensureLinks, listClicks } from '@cw/links';
 import { createTestDeps, expectErrorShape, handlerServer, readEventStream, type SseMessage, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
+import { bookLedgerEntry } from '@cw/conversions';
 
 let deps: TestDeps;
 let http: ReturnType<ReturnType<typeof createApp>['callback']>;
@@ -153,7 +154,6 @@ describe('conversions', () => {
 
   it('neutralises a cell a spreadsheet would run, and refuses paging members and bad filters in the export', async () => {
     // A sub-ID cannot start with "=" (its pattern), a reason can: a correction booked with one.
-    const { bookLedgerEntry } = await import('@cw/conversions');
     await bookLedgerEntry({ data: deps.data }, { publisherId: ACC(), amount: '1.00', currency: 'EUR', reason: '=HYPERLINK("http://x")', now: new Date() });
     const rows = csvRows((await owner.get(`/accounts/${ACC()}/conversions/export`).query({ source: 'ledger' }).buffer(true)).text);
     expect(rows.map((r) => r.reason)).toContain(`'=HYPERLINK("http://x")`);
