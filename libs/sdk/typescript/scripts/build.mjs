@@ -1,6 +1,7 @@
 // Builds dist/esm (ESM, the CLI included) and dist/cjs (CommonJS) with their type declarations.
 // `npm pack` runs it (prepack). Only typescript is needed (a devDependency).
 import { execFileSync } from 'node:child_process';
+import process from 'node:process';
 import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
