@@ -19,6 +19,7 @@ export {
 } from './monetize.service';
 export type { ApplicationRow } from './monetize.service';
 export { approveApplication, listApplications, rejectApplication } from './applications.admin';
+export { operatorListApplications, operatorReviewApplication } from './operator.service';
 export { MonetizeData, monetizeDomain } from './data/monetize.data';
 export { APPLICATION_STATUSES } from './data/monetize-application.schema';
 export type { ApplicationStatus, MonetizeApplicationDoc } from './data/monetize-application.schema';

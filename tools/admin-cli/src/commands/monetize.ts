@@ -1,5 +1,5 @@
-/** Instant-monetization applications: through the monetize lib. */
-import { APPLICATION_STATUSES, approveApplication, listApplications, rejectApplication, type ApplicationStatus } from '@cw/monetize';
+/** Instant-monetization applications: through the monetize lib's operator use cases (audited). */
+import { APPLICATION_STATUSES, operatorListApplications, operatorReviewApplication, type ApplicationStatus } from '@cw/monetize';
 import { int, str, UsageError, type CommandSpec } from './shared';
 
 export const MONETIZE_COMMANDS: Record<string, CommandSpec> = {
@@ -10,18 +10,18 @@ export const MONETIZE_COMMANDS: Record<string, CommandSpec> = {
       const status = str(o, 'status');
       if (status !== undefined && !(APPLICATION_STATUSES as readonly string[]).includes(status))
         throw new UsageError(`--status must be one of ${APPLICATION_STATUSES.join(', ')}`);
-      return listApplications(deps, { status: status as ApplicationStatus | undefined, limit: int(o, 'limit') });
+      return operatorListApplications(deps, deps.operator, { status: status as ApplicationStatus | undefined, limit: int(o, 'limit') });
     },
   },
   'monetize:approve': {
     summary:
       'Approve a claimed application: it becomes a publisher account keeping its links, clicks and conversions (claimed in the portal: its owner issues keys there; otherwise its API key is shown once)',
     options: { id: { type: 'string', required: true, doc: 'application id (app_…)' } },
-    run: (deps, o) => approveApplication(deps, str(o, 'id')!),
+    run: (deps, o) => operatorReviewApplication(deps, deps.operator, { id: str(o, 'id')!, decision: 'approve' }),
   },
   'monetize:reject': {
     summary: 'Reject an application: its provisional publisher is deactivated',
     options: { id: { type: 'string', required: true, doc: 'application id (app_…)' }, note: { type: 'string', doc: 'why (kept on the application)' } },
-    run: (deps, o) => rejectApplication(deps, str(o, 'id')!, str(o, 'note')),
+    run: (deps, o) => operatorReviewApplication(deps, deps.operator, { id: str(o, 'id')!, decision: 'reject', note: str(o, 'note') }),
   },
 };
