@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorSetPublisherStatus } from '@cw/account';
 import { ApiError } from '@cw/errors';
 import { authorize } from '@cw/auth';
 import { auditLog } from '@cw/audit';
@@ -149,7 +150,6 @@ describe('the operator policy', () => {
     const deps = { config, data };
     const support = { type: 'operator' as const, email: 's@network.test', role: 'support' as const };
     await expect(auditLog(deps, support, {})).resolves.toMatchObject({ data: expect.any(Array) });
-    const { operatorSetPublisherStatus } = await import('@cw/account');
     const refused = await operatorSetPublisherStatus(deps, support, { publisher: 'pub_ops', status: 'inactive' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 403, code: 'role_not_allowed' });
