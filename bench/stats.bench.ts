@@ -198,6 +198,7 @@ REQUESTS_OF.push(
   ['reports 90 d by status, one sub-ID', pub(`/reports/?group_by=status&date_from=${day(-89)}&date_to=${day(0)}&subid=s7`)],
   ['portal overview 90 d (dashboard), Europe/Berlin', portal(`/overview?date_from=${day(-89)}&date_to=${day(0)}&timezone=Europe/Berlin`)],
   ['portal overview 366 d, Asia/Kathmandu', portal(`/overview?date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kathmandu`)],
+  ['portal top lists 30 d (dashboard), Europe/Berlin', portal(`/overview/top?date_from=${day(-29)}&date_to=${day(0)}&timezone=Europe/Berlin`)],
   ['conversions page 1 (+ all-time subid_rollup)', pub('/conversions/?page_size=50')],
   ['conversions 30 d, approved, one sub-ID', pub(`/conversions/?date_from=${day(-29)}&date_to=${day(0)}&status=approved&subid=s7`)],
   ['clicks page 1', pub('/clicks/?page_size=50')],

@@ -1,6 +1,6 @@
 /** The dashboard's numbers (`/accounts/:account/overview`): the same stats read model as GET /reports. */
 import { route, type RouteSpec } from '@cw/http';
-import { accountOverview, OVERVIEW_INPUT } from '@cw/conversions';
+import { accountOverview, accountTop, OVERVIEW_INPUT, TOP_INPUT } from '@cw/conversions';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 
@@ -59,25 +59,30 @@ export const OVERVIEW_SCHEMA = {
       properties: { date_from: { type: 'string' }, date_to: { type: 'string' }, totals: TOTALS },
     },
     series: { type: 'array', items: { type: 'object', properties: { period: { type: 'string' }, ...ROW } } },
-    top: {
-      type: 'object',
-      description: 'Ranked by earned commission in the payout currency, then conversions, then clicks.',
-      properties: {
-        subids: { type: 'array', items: { type: 'object', properties: { subid: { type: ['string', 'null'] }, ...ROW } } },
-        programs: { type: 'array', items: { type: 'object', properties: { program_id: { type: ['integer', 'null'] }, merchant: MERCHANT, ...ROW } } },
-        links: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              link_id: { type: 'string' },
-              landing_url: { type: ['string', 'null'] },
-              subid: { type: ['string', 'null'] },
-              program_id: { type: ['integer', 'null'] },
-              merchant: MERCHANT,
-              ...ROW,
-            },
-          },
+  },
+};
+
+export const TOP_SCHEMA = {
+  type: 'object',
+  description: 'Ranked by earned commission in the payout currency, then conversions, then clicks.',
+  properties: {
+    timezone: { type: 'string' },
+    date_from: { type: 'string', format: 'date' },
+    date_to: { type: 'string', format: 'date' },
+    payout_currency: { type: 'string' },
+    subids: { type: 'array', items: { type: 'object', properties: { subid: { type: ['string', 'null'] }, ...ROW } } },
+    programs: { type: 'array', items: { type: 'object', properties: { program_id: { type: ['integer', 'null'] }, merchant: MERCHANT, ...ROW } } },
+    links: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          link_id: { type: 'string' },
+          landing_url: { type: ['string', 'null'] },
+          subid: { type: ['string', 'null'] },
+          program_id: { type: ['integer', 'null'] },
+          merchant: MERCHANT,
+          ...ROW,
         },
       },
     },
@@ -92,7 +97,7 @@ export function dashboardRoutes(deps: PortalDeps): RouteSpec[] {
       operationId: 'getOverview',
       summary: "The dashboard: clicks, conversions, commission, conversion rate and EPC for a range of days in the account's time zone",
       description:
-        'Totals (and the previous period of the same length), a dense series by day, week or month, and the top sub-IDs, programs and links. Default range: the last 30 days; at most 366.',
+        'Totals (and the previous period of the same length) and a dense series by day, week or month (the top lists: GET .../overview/top). Default range: the last 30 days; at most 366.',
       tags: ['Dashboard'],
       pathParams: { account: { type: 'string' } },
       query: OVERVIEW_INPUT,
@@ -106,6 +111,29 @@ export function dashboardRoutes(deps: PortalDeps): RouteSpec[] {
       },
       handler: async (ctx, { query }) => {
         ctx.body = await accountOverview(deps, principalIn(ctx), query);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/overview/top',
+      operationId: 'getOverviewTop',
+      summary: 'The top sub-IDs, programs and links of a range of days',
+      description:
+        'Read apart from the totals: it reads a cell per sub-ID, program and link and month, as GET /reports by sub-ID does; a range too long for the time budget is 503 (the totals are not held back).',
+      tags: ['Dashboard'],
+      pathParams: { account: { type: 'string' } },
+      query: TOP_INPUT,
+      before: [spendPortalBudget(deps), memberOf(deps)],
+      responses: {
+        200: { description: 'The top lists', schema: TOP_SCHEMA },
+        400: E('Invalid parameter'),
+        401: E('Not signed in'),
+        404: E('Not a member of this account'),
+        429: E('Rate limited'),
+        503: E('The range needs more than the time budget'),
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await accountTop(deps, principalIn(ctx), query);
       },
     }),
   ];

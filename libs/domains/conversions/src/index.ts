@@ -2,7 +2,7 @@ export { INTAKE_INPUT, LIST_CONVERSIONS_INPUT, REPORT_INPUT, STATUS_INPUT } from
 export { bookLedgerEntry, changeStatus, commissionFor, conversionId, recordSale, saleEvent } from './lifecycle';
 export type { ConversionRecord, ConversionStatus, RecordedSale } from './lifecycle';
 export { conversionReport, conversionView, listConversions } from './reporting.service';
-export { accountOverview, bucketFor, LINK_TOTALS_INPUT, linkTotals, OVERVIEW_INPUT } from './overview.service';
+export { accountOverview, accountTop, bucketFor, LINK_TOTALS_INPUT, linkTotals, OVERVIEW_INPUT, TOP_INPUT } from './overview.service';
 export { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from './sales.service';
 export { CONVERSION_PAGE_SCHEMA, REPORT_SCHEMA } from './conversion.views';
 export { CONVERSION_DETAIL_SCHEMA, CONVERSION_EVENT_SCHEMA, getConversion } from './conversion-detail.service';

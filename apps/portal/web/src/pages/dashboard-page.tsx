@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useStat
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { activityKeys, conversionsQuery, type Conversion } from '../api/activity';
-import { overviewKey, overviewQuery, type Overview, type OverviewRow, type Sums } from '../api/dashboard';
+import { overviewKey, overviewQuery, topQuery, type Overview, type OverviewRange, type OverviewRow, type Sums } from '../api/dashboard';
 import { accountQuery, paymentStatusQuery } from '../api/endpoints';
 import type { Account, MoneyAmount, PaymentStatus } from '../api/types';
 import { ErrorNotice, Loading, Notice, StatusPill, words, type PillTone } from '../components/feedback';
@@ -114,39 +114,7 @@ function Dashboard() {
           ) : (
             <>
               <Trend data={overview.data} />
-              <div className="top-grid">
-                <TopTable
-                  title="Top sub-IDs"
-                  rows={overview.data.top.subids}
-                  head="Sub-ID"
-                  cell={(r) => (r.subid ? <code>{r.subid}</code> : <span className="muted">No sub-ID</span>)}
-                  keyOf={(r) => r.subid ?? ''}
-                />
-                <TopTable
-                  title="Top programs"
-                  rows={overview.data.top.programs}
-                  head="Program"
-                  cell={(r) => (r.merchant ? `${r.merchant.name || `Merchant ${r.merchant.id}`}` : <span className="muted">No program (adjustments)</span>)}
-                  keyOf={(r) => `${r.program_id}:${r.merchant?.id}`}
-                />
-                <TopTable
-                  title="Top links"
-                  rows={overview.data.top.links}
-                  head="Link"
-                  cell={(r) => (
-                    <span className="top-link">
-                      <span className="top-link-url" title={r.landing_url ?? undefined}>
-                        {r.landing_url ? shortUrl(r.landing_url) : r.link_id}
-                      </span>
-                      <span className="muted small">
-                        {r.merchant?.name ?? ''}
-                        {r.subid ? ` · ${r.subid}` : ''}
-                      </span>
-                    </span>
-                  )}
-                  keyOf={(r) => r.link_id}
-                />
-              </div>
+              <TopLists accountId={current.account_id} range={{ ...range, timezone: timeZone }} />
             </>
           )}
           <p className="muted small">
@@ -270,6 +238,48 @@ function LatestConversions({ accountId, fresh }: { accountId: string; fresh: Rea
         </div>
       )}
     </Section>
+  );
+}
+
+/** The top lists, loaded apart from the totals (they cost a cell per sub-ID, program and link). */
+function TopLists({ accountId, range }: { accountId: string; range: OverviewRange }) {
+  const top = useQuery(topQuery(accountId, range));
+  if (top.isPending) return <Loading label="Loading the top sub-IDs, programs and links…" lines={4} />;
+  if (top.isError) return <ErrorNotice title="The top lists could not be loaded" error={top.error} onRetry={() => void top.refetch()} />;
+  return (
+    <div className="top-grid" data-stale={top.isPlaceholderData || undefined}>
+      <TopTable
+        title="Top sub-IDs"
+        rows={top.data.subids}
+        head="Sub-ID"
+        cell={(r) => (r.subid ? <code>{r.subid}</code> : <span className="muted">No sub-ID</span>)}
+        keyOf={(r) => r.subid ?? ''}
+      />
+      <TopTable
+        title="Top programs"
+        rows={top.data.programs}
+        head="Program"
+        cell={(r) => (r.merchant ? `${r.merchant.name || `Merchant ${r.merchant.id}`}` : <span className="muted">No program (adjustments)</span>)}
+        keyOf={(r) => `${r.program_id}:${r.merchant?.id}`}
+      />
+      <TopTable
+        title="Top links"
+        rows={top.data.links}
+        head="Link"
+        cell={(r) => (
+          <span className="top-link">
+            <span className="top-link-url" title={r.landing_url ?? undefined}>
+              {r.landing_url ? shortUrl(r.landing_url) : r.link_id}
+            </span>
+            <span className="muted small">
+              {r.merchant?.name ?? ''}
+              {r.subid ? ` · ${r.subid}` : ''}
+            </span>
+          </span>
+        )}
+        keyOf={(r) => r.link_id}
+      />
+    </div>
   );
 }
 
