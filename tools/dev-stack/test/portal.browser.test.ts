@@ -228,10 +228,10 @@ async function focusRing(page: Page): Promise<{ what: string; focusVisible: bool
   });
 }
 
-/** Presses Tab (only the keyboard) until `target` has the focus. */
-async function tabTo(page: Page, target: Locator, max = 40): Promise<number> {
+/** Presses Tab (or Shift+Tab: backwards; only the keyboard) until `target` has the focus. */
+async function tabTo(page: Page, target: Locator, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<number> {
   for (let i = 1; i <= max; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
     if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return i;
   }
   throw new Error(`Tab never reached ${target}`);
@@ -301,7 +301,8 @@ describe('accessibility', () => {
     // After a navigation the new page's h1 has the focus, its ring drawn for a keyboard user.
     expect(await ring()).toEqual({ what: 'h1 Dashboard', focusVisible: true, drawn: true });
 
-    await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Postback settings' }));
+    // The sidebar comes before the page: backwards from the h1, past the dashboard's controls.
+    await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Postback settings' }), 40, 'Shift+Tab');
     expect(await ring()).toMatchObject({ what: 'a Postback settings', focusVisible: true, drawn: true });
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === '/settings/postback');
