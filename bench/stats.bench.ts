@@ -26,6 +26,7 @@ const OPTIONS = {
   'small-clicks': { type: 'string', default: '30000' },
   requests: { type: 'string', default: '20' },
   lag: { type: 'string', default: '40' },
+  only: { type: 'string', default: '', description: 'Only the requests whose label contains this text' },
 } as const;
 const values = parseCommandLine(
   generatedUsage('npm run bench:stats --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
@@ -239,7 +240,7 @@ async function measure(w: Who, make: (w: Who) => { url: string; headers: Record<
 }
 
 console.log(`\n${'request'.padEnd(46)} ${'large p50'.padStart(10)} ${'p99'.padStart(8)}   ${'small p50'.padStart(10)} ${'p99'.padStart(8)}   large/small p99`);
-for (const [label, make] of REQUESTS_OF) {
+for (const [label, make] of REQUESTS_OF.filter(([l]) => l.includes(values.only))) {
   const l = await measure(large, make);
   const s = await measure(small, make);
   console.log(
