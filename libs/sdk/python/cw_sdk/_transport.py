@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+from abc import ABC, abstractmethod
 import json
 import os
 import socket
@@ -20,11 +21,13 @@ from .errors import CwApiError, error_from_response
 VERSION = "0.1.0"
 
 
-class TokenProvider:
-    """Supplies OAuth access tokens; ``invalidate`` is called after a 401 so the next call refreshes."""
+class TokenProvider(ABC):
+    """Supplies OAuth access tokens; ``invalidate`` is called after a 401 so the next call refreshes.
+    Subclass it and implement ``get_token`` (``OAuthTokenProvider`` is one)."""
 
-    def get_token(self) -> str:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def get_token(self) -> str:
+        """A current access token."""
 
     def invalidate(self, token: str) -> None:
         pass
