@@ -259,7 +259,16 @@ function TopLists({ accountId, range }: { accountId: string; range: OverviewRang
         title="Top programs"
         rows={top.data.programs}
         head="Program"
-        cell={(r) => (r.merchant ? `${r.merchant.name || `Merchant ${r.merchant.id}`}` : <span className="muted">No program (adjustments)</span>)}
+        cell={(r) =>
+          r.merchant ? (
+            <span className="top-link">
+              <span>{r.merchant.name || `Merchant ${r.merchant.id}`}</span>
+              {r.program_id !== null && <span className="muted small">Program {r.program_id}</span>}
+            </span>
+          ) : (
+            <span className="muted">No program (adjustments)</span>
+          )
+        }
         keyOf={(r) => `${r.program_id}:${r.merchant?.id}`}
       />
       <TopTable
