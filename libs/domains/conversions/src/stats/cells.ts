@@ -153,12 +153,22 @@ export interface StoredCounters {
 /** Accumulates increments per cell; adding and then removing the same fact leaves zeros. */
 export class Increments {
   readonly cells = new Map<string, CellInc>();
+  /**
+   * The cell of each (attribution, view, grain, period) already met, by a plain key: a tracker
+   * batch's clicks mostly share their cells, so each cell's id (a SHA-256) is computed once per
+   * batch rather than ten times per click.
+   */
+  private readonly byKey = new Map<string, CellInc>();
 
   private cell(a: Attribution, v: View, g: Grain, at: number): CellInc {
+    const key = `${a.publisher_id}\u0001${v}${g}${g === 'd' ? dayStartOf(at) : monthStartOf(at)}\u0001${a.program_id ?? ''}\u0001${a.campaign_id ?? ''}\u0001${a.subid ?? '\u0000'}\u0001${a.link_id ?? ''}`;
+    let c = this.byKey.get(key);
+    if (c) return c;
     const dims = dimsOf(a, v, g, at);
     const id = cellId(dims);
-    let c = this.cells.get(id);
+    c = this.cells.get(id);
     if (!c) this.cells.set(id, (c = { dims, counts: {}, money: {} }));
+    this.byKey.set(key, c);
     return c;
   }
 
