@@ -16,6 +16,7 @@ import { teamRoutes } from './routes/team.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { catalogRoutes } from './routes/catalog.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
+import { operatorRoutes } from './routes/operator.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -90,6 +91,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...dashboardRoutes(deps),
     ...activityRoutes(deps),
     ...catalogRoutes(deps),
+    ...operatorRoutes(deps),
   ].map((r) => ({
     ...r,
     before: [guard, ...(r.before ?? [])],

@@ -11,6 +11,7 @@ import { DB_COMMANDS } from './commands/db';
 import { MONETIZE_COMMANDS } from './commands/monetize';
 import { OAUTH_COMMANDS } from './commands/oauth';
 import { OFFERS_COMMANDS } from './commands/offers';
+import { PEOPLE_COMMANDS } from './commands/people';
 import { POSTBACKS_COMMANDS } from './commands/postbacks';
 import { PROGRAMS_COMMANDS } from './commands/programs';
 import { TRENDING_COMMANDS } from './commands/trending';
@@ -30,5 +31,6 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...TRENDING_COMMANDS,
   ...CATALOG_COMMANDS,
   ...POSTBACKS_COMMANDS,
+  ...PEOPLE_COMMANDS,
   ...AUDIT_COMMANDS,
 };

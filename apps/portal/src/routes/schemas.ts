@@ -19,5 +19,10 @@ export const SESSION_SCHEMA = {
     },
     csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every POST, PUT, PATCH and DELETE.' },
     reauthenticated_until: { type: ['string', 'null'], format: 'date-time' },
+    operator: {
+      type: ['object', 'null'],
+      description: "The person's operator role (the operator area under /portal/api/operator/), or null: not an operator.",
+      properties: { role: { type: 'string', enum: ['support', 'admin'] } },
+    },
   },
 };

@@ -35,3 +35,5 @@ export { changePassword, forgotPassword, resetPassword, signUp, verifyEmail } fr
 export { acceptInvitation, changeRole, invitationInfo, inviteMember, listMembers, removeMember, revokeInvitation } from './team.service';
 export { createPerson } from './seed';
 export { findPerson, memberRole } from './persons';
+export { operatorGrantRole, operatorRevokeRole, operatorRoleOf, sessionOperator } from './operator.service';
+export type { OperatorPeopleDeps } from './operator.service';

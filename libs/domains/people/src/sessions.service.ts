@@ -181,6 +181,8 @@ export async function sessionView(deps: Pick<PeopleDeps, 'data'>, ctx: SessionCo
     accounts: await accountsOf(deps, ctx.user._id),
     csrf_token: ctx.session.csrf_token,
     reauthenticated_until: ctx.session.reauthenticated_until ?? null,
+    /** The person's operator role (the portal shows its operator area), or null. */
+    operator: ctx.user.operator_role ? { role: ctx.user.operator_role } : null,
   };
 }
 

@@ -37,6 +37,8 @@ export const SECURITY_EVENT_TYPES = [
   'application_reviewed',
   'oauth_app_disabled',
   'oauth_app_enabled',
+  'operator_role_granted',
+  'operator_role_revoked',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

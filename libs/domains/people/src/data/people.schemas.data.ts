@@ -1,5 +1,5 @@
 import { Schema, type InferSchemaType } from 'mongoose';
-import { MEMBER_ROLES } from '@cw/auth';
+import { MEMBER_ROLES, OPERATOR_ROLES } from '@cw/auth';
 
 /** A person who signs in to the portal: e-mail (lowercase, unique) and a memory-hard password hash. */
 export const userSchema = new Schema(
@@ -11,6 +11,8 @@ export const userSchema = new Schema(
     password_hash: { type: String, required: true },
     email_verified_at: { type: Date },
     password_changed_at: { type: Date },
+    /** One of the network's operators (the portal's operator area): support reads, admin acts. Set and cleared by operator:grant / operator:revoke-role. */
+    operator_role: { type: String, enum: OPERATOR_ROLES },
     created_at: { type: Date, default: Date.now },
   },
   { versionKey: false },
