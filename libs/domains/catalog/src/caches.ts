@@ -4,11 +4,13 @@
  */
 import { PrincipalMemo, type AccessCache } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
-import { NETWORK_STATS_TTL_MS, type NetworkStats } from './network-stats';
 import { PageCache } from './page-cache';
 import { ProductRows } from './row-cache';
-import type { ProductPageBody } from './products.service';
 import type { CatalogScope } from './scope';
+import type { NetworkStats, ProductPageBody } from './types';
+
+/** How long the public network statistics are kept before they are counted again. */
+export const NETWORK_STATS_TTL_MS = 5 * 60_000;
 
 export interface CatalogCaches {
   /** Each cached principal's scope (markets, active approved programs): goes with its principal. */

@@ -1,21 +1,12 @@
 /**
  * Public network statistics (no credential): active programs, their merchants, the markets they
  * serve and the fresh products per market. Nothing account-specific; computed at most once per
- * `NETWORK_STATS_TTL_MS` per process (counting the catalog is a scan), concurrent callers share
+ * `NETWORK_STATS_TTL_MS` (./caches.ts) per process (counting the catalog is a scan), concurrent callers share
  * the one computation.
  */
 import { own, type CatalogDeps } from './deps';
 import { freshness } from './search.service';
-
-export const NETWORK_STATS_TTL_MS = 5 * 60_000;
-
-export interface NetworkStats {
-  programs: number;
-  merchants: number;
-  markets: string[];
-  products_per_market: Array<{ country: string; products: number }>;
-  generated_at: string;
-}
+import type { NetworkStats } from './types';
 
 async function compute(deps: Pick<CatalogDeps, 'data'>, now: Date): Promise<NetworkStats> {
   const programs = await deps.data.programs.active({}, { merchant_id: 1, countries: 1 });

@@ -12,7 +12,8 @@ import { own, type CatalogDeps } from './deps';
 import { isValidGtin } from './gtin';
 import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
 import { catalogScope } from './scope';
-import { FRESHNESS_HOURS, lookupProducts, searchProducts, type CatalogRow, type Page } from './search.service';
+import { FRESHNESS_HOURS, lookupProducts, searchProducts, type Page } from './search.service';
+import type { CatalogRow, ProductPageBody, ProductView } from './types';
 
 /** Search and lookup share one budget; demo keys may use them; feed access is required. */
 const PRODUCTS_POLICY: Policy = { budget: 'products', allowDemo: true, requireFeedAccess: true, scope: 'catalog:read' };
@@ -146,10 +147,7 @@ export function productPageJson(page: ProductPageBody): string {
   return json;
 }
 
-/** A product page as answered (the same object for every request a cached page serves: read-only). */
-export type ProductPageBody = Awaited<ReturnType<typeof respond>>;
-
-async function respond(deps: CatalogDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean) {
+async function respond(deps: CatalogDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean): Promise<ProductPageBody> {
   const { config } = deps;
   const rows = page.rows;
   let codes: string[] = [];
@@ -169,7 +167,7 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
   }
   const merchants = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
   const json: string[] = [];
-  const products = rows.map((r, i) => {
+  const products = rows.map((r, i): ProductView => {
     const parts = rowParts(r);
     const url = trackedUrl(config.trackingUrl, codes[i]!);
     const merchant = { id: r.merchant_id, name: merchants.get(r.merchant_id) ?? '' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@cw/auth';
 import { ProductRows } from './row-cache';
-import type { CatalogRow } from './search.service';
+import type { CatalogRow } from './types';
 
 /** The catalog version the test principal is vouched for under (as the access cache answers it). */
 let version: string | null = 'e.1';

@@ -15,7 +15,7 @@
  * - Bound: PRODUCT_ROW_CACHE_ENTRIES rows (0: off), oldest kept first out.
  */
 import type { Principal } from '@cw/auth';
-import type { CatalogRow } from './search.service';
+import type { CatalogRow } from './types';
 
 /** Weight of the latest read in the held-rows average. */
 const ALPHA = 0.1;

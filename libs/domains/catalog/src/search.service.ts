@@ -8,6 +8,7 @@ import { literalPattern } from '@cw/db';
 import type { CatalogModels as Models } from './data/catalog.data';
 import { compareDecimals } from '@cw/money';
 import type { RowsAt } from './row-cache';
+import type { CatalogRow } from './types';
 import type { CatalogScope } from './scope';
 
 export const FRESHNESS_HOURS = 48;
@@ -40,25 +41,6 @@ export interface LookupParams {
   offset: number;
   maxTimeMs?: number;
   rows?: RowsAt;
-}
-
-/** A catalog row as read for responses (never the source URL or financial terms). */
-export interface CatalogRow {
-  _id: string;
-  gtin: string;
-  title: string;
-  price: mongoose.Types.Decimal128;
-  currency: string;
-  image: string;
-  source_url: string;
-  merchant_id: number;
-  program_id: number;
-  country: string;
-  availability: string;
-  last_seen_at: Date;
-  fresh_until: Date;
-  group_id?: string;
-  size?: string;
 }
 
 const ROW_FIELDS: Record<keyof Omit<CatalogRow, '_id'>, 1> = {

@@ -8,7 +8,7 @@
 import { ApiError } from '@cw/errors';
 import type { Principal } from '@cw/auth';
 import { useCase } from '@cw/usecase';
-import type { ConversionRecord } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
 import { conversionView, listConversions } from './reporting.service';
 import { own, type ConversionsDeps } from './deps';
 

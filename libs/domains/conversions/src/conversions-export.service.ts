@@ -8,7 +8,7 @@ import type { Cursor } from 'mongoose';
 import { authorize, type Principal } from '@cw/auth';
 import type { InputOf } from '@cw/usecase';
 import { LIST_CONVERSIONS_INPUT } from './conversion.schemas';
-import type { ConversionRecord } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
 import { conversionsFilter, conversionView, CONVERSIONS_ORDER, listConversions } from './reporting.service';
 import { own, type ConversionsDeps } from './deps';
 

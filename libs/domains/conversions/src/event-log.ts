@@ -16,7 +16,7 @@
  */
 import type { Policy } from '@cw/auth';
 import { ApiError } from '@cw/errors';
-import type { ConversionRecord } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
 import { saleEventBody, type SaleEventBody } from './sale-events';
 import { withAccountLease } from './account-lease';
 import { own, type ConversionsDeps } from './deps';

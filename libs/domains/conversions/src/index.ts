@@ -1,6 +1,6 @@
 export { INTAKE_INPUT, LIST_CONVERSIONS_INPUT, REPORT_INPUT, STATUS_INPUT } from './conversion.schemas';
 export { bookLedgerEntry, changeStatus, commissionFor, conversionId, recordSale, saleEvent } from './lifecycle';
-export type { ConversionRecord, ConversionStatus, RecordedSale } from './lifecycle';
+export type { RecordedSale } from './lifecycle';
 export { conversionReport, conversionView, listConversions } from './reporting.service';
 export { accountOverview, accountTop, bucketFor, LINK_TOTALS_INPUT, linkTotals, OVERVIEW_INPUT, TOP_INPUT } from './overview.service';
 export { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from './sales.service';
@@ -48,7 +48,7 @@ export {
 export type { OperatorConversionsDeps } from './operator.service';
 export type { ConversionRow } from './data/conversions.data';
 export { CONVERSION_STATUSES, SALE_EVENT_TYPES } from './data/conversion.schema';
-export type { ConversionDoc, SaleEventType } from './data/conversion.schema';
+export type { ConversionDoc, ConversionRecord, ConversionStatus, SaleEventType } from './data/conversion.schema';
 export type { EventLogHeadDoc, SaleEventDoc } from './data/sale-event.schema';
 export type { StatDoc, StatTxnDoc } from './data/stat.schema';
 export type { ConversionsDeps } from './deps';

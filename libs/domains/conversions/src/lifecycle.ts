@@ -14,39 +14,13 @@ import { currentTraceparent } from '@cw/telemetry';
 import { ApiError } from '@cw/errors';
 import type { MerchantPrincipal } from '@cw/auth';
 import { readClickId } from '@cw/links';
-import type { SaleEventType } from './data/conversion.schema';
+import type { ConversionRecord, ConversionStatus, SaleEventType } from './data/conversion.schema';
 import { addDecimals, compareDecimals, formatDecimal, isCurrency, minorUnits, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
 import type { InputOf } from '@cw/usecase';
 import type { INTAKE_INPUT } from './conversion.schemas';
 import { own, type ConversionsDeps } from './deps';
 
-export type ConversionStatus = 'pending' | 'approved' | 'declined';
-
 const DAY = 86_400_000;
-
-/** The stored conversion (as read with lean()). */
-export interface ConversionRecord {
-  _id: string;
-  publisher_id: string;
-  program_id?: number;
-  campaign_id?: number;
-  click_id?: string;
-  link_id?: string;
-  subid: string;
-  order_ref?: string;
-  reason?: string;
-  status: ConversionStatus;
-  sale_amount: { toString(): string };
-  commission: { toString(): string };
-  currency: string;
-  occurred_at: Date;
-  reversed: boolean;
-  paid: boolean;
-  source: 'v1' | 'ledger';
-  events: Array<{ _id: string; type: SaleEventType; created_at: Date; published_at: Date | null; traceparent?: string }>;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /**
  * A new sale event. With tracing on, it keeps the W3C traceparent of the span that changed the

@@ -8,7 +8,8 @@ import { recordOperatorAct } from '@cw/audit';
 import { operatorUseCase, type UseCaseDeps } from '@cw/usecase';
 import { own, type ConversionsDeps } from './deps';
 import { appendPendingEvents } from './event-log';
-import { bookLedgerEntry, changeStatus, type ConversionRecord, type ConversionStatus } from './lifecycle';
+import type { ConversionRecord, ConversionStatus } from './data/conversion.schema';
+import { bookLedgerEntry, changeStatus } from './lifecycle';
 import { conversionView } from './reporting.service';
 
 /** The conversions lib's deps and the audit log. */

@@ -7,7 +7,7 @@ import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
-import type { ConversionRecord } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
 import { addDays, bucketOf, daysBetween, nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';
 import { readFacts } from './stats/reader';

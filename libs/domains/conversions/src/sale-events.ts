@@ -3,7 +3,7 @@
  * (the same id in both). The conversion is shown as of the event: a `sale.created` event says
  * pending even when it is published after the sale was approved.
  */
-import type { ConversionRecord } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
 import { conversionView } from './reporting.service';
 
 export interface SaleEventBody {

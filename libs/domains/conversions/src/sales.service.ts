@@ -9,7 +9,7 @@ import type { Policy, Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
-import type { ConversionRecord } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
 import { TIMEZONE } from './conversion.schemas';
 import { nextDay, zoneCalendar } from './stats/calendar';
 import { countAccountChanges } from './stats/counting';

@@ -11,8 +11,8 @@ export {
 } from './credentials.service';
 export type { IssuedCredential, MerchantPrincipal, OAuthActor, OAuthScope, PersonActor, Principal, PrincipalType } from './credentials.service';
 export { API_KEYS_ONLY, authorize, OWNERS, WRITERS } from './policy';
-export { authorizeOperator, issueOperatorToken, OPERATOR_ROLES, operatorRoleCovers, operatorTokensExist, verifyOperatorToken } from './operator';
-export type { IssuedOperatorToken, OperatorPrincipal, OperatorRole } from './operator';
+export { authorizeOperator, issueOperatorToken, operatorRoleCovers, operatorTokensExist, verifyOperatorToken } from './operator';
+export type { IssuedOperatorToken, OperatorPrincipal } from './operator';
 export type { Policy } from './policy';
 export { callerUnder, merchantOf, policyOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
@@ -22,7 +22,7 @@ export { bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions } from '.
 export type { AccessVersions } from './access-versions';
 export { AuthData, authDomain } from './data/auth.data';
 export type { CredentialRow, PublisherInput, PublisherRow } from './data/auth.data';
-export { API_KEY_KINDS, CREDENTIAL_TYPES, MEMBER_ROLES } from './data/credential.schema';
-export type { ApiKeyKind, CredentialDoc, CredentialType, CredentialUseDoc, MemberRole } from './data/credential.schema';
+export { API_KEY_KINDS, CREDENTIAL_TYPES, MEMBER_ROLES, OPERATOR_ROLES } from './data/credential.schema';
+export type { ApiKeyKind, CredentialDoc, CredentialType, CredentialUseDoc, MemberRole, OperatorRole } from './data/credential.schema';
 export { PUBLISHER_CHANNELS } from './data/publisher.schema';
 export type { PublisherDoc } from './data/publisher.schema';

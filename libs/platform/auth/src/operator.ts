@@ -6,12 +6,10 @@
  */
 import { ApiError } from '@cw/errors';
 import { authModels, type AuthData } from './data/auth.data';
+import type { OperatorRole } from './data/credential.schema';
 import type { Policy } from './policy';
 import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret, TOKEN_PREFIX } from './secrets';
 import { notAuthenticated } from './credentials.service';
-
-export const OPERATOR_ROLES = ['support', 'admin'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /** An operator acting: by an operator token (production), or the local platform's operator (the CLI on `npm start`). */
 export interface OperatorPrincipal {

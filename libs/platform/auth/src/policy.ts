@@ -4,10 +4,9 @@
  * by the HTTP middleware and by MCP tools alike.
  */
 import type { BudgetName } from '@cw/config';
-import type { ApiKeyKind, CredentialType, MemberRole } from './data/credential.schema';
+import type { ApiKeyKind, CredentialType, MemberRole, OperatorRole } from './data/credential.schema';
 import { ApiError } from '@cw/errors';
 import type { OAuthActor, OAuthScope, Principal } from './credentials.service';
-import type { OperatorRole } from './operator';
 
 export interface Policy {
   /** The per-account rate budget the call spends (both auth headers and rotated keys share it). */

@@ -1,6 +1,7 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 export const CONVERSION_STATUSES = ['pending', 'approved', 'declined'] as const;
+export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
 export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] as const;
 export type SaleEventType = (typeof SALE_EVENT_TYPES)[number];
@@ -86,3 +87,27 @@ conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpre
 conversionSchema.index({ stats_pending: 1, publisher_id: 1 }, { partialFilterExpression: { stats_pending: true } });
 
 export type ConversionDoc = InferSchemaType<typeof conversionSchema>;
+
+/** The stored conversion (as read with lean()). */
+export interface ConversionRecord {
+  _id: string;
+  publisher_id: string;
+  program_id?: number;
+  campaign_id?: number;
+  click_id?: string;
+  link_id?: string;
+  subid: string;
+  order_ref?: string;
+  reason?: string;
+  status: ConversionStatus;
+  sale_amount: { toString(): string };
+  commission: { toString(): string };
+  currency: string;
+  occurred_at: Date;
+  reversed: boolean;
+  paid: boolean;
+  source: 'v1' | 'ledger';
+  events: Array<{ _id: string; type: SaleEventType; created_at: Date; published_at: Date | null; traceparent?: string }>;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -6,7 +6,7 @@
  */
 import type { Model } from 'mongoose';
 import { defineDomain, modelVault, insertManyTolerant } from '@cw/db';
-import type { ConversionRecord } from '../lifecycle';
+import type { ConversionRecord } from './conversion.schema';
 import { conversionSchema, type ConversionDoc } from './conversion.schema';
 import { eventLogHeadSchema, saleEventLogSchema, type EventLogHeadDoc, type SaleEventDoc } from './sale-event.schema';
 import { statSchema, statTxnSchema, type StatDoc, type StatTxnDoc } from './stat.schema';

@@ -5,7 +5,7 @@
  * rows never mix currencies (Stat.currency is always part of a getStats group).
  */
 import type { Principal } from '@cw/auth';
-import type { ConversionRecord } from '../lifecycle';
+import type { ConversionRecord } from '../data/conversion.schema';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
 import { useCase } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';

@@ -2,6 +2,11 @@ import { Schema, type InferSchemaType } from 'mongoose';
 
 export const API_KEY_KINDS = ['live', 'demo', 'test', 'sandbox', 'read_only'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
+/** Operators' roles: `support` reads, `admin` acts (and reads). */
+export const OPERATOR_ROLES = ['support', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
 export const CREDENTIAL_TYPES = ['api_key', 'reporting_token', 'offers_credential', 'portal_token', 'merchant_token', 'operator_token'] as const;
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
 
@@ -16,7 +21,7 @@ export const credentialSchema = new Schema(
     merchant_id: { type: Number },
     /** An operator token's operator (e-mail) and role (support reads, admin acts); no account. */
     operator_email: { type: String },
-    operator_role: { type: String, enum: ['support', 'admin'] },
+    operator_role: { type: String, enum: OPERATOR_ROLES },
     hash: { type: String, required: true, unique: true },
     prefix: { type: String, required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active', required: true },
