@@ -15,6 +15,8 @@ export interface Session {
   accounts: SessionAccount[];
   csrf_token: string;
   reauthenticated_until: string | null;
+  /** The person's operator role (the Operations pages), or null: not an operator. */
+  operator?: { role: 'support' | 'admin' } | null;
   /** In the answer to accepting an invitation: the account joined. */
   joined?: { account_id: string; role: Role };
 }

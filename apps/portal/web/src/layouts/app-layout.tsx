@@ -43,6 +43,15 @@ const NAV = [
 ] as const;
 const FIRST_SETTING = NAV.find((i) => 'settings' in i)?.to;
 
+/** The operator area: listed only for a person with an operator role. */
+const OPERATIONS_NAV = [
+  { to: '/operations/review', label: 'Review queue' },
+  { to: '/operations/claims', label: 'Claims' },
+  { to: '/operations/keys', label: 'Publisher keys' },
+  { to: '/operations/dead-letters', label: 'Dead letters' },
+  { to: '/operations/audit', label: 'Audit log' },
+] as const;
+
 function SignedIn({ session }: { session: Session }) {
   const [wanted, setWanted] = useState(storedAccountId);
   const current = pickAccount(session.accounts, wanted);
@@ -134,6 +143,23 @@ function SignedIn({ session }: { session: Session }) {
                   ))}
                 </ul>
               </nav>
+              {session.operator && (
+                <nav aria-label="Operations">
+                  <span className="nav-group" aria-hidden="true">
+                    Operations
+                  </span>
+                  <ul className="nav-list">
+                    {OPERATIONS_NAV.map((item) => (
+                      <li key={item.to}>
+                        <NavLink to={item.to} className="nav-link">
+                          {item.label}
+                          <span className="visually-hidden"> (operations)</span>
+                        </NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                </nav>
+              )}
               <UserBox email={session.user.email} role={current?.role} />
             </div>
           </header>

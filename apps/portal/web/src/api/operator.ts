@@ -1,0 +1,138 @@
+/** The operator area's calls (`/portal/api/operator/...`): the network's operators, same sign-in. */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { api } from './client';
+
+export type OperatorRole = 'support' | 'admin';
+
+export interface OperatorPublisher {
+  account_id: string;
+  name: string;
+  status: string;
+  website: string | null;
+  markets: string[];
+  channels: string[];
+  is_demo: boolean;
+  created_at: string;
+}
+
+export interface OperatorClaim {
+  application_id: string;
+  status: string;
+  publisher_id: string;
+  source: string;
+  publisher_url: string | null;
+  placement_description: string | null;
+  channel: string | null;
+  profile?: { display_name?: string | null; website?: string | null; claim_email?: string | null } | null;
+  links: number;
+  claim_deadline: string;
+  overdue: boolean;
+  created_at: string;
+}
+
+export interface OperatorCredential {
+  id: string;
+  type: string;
+  kind: string | null;
+  prefix: string;
+  status: string;
+}
+
+export interface OperatorDelivery {
+  id: string;
+  event: string;
+  conversion_id: string;
+  status: string;
+  attempts: number;
+  last_response_status: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  account_id: string | null;
+  actor: { email?: string; operator_role?: OperatorRole; credential?: string };
+  detail: Record<string, unknown>;
+  request_id: string | null;
+}
+
+export interface AuditFilters {
+  account?: string;
+  actor?: string;
+  action?: string;
+}
+
+const enc = encodeURIComponent;
+
+export const operatorKeys = {
+  publishers: (status: string) => ['operator', 'publishers', status] as const,
+  claims: (status: string) => ['operator', 'claims', status] as const,
+  credentials: (publisher: string) => ['operator', 'keys', publisher] as const,
+  deliveries: (publisher: string) => ['operator', 'deliveries', publisher] as const,
+  audit: (f: AuditFilters) => ['operator', 'audit', f] as const,
+};
+
+export const publishersQuery = (status: string) =>
+  queryOptions({
+    queryKey: operatorKeys.publishers(status),
+    queryFn: () => api<{ data: OperatorPublisher[] }>('/operator/publishers', { query: { status } }),
+    staleTime: 0,
+  });
+
+export const reviewPublisher = (publisher: string, decision: 'approve' | 'reject') =>
+  api<{ account_id: string; status: string }>(`/operator/publishers/${enc(publisher)}/${decision}`, { method: 'POST' });
+
+export const claimsQuery = (status: string) =>
+  queryOptions({
+    queryKey: operatorKeys.claims(status),
+    queryFn: () => api<{ data: OperatorClaim[] }>('/operator/claims', { query: { status } }),
+    staleTime: 0,
+  });
+
+export const reviewClaim = (id: string, decision: 'approve' | 'reject', note?: string) =>
+  api<{ application_id: string; status: string; account_id: string; api_key?: { id: string; prefix: string; secret?: string } }>(
+    `/operator/claims/${enc(id)}/${decision}`,
+    decision === 'reject' ? { method: 'POST', body: note ? { note } : {} } : { method: 'POST' },
+  );
+
+export const credentialsQuery = (publisher: string) =>
+  queryOptions({
+    queryKey: operatorKeys.credentials(publisher),
+    queryFn: () => api<{ data: OperatorCredential[] }>(`/operator/publishers/${enc(publisher)}/keys`),
+    staleTime: 0,
+    enabled: !!publisher,
+    retry: false,
+  });
+
+export const revokeCredential = (id: string) => api<{ id: string; status: string }>(`/operator/keys/${enc(id)}/revoke`, { method: 'POST' });
+
+export const deliveriesQuery = (publisher: string) =>
+  queryOptions({
+    queryKey: operatorKeys.deliveries(publisher),
+    queryFn: () => api<{ data: OperatorDelivery[] }>(`/operator/publishers/${enc(publisher)}/deliveries`, { query: { status: 'dead' } }),
+    staleTime: 0,
+    enabled: !!publisher,
+    retry: false,
+  });
+
+export const redeliver = (publisher: string, id: string) =>
+  api<{ redelivered: number; ids: string[] }>(`/operator/publishers/${enc(publisher)}/deliveries/${enc(id)}/redeliver`, { method: 'POST' });
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export const auditQuery = (f: AuditFilters) =>
+  infiniteQueryOptions({
+    queryKey: operatorKeys.audit(f),
+    queryFn: ({ pageParam }) =>
+      api<{ data: AuditEntry[]; has_more: boolean; next_cursor: string | null }>('/operator/audit', {
+        query: { ...f, cursor: pageParam || undefined, limit: AUDIT_PAGE_SIZE },
+      }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    staleTime: 0,
+    retry: false,
+  });
