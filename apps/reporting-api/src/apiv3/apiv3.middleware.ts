@@ -10,7 +10,7 @@ import { verifyCredential } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { getConversions, getStats } from '@cw/conversions';
 import { createLink } from '@cw/links';
-import { listPrograms, type ProgramView } from '@cw/programs';
+import { listPrograms, programById, type ProgramView } from '@cw/programs';
 import { enforceRateLimit } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import { Apiv3Error, parseParams, str, type Params } from './params';
@@ -69,7 +69,8 @@ const TARGETS: Record<string, Record<string, Handler>> = {
     findMyApprovedOffers: async (deps, ctx) => byId((await programs(deps, ctx, false)).filter((x) => x.relationship === 'approved')),
     findById: async (deps, ctx, p) => {
       const id = offerId(p);
-      const found = (await programs(deps, ctx, true)).find((x) => x.id === id);
+      // The program as findAll lists it (an assignment of the caller's, or open to it), read by its id.
+      const found = await programById(deps, ctx.state.principal, { program_id: id });
       if (!found) throw new Apiv3Error(404, `Offer ${id} not found`);
       return offer(found);
     },

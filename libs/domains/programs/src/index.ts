@@ -1,5 +1,5 @@
-export { APPLY_INPUT, CAMPAIGN_ID_PATTERN, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
-export { applyToProgram, merchantMismatch, joinablePrograms, listPrograms, programView, setAssignment } from './programs.service';
+export { APPLY_INPUT, CAMPAIGN_ID_PATTERN, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT, PROGRAM_BY_ID_INPUT } from './programs.schemas';
+export { applyToProgram, merchantMismatch, joinablePrograms, listPrograms, programById, programView, setAssignment } from './programs.service';
 export type { ApplyOutcome, AssignmentStatus, ProgramView, Relationship } from './programs.service';
 export { APPLICATION_SCHEMA, PROGRAM_SCHEMA } from './program.views';
 export { ProgramsData, programsDomain } from './data/programs.data';

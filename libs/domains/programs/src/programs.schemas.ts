@@ -11,6 +11,13 @@ export const LIST_PROGRAMS_INPUT = {
   properties: { search: SEARCH, include_available: { type: 'boolean', default: false }, ...CURSOR_PAGING, page_size: pageSizeInput(1000) },
 } as const;
 
+export const PROGRAM_BY_ID_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['program_id'],
+  properties: { program_id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+} as const;
+
 export const JOINABLE_PROGRAMS_INPUT = {
   type: 'object',
   additionalProperties: false,

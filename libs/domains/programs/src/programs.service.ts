@@ -9,7 +9,7 @@ import { literalPattern } from '@cw/db';
 import type { ProgramRow } from './data/programs.data';
 import { own, type ProgramsDeps } from './deps';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
-import { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT } from './programs.schemas';
+import { APPLY_INPUT, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAMS_INPUT, PROGRAM_BY_ID_INPUT } from './programs.schemas';
 
 export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
 export type AssignmentStatus = Exclude<Relationship, 'available'>;
@@ -79,6 +79,27 @@ export const listPrograms = useCase(
     return w.envelope(rows, (page) => present(deps, page, (id) => status.get(id) ?? 'available'));
   },
   LIST_PROGRAMS_INPUT,
+);
+
+/**
+ * One program as `listPrograms` with include_available shows it: one the caller has an assignment
+ * to (whatever its status), or an active one open for application; null otherwise. Two reads by
+ * key (the program, the caller's assignment to it), whatever the size of the network.
+ */
+export const programById = useCase(
+  READ_PROGRAMS_POLICY,
+  async function programById(deps: ProgramsDeps, principal: Principal, input: InputOf<typeof PROGRAM_BY_ID_INPUT>): Promise<ProgramView | null> {
+    const [program, membership] = await Promise.all([
+      deps.data.programs.byId(input.program_id),
+      own(deps).Membership.findOne({ publisher_id: principal.publisher._id, program_id: input.program_id }, { status: 1 }).lean(),
+    ]);
+    if (!program) return null;
+    const relationship = membership ? (membership.status as AssignmentStatus) : program.status === 'active' && program.joinable ? 'available' : undefined;
+    if (relationship === undefined) return null;
+    const [view] = await present(deps, [program], () => relationship);
+    return view ?? null;
+  },
+  PROGRAM_BY_ID_INPUT,
 );
 
 /** Active programs open for application the caller has no assignment to. */
