@@ -12,6 +12,7 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import { appendPendingEvents, countPendingChanges, upgradeStatsCells } from '@cw/conversions';
 import type { Logger } from '@cw/logging';
+import { inSpan } from '@cw/telemetry';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
 import { createMemorySlots, type Slots } from '@cw/ratelimit';
 import type { PlatformData } from '@cw/runtime';
@@ -68,7 +69,12 @@ export function createWorker(deps: WorkerDeps): Worker {
   const onError = (err: Error) => deps.logger.error({ err: err.message }, 'postback attempt failed');
   const dispatcher = createDispatcher(deps, { agent: http, slots: deps.slots ?? createMemorySlots(), scheduleRetry: retryScheduler(agenda), onError });
   for (const job of [...retryJobs(deps, dispatcher), ...feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated'))])
-    agenda.define(job.name, async (j) => job.run(j.attrs.data), job.options);
+    // Each run in its own span (nothing when tracing is off): a retry's or a feed refresh's time and failure in the traces.
+    agenda.define(
+      job.name,
+      async (j) => inSpan(`job ${job.name}`, undefined, { 'job.name': job.name, 'job.id': String(j.attrs._id ?? '') }, () => job.run(j.attrs.data)),
+      job.options,
+    );
   // Agenda reports a lost database connection as 'error': log it and keep polling (it recovers).
   agenda.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'job store error'));
   agenda.on('fail', (err: Error, job: { attrs: { name: string } }) => deps.logger.warn({ job: job.attrs.name, err: err.message }, 'job failed'));

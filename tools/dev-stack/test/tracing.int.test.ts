@@ -144,4 +144,18 @@ describe('traces over OTLP/HTTP JSON', () => {
       .find((l) => l.msg === 'request' && l.route === '/api/v1/track/conversions');
     expect(access).toMatchObject({ status: 201, trace_id: found.sale.traceId });
   });
+
+  it("records each Agenda job's run as a trace of its own", async () => {
+    await worker.agenda.now('feeds:refresh');
+    const job = await until(
+      async () => {
+        await telemetry!.flush();
+        return spans.find((s) => s.name === 'job feeds:refresh');
+      },
+      15_000,
+      100,
+    );
+    expect(attr(job, 'job.name')?.stringValue).toBe('feeds:refresh');
+    expect(job.parentSpanId ?? '').toBe('');
+  });
 });
