@@ -19,7 +19,7 @@ import { createPerson, operatorGrantRole } from '@cw/people';
 import { openPlatformData, type PlatformData } from '@cw/runtime';
 import { axeViolations, serious } from '../src/axe-check';
 import { startPlatform, type Platform } from '../src/platform';
-import { callMe, CHROMIUM_ARGS, chromiumPath, portalEnv, settle, signIn, uniqueEmail, type PortalEnv, type Person } from '../src/portal-journeys';
+import { callMe, CHROMIUM_ARGS, chromiumPath, claimJourney, portalEnv, settle, signIn, uniqueEmail, type PortalEnv, type Person } from '../src/portal-journeys';
 
 let platform: Platform;
 let env: PortalEnv;
@@ -170,6 +170,47 @@ describe('an admin operator', () => {
     expect(unknown.status()).toBe(404);
     expect((await page.request.get(`${env.url}/portal/api/operator/publishers/pub_nobody/deliveries`)).status()).toBe(404);
   }, 60_000);
+});
+
+describe('claims', () => {
+  it('approves one claimed application and rejects another (confirmed) through the Claims page, both audited', async () => {
+    const claims = [];
+    for (let i = 0; i < 2; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      contexts.push(context);
+      claims.push(await claimJourney(await context.newPage(), env));
+    }
+    const [approve, reject] = claims.map((c) => c.application.application_id) as [string, string];
+    const page = await signedIn(admin);
+    await open(page, /^Claims/, 'Claims');
+    await main(page)
+      .getByRole('button', { name: `Approve claim ${approve}` })
+      .click();
+    await main(page)
+      .getByRole('status')
+      .filter({ hasText: `Application ${approve} is now approved` })
+      .waitFor();
+    await main(page)
+      .getByRole('button', { name: `Reject claim ${reject}` })
+      .click();
+    await page
+      .getByRole('dialog', { name: `Reject claim ${reject}?` })
+      .getByRole('button', { name: 'Yes, reject the claim' })
+      .click();
+    await main(page)
+      .getByRole('status')
+      .filter({ hasText: `Application ${reject} is now rejected` })
+      .waitFor();
+    expect((await data.auth.publisherById(claims[0]!.claimed.account_id))?.status).toBe('active');
+
+    const log = await auditLog({ config: platform.config, data }, ROOT, { actor: admin.email, action: 'application_reviewed' });
+    expect(log.data.map((e) => [e.detail.application_id, e.detail.decision])).toEqual(
+      expect.arrayContaining([
+        [approve, 'approve'],
+        [reject, 'reject'],
+      ]),
+    );
+  }, 180_000);
 });
 
 describe('a support operator', () => {
