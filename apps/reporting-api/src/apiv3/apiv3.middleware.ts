@@ -8,12 +8,12 @@ import type { Context, Middleware, Next } from 'koa';
 import getRawBody from 'raw-body';
 import { verifyCredential } from '@cw/auth';
 import { ApiError } from '@cw/errors';
-import { getConversions, getStats } from '@cw/conversions';
 import { createLink } from '@cw/links';
 import { listPrograms, programById, type ProgramView } from '@cw/programs';
 import { enforceRateLimit } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import { Apiv3Error, parseParams, str, type Params } from './params';
+import { getConversions, getStats } from './stats';
 
 export const APIV3_PATH = '/Apiv3/json';
 const MAX_BODY = '64kb';

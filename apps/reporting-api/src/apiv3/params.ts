@@ -1,9 +1,19 @@
-/** Parameters of /Apiv3/json: PHP-style nesting read with `qs`, bounded so no input can blow up. */
+/** Parameters of /Apiv3/json: PHP-style nesting read with `qs`, bounded so no input can blow up; and HasOffers' error answer. */
 import qs from 'qs';
 
-import { Apiv3Error, type Params } from '@cw/conversions';
+/** Parameters of HasOffers' API as parsed (PHP-style nesting). */
+export type Params = Record<string, unknown>;
 
-export { Apiv3Error, type Params };
+/** An answer in HasOffers' error envelope with this HTTP status in the body (the response is 200). */
+export class Apiv3Error extends Error {
+  constructor(
+    readonly httpStatus: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
 
 const QS_OPTIONS = { depth: 4, arrayLimit: 1000, parameterLimit: 2000, allowPrototypes: false, plainObjects: true, strictDepth: false } as const;
 

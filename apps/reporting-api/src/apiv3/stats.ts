@@ -1,21 +1,15 @@
 /**
- * HasOffers' Affiliate_Report.getStats and getConversions over the platform's conversions and
- * clicks: rows are built per sale (getConversions) or per group (getStats), then filtered, sorted,
- * paged and projected to the asked fields, as HasOffers does. Money stays exact (decimal strings);
+ * HasOffers' Affiliate_Report.getStats and getConversions over the conversions domain's reads
+ * (`searchSales`, `accountFacts`): rows are built per sale (getConversions) or per group
+ * (getStats), then filtered, sorted, paged and projected to the asked fields, as HasOffers does. Money stays exact (decimal strings);
  * rows never mix currencies (Stat.currency is always part of a getStats group).
  */
 import type { Principal } from '@cw/auth';
-import type { ConversionRecord } from '../data/conversion.schema';
+import { accountFacts, offsetCalendar, searchSales, type ConversionRecord, type ConversionsDeps, type Fact } from '@cw/conversions';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
-import { useCase } from '@cw/usecase';
 import { Apiv3Error, type Params } from './params';
 import { compare, filterSpecs, filtersOf, pagingOf, sortOf, type Value } from './filters';
 import { conversionConditions, conversionSort, STATUS_NAMES } from './conversions-query';
-import { offsetCalendar } from '../stats/calendar';
-import { countAccountChanges } from '../stats/counting';
-import { readFacts, type Fact } from '../stats/reader';
-import { SALES_POLICY } from '../sales.service';
-import { own, type ConversionsDeps } from '../deps';
 
 type Row = Record<string, Value>;
 
@@ -156,7 +150,7 @@ async function offerNames(deps: ConversionsDeps, ids?: number[]): Promise<Map<nu
  * One page of sales in HasOffers' shape: the database filters, sorts and pages
  * (./conversions-query.ts); `count` is counted, `totals` summed per currency, both in the database.
  */
-export const getConversions = useCase(SALES_POLICY, async function getConversions(deps: ConversionsDeps, principal: Principal, p: Params) {
+export async function getConversions(deps: ConversionsDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
   const { from, to, offsetMs } = dateRange(p);
   const specs = filterSpecs(p, CONVERSION_FIELDS);
@@ -164,26 +158,17 @@ export const getConversions = useCase(SALES_POLICY, async function getConversion
   const { limit, page } = pagingOf(p);
   const named = specs.some((s) => s.field === 'Offer.name') || order.some(([f]) => f === 'Offer.name');
   const programs = named ? await offerNames(deps) : new Map<number, string>();
-  const conditions = conversionConditions(specs, offsetMs, programs).filter((c) => Object.keys(c).length);
-  const filter: Record<string, unknown> = {
-    publisher_id: principal.publisher._id,
-    source: 'v1',
-    occurred_at: { $gte: from, $lt: to },
-    ...(conditions.length ? { $and: conditions } : {}),
-  };
-  const { sort, computed } = conversionSort(order, programs);
-  const skip = (page - 1) * limit;
-  const sales = Object.keys(computed).length
-    ? await own(deps).Conversion.aggregate<ConversionRecord>([
-        { $match: filter },
-        { $addFields: computed },
-        { $sort: sort },
-        { $skip: skip },
-        { $limit: limit },
-        { $project: { events: 0, order_ref: 0 } },
-      ])
-    : await own(deps).Conversion.find(filter, { events: 0, order_ref: 0 }).sort(sort).skip(skip).limit(limit).lean<ConversionRecord[]>();
-  const count = await own(deps).Conversion.countDocuments(filter);
+  const totals = p.totals === '1' || p.totals === 'true';
+  const found = await searchSales(deps, principal, {
+    from,
+    to,
+    where: conversionConditions(specs, offsetMs, programs),
+    sort: conversionSort(order, programs),
+    skip: (page - 1) * limit,
+    limit,
+    totals,
+  });
+  const { sales, count } = found;
   const names = named
     ? programs
     : await offerNames(
@@ -221,23 +206,20 @@ export const getConversions = useCase(SALES_POLICY, async function getConversion
     pageCount: Math.ceil(count / limit),
     data: sales.map((c) => project(rowOf(c), fields)),
   };
-  if (p.totals === '1' || p.totals === 'true') {
-    const sums = await own(deps).Conversion.aggregate<{ _id: string; payout: { toString(): string }; sale: { toString(): string } }>([
-      { $match: filter },
-      { $group: { _id: '$currency', payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
-    ]);
+  if (totals) {
+    const sums = found.totals ?? [];
     // Across currencies HasOffers has no total: null.
     const one = sums.length === 1 ? sums[0] : undefined;
     body.totals = project(
       {
-        'Stat.payout': one ? moneyIn(one.payout, one._id) : sums.length ? null : '0.00',
-        'Stat.sale_amount': one ? moneyIn(one.sale, one._id) : sums.length ? null : '0.00',
+        'Stat.payout': one ? moneyIn(one.commission, one.currency) : sums.length ? null : '0.00',
+        'Stat.sale_amount': one ? moneyIn(one.sale_amount, one.currency) : sums.length ? null : '0.00',
       },
       fields,
     );
   }
   return body;
-});
+}
 
 /** A total across rows of one currency; across currencies HasOffers has no answer, so null. */
 function sumMoney(rows: Row[], field: string): Value {
@@ -249,7 +231,7 @@ function sumMoney(rows: Row[], field: string): Value {
 /** An amount of a row in its currency's minor unit (a row without sales has no currency: 2 decimals). */
 const amountIn = (d: Dec, currency: Value | undefined) => (typeof currency === 'string' && currency ? moneyIn(d, currency) : formatDecimal(d, 2));
 
-export const getStats = useCase(SALES_POLICY, async function getStats(deps: ConversionsDeps, principal: Principal, p: Params) {
+export async function getStats(deps: ConversionsDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
   const groups = listOf(
     p,
@@ -263,11 +245,9 @@ export const getStats = useCase(SALES_POLICY, async function getStats(deps: Conv
   const byOffer = groups.includes('Stat.offer_id') || groups.includes('Offer.name');
   const bySubid = groups.includes('Stat.affiliate_info1');
   report([], p, [], STAT_FIELDS, () => ({})); // bad filters, sort or paging answer before any read
-  await countAccountChanges(deps, principal.publisher._id);
   // Merchant-reported sales (not ledger entries) and clicks, from the stats read model.
   const calendar = offsetCalendar(offsetMs);
-  const facts = await readFacts(deps, {
-    publisherId: principal.publisher._id,
+  const facts = await accountFacts(deps, principal, {
     from: from.getTime(),
     to: to.getTime(),
     // Months (and years) are whole local months: their buckets need no cut at every midnight.
@@ -370,7 +350,7 @@ export const getStats = useCase(SALES_POLICY, async function getStats(deps: Conv
     'Stat.payout': sumMoney(kept, 'Stat.payout'),
     'Stat.sale_amount': sumMoney(kept, 'Stat.sale_amount'),
   }));
-});
+}
 
 /** Rows with the same values of the group fields merged (days into months or years, currencies apart). */
 function foldRows(rows: Row[], keyFields: string[]): Row[] {
