@@ -13,6 +13,7 @@ export const SLOW_TIER = [
   'tools/dev-stack/test/postbacks-scale.int.test.ts',
   'tools/dev-stack/test/stats-crash.int.test.ts',
   'tools/dev-stack/test/redis-cluster.int.test.ts',
+  'tools/dev-stack/test/redis-cluster-fresh.int.test.ts',
   'tools/dev-stack/test/local-files.e2e.test.ts',
   'tools/dev-stack/test/docs.browser.test.ts',
   'tools/dev-stack/test/portal.browser.test.ts',

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { MemoryAccessVersions } from '@cw/auth';
+import { MemoryAccessVersions, RedisAccessVersions } from '@cw/auth';
 import { loadConfig, type PlatformConfig } from '@cw/config';
 import { addMissingPortalLogins, generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
 import { createServiceApp, endEventStreams, requestIdFor } from '@cw/http';
@@ -151,6 +151,9 @@ async function startOn(
     reads: 'requests',
   });
 
+  // A Redis Cluster created a moment ago: its replicas sync first, or the seed's access bumps fail.
+  if (deps.versions instanceof RedisAccessVersions && !(await deps.versions.awaitReplicas(60_000, say)))
+    say('no Redis replica acknowledged a write within 60 s: writes that change access will answer 503 until one does');
   let credentials: CredentialsFile | undefined;
   let seeded: DemoDataset['counts'] | undefined;
   let credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);

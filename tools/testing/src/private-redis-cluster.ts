@@ -25,7 +25,14 @@ async function cli(port: number, ...args: string[]): Promise<string> {
   return (await run('redis-cli', ['-p', String(port), ...args], { timeout: 10_000 })).stdout;
 }
 
-export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): Promise<PrivateRedisCluster> {
+/**
+ * Six local redis-server processes made one cluster. `replicas`: per primary (default 1);
+ * `waitForSync: false` answers as soon as the cluster is created, replicas maybe still syncing;
+ * `syncDelaySeconds`: how long a primary waits before its first full sync to a replica (default 0).
+ */
+export async function startRedisCluster(
+  opts: { nodeTimeoutMs?: number; replicas?: 0 | 1; waitForSync?: boolean; syncDelaySeconds?: number } = {},
+): Promise<PrivateRedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cw-redis-cluster-'));
   const ports: number[] = [];
   for (let i = 0; i < 6; i++) ports.push(await freePort());
@@ -49,7 +56,7 @@ export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): 
         '--appendonly',
         'no',
         '--repl-diskless-sync-delay',
-        '0',
+        String(opts.syncDelaySeconds ?? 0),
         '--dir',
         dir,
       ],
@@ -60,10 +67,12 @@ export async function startRedisCluster(opts: { nodeTimeoutMs?: number } = {}): 
   for (const port of ports) {
     for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
   }
-  await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 60_000 });
+  await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(opts.replicas ?? 1), '--cluster-yes'], {
+    timeout: 60_000,
+  });
   // Ready when every node sees the cluster ok and every replica's link to its primary is up (a
   // replica that never synced would refuse to take over: its data counts as too old).
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < (opts.waitForSync === false ? 0 : 300); i++) {
     const states = await Promise.all(ports.map((p) => cli(p, 'cluster', 'info').catch(() => '')));
     const roles = await Promise.all(ports.map((p) => cli(p, 'info', 'replication').catch(() => '')));
     if (states.every((s) => s.includes('cluster_state:ok')) && roles.every((r) => r.includes('role:master') || r.includes('master_link_status:up'))) break;

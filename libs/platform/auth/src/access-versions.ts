@@ -122,6 +122,31 @@ export class RedisAccessVersions implements AccessVersions {
   }
 
   /**
+   * Waits until a bump would be acknowledged (a probe key in the stamps' slot, then WAIT): a Redis
+   * Cluster created a moment ago answers before its replicas have synced, and every bump would
+   * fail until they have. Retries every 250 ms; true once acknowledged (at once without replicas to
+   * wait for), false after `timeoutMs`.
+   */
+  async awaitReplicas(timeoutMs: number, onWait?: (message: string) => void): Promise<boolean> {
+    if (this.waitReplicas === 0) return true;
+    const end = Date.now() + timeoutMs;
+    for (let said = false; ;) {
+      const acked = await this.redis
+        .pipeline()
+        .set(`{${this.prefix}}:probe`, '1', 'PX', 60_000)
+        .wait(this.waitReplicas, this.waitMs)
+        .exec()
+        .then((r) => Number(r?.at(-1)?.[1] ?? 0))
+        .catch(() => 0);
+      if (acked >= this.waitReplicas) return true;
+      if (Date.now() >= end) return false;
+      if (!said) onWait?.(`waiting for a Redis replica to acknowledge writes (a cluster still syncing)...`);
+      said = true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /**
    * A bump writes a new random token, never a counter: if a failover loses a bump, a later bump
    * can never bring back a value some cache was stamped with (a counter could count up to it again).
    * On a cluster the bump then WAITs for a replica to hold it, on the same connection, so a
