@@ -12,7 +12,7 @@ import { bookLedgerEntry, commissionFor, conversionId, saleEvent, storeCountedCl
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
 import type { ApiKeyKind } from '@cw/auth';
-import { createPortalLogin } from './portal-logins';
+import { createOperatorLogin, createPortalLogin, OPERATOR_EMAIL } from './portal-logins';
 import type { ProductRow } from '@cw/catalog';
 import type { ConversionRow } from '@cw/conversions';
 import type { ClickRow, LinkRow } from '@cw/links';
@@ -64,6 +64,8 @@ export interface DemoDataset {
     merchant_token: string;
     /** An analyst of publishers[0] in the portal (read-only: no keys, no postback changes). */
     analyst_login: PortalLogin;
+    /** An admin operator of the network in the portal's operator area (Operations), member of no account. */
+    operator_login: PortalLogin;
   };
   counts: Record<string, number>;
 }
@@ -264,6 +266,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
     });
   }
   const analyst_login = await createPortalLogin(data, accounts[0].id, 'analyst', `analyst@${new URL(accounts[0].website).hostname}`, now);
+  const operator_login = await createOperatorLogin(data, OPERATOR_EMAIL, now);
   const special_keys = {} as DemoDataset['special_keys'];
   for (const s of specials) special_keys[s.key] = (await issueCredential(data.auth, s.id, 'api_key', 'live')).secret;
 
@@ -641,6 +644,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
       group_query: 'summit trail',
       merchant_token: merchantToken,
       analyst_login,
+      operator_login,
     },
     counts,
   };

@@ -1,7 +1,7 @@
 /**
  * Sign-ins to the portal for the demo accounts: each publisher's owner and an analyst of
  * publishers[0] (DESIGN.md "People"), with a password of 96 random bits written only to the
- * credentials file. Also what an older local database, seeded before the portal existed, gets on
+ * credentials file, and the network's operator (`fixtures.operator_login`). Also what an older local database, seeded before the portal existed, gets on
  * its next start, so its credentials file gains the fields outside tools read.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,13 @@ import type { DemoDataset, PortalLogin } from './generate';
 export async function createPortalLogin(data: PlatformData, accountId: string, role: MemberRole, email: string, now = new Date()): Promise<PortalLogin> {
   const password = randomBytes(12).toString('base64url');
   await createPerson({ data }, { email, password, name: role === 'owner' ? 'Demo owner' : 'Demo analyst' }, [{ accountId, role }], now);
+  return { email, password };
+}
+
+/** The local platform's operator: an admin operator in the portal's operator area, member of no account (`fixtures.operator_login`). */
+export async function createOperatorLogin(data: PlatformData, email: string, now = new Date()): Promise<PortalLogin> {
+  const password = randomBytes(12).toString('base64url');
+  await createPerson({ data }, { email, password, name: 'Demo operator', operatorRole: 'admin' }, [], now);
   return { email, password };
 }
 
@@ -41,8 +48,15 @@ export async function addMissingPortalLogins(data: PlatformData, dataset: Pick<D
     );
     added = true;
   }
+  if (!dataset.fixtures.operator_login) {
+    dataset.fixtures.operator_login = await createOperatorLogin(data, await unusedEmail(data, OPERATOR_EMAIL));
+    added = true;
+  }
   return added;
 }
+
+/** The demo operator's address. */
+export const OPERATOR_EMAIL = 'operator@network.example';
 
 /** The address itself when no one has it, else a tagged one (`owner+2@…`): a password cannot be recovered, only a new person made. */
 async function unusedEmail(data: PlatformData, email: string): Promise<string> {

@@ -172,6 +172,18 @@ describe('an admin operator', () => {
   }, 60_000);
 });
 
+describe("the local platform's operator", () => {
+  it('signs in with fixtures.operator_login (an admin operator of no account) and opens the operator area', async () => {
+    const login = env.credentials.fixtures.operator_login;
+    expect(login).toEqual({ email: expect.stringMatching(/^operator@/), password: expect.stringMatching(/^.{12,}$/) });
+    const page = await signedIn(login);
+    await open(page, /^Audit log/, 'Audit log');
+    await main(page).locator('tbody tr').first().waitFor();
+    const session = (await (await page.request.get(`${env.url}/portal/api/session`)).json()) as { operator: unknown; accounts: unknown[] };
+    expect(session).toMatchObject({ operator: { role: 'admin' }, accounts: [] });
+  }, 60_000);
+});
+
 describe('claims', () => {
   it('approves one claimed application and rejects another (confirmed) through the Claims page, both audited', async () => {
     const claims = [];
