@@ -6,6 +6,8 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +78,60 @@ describe('per-service build', () => {
     const redirect = await fetch(`http://127.0.0.1:${port}/c/doesnotexist1`, { redirect: 'manual' });
     expect(redirect.status).toBe(404);
   }, 180_000);
+
+  it('started as the images start it (`--import ./register.js`), the bundle traces its MongoDB calls inside the request that made them', async () => {
+    const out = resolve(root, 'dist/apps/tracker');
+    expect(readFileSync(resolve(root, 'docker/Dockerfile.tracker'), 'utf8')).toContain(
+      'CMD ["node", "--enable-source-maps", "--import", "./register.js", "main.js"]',
+    );
+    const spans: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }> = [];
+    const collector = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += String(c)));
+      req.on('end', () => {
+        const doc = JSON.parse(body) as { resourceSpans?: Array<{ scopeSpans: Array<{ spans: typeof spans }> }> };
+        for (const rs of doc.resourceSpans ?? []) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+    const port = await freePort();
+    const traced = spawn(process.execPath, ['--enable-source-maps', '--import', './register.js', 'main.js'], {
+      cwd: out,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        MONGODB_URI: `${engine!.uri}/build_test`,
+        PORT: String(port),
+        SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+        LOG_LEVEL: 'silent',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      stdio: 'ignore',
+    });
+    try {
+      let ready: Response | undefined;
+      for (let i = 0; i < 100 && !ready; i++) {
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        if (!ready) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(ready?.status).toBe(200);
+      let found: { server: (typeof spans)[number]; db: (typeof spans)[number] } | undefined;
+      for (let i = 0; i < 100 && !found; i++) {
+        // /readyz pings MongoDB: the driver's span (client) in the request's trace (server).
+        const db = spans.find((s) => s.kind === 3 && s.name.startsWith('ping'));
+        const server = db && spans.find((s) => s.kind === 2 && s.traceId === db.traceId);
+        if (server && db) found = { server, db };
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(found, `spans seen: ${spans.map((s) => s.name).join(', ')}`).toBeDefined();
+    } finally {
+      traced.kill('SIGTERM');
+      collector.close();
+    }
+  }, 60_000);
 });
 
 const APPS = readdirSync(resolve(root, 'apps')).sort();

@@ -6,7 +6,7 @@
  * sampler, resource attributes, batch delays). Metrics stay Prometheus and logs stay pino unless
  * OTEL_METRICS_EXPORTER / OTEL_LOGS_EXPORTER are set.
  */
-import { setTracingEnabled, tracingEnabled } from './tracing';
+import { setTracingEnabled, state, tracingEnabled } from './tracing';
 
 export interface Telemetry {
   /** Exports every span ended so far. */
@@ -25,8 +25,6 @@ export function tracingRequested(env: Env): boolean {
   return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
-let running: Telemetry | undefined;
-
 /**
  * Starts tracing for this process once (later calls answer the same handle); undefined when the
  * variables do not ask for it. Call it before the app's modules load their drivers when driver spans
@@ -34,7 +32,7 @@ let running: Telemetry | undefined;
  * delivery and HTTP client spans.
  */
 export async function startTelemetry(env: Env, serviceName: string): Promise<Telemetry | undefined> {
-  if (running || !tracingRequested(env)) return running;
+  if (state.running || !tracingRequested(env)) return state.running as Telemetry | undefined;
   const [{ NodeSDK }, { HttpInstrumentation }, { KoaInstrumentation }, { MongoDBInstrumentation }, { IORedisInstrumentation }, { UndiciInstrumentation }] =
     await Promise.all([
       import('@opentelemetry/sdk-node'),
@@ -63,13 +61,13 @@ export async function startTelemetry(env: Env, serviceName: string): Promise<Tel
   const handle: Telemetry = {
     flush: async () => provider?.forceFlush(),
     shutdown: async () => {
-      if (running !== handle) return;
-      running = undefined;
+      if (state.running !== handle) return;
+      state.running = undefined;
       setTracingEnabled(false);
       await sdk.shutdown();
     },
   };
-  running = handle;
+  state.running = handle;
   return handle;
 }
 

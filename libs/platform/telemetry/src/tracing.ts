@@ -5,14 +5,23 @@
 import type { RequestListener } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 
-let enabled = false;
+/**
+ * This process's tracing state, kept on globalThis: a service's bundle and the `register.js` it is
+ * started with (`node --import ./register.js main.js`) each carry their own copy of this module.
+ */
+export interface TelemetryState {
+  enabled: boolean;
+  /** The started SDK's handle (./sdk.ts). */
+  running?: unknown;
+}
+export const state: TelemetryState = ((globalThis as { [k: symbol]: TelemetryState })[Symbol.for('cw.telemetry')] ??= { enabled: false });
 
 /** Whether spans are recorded in this process (an SDK was started). */
-export const tracingEnabled = (): boolean => enabled;
+export const tracingEnabled = (): boolean => state.enabled;
 
 /** For startTelemetry (and tests that stop it). */
 export function setTracingEnabled(on: boolean): void {
-  enabled = on;
+  state.enabled = on;
 }
 
 const ignore = () => undefined;
@@ -20,14 +29,14 @@ const tracer = () => trace.getTracer('cw');
 
 /** The active span's trace id, for log lines; undefined when tracing is off or no span is active. */
 export function activeTraceId(): string | undefined {
-  if (!enabled) return undefined;
+  if (!state.enabled) return undefined;
   const span = trace.getActiveSpan();
   return span?.isRecording() ? span.spanContext().traceId : undefined;
 }
 
 /** The W3C traceparent of the active span, to keep with work done later (a sale event, then its postback). */
 export function currentTraceparent(): string | undefined {
-  if (!enabled || !trace.getActiveSpan()) return undefined;
+  if (!state.enabled || !trace.getActiveSpan()) return undefined;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent;
@@ -35,7 +44,7 @@ export function currentTraceparent(): string | undefined {
 
 /** Names the request's server span by its route template (never the raw path) and records the account. */
 export function describeRequestSpan(route: string, method: string, accountId?: string): void {
-  if (!enabled) return;
+  if (!state.enabled) return;
   const span = trace.getActiveSpan();
   if (!span) return;
   span.updateName(`${method} ${route}`);
@@ -49,7 +58,7 @@ export function describeRequestSpan(route: string, method: string, accountId?: s
  * without its query (queries may carry credentials) and the status.
  */
 export function traceRequests(handler: RequestListener): RequestListener {
-  if (!enabled) return handler;
+  if (!state.enabled) return handler;
   return (req, res) => {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const path = (req.url ?? '/').split('?', 1)[0]!;
@@ -77,7 +86,7 @@ export async function inSpan<T>(
   attributes: Attributes,
   fn: (annotate: (key: string, value: string | number | boolean) => void) => Promise<T>,
 ): Promise<T> {
-  if (!enabled) return fn(ignore);
+  if (!state.enabled) return fn(ignore);
   const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : context.active();
   return tracer().startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
     try {
