@@ -1,7 +1,9 @@
 /** GET /c/{code}: redirect with the click id, buffered click records, bot flags, through HTTP. */
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureLinks } from '@cw/links';
+import { createLogger } from '@cw/logging';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp, type TrackerApp } from '../src/app';
 
@@ -126,13 +128,15 @@ describe('GET /c/{code}', () => {
     expect((await deps.data.links.storedClicks({})).length).toBe(before);
   });
 
-  it('answers a code seen before (the node:http fast path) exactly as its first redirect (Koa): headers, body, counting, metrics', async () => {
+  it('answers a code seen before (the node:http fast path) exactly as its first redirect (Koa): headers, body, counting, metrics, access line', async () => {
     const redirectsCounted = async () => {
       const m = (await deps.metrics.registry.getMetricsAsJSON()).find((x) => x.name === 'http_requests_total');
       return (m?.values ?? []).filter((v) => v.labels.route === '/c/:code' && String(v.labels.status) === '302').reduce((a, v) => a + v.value, 0);
     };
     const countedBefore = await redirectsCounted();
-    const fresh = createApp(deps);
+    const logged: string[] = [];
+    const sink = new Writable({ write: (c, _e, cb) => (logged.push(String(c)), cb()) });
+    const fresh = createApp({ ...deps, logger: createLogger({ name: 'tracker', destination: sink }) });
     const srv = fresh.callback();
     const follow = (accept?: string) => {
       const r = request(srv).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Request-Id', 'req-from-caller-1');
@@ -161,6 +165,17 @@ describe('GET /c/{code}', () => {
     await fresh.clicks.close();
     expect((await deps.data.links.storedClicks({ linkId: code })).filter((c) => ids.includes(c._id)).length).toBe(4);
     expect(await redirectsCounted()).toBe(countedBefore + 4);
+    // One access line per redirect, Koa's (the first) and the fast path's alike; never the code or the query.
+    const access = logged
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.method, l.route, l.status, l.request_id])).toEqual(
+      [first, second, plain, generated].map((r) => ['GET', '/c/:code', 302, r.headers['x-request-id']]),
+    );
+    expect(access.every((l) => typeof l.duration_ms === 'number' && !JSON.stringify(l).includes(code))).toBe(true);
   });
 
   it('loses no click: everything buffered is written when the recorder closes', async () => {

@@ -1,12 +1,13 @@
 /**
  * The click redirect's fast path: a plain node:http handler in front of Koa for GET and HEAD
  * /c/{code} whose target is cached, with the Koa route's behaviour (headers, per-address
- * counting, bot flags, buffered click, metrics, request id). Everything else, and every code
+ * counting, bot flags, buffered click, metrics, request id, access line). Everything else, and every code
  * not cached yet, goes to Koa, which resolves and caches it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { MAX_URL_LENGTH, requestIdFor } from '@cw/http';
+import { MAX_URL_LENGTH, requestIdFor, writeAccessLine } from '@cw/http';
+import { describeRequestSpan } from '@cw/telemetry';
 import { countOnly, rateLimitHeaders } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import type { ClickRedirects } from '../services/click-redirects';
@@ -78,6 +79,9 @@ export function fastRedirects(
     });
     res.end(req.method === 'HEAD' ? undefined : body);
     deps.metrics.observe('tracker', req.method!, ROUTE, 302, (performance.now() - started) / 1000);
+    // As every Koa route: the request's span named by its route, and its access line.
+    describeRequestSpan(ROUTE, req.method!);
+    writeAccessLine(deps.logger, { requestId, method: req.method!, route: ROUTE, status: 302, started });
   }
 
   return (req, res) => {

@@ -62,17 +62,25 @@ export function accessLog(logger: Logger) {
       const route = routeOf(ctx);
       const account = accountOf(ctx);
       describeRequestSpan(route, ctx.method, account);
-      const line: Record<string, unknown> = {
-        request_id: ctx.state.requestId,
-        method: ctx.method,
-        route,
-        status: ctx.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      };
-      if (account) line.account_id = account;
-      const trace = activeTraceId();
-      if (trace) line.trace_id = trace;
-      logger.info(line, 'request');
+      writeAccessLine(logger, { requestId: ctx.state.requestId as string, method: ctx.method, route, status: ctx.status, started, account });
     }
   };
+}
+
+/** The access line itself, for Koa apps (above) and a plain node:http handler in front of one (the tracker's redirect). */
+export function writeAccessLine(
+  logger: Logger,
+  r: { requestId: string; method: string; route: string; status: number; started: number; account?: string },
+): void {
+  const line: Record<string, unknown> = {
+    request_id: r.requestId,
+    method: r.method,
+    route: r.route,
+    status: r.status,
+    duration_ms: Math.round((performance.now() - r.started) * 100) / 100,
+  };
+  if (r.account) line.account_id = r.account;
+  const trace = activeTraceId();
+  if (trace) line.trace_id = trace;
+  logger.info(line, 'request');
 }

@@ -1,5 +1,5 @@
 export { newRequestId, requestId, requestIdFor } from './request-id.middleware';
-export { accessLog, accountOf, routeOf } from './access-log.middleware';
+export { accessLog, accountOf, routeOf, writeAccessLine } from './access-log.middleware';
 export { errorHandler, renderError, toApiError } from './error.middleware';
 export type { ErrorClassifier, ErrorRenderer } from './error.middleware';
 export { trailingSlash } from './trailing-slash.middleware';
