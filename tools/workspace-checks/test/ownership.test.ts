@@ -1,6 +1,6 @@
 /**
  * The map of the code stays true: every Nx project has an owner in CODEOWNERS (not only the
- * catch-all), and every file path docs/decisions.md names exists.
+ * catch-all), and every file path the decision records (docs/decisions.md and docs/decisions/) name exists.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -38,8 +38,9 @@ describe('code ownership and the decisions record', () => {
     expect(missing).toEqual([]);
   });
 
-  it('names only files and directories that exist in docs/decisions.md', () => {
-    const text = readFileSync(resolve(root, 'docs/decisions.md'), 'utf8');
+  it('names only files and directories that exist in docs/decisions.md and docs/decisions/', () => {
+    const records = readdirSync(resolve(root, 'docs/decisions')).filter((f) => f.endsWith('.md'));
+    const text = ['docs/decisions.md', ...records.map((f) => `docs/decisions/${f}`)].map((f) => readFileSync(resolve(root, f), 'utf8')).join('\n');
     // Repository paths in code spans; patterns (`apps/*/src`, `dist/apps/<app>/`) and MCP method
     // names (`tools/list`, `tools/call`) are not paths.
     const named = [...text.matchAll(/`((?:apps|libs|tools|bench|docs|docker|\.ci|\.github)\/[^`\s*<>{}]+)`/g)]
