@@ -177,6 +177,9 @@ describe("the local platform's operator", () => {
     const login = env.credentials.fixtures.operator_login;
     expect(login).toEqual({ email: expect.stringMatching(/^operator@/), password: expect.stringMatching(/^.{12,}$/) });
     const page = await signedIn(login);
+    // Signed in on the dashboard, which has no account to show them: it leads to the operator area.
+    await main(page).getByRole('link', { name: 'Go to the operator area' }).click();
+    await main(page).getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
     await open(page, /^Audit log/, 'Audit log');
     await main(page).locator('tbody tr').first().waitFor();
     const session = (await (await page.request.get(`${env.url}/portal/api/session`)).json()) as { operator: unknown; accounts: unknown[] };

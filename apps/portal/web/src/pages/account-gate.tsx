@@ -6,7 +6,7 @@ import { Page } from '../components/page';
 import { useSessionState } from '../session';
 
 export function AccountGate({ title, docTitle, children }: { title: string; docTitle?: string; children: ReactNode }) {
-  const { account } = useSessionState();
+  const { account, session } = useSessionState();
   if (account) return <>{children}</>;
   return (
     <Page title={title} docTitle={docTitle}>
@@ -15,6 +15,11 @@ export function AccountGate({ title, docTitle, children }: { title: string; docT
         <p>
           <Link to="/settings/security">Your sessions and password</Link>
         </p>
+        {session.operator && (
+          <p>
+            <Link to="/operations/review">Go to the operator area</Link>
+          </p>
+        )}
       </Notice>
     </Page>
   );
