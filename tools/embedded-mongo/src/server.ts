@@ -190,7 +190,7 @@ export async function serveEngine(
       // Monitors first, the rest a moment later. The Node driver (7.8) can hang a server check for
       // good when a failed operation requests it on a monitor connection whose close it has not
       // processed yet (the write waits for a 'drain' that never comes): closing the monitors
-      // first lets it see them gone and reconnect. docs/decisions.md, "Embedded engine".
+      // first lets it see them gone and reconnect. docs/decisions/0035-embedded-engine-and-driver.md.
       for (const s of monitors) s.destroy();
       if (sockets.size > monitors.size) await new Promise((r) => setTimeout(r, 20));
       for (const s of sockets) s.destroy();

@@ -1,5 +1,5 @@
 /**
- * Postback delivery in the worker (docs/decisions.md, "Postbacks"):
+ * Postback delivery in the worker (docs/decisions/0023-postbacks.md):
  * - the dispatch loop, in every worker process (no job one replica holds): every interval the
  *   outbox pump (pending sale events become deliveries), then the first attempts due and the
  *   retries whose wake-up was lost; beside it, on its own timer so neither waits for the other, the

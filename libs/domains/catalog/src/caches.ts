@@ -1,6 +1,6 @@
 /**
  * The catalog's caches, one set per process (the composition root builds them; use cases find them
- * in `deps.caches`). What each keeps, its bound and what ends an entry: docs/decisions.md "Caches".
+ * in `deps.caches`). What each keeps, its bound and what ends an entry: docs/decisions/0039-caches-access.md.
  */
 import { PrincipalMemo, type AccessCache } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';

@@ -30,7 +30,7 @@ import { registerOperatorMetrics } from './operator-metrics';
 import { openPlatformData, type Models, type PlatformData } from './platform-data';
 
 /**
- * Every cache of the process, each with its owner (docs/decisions.md "Caches": what each keeps,
+ * Every cache of the process, each with its owner (docs/decisions/0039-caches-access.md: what each keeps,
  * its bound, and what ends an entry). Caches of one domain's reads that live with its data
  * (merchant names, link codes known stored) are on that domain's handle in `data`.
  */

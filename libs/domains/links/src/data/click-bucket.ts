@@ -1,5 +1,5 @@
 /**
- * Clicks in buckets (docs/decisions.md "Clicks in buckets"): the clicks of one publisher, one
+ * Clicks in buckets (docs/decisions/0020-clicks-in-buckets.md): the clicks of one publisher, one
  * tracker batch and one 10-second window in one document, each field a column. What a link
  * fixes (link, program, merchant, sub-ID) is a small table of targets; user agents, address
  * hashes and referrers a table of distinct strings; every click is then a few bytes in packed

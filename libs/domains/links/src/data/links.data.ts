@@ -51,7 +51,7 @@ const { DomainHandle, open } = modelVault<LinksModels>('links');
 
 /** Tracked links by code and the clicks on them: the reads and writes of link creation, listing, redirects and counting. */
 export class LinksData extends DomainHandle {
-  /** Link codes this process has seen stored (docs/decisions.md "Caches"). */
+  /** Link codes this process has seen stored (docs/decisions/0039-caches-access.md). */
   private known = new Set<string>();
 
   private get models(): LinksModels {

@@ -44,7 +44,7 @@ const { DomainHandle, open } = modelVault<ProgramsModels>('programs');
 
 /** Merchants, their programs and publishers' assignments to them: the queries other domains ask. */
 export class ProgramsData extends DomainHandle {
-  /** Merchant display names, cached per process for a minute (docs/decisions.md "Caches"). */
+  /** Merchant display names, cached per process for a minute (docs/decisions/0039-caches-access.md). */
   private readonly names = new Map<number, { name: string; expires: number }>();
 
   private get models(): ProgramsModels {
