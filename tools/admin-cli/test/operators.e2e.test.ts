@@ -76,6 +76,7 @@ describe('operators and the audit log, through the CLI as a process', () => {
     expect((await json(['publisher:set-comparison-site', '--publisher', 'pub_ops'])).body).toMatchObject({ comparison_site: true });
     expect((await json(['postback:reseal'])).code).toBe(0);
     expect((await json(['postback:backfill'])).code).toBe(0);
+    expect((await json(['events:prune', '--older-than-days', '3650'])).body).toMatchObject({ removed: 0 });
 
     const log = await json(['audit:list', '--actor', 'ops@network.test']);
     expect(log.code).toBe(0);
@@ -90,6 +91,7 @@ describe('operators and the audit log, through the CLI as a process', () => {
         'postback_secrets_resealed',
         'postback_deliveries_backfilled',
         'conversions_backfilled',
+        'events_pruned',
       ]),
     );
     const revoked = log.body.data.find((e: { action: string }) => e.action === 'credential_revoked');

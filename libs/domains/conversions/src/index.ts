@@ -43,6 +43,7 @@ export {
   operatorBookLedgerEntry,
   operatorChangeConversionStatus,
   operatorListConversions,
+  operatorPruneEvents,
 } from './operator.service';
 export type { OperatorConversionsDeps } from './operator.service';
 export type { ConversionRow } from './data/conversions.data';

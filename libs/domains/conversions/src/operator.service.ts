@@ -7,7 +7,7 @@ import type { AuditData } from '@cw/audit';
 import { recordOperatorAct } from '@cw/audit';
 import { operatorUseCase, type UseCaseDeps } from '@cw/usecase';
 import { own, type ConversionsDeps } from './deps';
-import { appendPendingEvents } from './event-log';
+import { appendPendingEvents, pruneEvents } from './event-log';
 import type { ConversionRecord, ConversionStatus } from './data/conversion.schema';
 import { bookLedgerEntry, changeStatus } from './lifecycle';
 import { conversionView } from './reporting.service';
@@ -105,3 +105,13 @@ export const operatorBackfillEvents = operatorUseCase('admin', async function op
   await recordOperatorAct(deps.data.audit, operator, 'conversions_backfilled', { events_feed: flagged, appended });
   return { conversions: flagged, appended };
 });
+
+/** Removes sale events logged before `before` from the events feed (cursors before them then answer 410). */
+export const operatorPruneEvents = operatorUseCase(
+  'admin',
+  async function operatorPruneEvents(deps: OperatorConversionsDeps, operator, input: { before: Date }) {
+    const removed = await pruneEvents(deps, input.before);
+    await recordOperatorAct(deps.data.audit, operator, 'events_pruned', { before: input.before.toISOString(), removed });
+    return { removed };
+  },
+);

@@ -7,7 +7,7 @@ import {
   operatorBookLedgerEntry,
   operatorChangeConversionStatus,
   operatorListConversions,
-  pruneEvents,
+  operatorPruneEvents,
   readEventLog,
   rebuildStats,
 } from '@cw/conversions';
@@ -106,7 +106,7 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
     options: { 'older-than-days': { type: 'string', required: true, doc: 'keep the last N days of events' } },
     run: async (deps, o) => {
       const days = int(o, 'older-than-days')!;
-      return { removed: await pruneEvents(deps, new Date(Date.now() - days * 86_400_000)) };
+      return operatorPruneEvents(deps, deps.operator, { before: new Date(Date.now() - days * 86_400_000) });
     },
   },
   'events:backfill': {

@@ -30,6 +30,7 @@ export const SECURITY_EVENT_TYPES = [
   'publisher_trending_changed',
   'conversion_status_changed',
   'conversions_backfilled',
+  'events_pruned',
   'ledger_entry_booked',
   'postback_redelivered',
   'postback_secrets_resealed',
