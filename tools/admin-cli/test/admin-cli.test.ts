@@ -57,6 +57,12 @@ describe('operator CLI', () => {
     expect(pub.body).toMatchObject({ account_id: 'pub_cli', markets: ['DE', 'GB'], feed_access: true });
     expect((await admin('program:assign', '--publisher', 'pub_cli', '--program', '9001')).body).toMatchObject({ status: 'approved' });
     expect(await models.Membership.countDocuments({ publisher_id: 'pub_cli', program_id: 9001, status: 'approved' })).toBe(1);
+    // Each act in the audit log, through the operator use cases; a second merchant 900 is refused.
+    expect((await admin('merchant:create', '--id', '900', '--name', 'Again')).body.error).toContain('merchant 900 already exists');
+    const acts = (await admin('audit:list', '--limit', '50')).body.data as Array<{ action: string; account_id?: string; detail: Record<string, unknown> }>;
+    expect(acts.find((e) => e.action === 'merchant_created')?.detail).toMatchObject({ merchant_id: 900, name: 'Shop' });
+    expect(acts.find((e) => e.action === 'program_created')?.detail).toMatchObject({ program_id: 9001, merchant_id: 900, auto_approve: true });
+    expect(acts.find((e) => e.action === 'assignment_changed')).toMatchObject({ account_id: 'pub_cli', detail: { program_id: 9001, status: 'approved' } });
   });
 
   it('issues, lists, rotates and revokes credentials; secrets are shown once and never listed', async () => {

@@ -8,3 +8,13 @@ export type { MembershipDoc } from './data/membership.schema';
 export type { MerchantDoc } from './data/merchant.schema';
 export type { ProgramDoc } from './data/program.schema';
 export type { ProgramsDeps } from './deps';
+export {
+  operatorCreateMerchant,
+  operatorCreateProgram,
+  operatorListMerchants,
+  operatorListPrograms,
+  operatorSetAssignment,
+  operatorSetProgramStatus,
+  PROGRAM_STATUSES,
+} from './operator.service';
+export type { NewProgram, OperatorProgramsDeps, ProgramStatus } from './operator.service';

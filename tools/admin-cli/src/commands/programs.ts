@@ -1,7 +1,16 @@
 /** Merchants, programs, assignments and applications, merchant tokens: through the programs lib. */
 import { operatorIssueMerchantToken } from '@cw/account';
-import { setAssignment, type AssignmentStatus } from '@cw/programs';
-import { choice, countries, int, list, mustProgram, str, url, UsageError, type CliDeps, type CommandSpec, type Options } from './shared';
+import {
+  operatorCreateMerchant,
+  operatorCreateProgram,
+  operatorListMerchants,
+  operatorListPrograms,
+  operatorSetAssignment,
+  operatorSetProgramStatus,
+  PROGRAM_STATUSES,
+  type AssignmentStatus,
+} from '@cw/programs';
+import { choice, countries, int, list, str, url, UsageError, type CliDeps, type CommandSpec, type Options } from './shared';
 
 export const PROGRAMS_COMMANDS: Record<string, CommandSpec> = {
   'merchant:create': {
@@ -11,24 +20,12 @@ export const PROGRAMS_COMMANDS: Record<string, CommandSpec> = {
       name: { type: 'string', required: true, doc: 'name' },
       domains: { type: 'string', doc: 'shop domains, comma-separated' },
     },
-    run: async (deps, o) => {
-      const id = int(o, 'id')!;
-      if (await deps.data.programs.merchantExists(id)) throw new UsageError(`merchant ${id} already exists`);
-      const domains = list(o, 'domains') ?? [];
-      await deps.data.programs.createMerchants([{ _id: id, name: str(o, 'name')!, domains }]);
-      return { id, name: str(o, 'name'), domains };
-    },
+    run: (deps, o) => operatorCreateMerchant(deps, deps.operator, { id: int(o, 'id')!, name: str(o, 'name')!, domains: list(o, 'domains') }),
   },
   'merchant:list': {
     summary: 'List merchants (the API calls a merchant id campaign_id), by id',
     options: { limit: { type: 'string', doc: 'at most this many (default 100)' } },
-    run: async (deps, o) => {
-      const rows = await deps.models.Merchant.find({})
-        .sort({ _id: 1 })
-        .limit(int(o, 'limit') ?? 100)
-        .lean();
-      return rows.map((m) => ({ id: m._id, name: m.name, domains: m.domains }));
-    },
+    run: (deps, o) => operatorListMerchants(deps, deps.operator, { limit: int(o, 'limit') }),
   },
   'program:list': {
     summary: 'List programs with their merchant and terms, by id',
@@ -37,29 +34,8 @@ export const PROGRAMS_COMMANDS: Record<string, CommandSpec> = {
       status: { type: 'string', doc: 'active, paused or closed' },
       limit: { type: 'string', doc: 'at most this many (default 100)' },
     },
-    run: async (deps, o) => {
-      const merchant = int(o, 'merchant');
-      const status = choice(o, 'status', ['active', 'paused', 'closed'] as const);
-      const rows = await deps.models.Program.find({ ...(merchant !== undefined ? { merchant_id: merchant } : {}), ...(status ? { status } : {}) })
-        .sort({ _id: 1 })
-        .limit(int(o, 'limit') ?? 100)
-        .lean();
-      const names = await deps.data.programs.merchantNames(rows.map((p) => p.merchant_id));
-      return rows.map((p) => ({
-        id: p._id,
-        name: p.name,
-        merchant: { id: p.merchant_id, name: names.get(p.merchant_id) ?? null },
-        status: p.status,
-        joinable: p.joinable,
-        auto_approve: p.auto_approve,
-        countries: p.countries,
-        currency: p.currency,
-        commission_rate: p.commission_rate ? p.commission_rate.toString() : null,
-        commission_fixed: p.commission_fixed ? p.commission_fixed.toString() : null,
-        cookie_days: p.cookie_days,
-        default_landing_url: p.default_landing_url,
-      }));
-    },
+    run: (deps, o) =>
+      operatorListPrograms(deps, deps.operator, { merchant: int(o, 'merchant'), status: choice(o, 'status', PROGRAM_STATUSES), limit: int(o, 'limit') }),
   },
   'program:create': {
     summary: 'Create a program of a merchant',
@@ -77,31 +53,20 @@ export const PROGRAMS_COMMANDS: Record<string, CommandSpec> = {
       'not-joinable': { type: 'boolean', doc: 'closed for applications' },
     },
     run: async (deps, o) => {
-      const id = int(o, 'id')!;
-      const merchant = int(o, 'merchant')!;
-      if (!(await deps.data.programs.merchantExists(merchant))) throw new UsageError(`merchant ${merchant} does not exist`);
-      if (await deps.data.programs.byId(id, { _id: 1 })) throw new UsageError(`program ${id} already exists`);
       const [country] = countries(o, 'country') ?? [];
-      const currency = (str(o, 'currency') ?? 'EUR').toUpperCase();
-      if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be an ISO 4217 code');
-      const landing = url(str(o, 'landing-url'), 'landing-url');
-      const param = str(o, 'click-id-param') ?? 'cw_click_id';
-      if (!/^[A-Za-z0-9_]{1,40}$/.test(param)) throw new UsageError('--click-id-param must be letters, digits or _');
-      const [doc] = await deps.data.programs.create([
-        {
-          _id: id,
-          name: str(o, 'name')!,
-          merchant_id: merchant,
-          countries: [country],
-          currency,
-          default_landing_url: landing,
-          allowed_domains: list(o, 'allowed-domains') ?? [new URL(landing).hostname.replace(/^www\./, '')],
-          click_id_param: param,
-          commission_description: str(o, 'commission') ?? '',
-          auto_approve: !!o['auto-approve'],
-          joinable: !o['not-joinable'],
-        },
-      ]);
+      const doc = await operatorCreateProgram(deps, deps.operator, {
+        id: int(o, 'id')!,
+        merchant: int(o, 'merchant')!,
+        name: str(o, 'name')!,
+        country: country!,
+        currency: str(o, 'currency'),
+        landingUrl: url(str(o, 'landing-url'), 'landing-url'),
+        allowedDomains: list(o, 'allowed-domains'),
+        clickIdParam: str(o, 'click-id-param'),
+        commission: str(o, 'commission'),
+        autoApprove: !!o['auto-approve'],
+        joinable: !o['not-joinable'],
+      });
       return {
         id: doc._id,
         merchant_id: doc.merchant_id,
@@ -116,12 +81,7 @@ export const PROGRAMS_COMMANDS: Record<string, CommandSpec> = {
   'program:set-status': {
     summary: 'Pause, close or reactivate a program (its products and links stop or resume on the next request)',
     options: { id: { type: 'string', required: true, doc: 'program id' }, status: { type: 'string', required: true, doc: 'active, paused or closed' } },
-    run: async (deps, o) => {
-      const status = choice(o, 'status', ['active', 'paused', 'closed'] as const)!;
-      const program = await mustProgram(deps, int(o, 'id')!);
-      await deps.data.programs.setStatus(program._id, status);
-      return { program_id: program._id, status };
-    },
+    run: (deps, o) => operatorSetProgramStatus(deps, deps.operator, { program: int(o, 'id')!, status: choice(o, 'status', PROGRAM_STATUSES)! }),
   },
   'program:assign': {
     summary: 'Assign a publisher to a program (approved, pending or rejected)',
@@ -158,5 +118,10 @@ export const PROGRAMS_COMMANDS: Record<string, CommandSpec> = {
 /** An assignment decision through the programs lib (the same rule and write as everywhere). */
 async function decide(deps: CliDeps, o: Options, status: string, mustExist = false) {
   if (!['approved', 'pending', 'rejected'].includes(status)) throw new UsageError('--status must be approved, pending or rejected');
-  return setAssignment(deps, str(o, 'publisher')!, int(o, 'program')!, status as AssignmentStatus, { mustExist });
+  return operatorSetAssignment(deps, deps.operator, {
+    publisher: str(o, 'publisher')!,
+    program: int(o, 'program')!,
+    status: status as AssignmentStatus,
+    mustExist,
+  });
 }
