@@ -2,8 +2,9 @@
  * The catalog's caches, one set per process (the composition root builds them; use cases find them
  * in `deps.caches`). What each keeps, its bound and what ends an entry: docs/decisions/0039-caches-access.md.
  */
-import { PrincipalMemo, type AccessCache } from '@cw/auth';
+import { PrincipalMemo, type AccessCache, type Principal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
+import type { CatalogVersion } from './catalog-version';
 import { PageCache } from './page-cache';
 import { ProductRows } from './row-cache';
 import type { CatalogScope } from './scope';
@@ -23,14 +24,20 @@ export interface CatalogCaches {
   networkStats: TimedValue<NetworkStats>;
 }
 
+/**
+ * `principals`: the access cache whose principals the scopes are kept against; `version`: the
+ * catalog's version as this request read it (what the product pages and rows are checked against).
+ */
 export function createCatalogCaches(
   config: Pick<PlatformConfig, 'productPageCacheEntries' | 'productPageCacheMaxAgeMs' | 'productRowCacheEntries'>,
   principals: AccessCache,
+  version: CatalogVersion,
 ): CatalogCaches {
+  const catalogVersion = (p: Principal) => version.of(p);
   return {
     catalogScopes: new PrincipalMemo<CatalogScope>(principals),
-    productPages: new PageCache<ProductPageBody>((p) => principals.catalogStamp(p), config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
-    productRows: new ProductRows((p) => principals.catalogStamp(p), config.productRowCacheEntries),
+    productPages: new PageCache<ProductPageBody>(catalogVersion, config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
+    productRows: new ProductRows(catalogVersion, config.productRowCacheEntries),
     networkStats: new TimedValue<NetworkStats>(NETWORK_STATS_TTL_MS),
   };
 }

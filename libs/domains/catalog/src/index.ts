@@ -17,3 +17,4 @@ export type { ProductDoc } from './data/product.schema';
 export type { CatalogDeps } from './deps';
 export { createCatalogCaches, NETWORK_STATS_TTL_MS, TimedValue } from './caches';
 export type { CatalogCaches } from './caches';
+export type { CatalogVersion } from './catalog-version';

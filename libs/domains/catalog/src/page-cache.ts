@@ -33,7 +33,7 @@ export class PageCache<T> {
 
   /**
    * `catalogStamp`: the catalog version a cached principal may be served under on this request
-   * (the access cache's `catalogStamp`), null for a principal that must not be served from here.
+   * (the catalog's `CatalogVersion`), null for a principal that must not be served from here.
    */
   constructor(
     private readonly catalogStamp: (principal: Principal) => string | null,

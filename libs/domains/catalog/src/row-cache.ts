@@ -28,7 +28,7 @@ export class ProductRows {
 
   /**
    * `catalogStamp`: the catalog version a principal's request may use cached catalog data under
-   * (the access cache's `catalogStamp`, read with its access stamp), null when it may not.
+   * (the catalog's `CatalogVersion`, read with its access stamp), null when it may not.
    */
   constructor(
     private readonly catalogStamp: (principal: Principal) => string | null,

@@ -9,8 +9,9 @@
  * is cached: every request reads, as the stamp could not be trusted across processes.
  *
  * A cached principal is one object for as long as its entry is valid (a changed stamp replaces
- * it), so what is computed from it is kept against that object (`PrincipalMemo`), and caches of
- * catalog answers ask `catalogStamp(principal)`: nothing is stored on the principal itself.
+ * it), so what is computed from it is kept against that object (`PrincipalMemo`), and `vouches`
+ * tells whether this request read its stamp (the composition root trusts the catalog's version,
+ * read in the same MGET, only then): nothing is stored on the principal itself.
  */
 import { authModels, type AuthData } from './data/auth.data';
 import type { CredentialType } from './data/credential.schema';
@@ -224,14 +225,6 @@ export class AccessCache {
   /** True when `principal` is one of this cache's entries, validated by its access stamp on this request. */
   vouches(principal: Principal): boolean {
     return this.vouched.has(principal);
-  }
-
-  /**
-   * The catalog version as of this request's stamp read (AccessVersions.catalogStamp), for caches
-   * of catalog answers; null (do not trust) for a principal this cache does not vouch for.
-   */
-  catalogStamp(principal: Principal): string | null {
-    return this.versions && this.vouched.has(principal) ? this.versions.catalogStamp() : null;
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions, type TokenAuthority } from '@cw/auth';
 import { createTokenAuthority } from './token-authority';
-import { createCatalogCaches, type CatalogCaches } from '@cw/catalog';
+import { createCatalogCaches, type CatalogCaches, type CatalogVersion } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
 import { EventTails } from '@cw/conversions';
 import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
@@ -43,7 +43,17 @@ export interface PlatformCaches extends CatalogCaches {
 
 export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null, tokens?: TokenAuthority): PlatformCaches {
   const principals = new AccessCache(versions, { tokens });
-  return { principals, ...createCatalogCaches(config, principals), eventTails: new EventTails() };
+  return { principals, ...createCatalogCaches(config, principals, catalogVersion(versions, principals)), eventTails: new EventTails() };
+}
+
+/**
+ * The catalog's version, kept beside the access versions (same store, same epoch) and read in the
+ * same MGET as the caller's access stamp, so the hot path makes no round trip for it: the value
+ * that read saw, trusted only for a principal the access cache vouched for on this request (its
+ * stamp was read); anyone else's request computes.
+ */
+function catalogVersion(versions: AccessVersions | null, principals: AccessCache): CatalogVersion {
+  return { of: (principal) => (versions && principals.vouches(principal) ? versions.catalogStamp() : null) };
 }
 
 export interface ServiceDeps {
