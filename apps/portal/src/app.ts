@@ -17,6 +17,7 @@ import { activityRoutes } from './routes/activity.routes';
 import { catalogRoutes } from './routes/catalog.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { operatorRoutes } from './routes/operator.routes';
+import { operatorProgramsRoutes } from './routes/operator-programs.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -92,6 +93,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...activityRoutes(deps),
     ...catalogRoutes(deps),
     ...operatorRoutes(deps),
+    ...operatorProgramsRoutes(deps),
   ].map((r) => ({
     ...r,
     before: [guard, ...(r.before ?? [])],

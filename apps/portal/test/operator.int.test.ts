@@ -3,7 +3,8 @@
  * person carries an operator role; everyone else 403, no session 401, an API credential 401), the
  * CSRF check on its acts, support reading but refused every act (nothing changed), an admin's acts
  * with their 4xx (unknown, already decided, malformed), the audit entries naming the person with the
- * request id of the call, the audit list's filters and cursor, and a role taken away stopping at once.
+ * request id of the call, the audit list's filters and cursor, merchants and programs (listed by
+ * support, created by an admin), and a role taken away stopping at once.
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,6 +202,48 @@ describe('an admin operator', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect([...seen].sort().reverse()).toEqual(seen);
     expect((await admin.get(`/operator/audit?since=${new Date(Date.now() + 3_600_000).toISOString()}`)).body.data).toEqual([]);
+  });
+});
+
+describe('merchants and programs', () => {
+  it('lists them for support, creates them for an admin (audited), 409 for a taken id, 404 for an unknown merchant, 403 for support', async () => {
+    const support = await signedIn(SUPPORT);
+    const admin = await signedIn(ADMIN);
+    const merchants = await support.get('/operator/merchants');
+    expect(merchants.status).toBe(200);
+    expect(merchants.body.data.length).toBeGreaterThan(0);
+    const programs = await support.get('/operator/programs?status=active');
+    expect(programs.body.data[0]).toMatchObject({ id: expect.any(Number), merchant: { id: expect.any(Number) }, status: 'active' });
+    expectErrorShape(await support.post('/operator/merchants', { id: 990001, name: 'Support Shop' }), 403, 'role_not_allowed');
+
+    const created = await admin.post('/operator/merchants', { id: 990001, name: 'Operator Shop', domains: ['operator-shop.example'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: 990001, name: 'Operator Shop', domains: ['operator-shop.example'] });
+    expectErrorShape(await admin.post('/operator/merchants', { id: 990001, name: 'Again' }), 409, 'conflict');
+    expectErrorShape(await admin.post('/operator/merchants', { id: 'x', name: 'Bad' }), 400, 'invalid_parameter');
+    const program = await admin.post('/operator/programs', {
+      id: 990101,
+      merchant: 990001,
+      name: 'Operator Shop DE',
+      country: 'DE',
+      landing_url: 'https://operator-shop.example/',
+      commission: '8% of the sale',
+    });
+    expect(program.status, JSON.stringify(program.body)).toBe(201);
+    expect(program.body).toMatchObject({ id: 990101, merchant_id: 990001, countries: ['DE'] });
+    expectErrorShape(
+      await admin.post('/operator/programs', { id: 990102, merchant: 990999, name: 'Nobody', country: 'DE', landing_url: 'https://x.example/' }),
+      404,
+      'not_found',
+    );
+    expectErrorShape(
+      await admin.post('/operator/programs', { id: 990103, merchant: 990001, name: 'Bad URL', country: 'DE', landing_url: 'not a url' }),
+      400,
+      'invalid_parameter',
+    );
+    expect((await admin.get('/operator/programs?merchant=990001')).body.data.map((p: { id: number }) => p.id)).toEqual([990101]);
+    const log = await admin.get(`/operator/audit?actor=${encodeURIComponent(ADMIN)}&action=merchant_created`);
+    expect(log.body.data[0]).toMatchObject({ detail: { merchant_id: 990001 }, actor: { email: ADMIN, operator_role: 'admin' } });
   });
 });
 

@@ -28,13 +28,13 @@ const ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const PUBLISHER = { publisher: ID };
 
 /** The operator the session's person is (403 for anyone else), after the person's portal budget. */
-function operatorOf(deps: PortalDeps): Middleware {
+export function operatorOf(deps: PortalDeps): Middleware {
   return async (ctx, next) => {
     ctx.state.operator = sessionOperator(sessionOf(ctx), requestOrigin(ctx, deps));
     await next();
   };
 }
-const operatorIn = (ctx: Context): OperatorPrincipal => ctx.state.operator as OperatorPrincipal;
+export const operatorIn = (ctx: Context): OperatorPrincipal => ctx.state.operator as OperatorPrincipal;
 const param = (ctx: Context, name: string): string => String(ctx.params[name]);
 
 export function operatorRoutes(deps: PortalDeps): RouteSpec[] {

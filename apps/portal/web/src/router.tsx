@@ -57,6 +57,10 @@ export function createRouter() {
             { path: 'operations/keys', lazy: async () => ({ Component: (await import('./pages/operations-pages')).OperatorKeysPage }) },
             { path: 'operations/dead-letters', lazy: async () => ({ Component: (await import('./pages/operations-pages')).DeadLettersPage }) },
             { path: 'operations/audit', lazy: async () => ({ Component: (await import('./pages/operations-pages')).AuditPage }) },
+            {
+              path: 'operations/programs',
+              lazy: async () => ({ Component: (await import('./pages/operations-programs-page')).MerchantsProgramsPage }),
+            },
           ],
         },
       ],

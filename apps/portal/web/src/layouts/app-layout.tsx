@@ -49,6 +49,7 @@ const OPERATIONS_NAV = [
   { to: '/operations/claims', label: 'Claims' },
   { to: '/operations/keys', label: 'Publisher keys' },
   { to: '/operations/dead-letters', label: 'Dead letters' },
+  { to: '/operations/programs', label: 'Merchants and programs' },
   { to: '/operations/audit', label: 'Audit log' },
 ] as const;
 

@@ -34,7 +34,7 @@ function useOperatorRole(): 'support' | 'admin' | null {
 }
 
 /** Renders the page for operators; anyone else sees why there is nothing here. */
-function OperatorOnly({ title, children }: { title: string; children: ReactNode }) {
+export function OperatorOnly({ title, children }: { title: string; children: ReactNode }) {
   const role = useOperatorRole();
   if (!role)
     return (

@@ -1,0 +1,55 @@
+/** Merchants and programs in the operator area (`/portal/api/operator/merchants`, `/programs`). */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './client';
+
+export interface OperatorMerchant {
+  id: number;
+  name: string;
+  domains: string[];
+}
+
+export interface OperatorProgram {
+  id: number;
+  name: string;
+  merchant: { id: number; name: string | null };
+  status: string;
+  joinable: boolean;
+  auto_approve: boolean;
+  countries: string[];
+  currency: string;
+  cookie_days: number | null;
+  default_landing_url: string;
+}
+
+export interface NewMerchant {
+  id: number;
+  name: string;
+  domains?: string[];
+}
+
+export interface NewProgram {
+  id: number;
+  merchant: number;
+  name: string;
+  country: string;
+  currency?: string;
+  landing_url: string;
+  commission?: string;
+  auto_approve?: boolean;
+}
+
+export const merchantsQuery = () =>
+  queryOptions({
+    queryKey: ['operator', 'merchants'] as const,
+    queryFn: () => api<{ data: OperatorMerchant[] }>('/operator/merchants', { query: { limit: 500 } }),
+  });
+
+export const programsQuery = () =>
+  queryOptions({
+    queryKey: ['operator', 'programs'] as const,
+    queryFn: () => api<{ data: OperatorProgram[] }>('/operator/programs', { query: { limit: 500 } }),
+  });
+
+export const createMerchant = (m: NewMerchant) => api<OperatorMerchant>('/operator/merchants', { method: 'POST', body: m });
+
+export const createProgram = (p: NewProgram) => api<{ id: number; name: string }>('/operator/programs', { method: 'POST', body: p });
