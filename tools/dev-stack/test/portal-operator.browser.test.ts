@@ -159,6 +159,20 @@ describe('an admin operator', () => {
     expect(await main(page).locator('tr[data-action="publisher_reviewed"]').innerText()).toContain(PENDING._id);
   }, 120_000);
 
+  it('creates a merchant on the Merchants and programs page; the table and the audit log show it', async () => {
+    const page = await signedIn(admin);
+    await open(page, /^Merchants and programs/, 'Merchants and programs');
+    const form = main(page).getByRole('form', { name: 'Create a merchant' });
+    await form.getByLabel('Merchant id').fill('880001');
+    await form.getByLabel('Merchant name').fill('Browser Shop');
+    await form.getByLabel('Shop domains').fill('browser-shop.example');
+    await form.getByRole('button', { name: 'Create merchant' }).click();
+    await main(page).getByRole('status').filter({ hasText: 'Merchant Browser Shop (880001) created.' }).waitFor();
+    await main(page).locator('tr[data-merchant="880001"]').waitFor();
+    const log = await auditLog({ config: platform.config, data }, ROOT, { actor: admin.email, action: 'merchant_created' });
+    expect(log.data[0]).toMatchObject({ detail: { merchant_id: 880001, name: 'Browser Shop' }, actor: { operator_role: 'admin' } });
+  }, 60_000);
+
   it('gets 400 and 404 from the operator API for what a client can get wrong, never 500', async () => {
     const page = await signedIn(admin);
     const bad = await page.request.get(`${env.url}/portal/api/operator/audit?action=no_such_act`);
@@ -281,6 +295,7 @@ describe('accessibility', () => {
       `/operations/dead-letters?publisher=${other}`,
       '/operations/audit',
       '/operations/audit?action=no_such_act',
+      '/operations/programs',
     ]) {
       await page.goto(`${env.url}${path}`);
       await settle(page);
