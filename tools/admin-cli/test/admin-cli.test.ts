@@ -288,6 +288,10 @@ describe('operator CLI', () => {
     expect(await admin('offer:create', '--program', '999999', '--type', 'deal', '--title', 'x', '--country', 'DE', '--ends', '2099-01-01')).toMatchObject({
       code: 2,
     });
+    // Created and ended through the offers' operator use cases: audited once each (the refused end is not).
+    const acts = (await admin('audit:list', '--limit', '100')).body.data as Array<{ action: string; detail: Record<string, unknown> }>;
+    expect(acts.filter((e) => e.action === 'offer_ended').map((e) => e.detail.offer_id)).toEqual([id]);
+    expect(acts.filter((e) => e.action === 'offer_created').map((e) => e.detail.offer_id)).toEqual(expect.arrayContaining([id, future.body.id]));
   });
 
   it('lists, approves and rejects instant-monetization applications; approval issues a working API key', async () => {
@@ -355,6 +359,18 @@ describe('operator CLI', () => {
     });
     expect(await admin('publisher:subscribe-trending', '--publisher', 'pub_dealradar', '--channels', 'tv')).toMatchObject({ code: 2 });
     expect(await admin('publisher:subscribe-trending', '--publisher', 'pub_nobody', '--channels', 'coupon')).toMatchObject({ code: 2 });
+    const acts = (await admin('audit:list', '--limit', '100')).body.data as Array<{ action: string; account_id?: string; detail: Record<string, unknown> }>;
+    expect(acts.find((e) => e.action === 'trending_plan_created')?.detail).toMatchObject({
+      plan_id: plan.body.id,
+      country: 'DE',
+      channel: 'content',
+      items: 2,
+    });
+    expect(acts.filter((e) => e.action === 'trending_plan_released').map((e) => e.detail.plan_id)).toEqual([plan.body.id]);
+    expect(acts.filter((e) => e.action === 'publisher_trending_changed' && e.account_id === 'pub_dealradar').map((e) => e.detail.channels)).toEqual([
+      [],
+      ['coupon', 'social'],
+    ]);
   });
 
   it("regenerates a market's feed files and flags comparison sites", async () => {

@@ -4,3 +4,5 @@ export { OffersData, offersDomain } from './data/offers.data';
 export { OFFER_TYPES } from './data/offer.schema';
 export type { OfferDoc } from './data/offer.schema';
 export type { OffersDeps } from './deps';
+export { operatorCreateOffer, operatorEndOffer, operatorListOffers } from './operator.service';
+export type { OperatorOffersDeps } from './operator.service';

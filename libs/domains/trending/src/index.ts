@@ -13,3 +13,5 @@ export { TrendingData, trendingDomain } from './data/trending.data';
 export { TRENDING_CHANNELS } from './data/trending-plan.schema';
 export type { TrendingPlanDoc } from './data/trending-plan.schema';
 export type { TrendingDeps } from './deps';
+export { operatorCreatePlan, operatorReleasePlan, operatorSubscribeTrending } from './operator.service';
+export type { OperatorTrendingDeps } from './operator.service';

@@ -1,5 +1,5 @@
 /** Vouchers and deals (offers pilot): through the offers lib. */
-import { createOffer, endOffer } from '@cw/offers';
+import { operatorCreateOffer, operatorEndOffer, operatorListOffers } from '@cw/offers';
 import { choice, int, mustProgram, str, url, UsageError, type CommandSpec } from './shared';
 
 export const OFFERS_COMMANDS: Record<string, CommandSpec> = {
@@ -29,7 +29,7 @@ export const OFFERS_COMMANDS: Record<string, CommandSpec> = {
         if (Number.isNaN(d.getTime())) throw new UsageError(`--${k} must be an ISO date or date-time, got "${v}"`);
         return d;
       };
-      return createOffer(deps, {
+      return operatorCreateOffer(deps, deps.operator, {
         programId: program._id,
         type,
         title: str(o, 'title')!,
@@ -50,22 +50,15 @@ export const OFFERS_COMMANDS: Record<string, CommandSpec> = {
       country: { type: 'string', doc: 'only this country' },
       limit: { type: 'string', doc: 'at most this many (default 100)' },
     },
-    run: async (deps, o) => {
-      const program = int(o, 'program');
-      const country = str(o, 'country')?.toUpperCase();
-      const rows = await deps.models.Offer.find({ ...(program !== undefined ? { program_id: program } : {}), ...(country ? { country } : {}) })
-        .sort({ created_at: -1, _id: 1 })
-        .limit(int(o, 'limit') ?? 100)
-        .lean();
-      const now = new Date();
-      return rows.map((r) => ({ ...r, state: r.ended_at ? 'ended' : r.starts_at > now ? 'future' : r.ends_at <= now ? 'expired' : 'running' }));
-    },
+    run: (deps, o) =>
+      operatorListOffers(deps, deps.operator, { program: int(o, 'program'), country: str(o, 'country')?.toUpperCase(), limit: int(o, 'limit') }),
   },
   'offer:end': {
     summary: 'End a running or future offer now',
     options: { id: { type: 'string', required: true, doc: 'offer id' } },
     run: async (deps, o) => {
-      if (!(await endOffer(deps, str(o, 'id')!))) throw new UsageError(`offer ${str(o, 'id')} does not exist or has already ended`);
+      if (!(await operatorEndOffer(deps, deps.operator, { id: str(o, 'id')! })))
+        throw new UsageError(`offer ${str(o, 'id')} does not exist or has already ended`);
       return { id: str(o, 'id'), ended: true };
     },
   },

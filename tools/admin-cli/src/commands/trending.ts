@@ -1,5 +1,5 @@
 /** Trending opportunities: through the trending lib. */
-import { createPlan, releasePlan, subscribeTrending, type NewPlanItem } from '@cw/trending';
+import { operatorCreatePlan, operatorReleasePlan, operatorSubscribeTrending, type NewPlanItem } from '@cw/trending';
 import { list, str, url, UsageError, type CommandSpec } from './shared';
 
 export const TRENDING_COMMANDS: Record<string, CommandSpec> = {
@@ -12,7 +12,7 @@ export const TRENDING_COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => {
       const channels = str(o, 'channels') === 'none' ? [] : (list(o, 'channels') ?? []);
       if (!channels.length && str(o, 'channels') !== 'none') throw new UsageError('--channels must list coupon, content or social, or be none');
-      return subscribeTrending(deps, str(o, 'publisher')!, channels);
+      return operatorSubscribeTrending(deps, deps.operator, { publisher: str(o, 'publisher')!, channels });
     },
   },
   'trending:plan-create': {
@@ -45,14 +45,20 @@ export const TRENDING_COMMANDS: Record<string, CommandSpec> = {
         throw new UsageError('--items must be a JSON array of {program_id (integer), title (string), score (number), landing_url? (string)}');
       }
       for (const i of items) if (i.landing_url !== undefined) i.landing_url = url(i.landing_url, 'items landing_url');
-      return createPlan(deps, { title: str(o, 'title')!, country: str(o, 'country')!.toUpperCase(), channel: str(o, 'channel')!, items });
+      return operatorCreatePlan(deps, deps.operator, {
+        title: str(o, 'title')!,
+        country: str(o, 'country')!.toUpperCase(),
+        channel: str(o, 'channel')!,
+        items,
+      });
     },
   },
   'trending:plan-release': {
     summary: 'Release a trending plan now (subscribed publishers see it)',
     options: { id: { type: 'string', required: true, doc: 'plan id (tpl_…)' } },
     run: async (deps, o) => {
-      if (!(await releasePlan(deps, str(o, 'id')!))) throw new UsageError(`plan ${str(o, 'id')} does not exist or is already released`);
+      if (!(await operatorReleasePlan(deps, deps.operator, { id: str(o, 'id')! })))
+        throw new UsageError(`plan ${str(o, 'id')} does not exist or is already released`);
       return { id: str(o, 'id'), released: true };
     },
   },
