@@ -68,7 +68,8 @@ async function startService(name: string, extra: Record<string, string>): Promis
   await once(probe, 'listening');
   const port = (probe.address() as AddressInfo).port;
   probe.close();
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${name}/src/main.ts`], {
+  // As the images start a service: the telemetry hook first (driver spans when tracing is on, nothing loaded when off).
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './libs/platform/telemetry/src/register.ts', `apps/${name}/src/main.ts`], {
     env: { ...env, ...extra, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
