@@ -149,7 +149,7 @@ export function mcpCall(deps: AppDeps, ctx: Koa.Context): McpCall {
         const secret = presentedSecret(ctx, { apiKeyHeader: true });
         p = secret
           ? // The route's budget, keyed by account: an agent cannot double it by switching protocol.
-            callerUnder(resourceDeps, ctx, secret, ['api_key'], { ...policy, allowDemo: false })
+            callerUnder(resourceDeps, ctx, secret, ['api_key'], policy, { refuseDemo: true })
           : Promise.reject(
               new ApiError({
                 code: 'not_authenticated',

@@ -1,4 +1,4 @@
-export { bodyValidator, queryValidator } from './validation';
+export { bodyValidator, queryValidator, validatedAgainst } from './validation';
 export type { BodyValidator, JsonSchema, QueryValidator } from './validation';
 export { isForbiddenAddress } from './addresses';
 export { publicUrlProblem } from './public-url';

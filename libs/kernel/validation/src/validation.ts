@@ -92,6 +92,19 @@ function unifySpellings(input: Record<string, unknown>, props: Record<string, un
   }
 }
 
+/**
+ * The values this module's validators returned, each with the schema it passed (the object the
+ * validator was compiled from). A value is checked once per call: a use case handed the very
+ * object its surface validated against the use case's own schema does not check it again
+ * (`validatedAgainst`). A value built afterwards (a spread, a copy) is a new object and is checked.
+ */
+const passed = new WeakMap<object, JsonSchema>();
+
+/** True when `value` is what a validator compiled from `schema` returned (it passed that schema). */
+export function validatedAgainst(value: unknown, schema: JsonSchema): boolean {
+  return typeof value === 'object' && value !== null && passed.get(value) === schema;
+}
+
 export interface QueryValidator<T> {
   (raw: Record<string, string | string[] | undefined>): T;
   schema: JsonSchema;
@@ -118,6 +131,7 @@ export function queryValidator<T = Record<string, unknown>>(schema: JsonSchema):
     }
     unifySpellings(out, props);
     if (!validate(out)) throw validationError(validate.errors ?? [], '', 'query');
+    passed.set(out, schema);
     return out as T;
   }) as QueryValidator<T>;
   fn.schema = schema;
@@ -136,6 +150,7 @@ export function bodyValidator<T = Record<string, unknown>>(schema: JsonSchema): 
     if (value && typeof value === 'object' && !Array.isArray(value))
       unifySpellings(value as Record<string, unknown>, (schema.properties ?? {}) as Record<string, unknown>);
     if (!validate(value)) throw validationError(validate.errors ?? [], 'body', 'body');
+    if (typeof value === 'object' && value !== null) passed.set(value, schema);
     return value as T;
   }) as BodyValidator<T>;
   fn.schema = schema;

@@ -5,7 +5,7 @@ import type { CredentialType } from './data/credential.schema';
 import { enforceRateLimit, type RateLimiter } from '@cw/ratelimit';
 import type { AccessCache, OAuthResource } from './access-cache';
 import { verifyMerchantToken, type MerchantPrincipal, type Principal } from './credentials.service';
-import { API_KEYS_ONLY, type Policy } from './policy';
+import { API_KEYS_ONLY, noteAuthorized, type Policy } from './policy';
 
 /** The secret from X-API-Key or Authorization: Bearer (never from the URL or a cookie). */
 export function presentedSecret(ctx: Context, opts: { apiKeyHeader: boolean }): string | undefined {
@@ -28,6 +28,11 @@ export interface PolicyDeps {
 /**
  * The Koa side of a policy: authenticates (X-API-Key only where API keys are accepted, else
  * Bearer), authorizes, then spends the account's budget; the Principal is on ctx.state.principal.
+ *
+ * This is the one authorization of an HTTP call: it has to come before the use case, because the
+ * access cache decides with the policy whether a cached principal may answer (a refusal is
+ * confirmed by a fresh read) and a refused call must not spend the account's budget. The use case
+ * bound to the same policy then does not authorize again (`authorizeOnce`).
  */
 export function requirePolicy(deps: PolicyDeps, policy: Policy): Middleware & { policy: Policy } {
   const allow = policy.credentials ?? API_KEYS_ONLY;
@@ -48,17 +53,30 @@ export function policyOf(middleware: unknown): Policy | undefined {
 /**
  * The caller of `secret` under `policy`: verified (through the access cache), authorized, and its
  * account's budget spent, keyed by account, not credential (both headers, rotated keys and the
- * MCP endpoint share one budget). What requirePolicy and every MCP tool call do.
+ * MCP endpoint share one budget). What requirePolicy and every MCP tool call do. `refuseDemo`:
+ * demo keys are refused whatever the policy allows (MCP). The principal is noted as authorized
+ * under `policy`, so the use case bound to it does not authorize the call again.
  */
-export function callerUnder(deps: PolicyDeps, ctx: Context, secret: string | undefined, allow: readonly CredentialType[], policy: Policy): Promise<Principal> {
-  return deps.caches.principals.authenticate(
+export async function callerUnder(
+  deps: PolicyDeps,
+  ctx: Context,
+  secret: string | undefined,
+  allow: readonly CredentialType[],
+  policy: Policy,
+  opts: { refuseDemo?: boolean } = {},
+): Promise<Principal> {
+  const applied = opts.refuseDemo && policy.allowDemo ? { ...policy, allowDemo: false } : policy;
+  const principal = await deps.caches.principals.authenticate(
     deps.data.auth,
     secret,
     allow,
-    policy,
+    applied,
     (account) => enforceRateLimit(ctx, deps.limiter, policy.budget, account, deps.config.rateLimits[policy.budget]),
     deps.resource,
   );
+  // `applied` is `policy` or stricter (demo keys refused too): passing it passes `policy`.
+  noteAuthorized(principal, policy);
+  return principal;
 }
 
 /** The authenticated caller of a route guarded by requirePolicy. */

@@ -10,7 +10,7 @@ export {
   verifyMerchantToken,
 } from './credentials.service';
 export type { IssuedCredential, MerchantPrincipal, OAuthActor, OAuthScope, PersonActor, Principal, PrincipalType } from './credentials.service';
-export { API_KEYS_ONLY, authorize, OWNERS, WRITERS } from './policy';
+export { API_KEYS_ONLY, authorize, authorizeOnce, OWNERS, WRITERS } from './policy';
 export { authorizeOperator, issueOperatorToken, operatorRoleCovers, operatorTokensExist, verifyOperatorToken } from './operator';
 export type { IssuedOperatorToken, OperatorPrincipal } from './operator';
 export type { Policy } from './policy';

@@ -74,6 +74,32 @@ export function authorize(principal: Principal, policy: Policy): void {
   }
 }
 
+/**
+ * Principals the surface's edge authorized (`callerUnder`: every HTTP route's `requirePolicy`, every
+ * MCP tool call), with the policies they passed there. `authorize` reads nothing but the principal
+ * object and the policy (a cached principal is one object while its stamp holds; a change replaces
+ * it), so a principal that passed a policy passes it again: the use case bound to that very policy
+ * need not ask twice (`authorizeOnce`). Policies that read the clock (`reauthenticate`) are not noted.
+ */
+const passed = new WeakMap<Principal, WeakSet<Policy>>();
+
+/** Notes that `principal` passed `authorize` under `policy` (the edge's check, in this lib only). */
+export function noteAuthorized(principal: Principal, policy: Policy): void {
+  if (policy.reauthenticate) return;
+  let policies = passed.get(principal);
+  if (!policies) passed.set(principal, (policies = new WeakSet()));
+  policies.add(policy);
+}
+
+/**
+ * `authorize`, unless the call's edge already authorized this principal under this very policy:
+ * what a use case does, so a call is authorized once whatever its surface (HTTP and MCP at their
+ * edge, before the budget is spent; `/Apiv3/json`, the CLI and the portal in the use case).
+ */
+export function authorizeOnce(principal: Principal, policy: Policy): void {
+  if (!passed.get(principal)?.has(policy)) authorize(principal, policy);
+}
+
 /** The scopes a token's grant holds cover the call, or 403 `insufficient_scope` (RFC 6750), naming the scope it needs. */
 function authorizeToken(token: OAuthActor, policy: Policy): void {
   const metadata = `resource_metadata="${token.resourceMetadata}"`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
+import { queryValidator } from '@cw/validation';
 import { useCase } from './usecase';
 
 function principal(overrides: { keyKind?: Principal['keyKind']; feed?: boolean; demo?: boolean } = {}): Principal {
@@ -56,6 +57,21 @@ describe('useCase', () => {
     expect((refused as ApiError).code).toBe('credential_not_allowed');
     expect(seen).toHaveLength(1);
     expect(list.input).toBe(INPUT);
+  });
+
+  it('validates once per call: the input its surface validated against its own schema is used as it is, any other input is checked', async () => {
+    const INPUT = { type: 'object', additionalProperties: false, properties: { page_size: { type: 'integer', minimum: 1, default: 50 } } } as const;
+    const list = useCase({ budget: 'links' }, async (_deps: null, _p: Principal, input: { page_size?: number }) => input.page_size, INPUT);
+    // A route's query: strings coerced and defaults applied by the route, against the use case's own schema.
+    const query = queryValidator<{ page_size?: number }>(INPUT)({ page_size: '7' });
+    expect(await list(null, principal(), query)).toBe(7);
+    const fromRoute = queryValidator<{ page_size?: number }>(INPUT)({});
+    expect(await list(null, principal(), fromRoute)).toBe(50);
+    // That very object is trusted (the surface hands it on untouched); a copy, or what another schema passed, is checked.
+    for (const other of [{ ...query, page_size: 0 }, queryValidator({ properties: { page_size: { type: 'integer' } } })({ page_size: '0' })]) {
+      const refused = await list(null, principal(), other as never).catch((e: unknown) => e);
+      expect((refused as ApiError).status).toBe(400);
+    }
   });
 
   it('refuses to bind a use case without a policy (one imported through a cycle)', () => {

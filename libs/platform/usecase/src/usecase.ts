@@ -1,7 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { authorize, authorizeOperator, type OperatorPrincipal, type OperatorRole, type Policy, type Principal } from '@cw/auth';
+import { authorizeOnce, authorizeOperator, type OperatorPrincipal, type OperatorRole, type Policy, type Principal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
-import { bodyValidator } from '@cw/validation';
+import { bodyValidator, validatedAgainst } from '@cw/validation';
 
 /**
  * What a use case may use: configuration and the handles of the domains whose data it reads (`D`,
@@ -25,6 +25,15 @@ export type InputOf<S extends JSONSchema> = FromSchema<S>;
  * `/Apiv3/json`) authenticate and spend the budget with the same `policy`, and shape their input
  * (strings coerced from a query, MCP's own members taken out) with the same `input`, read from the
  * use case, never named beside it.
+ *
+ * Once per call: a surface that must decide before the use case runs does, and the use case does
+ * not do it again. HTTP routes and MCP tools authorize at their edge (`callerUnder`: a refusal
+ * comes before the budget is spent, and the access cache decides with the policy), so the use
+ * case bound to that very policy skips it (`authorizeOnce`); routes validate their query (strings
+ * coerced to the schema's types, repeated and empty parameters) or body, and MCP tools their
+ * arguments, against the use case's own `input`, so the use case skips the object that passed it
+ * (`validatedAgainst`). Called any other way (`/Apiv3/json`, the CLI, the portal's own calls, a
+ * spread or rebuilt input), it checks both itself.
  */
 export type UseCase<D, A extends unknown[], Out> = ((deps: D, principal: Principal, ...args: A) => Promise<Out>) & {
   readonly policy: Policy;
@@ -41,8 +50,8 @@ export function useCase<D, A extends unknown[], Out>(
   if (!policy) throw new Error(`use case ${run.name || '(anonymous)'} has no policy (an import cycle?)`);
   const validate = input === undefined ? undefined : bodyValidator(input as Record<string, unknown>);
   const bound = async (deps: D, principal: Principal, ...args: A): Promise<Out> => {
-    authorize(principal, policy);
-    validate?.(args[0]);
+    authorizeOnce(principal, policy);
+    if (validate && !validatedAgainst(args[0], input as Record<string, unknown>)) validate(args[0]);
     return run(deps, principal, ...args);
   };
   return Object.assign(bound, { policy, input });
