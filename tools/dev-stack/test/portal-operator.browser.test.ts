@@ -42,7 +42,16 @@ beforeAll(async () => {
   if (problem) throw new Error(problem);
   mailDir = mkdtempSync(join(tmpdir(), 'portal-operator-mail-'));
   platform = await startPlatform({
-    env: { PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent', RATELIMIT_PORTAL_PER_MIN: '100000' },
+    // Ten sign-ins and a sign-up from one address within a minute or two: the sign-in budgets
+    // (20 per address, 5 per e-mail per minute) are the limiter's test, not this one's.
+    env: {
+      PORT: '0',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      RATELIMIT_PORTAL_PER_MIN: '100000',
+      RATELIMIT_SIGNIN_ADDRESS_PER_MIN: '100000',
+      RATELIMIT_SIGNIN_EMAIL_PER_MIN: '100000',
+    },
     seedProducts: 50,
     credentialsPath: null,
     mailDir,
