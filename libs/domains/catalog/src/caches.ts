@@ -1,17 +1,39 @@
 /**
  * The catalog's caches, one set per process (the composition root builds them; use cases find them
- * in `deps.caches`). What each keeps, its bound and what ends an entry: docs/decisions/0039-caches-access.md.
+ * in `deps.caches`): namespaces of the one cache abstraction (`@cw/cache`,
+ * docs/decisions/0045-one-cache-abstraction.md). What each keeps, its bound and what ends an
+ * entry: the declarations below and beside each, rendered in docs/caches.md.
  */
-import { PrincipalMemo, type AccessCache, type Principal } from '@cw/auth';
+import { PRINCIPALS_CACHE, PrincipalMemo, type AccessCache, type Principal } from '@cw/auth';
+import { CacheNamespace, type CacheSpec, type NamespaceStats } from '@cw/cache';
 import type { PlatformConfig } from '@cw/config';
 import type { CatalogVersion } from './catalog-version';
-import { PageCache } from './page-cache';
-import { ProductRows } from './row-cache';
+import { PageCache, PRODUCT_PAGES_CACHE } from './page-cache';
+import { PRODUCT_ROWS_CACHE, ProductRows } from './row-cache';
 import type { CatalogScope } from './scope';
 import type { NetworkStats, ProductPageBody } from './types';
 
 /** How long the public network statistics are kept before they are counted again. */
 export const NETWORK_STATS_TTL_MS = 5 * 60_000;
+
+export const CATALOG_SCOPES_CACHE: CacheSpec = {
+  name: 'catalog.scopes',
+  keeps: "A cached principal's catalog scope (markets, active approved programs), by principal object",
+  maxEntries: PRINCIPALS_CACHE.maxEntries,
+  freshMs: PRINCIPALS_CACHE.freshMs,
+  invalidation: "Its principal's entry in `auth.principals` ends (the bound and freshness are that namespace's).",
+};
+
+export const NETWORK_STATS_CACHE: CacheSpec = {
+  name: 'catalog.networkStats',
+  keeps: 'The public network statistics (programs, merchants, markets, fresh products per market): one value',
+  maxEntries: 1,
+  freshMs: NETWORK_STATS_TTL_MS,
+  invalidation: 'Nothing else (nothing account-specific).',
+};
+
+/** The catalog's namespaces, as declared (the docs' table). */
+export const CATALOG_CACHES: readonly CacheSpec[] = [CATALOG_SCOPES_CACHE, PRODUCT_PAGES_CACHE, PRODUCT_ROWS_CACHE, NETWORK_STATS_CACHE];
 
 export interface CatalogCaches {
   /** Each cached principal's scope (markets, active approved programs): goes with its principal. */
@@ -21,7 +43,7 @@ export interface CatalogCaches {
   /** Catalog rows as read, for pages read as ids: PRODUCT_ROW_CACHE_ENTRIES, one catalog version at a time. */
   productRows: ProductRows;
   /** The public network statistics: one value, recomputed after NETWORK_STATS_TTL_MS. */
-  networkStats: TimedValue<NetworkStats>;
+  networkStats: CacheNamespace<'all', NetworkStats>;
 }
 
 /**
@@ -35,26 +57,14 @@ export function createCatalogCaches(
 ): CatalogCaches {
   const catalogVersion = (p: Principal) => version.of(p);
   return {
-    catalogScopes: new PrincipalMemo<CatalogScope>(principals),
+    catalogScopes: new PrincipalMemo<CatalogScope>(principals, CATALOG_SCOPES_CACHE),
     productPages: new PageCache<ProductPageBody>(catalogVersion, config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
     productRows: new ProductRows(catalogVersion, config.productRowCacheEntries),
-    networkStats: new TimedValue<NetworkStats>(NETWORK_STATS_TTL_MS),
+    networkStats: new CacheNamespace<'all', NetworkStats>(NETWORK_STATS_CACHE),
   };
 }
 
-/** One value computed at most once per `ttlMs` (concurrent callers share the computation; a failure is not remembered). */
-export class TimedValue<T> {
-  private held?: { at: number; value: Promise<T> };
-
-  constructor(private readonly ttlMs: number) {}
-
-  get(compute: () => Promise<T>, now = Date.now()): Promise<T> {
-    if (this.held && now - this.held.at < this.ttlMs) return this.held.value;
-    const held = { at: now, value: compute() };
-    this.held = held;
-    held.value.catch(() => {
-      if (this.held === held) this.held = undefined;
-    });
-    return held.value;
-  }
+/** Every namespace of the catalog's caches (for the metrics). */
+export function catalogNamespaces(caches: CatalogCaches): NamespaceStats[] {
+  return [caches.catalogScopes.values, caches.productPages.pages, caches.productRows.rows, caches.networkStats];
 }

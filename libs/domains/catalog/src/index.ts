@@ -15,6 +15,6 @@ export type { CatalogModels, MarketStateRow, ProductRow } from './data/catalog.d
 export { AVAILABILITIES } from './data/product.schema';
 export type { ProductDoc } from './data/product.schema';
 export type { CatalogDeps } from './deps';
-export { createCatalogCaches, NETWORK_STATS_TTL_MS, TimedValue } from './caches';
+export { CATALOG_CACHES, catalogNamespaces, createCatalogCaches, NETWORK_STATS_TTL_MS } from './caches';
 export type { CatalogCaches } from './caches';
 export type { CatalogVersion } from './catalog-version';

@@ -26,5 +26,5 @@ async function compute(deps: Pick<CatalogDeps, 'data'>, now: Date): Promise<Netw
 }
 
 export function networkStats(deps: Pick<CatalogDeps, 'data' | 'caches'>, now = new Date()): Promise<NetworkStats> {
-  return deps.caches.networkStats.get(() => compute(deps, now), now.getTime());
+  return deps.caches.networkStats.through('all', () => compute(deps, now), { now: now.getTime() });
 }

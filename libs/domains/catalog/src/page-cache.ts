@@ -15,21 +15,33 @@
  * would hold thousands of pages nobody reads again until they age out, and their garbage cost
  * more than the cache saves (issue 32: 117 µs of GC per such search). A popular page costs one
  * build more, once per version. Requests that miss together still share one build either way.
+ *
+ * A namespace of the one cache abstraction (`@cw/cache`, docs/decisions/0045-one-cache-abstraction.md),
+ * generic over what a page is held as (the page object, or its serialised bytes).
  */
 import type { Principal } from '@cw/auth';
+import { CacheNamespace, type CacheSpec } from '@cw/cache';
 
-interface Entry<T> {
-  principal: Principal;
-  catalog: string;
-  /** Until the build settles: Infinity (requests meanwhile share it). */
-  expiresAt: number;
-  value: Promise<T>;
+export const PRODUCT_PAGES_CACHE: CacheSpec = {
+  name: 'catalog.productPages',
+  keeps: 'Product pages (search and lookup, HTTP and MCP), by account and every parameter',
+  maxEntries: 2_000,
+  maxEntriesSetting: 'PRODUCT_PAGE_CACHE_ENTRIES',
+  freshMs: 5_000,
+  freshMsSetting: 'PRODUCT_PAGE_CACHE_MAX_AGE_MS',
+  invalidation:
+    'Another principal object (its access stamp changed), another catalog version, or the first row it read leaves the freshness window. Never served to a principal the access cache does not vouch for.',
+  admission: 'second-ask',
+};
+
+interface Built<T> {
+  value: T;
+  /** When the first row the page read leaves the freshness window. */
+  validUntil: number;
 }
 
 export class PageCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-  /** Keys asked for once since the doorkeeper was last emptied. */
-  private readonly askedOnce = new Set<string>();
+  readonly pages: CacheNamespace<string, Built<T>>;
 
   /**
    * `catalogStamp`: the catalog version a cached principal may be served under on this request
@@ -37,12 +49,14 @@ export class PageCache<T> {
    */
   constructor(
     private readonly catalogStamp: (principal: Principal) => string | null,
-    private readonly maxEntries: number,
-    private readonly maxAgeMs: number,
-  ) {}
+    maxEntries: number,
+    maxAgeMs: number,
+  ) {
+    this.pages = new CacheNamespace<string, Built<T>>(PRODUCT_PAGES_CACHE, { maxEntries, freshMs: maxAgeMs });
+  }
 
   get size(): number {
-    return this.entries.size;
+    return this.pages.size;
   }
 
   /**
@@ -50,40 +64,15 @@ export class PageCache<T> {
    * the catalog), from memory when still valid, else from `build` (its `validUntil` bounds reuse).
    * Requests that miss together share one build (no stampede when a popular page expires).
    */
-  through(principal: Principal, key: string, build: () => Promise<{ value: T; validUntil: number }>, now = Date.now()): Promise<T> {
-    const catalog = this.maxEntries > 0 ? this.catalogStamp(principal) : null;
-    if (catalog === null) return build().then((b) => b.value);
-    const fullKey = `${principal.publisher._id}\u0000${key}`;
-    const hit = this.entries.get(fullKey);
-    if (hit) {
-      this.entries.delete(fullKey);
-      if (hit.principal === principal && hit.catalog === catalog && now < hit.expiresAt) {
-        this.entries.set(fullKey, hit); // most recently used last
-        return hit.value;
-      }
-    }
-    // A page asked for before (kept once, or its key in the doorkeeper) is kept; a first ask only
-    // shares its build with the requests that miss with it.
-    const keep = hit !== undefined || this.askedOnce.delete(fullKey);
-    if (!keep) {
-      if (this.askedOnce.size >= 4 * this.maxEntries) this.askedOnce.clear();
-      this.askedOnce.add(fullKey);
-    }
+  async through(principal: Principal, key: string, build: () => Promise<Built<T>>, now = Date.now()): Promise<T> {
+    const catalog = this.pages.enabled ? this.catalogStamp(principal) : null;
+    if (catalog === null) return (await build()).value;
     // The catalog version is taken before the read: a change after it makes the entry unusable.
-    const entry: Entry<T> = { principal, catalog, expiresAt: Infinity, value: undefined as unknown as Promise<T> };
-    entry.value = build().then(
-      (built) => {
-        entry.expiresAt = keep ? Math.min(now + this.maxAgeMs, built.validUntil) : now;
-        if (entry.expiresAt <= now && this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
-        return built.value;
-      },
-      (err: unknown) => {
-        if (this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
-        throw err;
-      },
-    );
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(fullKey, entry);
-    return entry.value;
+    const built = await this.pages.through(`${principal.publisher._id}\u0000${key}`, build, {
+      stamp: [principal, catalog],
+      now,
+      freshUntil: (b) => b.validUntil,
+    });
+    return built.value;
   }
 }

@@ -12,17 +12,29 @@
  *   pages need are held, a page is read as ids, then the rows not held by id (a second read only
  *   for those); while most are not (a walk through a market, a catalog just changed), a page is
  *   read whole, as before, and its rows kept.
- * - Bound: PRODUCT_ROW_CACHE_ENTRIES rows (0: off), oldest kept first out.
+ * - Bound: PRODUCT_ROW_CACHE_ENTRIES rows (0: off), least recently used first out.
+ *
+ * A namespace of the one cache abstraction (`@cw/cache`, docs/decisions/0045-one-cache-abstraction.md).
  */
 import type { Principal } from '@cw/auth';
+import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import type { CatalogRow } from './types';
+
+export const PRODUCT_ROWS_CACHE: CacheSpec = {
+  name: 'catalog.productRows',
+  keeps: 'Catalog rows as read (~1 KB each), by product id, for pages read as ids',
+  maxEntries: 20_000,
+  maxEntriesSetting: 'PRODUCT_ROW_CACHE_ENTRIES',
+  freshMs: Infinity,
+  invalidation: 'Another catalog version: a request under it empties the namespace. Never used for a principal the access cache does not vouch for.',
+};
 
 /** Weight of the latest read in the held-rows average. */
 const ALPHA = 0.1;
 
 export class ProductRows {
   private version: string | null = null;
-  private readonly rows = new Map<string, CatalogRow>();
+  readonly rows: CacheNamespace<string, CatalogRow>;
   /** Moving average of the share of a page's rows that were held. */
   private heldShare = 0;
 
@@ -32,8 +44,10 @@ export class ProductRows {
    */
   constructor(
     private readonly catalogStamp: (principal: Principal) => string | null,
-    private readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.rows = new CacheNamespace<string, CatalogRow>(PRODUCT_ROWS_CACHE, { maxEntries });
+  }
 
   get size(): number {
     return this.rows.size;
@@ -44,7 +58,7 @@ export class ProductRows {
    * reads); undefined when nothing may be used (the cache is off, or no version vouches for it).
    */
   at(principal: Principal): RowsAt | undefined {
-    const version = this.maxEntries > 0 ? this.catalogStamp(principal) : null;
+    const version = this.rows.enabled ? this.catalogStamp(principal) : null;
     if (version === null) return undefined;
     if (version !== this.version) {
       this.rows.clear();
@@ -57,13 +71,13 @@ export class ProductRows {
     return version === this.version ? this.rows.get(id) : undefined;
   }
 
+  /** @internal */ holds(version: string, id: string): boolean {
+    return version === this.version && this.rows.has(id);
+  }
+
   /** @internal */ keep(version: string, rows: readonly CatalogRow[]): void {
     if (version !== this.version) return;
-    for (const r of rows) {
-      if (this.rows.has(r._id)) continue;
-      if (this.rows.size >= this.maxEntries) this.rows.delete(this.rows.keys().next().value!);
-      this.rows.set(r._id, r);
-    }
+    for (const r of rows) if (!this.rows.has(r._id)) this.rows.set(r._id, r);
   }
 
   /** @internal */ observe(held: number, of: number): void {
@@ -102,7 +116,7 @@ export class RowsAt {
   /** Keeps rows read whole (counting how many were held already, for `idsFirst`). */
   keepRead(rows: readonly CatalogRow[]): void {
     let held = 0;
-    for (const r of rows) if (this.cache.held(this.version, r._id)) held++;
+    for (const r of rows) if (this.cache.holds(this.version, r._id)) held++;
     this.cache.observe(held, rows.length);
     this.cache.keep(this.version, rows);
   }

@@ -12,7 +12,10 @@
  * it), so what is computed from it is kept against that object (`PrincipalMemo`), and `vouches`
  * tells whether this request read its stamp (the composition root trusts the catalog's version,
  * read in the same MGET, only then): nothing is stored on the principal itself.
+ *
+ * Both are namespaces of the one cache abstraction (`@cw/cache`, docs/decisions/0045-one-cache-abstraction.md).
  */
+import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { authModels, type AuthData } from './data/auth.data';
 import type { CredentialType } from './data/credential.schema';
 import type { AccessVersions } from './access-versions';
@@ -23,11 +26,19 @@ import { looksLikeAccessToken } from '@cw/oauth';
 
 interface Entry {
   principal: Principal;
-  stamp: string;
-  at: number;
   /** Access tokens: the resource it is for (a token answers for one only). */
   resource?: OAuthResource;
 }
+
+/** Principals by key (or access token) hash, stored under the account's access stamp read before the reads. */
+export const PRINCIPALS_CACHE: CacheSpec = {
+  name: 'auth.principals',
+  keeps: "A key's or access token's principal (credential, account), by the secret's SHA-256",
+  maxEntries: 10_000,
+  freshMs: 60_000,
+  invalidation:
+    "The account's access stamp changes (read with every request's rate-limit consume); an access token expires. Nothing is cached without access versions.",
+};
 
 /** Which resource server a call is made to: the publisher API or MCP (an access token is for one). */
 export type OAuthResource = 'publisherApi' | 'mcp';
@@ -59,20 +70,30 @@ export interface AccessCacheOptions {
 }
 
 export class AccessCache {
-  private readonly entries = new Map<string, Entry>();
+  readonly entries: CacheNamespace<string, Entry>;
   /** The principals this cache vouches for (its entries' objects, while they are valid). */
   private readonly vouched = new WeakSet<Principal>();
-  private readonly maxAgeMs: number;
-  private readonly maxEntries: number;
+  private readonly forgotten: Array<(principal: Principal) => void> = [];
   private readonly tokens?: TokenAuthority;
 
   constructor(
     readonly versions: AccessVersions | null,
     opts: AccessCacheOptions = {},
   ) {
-    this.maxAgeMs = opts.maxAgeMs ?? 60_000;
-    this.maxEntries = opts.maxEntries ?? 10_000;
+    this.entries = new CacheNamespace<string, Entry>(PRINCIPALS_CACHE, {
+      maxEntries: opts.maxEntries,
+      freshMs: opts.maxAgeMs,
+      onDrop: (_, e) => {
+        this.vouched.delete(e.principal);
+        for (const f of this.forgotten) f(e.principal);
+      },
+    });
     this.tokens = opts.tokens;
+  }
+
+  /** Calls `f` with every principal this cache stops vouching for (what is kept against it can go). */
+  onForget(f: (principal: Principal) => void): void {
+    this.forgotten.push(f);
   }
 
   /**
@@ -102,7 +123,7 @@ export class AccessCache {
     if (hit) {
       const account = hit.principal.publisher._id;
       const [stamp, spent] = await Promise.allSettled([this.versions!.stamp(account), spend(account)]);
-      if (stamp.status === 'fulfilled' && stamp.value === hit.stamp) {
+      if (stamp.status === 'fulfilled' && this.entries.get(hash, { stamp: stamp.value, now })?.principal === hit.principal) {
         if (spent.status === 'rejected') throw spent.reason;
         auth.noteCredentialUse(hit.principal.credentialId, now);
         return hit.principal;
@@ -114,6 +135,7 @@ export class AccessCache {
       if (spent.status === 'rejected') throw spent.reason;
       return principal;
     }
+    this.entries.counts.misses++;
     const principal = await this.load(auth, hash, allowed, now);
     authorize(principal, policy);
     await spend(principal.publisher._id);
@@ -135,11 +157,11 @@ export class AccessCache {
     now: number,
   ): Promise<Principal> {
     const hash = hashSecret(token);
-    const e = this.versions ? this.entries.get(hash) : undefined;
-    if (e && e.resource === resource && now - e.at < this.maxAgeMs && now < (e.principal.oauth?.expiresAt ?? 0) && allows(e.principal, policy)) {
+    const e = this.versions ? this.entries.peek(hash, now)?.value : undefined;
+    if (e && e.resource === resource && now < (e.principal.oauth?.expiresAt ?? 0) && allows(e.principal, policy)) {
       const account = e.principal.publisher._id;
       const [stamp, spent] = await Promise.allSettled([this.versions!.stamp(account), spend(account)]);
-      if (stamp.status === 'fulfilled' && stamp.value === e.stamp) {
+      if (stamp.status === 'fulfilled' && this.entries.get(hash, { stamp: stamp.value, now })?.principal === e.principal) {
         if (spent.status === 'rejected') throw spent.reason;
         tokens.used(e.principal);
         return e.principal;
@@ -150,6 +172,7 @@ export class AccessCache {
       if (spent.status === 'rejected') throw spent.reason;
       return principal;
     }
+    this.entries.counts.misses++;
     const principal = await this.loadToken(tokens, token, hash, resource, now);
     authorize(principal, policy);
     await spend(principal.publisher._id);
@@ -158,6 +181,7 @@ export class AccessCache {
 
   /** As `load` for keys: the stamp is read after learning the account and before the reads it vouches for. */
   private async loadToken(tokens: TokenAuthority, token: string, hash: string, resource: OAuthResource, now: number): Promise<Principal> {
+    this.entries.counts.loads++;
     const claims = await tokens.verify(token, resource);
     let stamp: string | null = null;
     try {
@@ -166,20 +190,18 @@ export class AccessCache {
       // The versions store is down: answer from fresh reads, cache nothing.
     }
     const principal = await tokens.load(claims, resource);
-    if (stamp === null) return principal;
-    if (this.entries.size >= this.maxEntries) this.drop(this.entries.keys().next().value!);
+    if (stamp === null || !this.entries.enabled) return principal;
+    this.entries.set(hash, { principal, resource }, { stamp, now });
     this.vouched.add(principal);
-    this.entries.set(hash, { principal, stamp, at: now, resource });
     return principal;
   }
 
   /** A cached entry this request may try (it still has to match the stamp). */
   private usable(hash: string, allowed: readonly CredentialType[], policy: Policy, now: number): Entry | undefined {
     if (!this.versions) return undefined;
-    const e = this.entries.get(hash);
-    if (!e) return undefined;
-    if (now - e.at >= this.maxAgeMs) {
-      this.drop(hash);
+    const e = this.entries.peek(hash, now)?.value;
+    if (!e) {
+      this.drop(hash); // expired (its principal is vouched for no more)
       return undefined;
     }
     if (!(allowed as readonly string[]).includes(e.principal.type)) return undefined;
@@ -198,6 +220,7 @@ export class AccessCache {
    */
   private async load(auth: AuthData, hash: string, allowed: readonly CredentialType[], now: number): Promise<Principal> {
     if (!this.versions) return verifyHashedCredential(auth, hash, allowed);
+    this.entries.counts.loads++;
     const owner = await authModels(auth).Credential.findOne({ hash }, { publisher_id: 1 }).lean();
     if (!owner?.publisher_id) throw notAuthenticated();
     let stamp: string | null = null;
@@ -207,18 +230,15 @@ export class AccessCache {
       // The versions store is down: answer from fresh reads, cache nothing (the limiter says 503).
     }
     const principal = await verifyHashedCredential(auth, hash, allowed);
-    if (stamp === null) return principal;
-    if (this.entries.size >= this.maxEntries) this.drop(this.entries.keys().next().value!);
+    if (stamp === null || !this.entries.enabled) return principal;
     const cached: Principal = { ...principal };
+    this.entries.set(hash, { principal: cached }, { stamp, now });
     this.vouched.add(cached);
-    this.entries.set(hash, { principal: cached, stamp, at: now });
     return cached;
   }
 
   /** Forgets an entry: its principal is vouched for no more (what was kept against it goes with it). */
   private drop(hash: string): void {
-    const e = this.entries.get(hash);
-    if (e) this.vouched.delete(e.principal);
     this.entries.delete(hash);
   }
 
@@ -240,23 +260,25 @@ function allows(principal: Principal, policy: Policy): boolean {
 
 /**
  * A value computed once per cached principal, valid while its stamp is (the catalog scope of a
- * search, for example): kept against the principal object, so it goes when the principal's entry
- * is replaced or dropped. A principal the access cache does not vouch for computes every time.
- * Bound: the access cache's entries; a failure is not remembered.
+ * search, for example): a namespace keyed by the principal object, whose entry goes when the
+ * principal's entry in the access cache is replaced or dropped. A principal the access cache does
+ * not vouch for computes every time. Bound: the access cache's; concurrent computations are
+ * shared; a failure is not remembered.
  */
 export class PrincipalMemo<T> {
-  private readonly values = new WeakMap<Principal, Promise<T>>();
+  readonly values: CacheNamespace<Principal, T>;
 
-  constructor(private readonly access: AccessCache) {}
+  /** `spec`: the namespace's declaration (its bound and freshness are the access cache's). */
+  constructor(
+    private readonly access: AccessCache,
+    spec: CacheSpec,
+  ) {
+    this.values = new CacheNamespace<Principal, T>(spec, { maxEntries: access.entries.maxEntries, freshMs: access.entries.freshMs });
+    access.onForget((principal) => this.values.delete(principal));
+  }
 
   get(principal: Principal, compute: () => Promise<T>): Promise<T> {
     if (!this.access.vouches(principal)) return compute();
-    let p = this.values.get(principal);
-    if (!p) {
-      p = compute();
-      this.values.set(principal, p);
-      p.catch(() => this.values.delete(principal));
-    }
-    return p;
+    return this.values.through(principal, compute);
   }
 }

@@ -16,7 +16,7 @@ export type { IssuedOperatorToken, OperatorPrincipal } from './operator';
 export type { Policy } from './policy';
 export { callerUnder, merchantOf, policyOf, presentedSecret, principalOf, requireMerchant, requirePolicy } from './auth.middleware';
 export type { PolicyDeps } from './auth.middleware';
-export { AccessCache, PrincipalMemo } from './access-cache';
+export { AccessCache, PRINCIPALS_CACHE, PrincipalMemo } from './access-cache';
 export type { AccessCacheOptions, OAuthResource, TokenAuthority, VerifiedToken } from './access-cache';
 export { bumpOnAccessChange, MemoryAccessVersions, RedisAccessVersions } from './access-versions';
 export type { AccessVersions } from './access-versions';

@@ -5,7 +5,7 @@
  * namespace's counts at the scrape, so a lookup costs an increment of a plain number.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { CacheCounts, CacheNamespace } from './namespace';
+import type { CacheCounts, NamespaceStats } from './namespace';
 
 const EVENTS: Array<[keyof CacheCounts, string]> = [
   ['hits', 'hit'],
@@ -17,7 +17,7 @@ const EVENTS: Array<[keyof CacheCounts, string]> = [
 ];
 
 /** Registers the two families on `registry`, reading `namespaces()` at each scrape. */
-export function registerCacheMetrics(registry: Registry, namespaces: () => Iterable<CacheNamespace<unknown, unknown>>): void {
+export function registerCacheMetrics(registry: Registry, namespaces: () => Iterable<NamespaceStats>): void {
   new Counter({
     name: 'cache_events_total',
     help: 'Cache lookups and loads per namespace: hit, stale_hit (served while a refresh runs), miss, load, load_error, eviction',

@@ -44,6 +44,13 @@ export interface CacheCounts {
   evictions: number;
 }
 
+/** What the metrics read of a namespace. */
+export interface NamespaceStats {
+  readonly name: string;
+  readonly counts: CacheCounts;
+  readonly size: number;
+}
+
 export interface CallOptions {
   /** What the value is read under; an entry stored under another stamp is a miss (compared with ===, arrays item by item). */
   stamp?: unknown;
@@ -68,12 +75,19 @@ interface Loading<V> {
   value: Promise<V>;
 }
 
+const NO_OPTIONS: CallOptions = {};
+
 /** Whether two stamps are the same: identical, or arrays of identical items. */
 function sameStamp(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Whether `e` is fresh at `now` (the clock is read only for an entry that can expire). */
+function fresh(e: Entry<unknown>, now: number | undefined): boolean {
+  return e.freshUntil === Infinity || (now ?? Date.now()) < e.freshUntil;
 }
 
 export interface NamespaceOptions<K, V> {
@@ -85,7 +99,7 @@ export interface NamespaceOptions<K, V> {
   onDrop?: (key: K, value: V) => void;
 }
 
-export class CacheNamespace<K, V> {
+export class CacheNamespace<K, V> implements NamespaceStats {
   readonly maxEntries: number;
   readonly freshMs: number;
   readonly staleMs: number;
@@ -122,9 +136,9 @@ export class CacheNamespace<K, V> {
   }
 
   /** The fresh value under `stamp`, counted as a hit or a miss; an expired or otherwise stamped entry is dropped. */
-  get(key: K, opts: CallOptions = {}): V | undefined {
+  get(key: K, opts: CallOptions = NO_OPTIONS): V | undefined {
     const e = this.entries.get(key);
-    if (e && sameStamp(e.stamp, opts.stamp) && (opts.now ?? Date.now()) < e.freshUntil) {
+    if (e && sameStamp(e.stamp, opts.stamp) && fresh(e, opts.now)) {
       this.touch(key, e);
       this.counts.hits++;
       return e.value;
@@ -135,15 +149,15 @@ export class CacheNamespace<K, V> {
   }
 
   /** The fresh value whatever its stamp, with the stamp it was stored under: not counted, not made recent. */
-  peek(key: K, now = Date.now()): { value: V; stamp: unknown } | undefined {
+  peek(key: K, now?: number): { value: V; stamp: unknown } | undefined {
     const e = this.entries.get(key);
-    return e && now < e.freshUntil ? { value: e.value, stamp: e.stamp } : undefined;
+    return e && fresh(e, now) ? { value: e.value, stamp: e.stamp } : undefined;
   }
 
   /** Whether a fresh entry is held under `stamp` (not counted, not made recent). */
-  has(key: K, opts: CallOptions = {}): boolean {
+  has(key: K, opts: CallOptions = NO_OPTIONS): boolean {
     const e = this.entries.get(key);
-    return !!e && sameStamp(e.stamp, opts.stamp) && (opts.now ?? Date.now()) < e.freshUntil;
+    return !!e && sameStamp(e.stamp, opts.stamp) && fresh(e, opts.now);
   }
 
   /** Keeps `value` under `stamp`, fresh for `freshMs` from `now` (or until `freshUntil`, whichever is first). */

@@ -1,4 +1,4 @@
-export { createPlatformCaches, IndexesMissingError, openBackgroundData, openServiceDeps } from './service-deps';
+export { createPlatformCaches, IndexesMissingError, openBackgroundData, openServiceDeps, PLATFORM_CACHES, platformNamespaces } from './service-deps';
 export { openPlatformData } from './platform-data';
 export type { Models, PlatformData } from './platform-data';
 export type { AppDeps, PlatformCaches, ServiceDeps, ServiceDepsOptions } from './service-deps';

@@ -7,15 +7,18 @@
  * engine's in-process versions, whether indexes are built or verified). Nothing here reads the
  * environment.
  */
-import { AccessCache, bumpOnAccessChange, RedisAccessVersions, type AccessVersions, type TokenAuthority } from '@cw/auth';
+import { AccessCache, bumpOnAccessChange, PRINCIPALS_CACHE, RedisAccessVersions, type AccessVersions, type TokenAuthority } from '@cw/auth';
+import { registerCacheMetrics, type CacheSpec, type NamespaceStats } from '@cw/cache';
 import { createTokenAuthority } from './token-authority';
-import { createCatalogCaches, type CatalogCaches, type CatalogVersion } from '@cw/catalog';
+import { CATALOG_CACHES, catalogNamespaces, createCatalogCaches, type CatalogCaches, type CatalogVersion } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
 import { EventTails } from '@cw/conversions';
 import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
+import { KNOWN_LINKS_CACHE } from '@cw/links';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
+import { MERCHANT_NAMES_CACHE } from '@cw/programs';
 import {
   createMemoryRateLimiter,
   createMemorySlots,
@@ -30,15 +33,24 @@ import { registerOperatorMetrics } from './operator-metrics';
 import { openPlatformData, type Models, type PlatformData } from './platform-data';
 
 /**
- * Every cache of the process, each with its owner (docs/decisions/0039-caches-access.md: what each keeps,
- * its bound, and what ends an entry). Caches of one domain's reads that live with its data
- * (merchant names, link codes known stored) are on that domain's handle in `data`.
+ * Every cache of the process, each with its owner: namespaces of the one cache abstraction
+ * (`@cw/cache`, docs/decisions/0045-one-cache-abstraction.md; what each keeps, its bound and what
+ * ends an entry: `PLATFORM_CACHES`, rendered in docs/caches.md). Caches of one domain's reads that
+ * live with its data (merchant names, link codes known stored) are on that domain's handle in `data`.
  */
 export interface PlatformCaches extends CatalogCaches {
   /** auth: principals by key hash, used only while the account's access stamp is unchanged. */
   principals: AccessCache;
   /** conversions: the newest events of accounts with open event streams. */
   eventTails: EventTails;
+}
+
+/** Every namespace's declaration, in the order of the docs' table (docs/caches.md; a test keeps them equal). */
+export const PLATFORM_CACHES: readonly CacheSpec[] = [PRINCIPALS_CACHE, ...CATALOG_CACHES, MERCHANT_NAMES_CACHE, KNOWN_LINKS_CACHE];
+
+/** Every namespace of a process: the caches' and its domains' data handles' (what the metrics read). */
+export function platformNamespaces(caches: PlatformCaches, data: Pick<PlatformData, 'programs' | 'links'>): NamespaceStats[] {
+  return [caches.principals.entries, ...catalogNamespaces(caches), data.programs.names, data.links.known];
 }
 
 export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null, tokens?: TokenAuthority): PlatformCaches {
@@ -146,6 +158,9 @@ export async function openServiceDeps(
   if (opts.reads === 'requests') budgetReads(db.connection, config.requestQueryTimeoutMs);
   const metrics = opts.metrics ?? createHttpMetrics();
   registerOperatorMetrics(metrics.registry, { db, data, redis });
+  const caches = createPlatformCaches(config, versions, createTokenAuthority(config, data));
+  const namespaces = platformNamespaces(caches, data);
+  registerCacheMetrics(metrics.registry, () => namespaces);
   return {
     config,
     logger,
@@ -156,7 +171,7 @@ export async function openServiceDeps(
     slots: redis ? createRedisSlots(redis, opts.keyPrefix ? `${opts.keyPrefix}:slots` : undefined) : createMemorySlots(),
     redis,
     versions,
-    caches: createPlatformCaches(config, versions, createTokenAuthority(config, data)),
+    caches,
     metrics,
     checks,
     close: async () => {

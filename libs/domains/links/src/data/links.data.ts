@@ -3,6 +3,7 @@
  * the clicks on them. Other libs reach it through `LinksData`'s methods; the models stay here.
  */
 import type { Model } from 'mongoose';
+import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickIdParts } from '../click-ids';
 import { bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
@@ -44,15 +45,21 @@ export interface LinksModels {
   Click: Model<ClickDoc>;
 }
 
-/** A bounded set of link codes known to be stored (links are never deleted). */
-const KNOWN_MAX = 200_000;
+/** Link codes this process has seen stored (docs/decisions/0045-one-cache-abstraction.md). */
+export const KNOWN_LINKS_CACHE: CacheSpec = {
+  name: 'links.knownCodes',
+  keeps: 'Link codes this process has seen stored, so a product page does not re-read its links',
+  maxEntries: 200_000,
+  freshMs: Infinity,
+  invalidation: 'Never stale (links are never deleted). `POST /links/` always reads.',
+};
 
 const { DomainHandle, open } = modelVault<LinksModels>('links');
 
 /** Tracked links by code and the clicks on them: the reads and writes of link creation, listing, redirects and counting. */
 export class LinksData extends DomainHandle {
-  /** Link codes this process has seen stored (docs/decisions/0039-caches-access.md). */
-  private known = new Set<string>();
+  /** Link codes this process has seen stored. */
+  readonly known = new CacheNamespace<string, true>(KNOWN_LINKS_CACHE);
 
   private get models(): LinksModels {
     return open(this);
@@ -60,19 +67,16 @@ export class LinksData extends DomainHandle {
 
   /** True when this process has seen every code stored (no read needed). */
   allKnown(codes: string[]): boolean {
-    return codes.every((c) => this.known.has(c));
+    return codes.every((c) => this.known.get(c) !== undefined);
   }
 
   /** The codes among these this process has seen stored. */
   knownOf(codes: string[]): Set<string> {
-    return new Set(codes.filter((c) => this.known.has(c)));
+    return new Set(codes.filter((c) => this.known.get(c) !== undefined));
   }
 
   remember(codes: Iterable<string>): void {
-    for (const c of codes) {
-      if (this.known.size >= KNOWN_MAX) this.known.clear();
-      this.known.add(c);
-    }
+    for (const c of codes) if (!this.known.has(c)) this.known.set(c, true);
   }
 
   async existingCodes(codes: string[]): Promise<Set<string>> {

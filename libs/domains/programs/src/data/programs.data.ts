@@ -3,6 +3,7 @@
  * memberships of them. Other libs reach it through `ProgramsData`'s methods; the models stay here.
  */
 import type { Model } from 'mongoose';
+import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { announceAccessChanges, defineDomain, modelVault, literalPattern } from '@cw/db';
 import { membershipSchema, type MembershipDoc } from './membership.schema';
 import { merchantSchema, type MerchantDoc } from './merchant.schema';
@@ -24,8 +25,14 @@ export interface ProgramsModels {
   Membership: Model<MembershipDoc>;
 }
 
-/** How long a merchant's display name is served from this process's memory (a rename shows within it). */
-const MERCHANT_NAME_TTL_MS = 60_000;
+/** Merchant display names (docs/decisions/0045-one-cache-abstraction.md): a rename shows within a minute. */
+export const MERCHANT_NAMES_CACHE: CacheSpec = {
+  name: 'programs.merchantNames',
+  keeps: 'Merchant display names on product results and program listings, by merchant id',
+  maxEntries: 100_000,
+  freshMs: 60_000,
+  invalidation: 'Nothing else (a rename shows once the name is no longer fresh).',
+};
 
 announceAccessChanges(programSchema, 'programs');
 // Merchant names show on catalog pages: a rename is a catalog change.
@@ -44,8 +51,8 @@ const { DomainHandle, open } = modelVault<ProgramsModels>('programs');
 
 /** Merchants, their programs and publishers' assignments to them: the queries other domains ask. */
 export class ProgramsData extends DomainHandle {
-  /** Merchant display names, cached per process for a minute (docs/decisions/0039-caches-access.md). */
-  private readonly names = new Map<number, { name: string; expires: number }>();
+  /** Merchant display names, cached per process for a minute. */
+  readonly names = new CacheNamespace<number, string>(MERCHANT_NAMES_CACHE);
 
   private get models(): ProgramsModels {
     return open(this);
@@ -64,14 +71,14 @@ export class ProgramsData extends DomainHandle {
     const out = new Map<number, string>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {
-      const hit = this.names.get(id);
-      if (hit && hit.expires > now) out.set(id, hit.name);
+      const hit = this.names.get(id, { now });
+      if (hit !== undefined) out.set(id, hit);
       else missing.push(id);
     }
     if (missing.length) {
       for (const m of await this.models.Merchant.find({ _id: { $in: missing } }, { name: 1 }).lean()) {
         out.set(Number(m._id), m.name);
-        this.names.set(Number(m._id), { name: m.name, expires: now + MERCHANT_NAME_TTL_MS });
+        this.names.set(Number(m._id), m.name, { now });
       }
     }
     return out;
