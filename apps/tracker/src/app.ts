@@ -1,11 +1,10 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
-import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { storeCountedClicks } from '@cw/conversions';
-import { mountRouter, type RouteSpec, type OpenApiExamples } from '@cw/http';
+import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
-import { fastRedirects } from './routes/redirect.fast';
+import { redirectRoute } from './routes/redirect.node-route';
 import { redirectRouter } from './routes/redirect.routes';
 import { ClickRecorder } from './services/click-recorder';
 import { ClickRedirects } from './services/click-redirects';
@@ -16,6 +15,8 @@ export const PREFIX = '/api/v1/track';
 export interface TrackerApp extends Koa {
   /** The click buffer: flush or close it before the process exits. */
   clicks: ClickRecorder;
+  /** The redirect of cached codes, mounted by the server factory in front of Koa (`serveApp`). */
+  nodeRoutes: readonly NodeRoute[];
 }
 
 export const routes = (deps: AppDeps): RouteSpec[] => conversionRoutes(deps);
@@ -54,8 +55,6 @@ export function createApp(deps: AppDeps): TrackerApp {
   );
   const redirects = new ClickRedirects(deps, app.clicks);
   mountRouter(app, redirectRouter(redirects));
-  // Every server of this app (its own, the one-process platform's, tests') gets the fast path.
-  const koaCallback = app.callback.bind(app);
-  app.callback = (() => fastRedirects(deps, redirects, koaCallback() as RequestListener)) as unknown as Koa['callback'];
+  app.nodeRoutes = [redirectRoute(deps, redirects)];
   return app;
 }

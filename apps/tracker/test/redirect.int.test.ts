@@ -3,13 +3,14 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureLinks } from '@cw/links';
+import { serveApp } from '@cw/http';
 import { createLogger } from '@cw/logging';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp, type TrackerApp } from '../src/app';
 
 let deps: TestDeps;
 let app: TrackerApp;
-let server: ReturnType<TrackerApp['callback']>;
+let server: ReturnType<typeof serveApp>;
 let code: string;
 let customCode: string;
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -17,7 +18,7 @@ const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (K
 beforeAll(async () => {
   deps = await createTestDeps({ env: { RATELIMIT_IP_PER_MIN: '100000' } });
   app = createApp(deps);
-  server = app.callback();
+  server = serveApp(app);
   await deps.models.Merchant.create({ _id: 900, name: 'Test Shop' });
   await deps.models.Program.create({
     _id: 9001,
@@ -128,7 +129,7 @@ describe('GET /c/{code}', () => {
     expect((await deps.data.links.storedClicks({})).length).toBe(before);
   });
 
-  it('answers a code seen before (the node:http fast path) exactly as its first redirect (Koa): headers, body, counting, metrics, access line', async () => {
+  it('answers a code seen before (the node route) exactly as its first redirect (Koa): headers, body, counting, metrics, access line', async () => {
     const redirectsCounted = async () => {
       const m = (await deps.metrics.registry.getMetricsAsJSON()).find((x) => x.name === 'http_requests_total');
       return (m?.values ?? []).filter((v) => v.labels.route === '/c/:code' && String(v.labels.status) === '302').reduce((a, v) => a + v.value, 0);
@@ -137,7 +138,7 @@ describe('GET /c/{code}', () => {
     const logged: string[] = [];
     const sink = new Writable({ write: (c, _e, cb) => (logged.push(String(c)), cb()) });
     const fresh = createApp({ ...deps, logger: createLogger({ name: 'tracker', destination: sink }) });
-    const srv = fresh.callback();
+    const srv = serveApp(fresh);
     const follow = (accept?: string) => {
       const r = request(srv).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Request-Id', 'req-from-caller-1');
       return accept ? r.set('Accept', accept) : r;
@@ -165,7 +166,7 @@ describe('GET /c/{code}', () => {
     await fresh.clicks.close();
     expect((await deps.data.links.storedClicks({ linkId: code })).filter((c) => ids.includes(c._id)).length).toBe(4);
     expect(await redirectsCounted()).toBe(countedBefore + 4);
-    // One access line per redirect, Koa's (the first) and the fast path's alike; never the code or the query.
+    // One access line per redirect, Koa's (the first) and the node route's alike; never the code or the query.
     const access = logged
       .join('')
       .split('\n')
@@ -184,7 +185,7 @@ describe('GET /c/{code}', () => {
     const sent = 300;
     await Promise.all(
       Array.from({ length: sent }, (_, i) =>
-        request(second.callback())
+        request(serveApp(second))
           .get(`/c/${code}`)
           .set('User-Agent', BROWSER)
           .set('X-Forwarded-For', `198.51.100.${i % 250}`),

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { MemoryAccessVersions, RedisAccessVersions } from '@cw/auth';
 import { loadConfig, type PlatformConfig } from '@cw/config';
 import { addMissingPortalLogins, generateDemoData, progressBar, type DemoDataset } from '@cw-tools/demo-data';
-import { createServiceApp, endEventStreams, requestIdFor } from '@cw/http';
+import { createServiceApp, endEventStreams, requestIdFor, withNodeRoutes } from '@cw/http';
 import { credentialsStore, localRunFiles, storeOf, writeCredentials } from '@cw-tools/admin-cli';
 import { withProbes } from '@cw/health';
 import { closeServer, createHttpServer, openBackgroundData, openServiceDeps } from '@cw/runtime';
@@ -234,12 +234,16 @@ async function startOn(
     ],
     edge.callback(),
   );
+  // The tracker's node route (the redirect of cached codes) first, as its own server mounts it.
   serve(
-    withProbes(handler, {
-      checks: deps.checks,
-      registry: deps.metrics.registry,
-      requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
-    }),
+    withNodeRoutes(
+      trackerApp.nodeRoutes,
+      withProbes(handler, {
+        checks: deps.checks,
+        registry: deps.metrics.registry,
+        requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
+      }),
+    ),
   );
   const port = (server.address() as AddressInfo).port;
   const infoPath = opts.infoPath ?? (opts.credentialsPath === null ? undefined : resolve(dirname(opts.credentialsPath ?? CREDENTIALS_PATH), 'platform.json'));

@@ -2,13 +2,13 @@
  * GET /c/{code}: 302 to the landing URL with the click id appended, the click recorded in the
  * background (buffered writes); unknown code 404. HEAD answers the same redirect without
  * recording a click (link previews). Never exposes a publisher key. Codes whose target is cached
- * are answered by the node:http fast path in front of Koa (redirect.fast.ts) with the same
- * behaviour; this route answers the rest (first sight of a code, unknown codes, errors).
+ * are answered by the node route in front of Koa (redirect.node-route.ts); this route answers the
+ * rest (first sight of a code, unknown codes, errors), with the same redirect (redirectAnswer).
  */
 import Router from '@koa/router';
 import { ApiError } from '@cw/errors';
 import type { ClickRedirects } from '../services/click-redirects';
-import { destination } from '../services/redirects';
+import { destination, redirectAnswer } from '../services/redirects';
 
 export function redirectRouter(redirects: ClickRedirects): Router {
   const router = new Router();
@@ -21,9 +21,11 @@ export function redirectRouter(redirects: ClickRedirects): Router {
       ip: ctx.ip,
       overIpLimit: ctx.state.overIpLimit === true,
     });
-    ctx.set('Cache-Control', 'no-store');
-    ctx.redirect(destination(target, clickId));
+    const { headers, body } = redirectAnswer(destination(target, clickId), ctx.get('Accept') || undefined);
     ctx.status = 302;
+    ctx.set(headers);
+    ctx.body = body;
+    ctx.type = headers['Content-Type']!;
   });
   return router;
 }

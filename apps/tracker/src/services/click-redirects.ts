@@ -1,5 +1,5 @@
 /**
- * What following a tracked link does, shared by the Koa route and the node:http fast path: the
+ * What following a tracked link does, shared by the Koa route and the node route (redirect.node-route.ts): the
  * redirect target (cached), the signed click id, and the click record (bot flags, per-address
  * counting) handed to the buffered recorder.
  */

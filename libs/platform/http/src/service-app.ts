@@ -10,6 +10,7 @@ import { countRequest, enforceRateLimit, type RateLimiter } from '@cw/ratelimit'
 import type { HttpMetrics } from '@cw/metrics';
 import { errorHandler, type ErrorClassifier, type ErrorRenderer } from './error.middleware';
 import { accessLog } from './access-log.middleware';
+import { clientAddress } from './client-address';
 import { requestId } from './request-id.middleware';
 import { trailingSlash } from './trailing-slash.middleware';
 
@@ -43,10 +44,14 @@ async function uriLength(ctx: Koa.Context, next: Koa.Next): Promise<void> {
 }
 
 export function createServiceApp(opts: ServiceAppOptions): Koa {
-  // Koa's maxIpsCount keeps the last N entries of X-Forwarded-For, and ctx.ip is the first of them.
+  // ctx.ip is clientAddress's (shared with node routes); `proxy` still governs ctx.protocol and ctx.host.
   const hops = opts.trustProxyHops ?? 0;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
+  app.use((ctx, next) => {
+    ctx.request.ip = clientAddress(ctx.req, hops);
+    return next();
+  });
   app.use(requestId);
   // One access line per request; ctx.state.log: the request's logger (request id, account, trace id).
   app.use(accessLog(opts.logger));

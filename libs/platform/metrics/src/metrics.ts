@@ -4,7 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 export interface HttpMetrics {
   registry: Registry;
   middleware(service: string): Middleware;
-  /** Counts one answered request (for handlers outside Koa: the tracker's redirect fast path). */
+  /** Counts one answered request (for node routes outside Koa: the tracker's redirect). */
   observe(service: string, method: string, route: string, status: number, seconds: number): void;
 }
 
@@ -25,7 +25,7 @@ export function createHttpMetrics(opts: { defaultMetrics?: boolean } = {}): Http
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  // The fast path's label sets are few: each one's children are looked up once, not hashed per request.
+  // A node route's label sets are few: each one's children are looked up once, not hashed per request.
   const children = new Map<string, { duration: ReturnType<typeof duration.labels>; requests: ReturnType<typeof requests.labels> }>();
   return {
     registry,

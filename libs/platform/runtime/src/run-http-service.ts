@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
 import { withProbes } from '@cw/health';
-import { endEventStreams, requestIdFor } from '@cw/http';
+import { endEventStreams, requestIdFor, withNodeRoutes, type NodeRoutedApp } from '@cw/http';
 import { startTelemetry } from '@cw/telemetry';
 import { closeServer } from './close-server';
 import { createHttpServer } from './http-server';
@@ -37,13 +37,17 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
   }
   const app = await opts.createApp(deps);
   let draining = false;
+  // The app's node routes (the tracker's redirect) first, then probes, then Koa.
   const server = createHttpServer(
-    withProbes(app.callback(), {
-      checks: deps.checks,
-      registry: deps.metrics.registry,
-      draining: () => draining,
-      requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
-    }),
+    withNodeRoutes(
+      (app as NodeRoutedApp).nodeRoutes,
+      withProbes(app.callback(), {
+        checks: deps.checks,
+        registry: deps.metrics.registry,
+        draining: () => draining,
+        requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
+      }),
+    ),
   );
   server.listen(deps.config.port, deps.config.host, () => deps.logger.info({ port: deps.config.port }, `${opts.name} listening`));
   let stopping = false;

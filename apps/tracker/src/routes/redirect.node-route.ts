@@ -1,0 +1,66 @@
+/**
+ * The click redirect as a node route (docs/decisions/0048-tracker-redirect-node-route.md): the server
+ * factory mounts it for `/c/` in front of Koa. It answers GET and HEAD /c/{code} whose target is
+ * cached; everything else (first sight of a code, unknown codes, other methods, errors) goes on to
+ * Koa's route (redirect.routes.ts), which resolves and caches the target. Both answer through the
+ * same pieces: the redirect itself (redirectAnswer), the click (ClickRedirects.follow), and @cw/http's
+ * request id, client address, access line and the metrics the Koa stack uses.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { clientAddress, MAX_URL_LENGTH, requestIdFor, writeAccessLine, type NodeRoute } from '@cw/http';
+import { describeRequestSpan } from '@cw/telemetry';
+import { countOnly, rateLimitHeaders } from '@cw/ratelimit';
+import type { AppDeps } from '@cw/runtime';
+import type { ClickRedirects } from '../services/click-redirects';
+import { destination, redirectAnswer } from '../services/redirects';
+
+const ROUTE = '/c/:code';
+
+/** The code of `/c/{code}` (one trailing slash and a query allowed), else undefined. */
+function codeOf(url: string): string | undefined {
+  const q = url.indexOf('?');
+  let path = q < 0 ? url.slice(3) : url.slice(3, q);
+  if (path.endsWith('/')) path = path.slice(0, -1);
+  return path && !path.includes('/') ? path : undefined;
+}
+
+export function redirectRoute(deps: Pick<AppDeps, 'config' | 'limiter' | 'logger' | 'metrics'>, redirects: ClickRedirects): NodeRoute {
+  const limit = deps.config.rateLimits.ip;
+  const hops = deps.config.trustProxyHops;
+
+  async function answer(req: IncomingMessage, res: ServerResponse, code: string): Promise<void> {
+    const started = performance.now();
+    const target = redirects.resolver.cached(code)!;
+    const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
+    const ip = clientAddress(req, hops);
+    const counted = await countOnly(deps.limiter, 'ip', ip || 'unknown', limit);
+    if (counted.failed) deps.logger.error({ err: counted.failed.message, budget: 'ip', request_id: requestId }, 'rate limit store failure');
+    const clickId = redirects.follow(target, req.method!, {
+      userAgent: req.headers['user-agent'] ?? '',
+      referrer: req.headers.referer ?? '',
+      ip,
+      overIpLimit: !counted.allowed && !counted.failed,
+    });
+    const { headers, body } = redirectAnswer(destination(target, clickId), req.headers.accept);
+    res.writeHead(302, { 'X-Request-Id': requestId, ...rateLimitHeaders(counted), ...headers, 'Content-Length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    deps.metrics.observe('tracker', req.method!, ROUTE, 302, (performance.now() - started) / 1000);
+    // As every Koa route: the request's span named by its route, and its access line.
+    describeRequestSpan(ROUTE, req.method!);
+    writeAccessLine(deps.logger, { requestId, method: req.method!, route: ROUTE, status: 302, started });
+  }
+
+  return {
+    prefix: '/c/',
+    handle(req, res, next) {
+      // Long targets go to Koa too (its 414).
+      const code = (req.method === 'GET' || req.method === 'HEAD') && req.url!.length <= MAX_URL_LENGTH ? codeOf(req.url!) : undefined;
+      if (!code || !redirects.resolver.cached(code)) return next(req, res);
+      answer(req, res, code).catch((err: unknown) => {
+        deps.logger.error({ err: err instanceof Error ? err.message : String(err), path: '/c/{code}' }, 'redirect node route failed; answered by Koa');
+        if (!res.headersSent) next(req, res);
+      });
+    },
+  };
+}
