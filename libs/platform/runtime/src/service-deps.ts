@@ -16,7 +16,7 @@ import { EventTails } from '@cw/conversions';
 import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
-import { KNOWN_LINKS_CACHE } from '@cw/links';
+import { KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE } from '@cw/links';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
 import { MERCHANT_NAMES_CACHE } from '@cw/programs';
 import {
@@ -46,11 +46,11 @@ export interface PlatformCaches extends CatalogCaches {
 }
 
 /** Every namespace's declaration, in the order of the docs' table (docs/caches.md; a test keeps them equal). */
-export const PLATFORM_CACHES: readonly CacheSpec[] = [PRINCIPALS_CACHE, ...CATALOG_CACHES, MERCHANT_NAMES_CACHE, KNOWN_LINKS_CACHE];
+export const PLATFORM_CACHES: readonly CacheSpec[] = [PRINCIPALS_CACHE, ...CATALOG_CACHES, MERCHANT_NAMES_CACHE, KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE];
 
 /** Every namespace of a process: the caches' and its domains' data handles' (what the metrics read). */
 export function platformNamespaces(caches: PlatformCaches, data: Pick<PlatformData, 'programs' | 'links'>): NamespaceStats[] {
-  return [caches.principals.entries, ...catalogNamespaces(caches), data.programs.names, data.links.known];
+  return [caches.principals.entries, ...catalogNamespaces(caches), data.programs.names, data.links.known, data.links.legacyEmpty];
 }
 
 export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null, tokens?: TokenAuthority): PlatformCaches {

@@ -54,6 +54,15 @@ export const KNOWN_LINKS_CACHE: CacheSpec = {
   invalidation: 'Never stale (links are never deleted). `POST /links/` always reads.',
 };
 
+/** Whether click rows of the older layout are gone: a count saved while they are. */
+export const LEGACY_CLICKS_EMPTY_CACHE: CacheSpec = {
+  name: 'links.legacyClicksEmpty',
+  keeps: 'That no click rows of the older layout are left (one value, kept only while true)',
+  maxEntries: 1,
+  freshMs: 60_000,
+  invalidation: 'This process moves click rows (`clicks:migrate`).',
+};
+
 const { DomainHandle, open } = modelVault<LinksModels>('links');
 
 /** Tracked links by code and the clicks on them: the reads and writes of link creation, listing, redirects and counting. */
@@ -141,11 +150,11 @@ export class LinksData extends DomainHandle {
   }
 
   /** Whether click rows of the older layout may be left (not migrated yet); known empty for a minute at a time. */
-  private legacyEmptyUntil = 0;
+  readonly legacyEmpty = new CacheNamespace<'all', true>(LEGACY_CLICKS_EMPTY_CACHE);
   private async legacyLeft(): Promise<boolean> {
-    if (Date.now() < this.legacyEmptyUntil) return false;
+    if (this.legacyEmpty.get('all')) return false;
     const left = (await this.models.Click.estimatedDocumentCount()) > 0;
-    if (!left) this.legacyEmptyUntil = Date.now() + 60_000;
+    if (!left) this.legacyEmpty.set('all', true);
     return left;
   }
 
@@ -350,7 +359,7 @@ export class LinksData extends DomainHandle {
       moved += deletedCount;
       opts.onProgress?.(moved, await this.models.Click.estimatedDocumentCount());
     }
-    this.legacyEmptyUntil = 0;
+    this.legacyEmpty.clear();
     return { moved, buckets };
   }
 }
