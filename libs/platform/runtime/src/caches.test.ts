@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import mongoose from 'mongoose';
+import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheTableRows, readMarkdownTable, renderCacheTable } from '@cw/cache';
+import { cacheTableRows, readMarkdownTable, registerCacheMetrics, renderCacheTable } from '@cw/cache';
 import { loadConfig } from '@cw/config';
 import { MemoryAccessVersions } from '@cw/auth';
 import { openPlatformData } from './platform-data';
@@ -27,6 +28,18 @@ describe('the caches of a process', () => {
     const built = platformNamespaces(createPlatformCaches(config, new MemoryAccessVersions()), data).map((n) => n.name);
     expect(new Set(built).size).toBe(built.length);
     expect(built.sort()).toEqual(PLATFORM_CACHES.map((s) => s.name).sort());
+  });
+
+  it('each show at /metrics under their namespace', async () => {
+    const config = loadConfig({ NODE_ENV: 'test' }, { port: 0 });
+    const registry = new Registry();
+    const namespaces = platformNamespaces(createPlatformCaches(config, new MemoryAccessVersions()), openPlatformData(conn).data);
+    registerCacheMetrics(registry, () => namespaces);
+    const text = await registry.metrics();
+    for (const { name } of PLATFORM_CACHES) {
+      expect(text).toContain(`cache_entries{namespace="${name}"} 0`);
+      expect(text).toContain(`cache_events_total{namespace="${name}",event="hit"} 0`);
+    }
   });
 
   it('take their bounds and expiry from config where a setting names them, with the declared defaults', () => {
