@@ -23,6 +23,23 @@ const DOMAINS = [
   'scope:feeds',
   'scope:people',
 ];
+const TESTING_ONLY = [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }];
+const PACKAGE_ONLY = [
+  {
+    group: ['@cw/*/**'],
+    message: "Import a lib through its package only (its index.ts): another domain's data is read through its exported functions.",
+  },
+];
+/** The libs split out of the conversions lib (decision record 0047): only they open the conversion and feed models. */
+const CONVERSIONS_FAMILY = ['conversions', 'events-feed', 'stats', 'reports', 'conversions-operator'];
+const FAMILY_MODELS = [
+  { name: '@cw/conversions', importNames: ['conversionsModels'], message: 'Conversion rows are read through ConversionsData outside the conversions family.' },
+  {
+    name: '@cw/events-feed',
+    importNames: ['eventsFeedModels'],
+    message: "The feed's rows are read through its exported functions outside the conversions family.",
+  },
+];
 const BOUNDARIES = {
   enforceBuildableLibDependency: false,
   allow: [],
@@ -37,7 +54,13 @@ const BOUNDARIES = {
     { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links'] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
-    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
+    // The conversions family (decision record 0047): sales core <- events feed <- stats <- reports, and the operator's acts over core and feed.
+    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions'] },
+    { sourceTag: 'conversions:sales', notDependOnLibsWithTags: ['conversions:feed', 'conversions:stats', 'conversions:reports', 'conversions:operator'] },
+    { sourceTag: 'conversions:feed', notDependOnLibsWithTags: ['conversions:stats', 'conversions:reports', 'conversions:operator'] },
+    { sourceTag: 'conversions:stats', notDependOnLibsWithTags: ['conversions:reports', 'conversions:operator'] },
+    { sourceTag: 'conversions:reports', notDependOnLibsWithTags: ['conversions:operator'] },
+    { sourceTag: 'conversions:operator', notDependOnLibsWithTags: ['conversions:stats', 'conversions:reports'] },
     { sourceTag: 'scope:offers', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:postbacks', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:postbacks', 'scope:tools'] },
     { sourceTag: 'scope:trending', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
@@ -163,20 +186,13 @@ export default [
     // a domain's data module (its schemas and models) is not reachable from another project.
     files: ['apps/*/src/**/*.ts', 'libs/*/*/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'tools/testing/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }],
-          patterns: [
-            {
-              group: ['@cw/*/**'],
-              message: "Import a lib through its package only (its index.ts): another domain's data is read through its exported functions.",
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: [...TESTING_ONLY, ...FAMILY_MODELS], patterns: PACKAGE_ONLY }] },
+  },
+  {
+    // The conversions family (decision record 0047) shares the conversion rows and the feed's rows among its libs.
+    files: CONVERSIONS_FAMILY.map((lib) => `libs/domains/${lib}/src/**/*.ts`),
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: TESTING_ONLY, patterns: PACKAGE_ONLY }] },
   },
   {
     // Type-aware: a promise nobody awaits or handles (a lost error, a write that may not happen

@@ -6,7 +6,7 @@
  *
  * `node --import tsx bench/click-store.bench.ts [--batches 100 --links 1]`
  */
-import { storeCountedClicks } from '@cw/conversions';
+import { storeCountedClicks } from '@cw/stats';
 import { connectDatabase, migrateIndexes } from '@cw/db';
 import { ClickIds, clickRecord } from '@cw/links';
 import { openPlatformData } from '@cw/runtime';

@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Decimal128 } from 'bson';
-import { rebuildStats } from '@cw/conversions';
+import { rebuildStats } from '@cw/stats';
 import { connectDatabase } from '@cw/db';
 import type { ConversionRow } from '@cw/conversions';
 import type { ClickRow } from '@cw/links';

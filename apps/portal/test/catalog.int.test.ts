@@ -11,7 +11,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCredential, type Principal } from '@cw/auth';
 import { lookupProductsPage, productPageJson, searchProductsPage } from '@cw/catalog';
-import { linkTotals } from '@cw/conversions';
+import { linkTotals } from '@cw/reports';
 import { listLinks } from '@cw/links';
 import { joinablePrograms, listPrograms } from '@cw/programs';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';

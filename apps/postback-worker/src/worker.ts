@@ -10,7 +10,8 @@
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
-import { appendPendingEvents, countPendingChanges, upgradeStatsCells } from '@cw/conversions';
+import { appendPendingEvents } from '@cw/events-feed';
+import { countPendingChanges, upgradeStatsCells } from '@cw/stats';
 import type { Logger } from '@cw/logging';
 import { inSpan } from '@cw/telemetry';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential } from '@cw/auth';
-import { rebuildStats } from '@cw/conversions';
+import { rebuildStats } from '@cw/stats';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 

@@ -1,7 +1,7 @@
 /** The reporting token reads the account's events feed at /api/v1/affiliate-reporting/events/: the publisher API's feed, the same cursors. */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEvents } from '@cw/conversions';
+import { listEvents } from '@cw/events-feed';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 

@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Types } from 'mongoose';
 import { rotateCredential } from '@cw/auth';
-import { rebuildStats } from '@cw/conversions';
+import { rebuildStats } from '@cw/stats';
 import { createTestDeps, expectErrorShape, type TestDeps, handlerServer } from '@cw-tools/testing';
 import { createApp } from '../src/app';
 

@@ -1,6 +1,6 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
 import type Koa from 'koa';
-import { storeCountedClicks } from '@cw/conversions';
+import { storeCountedClicks } from '@cw/stats';
 import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';

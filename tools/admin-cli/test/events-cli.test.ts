@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeStatus, listEvents } from '@cw/conversions';
+import { changeStatus } from '@cw/conversions';
+import { listEvents } from '@cw/events-feed';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { runCli } from '../src/cli';
 

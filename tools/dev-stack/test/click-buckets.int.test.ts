@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertManyTolerant } from '@cw/db';
-import { rebuildStats, readFacts, recoverClickBatches, storeCountedClicks } from '@cw/conversions';
+import { readFacts, rebuildStats, recoverClickBatches, storeCountedClicks } from '@cw/stats';
 import { ClickIds, ensureLinks, type ClickRow } from '@cw/links';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { runCli } from '@cw-tools/admin-cli';

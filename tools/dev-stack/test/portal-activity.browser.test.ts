@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CONVERSION_COLUMNS } from '@cw/conversions';
+import { CONVERSION_COLUMNS } from '@cw/reports';
 import { endEventStreams } from '@cw/http';
 import { startPlatform, type Platform } from '../src/platform';
 import { CHROMIUM_ARGS, chromiumPath, portalEnv, settle, signIn, type PortalEnv } from '../src/portal-journeys';

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildStats, readFacts, recoverClickBatches } from '@cw/conversions';
+import { readFacts, rebuildStats, recoverClickBatches } from '@cw/stats';
 import { ensureLinks } from '@cw/links';
 import { createTestDeps, spawnService, type TestDeps } from '@cw-tools/testing';
 

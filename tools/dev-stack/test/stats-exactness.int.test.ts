@@ -13,22 +13,9 @@ import { paymentStatus } from '@cw/account';
 import type { ClickRow } from '@cw/links';
 import { addDecimals, formatDecimal, minorUnits, parseDecimal } from '@cw/money';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
-import {
-  accountOverview,
-  accountTop,
-  bookLedgerEntry,
-  changeStatus,
-  conversionReport,
-  countAccountChanges,
-  linkTotals,
-  listConversions,
-  rebuildStats,
-  recordSale,
-  recoverClickBatches,
-  salesSummary,
-  STATS_STEPS,
-  storeCountedClicks,
-} from '@cw/conversions';
+import { bookLedgerEntry, changeStatus, recordSale } from '@cw/conversions';
+import { countAccountChanges, rebuildStats, recoverClickBatches, STATS_STEPS, storeCountedClicks } from '@cw/stats';
+import { accountOverview, accountTop, conversionReport, linkTotals, listConversions, salesSummary } from '@cw/reports';
 
 let deps: TestDeps;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countPendingChanges, readFacts, zoneCalendar, type Fact } from '@cw/conversions';
+import { countPendingChanges, type Fact, readFacts, zoneCalendar } from '@cw/stats';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../../apps/postback-worker/src/main.ts', import.meta.url));

@@ -87,6 +87,28 @@ describe('module boundaries', () => {
     expect(await boundaryErrors('libs/domains/monetize/src/ok.ts', "import type { LinksData } from '@cw/links';\nexport type X = LinksData;\n")).toEqual([]);
   });
 
+  it('keeps the conversions family one way: sales core, then events feed, then stats, then reports (decision record 0047)', async () => {
+    // The sales core knows neither the read model nor the feed; the feed not the read model; the read model not the reports.
+    expect(await boundaryErrors('libs/domains/conversions/src/bad.ts', "import { readFacts } from '@cw/stats';\nexport const x = readFacts;\n")).not.toEqual(
+      [],
+    );
+    expect(
+      await boundaryErrors('libs/domains/conversions/src/bad.ts', "import { listEvents } from '@cw/events-feed';\nexport const x = listEvents;\n"),
+    ).not.toEqual([]);
+    expect(await boundaryErrors('libs/domains/events-feed/src/bad.ts', "import { readFacts } from '@cw/stats';\nexport const x = readFacts;\n")).not.toEqual(
+      [],
+    );
+    expect(await boundaryErrors('libs/domains/stats/src/bad.ts', "import { listSales } from '@cw/reports';\nexport const x = listSales;\n")).not.toEqual([]);
+    expect(await boundaryErrors('libs/domains/reports/src/ok.ts', "import { readFacts } from '@cw/stats';\nexport const x = readFacts;\n")).toEqual([]);
+    // The conversion rows are opened inside the family only; other domains use ConversionsData's methods.
+    expect(
+      await boundaryErrors('libs/domains/monetize/src/bad.ts', "import { conversionsModels } from '@cw/conversions';\nexport const x = conversionsModels;\n"),
+    ).not.toEqual([]);
+    expect(
+      await boundaryErrors('libs/domains/stats/src/ok.ts', "import { conversionsModels } from '@cw/conversions';\nexport const x = conversionsModels;\n"),
+    ).toEqual([]);
+  });
+
   it('fails when lib code imports a tool (the embedded engine, the demo data)', async () => {
     expect(
       await boundaryErrors(

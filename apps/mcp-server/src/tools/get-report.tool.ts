@@ -1,4 +1,5 @@
-import { conversionReport, REPORT_INPUT, REPORT_SCHEMA } from '@cw/conversions';
+import { REPORT_INPUT } from '@cw/conversions';
+import { conversionReport, REPORT_SCHEMA } from '@cw/reports';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 

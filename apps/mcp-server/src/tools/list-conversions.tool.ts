@@ -1,4 +1,5 @@
-import { CONVERSION_PAGE_SCHEMA, LIST_CONVERSIONS_INPUT, listConversions } from '@cw/conversions';
+import { LIST_CONVERSIONS_INPUT } from '@cw/conversions';
+import { CONVERSION_PAGE_SCHEMA, listConversions } from '@cw/reports';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 import { pageSummary } from './summaries';

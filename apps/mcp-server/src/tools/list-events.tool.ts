@@ -1,4 +1,4 @@
-import { EVENTS_INPUT, EVENTS_PAGE_SCHEMA, EVENTS_POLICY, listEvents } from '@cw/conversions';
+import { EVENTS_INPUT, EVENTS_PAGE_SCHEMA, EVENTS_POLICY, listEvents } from '@cw/events-feed';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 

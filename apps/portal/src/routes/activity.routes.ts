@@ -6,19 +6,17 @@
  */
 import type { Middleware } from 'koa';
 import { authorize } from '@cw/auth';
+import { LIST_CONVERSIONS_INPUT } from '@cw/conversions';
+import { eventRoutes, EVENTS_POLICY, latestEventCursor } from '@cw/events-feed';
 import {
   CONVERSION_COLUMNS,
   CONVERSION_DETAIL_SCHEMA,
   CONVERSION_PAGE_SCHEMA,
   CONVERSIONS_EXPORT_INPUT,
-  eventRoutes,
-  EVENTS_POLICY,
   exportConversions,
   getConversion,
-  latestEventCursor,
-  LIST_CONVERSIONS_INPUT,
   listConversions,
-} from '@cw/conversions';
+} from '@cw/reports';
 import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
 import { CLICK_SCHEMA, CLICKS_INPUT, listClicks } from '@cw/links';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';

@@ -10,7 +10,7 @@ import { authorize, type Policy } from '@cw/auth';
 import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, productPageJson, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
-import { LINK_TOTALS_INPUT, linkTotals } from '@cw/conversions';
+import { LINK_TOTALS_INPUT, linkTotals } from '@cw/reports';
 import { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LINK_SCHEMA, LIST_LINKS_INPUT, listLinks } from '@cw/links';
 import {
   APPLICATION_SCHEMA,

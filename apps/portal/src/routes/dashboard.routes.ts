@@ -1,6 +1,6 @@
 /** The dashboard's numbers (`/accounts/:account/overview`): the same stats read model as GET /reports. */
 import { route, type RouteSpec } from '@cw/http';
-import { accountOverview, accountTop, OVERVIEW_INPUT, TOP_INPUT } from '@cw/conversions';
+import { accountOverview, accountTop, OVERVIEW_INPUT, TOP_INPUT } from '@cw/reports';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 

@@ -1,14 +1,7 @@
 import { principalOf, requirePolicy } from '@cw/auth';
-import {
-  CONVERSION_PAGE_SCHEMA,
-  conversionReport,
-  eventRoutes,
-  EVENTS_POLICY,
-  LIST_CONVERSIONS_INPUT,
-  listConversions,
-  REPORT_INPUT,
-  REPORT_SCHEMA,
-} from '@cw/conversions';
+import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from '@cw/conversions';
+import { eventRoutes, EVENTS_POLICY } from '@cw/events-feed';
+import { CONVERSION_PAGE_SCHEMA, conversionReport, listConversions, REPORT_SCHEMA } from '@cw/reports';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 

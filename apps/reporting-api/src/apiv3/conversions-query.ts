@@ -7,7 +7,8 @@
  * of values (`Stat.conversion_status`, `Offer.name`) are tested on those values and become `in`;
  * fields the platform does not track (always '' or 0) either keep every row or none.
  */
-import type { ConversionStatus, SaleAmountField, SaleCondition, SaleField, SaleSort, SaleTextField } from '@cw/conversions';
+import type { ConversionStatus } from '@cw/conversions';
+import type { SaleAmountField, SaleCondition, SaleField, SaleSort, SaleTextField } from '@cw/reports';
 import { Apiv3Error } from './params';
 import { likePattern, testOf, type FilterSpec, type Value } from './filters';
 

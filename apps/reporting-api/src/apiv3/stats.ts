@@ -5,7 +5,9 @@
  * rows never mix currencies (Stat.currency is always part of a getStats group).
  */
 import type { Principal } from '@cw/auth';
-import { accountFacts, offsetCalendar, searchSales, type ConversionRecord, type ConversionsDeps, type Fact } from '@cw/conversions';
+import type { ConversionRecord } from '@cw/conversions';
+import { accountFacts, searchSales, type ReportsDeps } from '@cw/reports';
+import { offsetCalendar, type Fact } from '@cw/stats';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal, type Dec } from '@cw/money';
 import { Apiv3Error, type Params } from './params';
 import { compare, filterSpecs, filtersOf, pagingOf, sortOf, type Value } from './filters';
@@ -142,7 +144,7 @@ function report(rows: Row[], p: Params, fields: string[], known: readonly string
 }
 
 /** Program names: of `ids`, or of every program (the network's programs, a bounded set). */
-async function offerNames(deps: ConversionsDeps, ids?: number[]): Promise<Map<number, string>> {
+async function offerNames(deps: ReportsDeps, ids?: number[]): Promise<Map<number, string>> {
   return deps.data.programs.namesOf(ids);
 }
 
@@ -150,7 +152,7 @@ async function offerNames(deps: ConversionsDeps, ids?: number[]): Promise<Map<nu
  * One page of sales in HasOffers' shape: the database filters, sorts and pages
  * (./conversions-query.ts); `count` is counted, `totals` summed per currency, both in the database.
  */
-export async function getConversions(deps: ConversionsDeps, principal: Principal, p: Params) {
+export async function getConversions(deps: ReportsDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', CONVERSION_FIELDS, DEFAULT_CONVERSION_FIELDS);
   const { from, to, offsetMs } = dateRange(p);
   const specs = filterSpecs(p, CONVERSION_FIELDS);
@@ -231,7 +233,7 @@ function sumMoney(rows: Row[], field: string): Value {
 /** An amount of a row in its currency's minor unit (a row without sales has no currency: 2 decimals). */
 const amountIn = (d: Dec, currency: Value | undefined) => (typeof currency === 'string' && currency ? moneyIn(d, currency) : formatDecimal(d, 2));
 
-export async function getStats(deps: ConversionsDeps, principal: Principal, p: Params) {
+export async function getStats(deps: ReportsDeps, principal: Principal, p: Params) {
   const fields = listOf(p, 'fields', STAT_FIELDS, DEFAULT_STAT_FIELDS);
   const groups = listOf(
     p,

@@ -3,18 +3,8 @@
  * streamed from a cursor (backpressure through the pipe; a client that goes away closes it).
  */
 import { principalOf, requirePolicy } from '@cw/auth';
-import {
-  eventRoutes,
-  exportSales,
-  listSales,
-  SALE_COLUMNS,
-  SALES_EXPORT_INPUT,
-  SALES_INPUT,
-  SALES_POLICY,
-  salesSummary,
-  subidSales,
-  SUMMARY_INPUT,
-} from '@cw/conversions';
+import { eventRoutes } from '@cw/events-feed';
+import { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/reports';
 import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 

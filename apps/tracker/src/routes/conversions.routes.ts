@@ -1,5 +1,5 @@
 import { merchantOf, requireMerchant } from '@cw/auth';
-import { changeStatus, INTAKE_INPUT, recordSale, STATUS_INPUT, type ConversionRecord } from '@cw/conversions';
+import { changeStatus, type ConversionRecord, INTAKE_INPUT, recordSale, STATUS_INPUT } from '@cw/conversions';
 import { moneyIn } from '@cw/money';
 import { route, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';

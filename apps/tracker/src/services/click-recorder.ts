@@ -8,7 +8,7 @@
  * beyond, the oldest clicks not yet tried are dropped (the failed batch too when the bound is smaller
  * than it), counted in `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
  * Each batch is stored and counted in the stats read model by `write` (one transaction per batch,
- * see @cw/conversions' stats/counting.ts).
+ * see @cw/stats' counting.ts).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ClickRow } from '@cw/links';

@@ -7,7 +7,7 @@ import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase } from '@cw/usecase';
-import { countAccountChanges, readFacts, type Fact } from '@cw/conversions';
+import { countAccountChanges, type Fact, readFacts } from '@cw/stats';
 import type { AccountDeps } from './deps';
 
 const ACCOUNT_POLICY: Policy = { budget: 'account', scope: 'affiliate:read' };

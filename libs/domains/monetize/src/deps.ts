@@ -2,6 +2,8 @@ import type { AuthData } from '@cw/auth';
 import type { AuditData } from '@cw/audit';
 import type { PeopleData } from '@cw/people';
 import type { ConversionsData } from '@cw/conversions';
+import type { EventsFeedData } from '@cw/events-feed';
+import type { StatsData } from '@cw/stats';
 import type { LinksData } from '@cw/links';
 import type { ProgramsData } from '@cw/programs';
 import type { UseCaseDeps } from '@cw/usecase';
@@ -18,6 +20,8 @@ export type MonetizeDeps = UseCaseDeps<{
   programs: ProgramsData;
   links: LinksData;
   conversions: ConversionsData;
+  stats: StatsData;
+  eventsFeed: EventsFeedData;
   people: PeopleData;
   audit: AuditData;
 }>;

@@ -13,7 +13,7 @@ import type { ApplicationStatus, MonetizeApplicationDoc } from './data/monetize-
 import { ApiError } from '@cw/errors';
 import { ensureLinks, hostAllowed, trackedUrl, type LinkSpec } from '@cw/links';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
-import { countAccountChanges, readFacts } from '@cw/conversions';
+import { countAccountChanges, readFacts } from '@cw/stats';
 import { programView } from '@cw/programs';
 import { pageOf, skipFor, type InputOf } from '@cw/usecase';
 import { publicUrlProblem } from '@cw/validation';

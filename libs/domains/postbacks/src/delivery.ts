@@ -10,7 +10,7 @@ import { Agent, request } from 'undici';
 import { isForbiddenAddress } from '@cw/validation';
 import { signatures } from './signing';
 import type { Macro } from './target';
-import type { SaleEventBody } from '@cw/conversions';
+import type { SaleEventBody } from '@cw/events-feed';
 
 export type { SaleEventBody };
 

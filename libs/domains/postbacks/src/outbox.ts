@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { PostbackConfigDoc } from './data/postback-config.schema';
-import { saleEventBody } from '@cw/conversions';
+import { saleEventBody } from '@cw/events-feed';
 import { leaseMs } from './dispatch';
 import { expiresAt } from './retention';
 import { own, type PostbacksDeps } from './deps';

@@ -13,15 +13,9 @@ import { authDomain, type AuthData, type CredentialDoc, type CredentialUseDoc, t
 import { auditDomain, type AuditData, type SecurityEventDoc } from '@cw/audit';
 import { peopleDomain, type AccountMemberDoc, type MailTokenDoc, type PeopleData, type SessionDoc, type UserDoc } from '@cw/people';
 import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog';
-import {
-  conversionsDomain,
-  type ConversionDoc,
-  type ConversionsData,
-  type EventLogHeadDoc,
-  type SaleEventDoc,
-  type StatDoc,
-  type StatTxnDoc,
-} from '@cw/conversions';
+import { conversionsDomain, type ConversionDoc, type ConversionsData } from '@cw/conversions';
+import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleEventDoc } from '@cw/events-feed';
+import { statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
@@ -44,6 +38,8 @@ export interface PlatformData {
   catalog: CatalogData;
   links: LinksData;
   conversions: ConversionsData;
+  eventsFeed: EventsFeedData;
+  stats: StatsData;
   postbacks: PostbacksData;
   feeds: FeedsData;
   offers: OffersData;
@@ -93,6 +89,8 @@ const DOMAINS = [
   catalogDomain,
   linksDomain,
   conversionsDomain,
+  eventsFeedDomain,
+  statsDomain,
   postbacksDomain,
   feedsDomain,
   offersDomain,

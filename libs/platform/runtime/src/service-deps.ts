@@ -12,7 +12,7 @@ import { registerCacheMetrics, type CacheSpec, type NamespaceStats } from '@cw/c
 import { createTokenAuthority } from './token-authority';
 import { CATALOG_CACHES, catalogNamespaces, createCatalogCaches, type CatalogCaches, type CatalogVersion } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
-import { EventTails } from '@cw/conversions';
+import { EventTails } from '@cw/events-feed';
 import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';

@@ -1,16 +1,16 @@
 /** Conversions, the events feed, stats and the ledger: through the conversions lib (acts by its operator use cases, audited). */
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { conversionView } from '@cw/conversions';
+import { readEventLog } from '@cw/events-feed';
+import { rebuildStats } from '@cw/stats';
 import {
-  conversionView,
   operatorBackfillEvents,
   operatorBookLedgerEntry,
   operatorChangeConversionStatus,
   operatorListConversions,
   operatorPruneEvents,
-  readEventLog,
-  rebuildStats,
-} from '@cw/conversions';
+} from '@cw/conversions-operator';
 import { ApiError } from '@cw/errors';
 import { choice, int, mustProgram, mustPublisher, str, UsageError, type CommandSpec, type Options } from './shared';
 

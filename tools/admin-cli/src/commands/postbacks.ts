@@ -1,5 +1,5 @@
 /** Postback deliveries and signing secrets: through the postbacks lib's operator use cases (audited). */
-import { operatorBackfillOutbox } from '@cw/conversions';
+import { operatorBackfillOutbox } from '@cw/conversions-operator';
 import { operatorBackfillDeliveries, operatorListDeliveries, operatorRedeliver, operatorResealSecrets } from '@cw/postbacks';
 import { choice, int, mustPublisher, str, UsageError, type CommandSpec } from './shared';
 

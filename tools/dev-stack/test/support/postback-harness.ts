@@ -9,7 +9,7 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import { issueMerchantToken } from '@cw/auth';
-import { countPendingChanges } from '@cw/conversions';
+import { countPendingChanges } from '@cw/stats';
 import { ensureLinks } from '@cw/links';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import type { PlatformConfig } from '@cw/config';

@@ -1,24 +1,18 @@
 /**
  * The conversions domain's data: conversions (with their sale events and the outbox inside each
- * one), the ordered sale-event log with its per-account heads, and the stats read model (cells and
- * the transactions that fill them). Other libs reach it through `ConversionsData`'s methods; the
- * models stay here.
+ * one). Other domains reach it through `ConversionsData`'s methods. The libs split out of this one
+ * (the events feed, the stats read model, the reports, the operator's acts; decision record 0047)
+ * still read and flag conversion rows themselves, through `conversionsModels`: no other lib may.
  */
 import type { Model } from 'mongoose';
 import { defineDomain, modelVault, insertManyTolerant } from '@cw/db';
 import type { ConversionRecord } from './conversion.schema';
 import { conversionSchema, type ConversionDoc } from './conversion.schema';
-import { eventLogHeadSchema, saleEventLogSchema, type EventLogHeadDoc, type SaleEventDoc } from './sale-event.schema';
-import { statSchema, statTxnSchema, type StatDoc, type StatTxnDoc } from './stat.schema';
 
 export type ConversionRow = ConversionDoc & { _id: string };
 
 export interface ConversionsModels {
   Conversion: Model<ConversionDoc>;
-  SaleEvent: Model<SaleEventDoc>;
-  EventLogHead: Model<EventLogHeadDoc>;
-  Stat: Model<StatDoc>;
-  StatTxn: Model<StatTxnDoc>;
 }
 
 const { DomainHandle, open } = modelVault<ConversionsModels>('conversions');
@@ -88,17 +82,16 @@ export class ConversionsData extends DomainHandle {
   }
 }
 
-/** The conversions lib's own models (not exported from the lib). */
+/**
+ * The conversions models, for the libs split out of this one (`@cw/events-feed`, `@cw/stats`,
+ * `@cw/reports`, `@cw/conversions-operator`) and this lib's own use cases; no other lib imports it.
+ */
 export const conversionsModels = (data: ConversionsData): ConversionsModels => open(data);
 
 export const conversionsDomain = defineDomain(
   'conversions',
   {
     Conversion: [conversionSchema, 'conversions'],
-    SaleEvent: [saleEventLogSchema, 'sale_events'],
-    EventLogHead: [eventLogHeadSchema, 'event_log_heads'],
-    Stat: [statSchema, 'stats'],
-    StatTxn: [statTxnSchema, 'stats_txns'],
   },
   (m: ConversionsModels) => new ConversionsData(m),
 );

@@ -9,12 +9,9 @@ import type { Policy, Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
-import type { ConversionRecord } from './data/conversion.schema';
-import { TIMEZONE } from './conversion.schemas';
-import { nextDay, zoneCalendar } from './stats/calendar';
-import { countAccountChanges } from './stats/counting';
-import { readFacts } from './stats/reader';
-import { own, type ConversionsDeps } from './deps';
+import { TIMEZONE, type ConversionRecord } from '@cw/conversions';
+import { countAccountChanges, nextDay, readFacts, zoneCalendar } from '@cw/stats';
+import { own, type ReportsDeps as ConversionsDeps } from './deps';
 
 /** The reporting token only, with its own per-account budget. */
 export const SALES_POLICY: Policy = { budget: 'reportingToken', credentials: ['reporting_token'] };

@@ -10,9 +10,9 @@ import { ApiError } from '@cw/errors';
 import { serveEventStream } from '@cw/http';
 import type { Slots } from '@cw/ratelimit';
 import { cursorSeq, eventCursor, readEventLog, tailAfter, type EventTails } from './event-log';
-import { type ConversionsDeps } from './deps';
+import { type EventsFeedDeps } from './deps';
 
-export interface EventStreamDeps extends Pick<ConversionsDeps, 'data'> {
+export interface EventStreamDeps extends Pick<EventsFeedDeps, 'data'> {
   config: Pick<PlatformConfig, 'eventStreamsPerAccount' | 'eventsPollMs' | 'eventsHeartbeatMs'>;
   slots: Slots;
   caches: { eventTails: EventTails };

@@ -8,9 +8,9 @@
 import { ApiError } from '@cw/errors';
 import type { Principal } from '@cw/auth';
 import { useCase } from '@cw/usecase';
-import type { ConversionRecord } from './data/conversion.schema';
-import { conversionView, listConversions } from './reporting.service';
-import { own, type ConversionsDeps } from './deps';
+import { conversionView, type ConversionRecord } from '@cw/conversions';
+import { listConversions } from './reporting.service';
+import { own, type ReportsDeps as ConversionsDeps } from './deps';
 
 /** The status a conversion has right after each event (a reversal declines an approved sale). */
 const STATUS_AFTER: Record<string, 'pending' | 'approved' | 'declined'> = {

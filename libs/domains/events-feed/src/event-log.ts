@@ -16,10 +16,10 @@
  */
 import type { Policy } from '@cw/auth';
 import { ApiError } from '@cw/errors';
-import type { ConversionRecord } from './data/conversion.schema';
+import type { ConversionRecord } from '@cw/conversions';
 import { saleEventBody, type SaleEventBody } from './sale-events';
 import { withAccountLease } from './account-lease';
-import { own, type ConversionsDeps } from './deps';
+import { own, type EventsFeedDeps } from './deps';
 
 /** Publisher API keys of every kind but demo (403), on the reporting budget. */
 export const EVENTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -29,7 +29,7 @@ const LEASE_MS = 10_000;
 /** Conversions read per append step. */
 const BATCH = 200;
 
-type Deps = Pick<ConversionsDeps, 'data'>;
+type Deps = Pick<EventsFeedDeps, 'data'>;
 
 interface LoggedEvent {
   _id: string;
@@ -284,6 +284,6 @@ export async function listEvents(deps: Deps, publisherId: string, input: { curso
 }
 
 /** Removes events logged before `before` (every account); a cursor older than what is left answers 410. */
-export async function pruneEvents(deps: Pick<ConversionsDeps, 'data'>, before: Date): Promise<number> {
+export async function pruneEvents(deps: Pick<EventsFeedDeps, 'data'>, before: Date): Promise<number> {
   return (await own(deps).SaleEvent.deleteMany({ logged_at: { $lt: before } })).deletedCount ?? 0;
 }

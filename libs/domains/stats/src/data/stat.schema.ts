@@ -1,7 +1,7 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
- * The stats read model (owned by @cw/conversions, see its stats/ folder): one cell per account,
+ * The stats read model (owned by @cw/stats): one cell per account,
  * view, period and dimension values, holding counters that clicks and conversion changes
  * increment as they happen. Views: `a` (the account), `p` (program and merchant), `s` (sub-ID),
  * `ps` (both), `l` (a tracked link: `link_id`, with its program and sub-ID). Grains: `d` (a UTC day: quarter hours in a Fenwick tree, slots `f1`..`f96`, so any

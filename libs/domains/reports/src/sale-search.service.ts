@@ -8,11 +8,10 @@
 import type { Principal } from '@cw/auth';
 import { useCase } from '@cw/usecase';
 import { Types } from 'mongoose';
-import type { ConversionRecord, ConversionStatus } from './data/conversion.schema';
-import { own, type ConversionsDeps } from './deps';
+import type { ConversionRecord, ConversionStatus } from '@cw/conversions';
+import { countAccountChanges, readFacts, type Fact, type StatsQuery } from '@cw/stats';
+import { own, type ReportsDeps as ConversionsDeps } from './deps';
 import { SALES_POLICY } from './sales.service';
-import { countAccountChanges } from './stats/counting';
-import { readFacts, type Fact, type StatsQuery } from './stats/reader';
 
 /** Text fields ('' and absent are the same value: match both with `in: ['', null]`). */
 export type SaleTextField = 'id' | 'currency' | 'subid' | 'click_id';

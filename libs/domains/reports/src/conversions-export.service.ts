@@ -7,10 +7,9 @@
 import type { Cursor } from 'mongoose';
 import { authorize, type Principal } from '@cw/auth';
 import type { InputOf } from '@cw/usecase';
-import { LIST_CONVERSIONS_INPUT } from './conversion.schemas';
-import type { ConversionRecord } from './data/conversion.schema';
-import { conversionsFilter, conversionView, CONVERSIONS_ORDER, listConversions } from './reporting.service';
-import { own, type ConversionsDeps } from './deps';
+import { conversionView, LIST_CONVERSIONS_INPUT, type ConversionRecord } from '@cw/conversions';
+import { conversionsFilter, CONVERSIONS_ORDER, listConversions } from './reporting.service';
+import { own, type ReportsDeps as ConversionsDeps } from './deps';
 
 const { date_from, date_to, subid, status, source, updated_since } = LIST_CONVERSIONS_INPUT.properties;
 

@@ -12,8 +12,8 @@ import { insertManyTolerant } from '@cw/db';
 import { CELL_FORMAT, Increments, monthStartOf, nextMonthStart, stateKey, type CellDims } from './cells';
 import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
-import { withAccountLease } from '../account-lease';
-import { own, type ConversionsDeps } from '../deps';
+import { withAccountLease } from '@cw/events-feed';
+import { own, type StatsDeps as ConversionsDeps } from './deps';
 
 type Deps = Pick<ConversionsDeps, 'data'>;
 

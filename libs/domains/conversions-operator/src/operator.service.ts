@@ -6,14 +6,21 @@
 import type { AuditData } from '@cw/audit';
 import { recordOperatorAct } from '@cw/audit';
 import { operatorUseCase, type UseCaseDeps } from '@cw/usecase';
-import { own, type ConversionsDeps } from './deps';
-import { appendPendingEvents, pruneEvents } from './event-log';
-import type { ConversionRecord, ConversionStatus } from './data/conversion.schema';
-import { bookLedgerEntry, changeStatus } from './lifecycle';
-import { conversionView } from './reporting.service';
+import {
+  bookLedgerEntry,
+  changeStatus,
+  conversionsModels,
+  conversionView,
+  type ConversionRecord,
+  type ConversionsDeps,
+  type ConversionStatus,
+} from '@cw/conversions';
+import { appendPendingEvents, pruneEvents, type EventsFeedDeps } from '@cw/events-feed';
 
-/** The conversions lib's deps and the audit log. */
-export type OperatorConversionsDeps = ConversionsDeps & UseCaseDeps<{ audit: AuditData }>;
+/** The sales core's and the events feed's deps, and the audit log. */
+export type OperatorConversionsDeps = ConversionsDeps & EventsFeedDeps & UseCaseDeps<{ audit: AuditData }>;
+
+const own = (deps: OperatorConversionsDeps) => conversionsModels(deps.data.conversions);
 
 export const operatorListConversions = operatorUseCase(
   'support',

@@ -10,8 +10,8 @@
 import type { ClickRow } from '@cw/links';
 import { Increments, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
-import { withAccountLease } from '../account-lease';
-import { own, type ConversionsDeps } from '../deps';
+import { withAccountLease } from '@cw/events-feed';
+import { own, type StatsDeps as ConversionsDeps } from './deps';
 
 type Deps = Pick<ConversionsDeps, 'data'>;
 

@@ -3,8 +3,7 @@
  * (the same id in both). The conversion is shown as of the event: a `sale.created` event says
  * pending even when it is published after the sale was approved.
  */
-import type { ConversionRecord } from './data/conversion.schema';
-import { conversionView } from './reporting.service';
+import { conversionView, type ConversionRecord } from '@cw/conversions';
 
 export interface SaleEventBody {
   id: string;

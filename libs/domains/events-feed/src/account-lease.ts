@@ -6,7 +6,7 @@
  * at the end; a holder that died leaves it to expire.
  */
 import { randomBytes } from 'node:crypto';
-import { own, type ConversionsDeps } from './deps';
+import { own, type EventsFeedDeps } from './deps';
 
 const FIELDS = { log: ['leased_until', 'holder'], stats: ['stats_leased_until', 'stats_holder'] } as const;
 
@@ -20,7 +20,7 @@ export interface AccountLease {
  * holder): undefined at once, or after waiting up to `waitMs` for it.
  */
 export async function withAccountLease<T>(
-  deps: Pick<ConversionsDeps, 'data'>,
+  deps: { data: Pick<EventsFeedDeps['data'], 'conversions' | 'eventsFeed'> },
   publisherId: string,
   kind: keyof typeof FIELDS,
   ms: number,

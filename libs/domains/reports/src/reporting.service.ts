@@ -6,12 +6,9 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
-import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from './conversion.schemas';
-import type { ConversionRecord } from './data/conversion.schema';
-import { addDays, bucketOf, daysBetween, nextDay, zoneCalendar } from './stats/calendar';
-import { countAccountChanges } from './stats/counting';
-import { readFacts } from './stats/reader';
-import { own, type ConversionsDeps } from './deps';
+import { conversionView, LIST_CONVERSIONS_INPUT, REPORT_INPUT, type ConversionRecord } from '@cw/conversions';
+import { addDays, bucketOf, countAccountChanges, daysBetween, nextDay, readFacts, zoneCalendar } from '@cw/stats';
+import { own, type ReportsDeps as ConversionsDeps } from './deps';
 
 const CONVERSIONS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 const REPORTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -30,28 +27,6 @@ function range(from: string | undefined, to: string | undefined): { from?: Date;
       errors: [{ param: 'date_from', detail: 'must not be after date_to' }],
     });
   return { from: from ? dayStart(from) : undefined, toExclusive: to ? new Date(dayStart(to).getTime() + DAY) : undefined };
-}
-
-/** The publisher view of a conversion: never the merchant's order id or the network's margin. */
-export function conversionView(c: ConversionRecord, merchantName: string | undefined) {
-  return {
-    id: c._id,
-    status: c.status,
-    subid: c.subid || null,
-    campaign_id: c.campaign_id ?? null,
-    program_id: c.program_id ?? null,
-    merchant: c.campaign_id !== undefined && c.campaign_id !== null ? { id: c.campaign_id, name: merchantName ?? '' } : null,
-    sale_amount: moneyIn(c.sale_amount, c.currency),
-    commission: moneyIn(c.commission, c.currency),
-    currency: c.currency,
-    click_id: c.click_id ?? null,
-    deeplink_id: c.link_id ?? null,
-    source: c.source,
-    ...(c.source === 'ledger' ? { reason: c.reason ?? null } : {}),
-    reversed: c.reversed,
-    occurred_at: c.occurred_at,
-    updated_at: c.updated_at,
-  };
 }
 
 type Sums = Record<string, string>;

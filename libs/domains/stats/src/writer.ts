@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { CELL_FORMAT, type CellInc } from './cells';
-import { own, type ConversionsDeps } from '../deps';
+import { own, type StatsDeps as ConversionsDeps } from './deps';
 
 type Deps = Pick<ConversionsDeps, 'data'>;
 

@@ -19,10 +19,8 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, formatDecimal, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase, type InputOf } from '@cw/usecase';
-import { addDays, bucketOf, daysBetween, nextDay, zoneCalendar, type Bucket, type Calendar } from './stats/calendar';
-import { countAccountChanges } from './stats/counting';
-import { readFacts, type Fact } from './stats/reader';
-import type { ConversionsDeps } from './deps';
+import { addDays, bucketOf, countAccountChanges, daysBetween, nextDay, readFacts, zoneCalendar, type Bucket, type Calendar, type Fact } from '@cw/stats';
+import type { ReportsDeps as ConversionsDeps } from './deps';
 
 const POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 

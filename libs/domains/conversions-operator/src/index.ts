@@ -1,0 +1,9 @@
+export {
+  operatorBackfillEvents,
+  operatorBackfillOutbox,
+  operatorBookLedgerEntry,
+  operatorChangeConversionStatus,
+  operatorListConversions,
+  operatorPruneEvents,
+} from './operator.service';
+export type { OperatorConversionsDeps } from './operator.service';

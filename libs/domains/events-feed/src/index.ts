@@ -1,0 +1,25 @@
+export {
+  appendAccountEvents,
+  appendPendingEvents,
+  eventCursor,
+  EventTails,
+  EVENTS_INPUT,
+  EVENTS_POLICY,
+  latestEventCursor,
+  listEvents,
+  pruneEvents,
+  readEventLog,
+} from './event-log';
+export type { EventsPage, LoggedPage } from './event-log';
+export { saleEventBody } from './sale-events';
+export type { SaleEventBody } from './sale-events';
+export { openEventStream } from './event-stream';
+export type { EventStreamDeps } from './event-stream';
+export { EVENTS_PAGE_SCHEMA, eventRoutes, SALE_EVENT_SCHEMA } from './event.routes';
+export type { EventRoutesOptions } from './event.routes';
+export { withAccountLease } from './account-lease';
+export type { AccountLease } from './account-lease';
+export { EventsFeedData, eventsFeedDomain, eventsFeedModels } from './data/events-feed.data';
+export type { EventsFeedModels } from './data/events-feed.data';
+export type { EventLogHeadDoc, SaleEventDoc } from './data/sale-event.schema';
+export type { EventsFeedDeps } from './deps';

@@ -1,0 +1,10 @@
+export { countAccountChanges, countPendingChanges, recoverClickBatches, STATS_STEPS, storeCountedClicks } from './counting';
+export { readFacts, viewFor } from './reader';
+export type { Fact, StatsQuery } from './reader';
+export { addDays, bucketOf, daysBetween, nextDay, offsetCalendar, UTC_CALENDAR, zoneCalendar } from './calendar';
+export type { Bucket, Calendar } from './calendar';
+export { rebuildStats, upgradeStatsCells } from './rebuild';
+export type { RebuildProgress, RebuildResult } from './rebuild';
+export { StatsData, statsDomain } from './data/stats.data';
+export type { StatDoc, StatTxnDoc } from './data/stat.schema';
+export type { StatsDeps } from './deps';
