@@ -8,6 +8,7 @@ import * as audit from '@cw/audit';
 import * as auth from '@cw/auth';
 import * as catalog from '@cw/catalog';
 import * as conversions from '@cw/conversions';
+import * as eventsFeed from '@cw/events-feed';
 import * as feeds from '@cw/feeds';
 import * as idempotency from '@cw/idempotency';
 import * as links from '@cw/links';
@@ -17,6 +18,7 @@ import * as offers from '@cw/offers';
 import * as people from '@cw/people';
 import * as postbacks from '@cw/postbacks';
 import * as programs from '@cw/programs';
+import * as stats from '@cw/stats';
 import * as trending from '@cw/trending';
 import { openPlatformData } from './platform-data';
 
@@ -26,7 +28,30 @@ conn.on('error', () => undefined);
 conn.asPromise().catch(() => undefined);
 afterAll(() => conn.close());
 
-const PACKAGES = { audit, auth, catalog, conversions, feeds, idempotency, links, monetize, oauth, offers, people, postbacks, programs, trending };
+const PACKAGES = {
+  audit,
+  auth,
+  catalog,
+  conversions,
+  eventsFeed,
+  feeds,
+  idempotency,
+  links,
+  monetize,
+  oauth,
+  offers,
+  people,
+  postbacks,
+  programs,
+  stats,
+  trending,
+};
+/**
+ * The one exception: the libs split out of the conversions lib still read conversion rows (and the
+ * reports the feed's rows) themselves, through these accessors, which the lint refuses outside that
+ * family (decision record 0047).
+ */
+const FAMILY_ACCESSORS: Record<string, string[]> = { conversions: ['conversionsModels'], eventsFeed: ['eventsFeedModels'] };
 
 describe('domain data', () => {
   it('hands use cases one handle per domain, none of which exposes a model', () => {
@@ -41,12 +66,12 @@ describe('domain data', () => {
     }
   });
 
-  it('no domain package exports the accessor of its models (other libs read through the handle)', () => {
+  it('no domain package exports the accessor of its models (other libs read through the handle), but for the conversions family', () => {
     for (const [name, pkg] of Object.entries(PACKAGES)) {
       expect(
         Object.keys(pkg).filter((k) => /models$/i.test(k)),
         name,
-      ).toEqual([]);
+      ).toEqual(FAMILY_ACCESSORS[name] ?? []);
     }
   });
 
