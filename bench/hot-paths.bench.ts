@@ -40,7 +40,7 @@ const OPTIONS = {
   /** Scenarios whose name contains one of these comma-separated parts. */
   only: { type: 'string' },
   top: { type: 'string', default: '0' },
-  /** With --profile: write each scenario's raw profile to <dir>/<scenario>.cpuprofile. */
+  /** With --profile: write each scenario's raw profile to <dir>/<scenario>.cpuprofile; with --services, each service's whole-run profile too. */
   'profile-dir': { type: 'string' },
   /** `child`: the engine in its own process (as MongoDB would be), so the RSS is the platform's. */
   engine: { type: 'string', default: 'in-process' },
@@ -86,7 +86,9 @@ async function startService(name: string): Promise<{ url: string; pid: number; s
   await once(probe, 'listening');
   const port = (probe.address() as AddressInfo).port;
   probe.close();
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${name}/src/main.ts`], {
+  // With --services and --profile-dir, each service writes its own V8 CPU profile there when it stops.
+  const profiling = values['profile-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}/${name}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', `apps/${name}/src/main.ts`], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

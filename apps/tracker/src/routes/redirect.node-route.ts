@@ -12,8 +12,10 @@ import { clientAddress, MAX_URL_LENGTH, requestIdFor, writeAccessLine, type Node
 import { describeRequestSpan } from '@cw/telemetry';
 import { countOnly, rateLimitHeaders } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
+import type { RedirectTarget } from '@cw/links';
 import type { ClickRedirects } from '../services/click-redirects';
-import { destination, redirectAnswer } from '../services/redirects';
+import { destination } from '@cw/links';
+import { redirectAnswer } from '../services/redirect-answer';
 
 const ROUTE = '/c/:code';
 
@@ -29,9 +31,8 @@ export function redirectRoute(deps: Pick<AppDeps, 'config' | 'limiter' | 'logger
   const limit = deps.config.rateLimits.ip;
   const hops = deps.config.trustProxyHops;
 
-  async function answer(req: IncomingMessage, res: ServerResponse, code: string): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget): Promise<void> {
     const started = performance.now();
-    const target = redirects.resolver.cached(code)!;
     const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
     const ip = clientAddress(req, hops);
     const counted = await countOnly(deps.limiter, 'ip', ip || 'unknown', limit);
@@ -56,8 +57,9 @@ export function redirectRoute(deps: Pick<AppDeps, 'config' | 'limiter' | 'logger
     handle(req, res, next) {
       // Long targets go to Koa too (its 414).
       const code = (req.method === 'GET' || req.method === 'HEAD') && req.url!.length <= MAX_URL_LENGTH ? codeOf(req.url!) : undefined;
-      if (!code || !redirects.resolver.cached(code)) return next(req, res);
-      answer(req, res, code).catch((err: unknown) => {
+      const target = code === undefined ? undefined : redirects.resolver.cached(code);
+      if (!target) return next(req, res);
+      answer(req, res, target).catch((err: unknown) => {
         deps.logger.error({ err: err instanceof Error ? err.message : String(err), path: '/c/{code}' }, 'redirect node route failed; answered by Koa');
         if (!res.headersSent) next(req, res);
       });

@@ -8,7 +8,8 @@
 import Router from '@koa/router';
 import { ApiError } from '@cw/errors';
 import type { ClickRedirects } from '../services/click-redirects';
-import { destination, redirectAnswer } from '../services/redirects';
+import { destination } from '@cw/links';
+import { redirectAnswer } from '../services/redirect-answer';
 
 export function redirectRouter(redirects: ClickRedirects): Router {
   const router = new Router();

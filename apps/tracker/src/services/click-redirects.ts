@@ -3,10 +3,9 @@
  * redirect target (cached), the signed click id, and the click record (bot flags, per-address
  * counting) handed to the buffered recorder.
  */
-import { clickRecord, ClickIds, ClickRateCounter } from '@cw/links';
+import { clickRecord, ClickIds, ClickRateCounter, RedirectResolver, type RedirectTarget } from '@cw/links';
 import type { AppDeps } from '@cw/runtime';
 import type { ClickRecorder } from './click-recorder';
-import { RedirectResolver, type RedirectTarget } from './redirects';
 
 export interface Reader {
   userAgent: string;
@@ -23,10 +22,10 @@ export class ClickRedirects {
   private readonly key: Buffer;
 
   constructor(
-    deps: Pick<AppDeps, 'data' | 'config'>,
+    deps: Pick<AppDeps, 'data' | 'config' | 'caches'>,
     readonly recorder: ClickRecorder,
   ) {
-    this.resolver = new RedirectResolver(deps.data);
+    this.resolver = new RedirectResolver(deps.data, deps.caches.redirectTargets);
     this.key = deps.config.secretKey;
     this.ids = new ClickIds(deps.config.keys);
   }

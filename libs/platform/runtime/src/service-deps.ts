@@ -8,7 +8,7 @@
  * environment.
  */
 import { AccessCache, bumpOnAccessChange, PRINCIPALS_CACHE, RedisAccessVersions, type AccessVersions, type TokenAuthority } from '@cw/auth';
-import { registerCacheMetrics, type CacheSpec, type NamespaceStats } from '@cw/cache';
+import { CacheNamespace, registerCacheMetrics, type CacheSpec, type NamespaceStats } from '@cw/cache';
 import { createTokenAuthority } from './token-authority';
 import { CATALOG_CACHES, catalogNamespaces, createCatalogCaches, type CatalogCaches, type CatalogVersion } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
@@ -16,7 +16,7 @@ import { EventTails } from '@cw/events-feed';
 import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
-import { KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE } from '@cw/links';
+import { KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE, REDIRECT_TARGETS_CACHE, type RedirectTarget } from '@cw/links';
 import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
 import { MERCHANT_NAMES_CACHE } from '@cw/programs';
 import {
@@ -43,19 +43,33 @@ export interface PlatformCaches extends CatalogCaches {
   principals: AccessCache;
   /** conversions: the newest events of accounts with open event streams. */
   eventTails: EventTails;
+  /** links: the tracker's redirect targets by link code. */
+  redirectTargets: CacheNamespace<string, RedirectTarget>;
 }
 
 /** Every namespace's declaration, in the order of the docs' table (docs/caches.md; a test keeps them equal). */
-export const PLATFORM_CACHES: readonly CacheSpec[] = [PRINCIPALS_CACHE, ...CATALOG_CACHES, MERCHANT_NAMES_CACHE, KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE];
+export const PLATFORM_CACHES: readonly CacheSpec[] = [
+  PRINCIPALS_CACHE,
+  ...CATALOG_CACHES,
+  MERCHANT_NAMES_CACHE,
+  KNOWN_LINKS_CACHE,
+  LEGACY_CLICKS_EMPTY_CACHE,
+  REDIRECT_TARGETS_CACHE,
+];
 
 /** Every namespace of a process: the caches' and its domains' data handles' (what the metrics read). */
 export function platformNamespaces(caches: PlatformCaches, data: Pick<PlatformData, 'programs' | 'links'>): NamespaceStats[] {
-  return [caches.principals.entries, ...catalogNamespaces(caches), data.programs.names, data.links.known, data.links.legacyEmpty];
+  return [caches.principals.entries, ...catalogNamespaces(caches), data.programs.names, data.links.known, data.links.legacyEmpty, caches.redirectTargets];
 }
 
 export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null, tokens?: TokenAuthority): PlatformCaches {
   const principals = new AccessCache(versions, { tokens });
-  return { principals, ...createCatalogCaches(config, principals, catalogVersion(versions, principals)), eventTails: new EventTails() };
+  return {
+    principals,
+    ...createCatalogCaches(config, principals, catalogVersion(versions, principals)),
+    eventTails: new EventTails(),
+    redirectTargets: new CacheNamespace(REDIRECT_TARGETS_CACHE),
+  };
 }
 
 /**

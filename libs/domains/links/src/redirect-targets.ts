@@ -1,0 +1,86 @@
+/**
+ * What a tracked link redirects to, as the tracker reads it on every click. Links never change
+ * after creation, so a code's target (the link and its program's click-id parameter) is kept in
+ * the `links.redirectTargets` namespace for a minute: a program's parameter change applies within
+ * it. Unknown codes are not kept (a new link works at once). docs/decisions/0045-one-cache-abstraction.md.
+ */
+import type { CacheNamespace, CacheSpec } from '@cw/cache';
+import type { ProgramsData } from '@cw/programs';
+import type { LinksData } from './data/links.data';
+
+export interface RedirectTarget {
+  linkId: string;
+  publisherId: string;
+  programId: number;
+  merchantId: number;
+  subid: string;
+  landingUrl: string;
+  clickIdParam: string;
+  /** The destination around the click id (so each click costs a concatenation, not a URL parse). */
+  around: [string, string];
+}
+
+export const REDIRECT_TARGETS_CACHE: CacheSpec = {
+  name: 'links.redirectTargets',
+  keeps: "A link code's redirect target (landing URL, attribution, the program's click-id parameter), for the tracker",
+  maxEntries: 100_000,
+  freshMs: 60_000,
+  invalidation:
+    "Nothing else (links never change; a program's click-id parameter change applies once the entry is no longer fresh). Unknown codes are not kept.",
+};
+
+export const CODE_PATTERN = /^[A-Za-z0-9]{1,64}$/;
+
+export class RedirectResolver {
+  constructor(
+    private readonly data: { links: LinksData; programs: ProgramsData },
+    private readonly targets: CacheNamespace<string, RedirectTarget>,
+  ) {}
+
+  /** The kept target of a code, without any read (undefined: not kept or no longer fresh). */
+  cached(code: string, now?: number): RedirectTarget | undefined {
+    return this.targets.get(code, now === undefined ? undefined : { now });
+  }
+
+  async resolve(code: string, now?: number): Promise<RedirectTarget | undefined> {
+    if (!CODE_PATTERN.test(code)) return undefined;
+    const hit = this.cached(code, now);
+    if (hit) return hit;
+    const link = await this.data.links.byCode(code);
+    if (!link) return undefined;
+    const program = await this.data.programs.byId(link.program_id, { click_id_param: 1 });
+    const clickIdParam = program?.click_id_param || 'cw_click_id';
+    const target: RedirectTarget = {
+      linkId: String(link._id),
+      publisherId: link.publisher_id,
+      programId: link.program_id,
+      merchantId: link.campaign_id,
+      subid: link.subid ?? '',
+      landingUrl: link.landing_url,
+      clickIdParam,
+      around: around(link.landing_url, clickIdParam),
+    };
+    this.targets.set(code, target, now === undefined ? undefined : { now });
+    return target;
+  }
+}
+
+const MARK = 'cwclickid0000mark';
+
+/**
+ * The landing URL with the click id set under the program's parameter (URLSearchParams.set: an
+ * existing value is replaced), split where the id goes. Click ids are base64url, which the query
+ * serializer leaves as is, so concatenating gives exactly what set(param, id) would.
+ */
+function around(landingUrl: string, param: string): [string, string] {
+  const url = new URL(landingUrl);
+  url.searchParams.set(param, MARK);
+  const s = url.toString();
+  const at = s.lastIndexOf(MARK);
+  return [s.slice(0, at), s.slice(at + MARK.length)];
+}
+
+/** The landing URL with the click id appended under the program's parameter name. */
+export function destination(target: RedirectTarget, clickId: string): string {
+  return target.around[0] + clickId + target.around[1];
+}
