@@ -18,7 +18,7 @@ import { databaseError } from '@cw/db';
 import { ApiError, errorBody, type ErrorCode, type ParamError } from '@cw/errors';
 import { MAX_KEY_LENGTH, runIdempotent } from '@cw/idempotency';
 import { resourceMetadataUrl, type AppDeps } from '@cw/runtime';
-import type { JSONSchema } from '@cw/usecase';
+import { serializerFor, type JSONSchema } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 
 /** One HTTP request to the endpoint: its headers carry the credential. */
@@ -30,10 +30,15 @@ export interface McpCall {
 }
 
 export interface ToolResult {
-  /** The same view the HTTP route answers (sent as `structuredContent`, as JSON). */
+  /** The same view the HTTP route answers (sent as `structuredContent`, as written by the output schema's serializer). */
   data: object;
   /** One or two sentences for the model: what came back and how to get more. */
   summary: string;
+  /**
+   * The bytes `data` was parsed from, when the use case answers bytes (the product pages, as the
+   * page cache keeps them): sent as they are, not written again.
+   */
+  json?: string;
 }
 
 interface ToolBase {
@@ -97,6 +102,9 @@ export function defineTool<In>(def: ToolDefinition<In>): Tool {
   // zod schemas for the SDK (tools/list, its own argument check), derived from the JSON schemas the
   // HTTP routes validate with; ajv then applies the very same rules and defaults as the route.
   const validate = bodyValidator<In>(def.input as Record<string, unknown>);
+  // The HTTP route's serializer (one per response schema): both surfaces write the same bytes.
+  // docs/decisions/0044-one-serializer-per-response.md
+  const serialize = serializerFor(def.output);
   return {
     name: def.name,
     policy: def.policy,
@@ -117,8 +125,17 @@ export function defineTool<In>(def: ToolDefinition<In>): Tool {
           const principal = await call.principal(def.policy);
           result = await def.run(validate(args ?? {}), principal, call);
         }
-        const { data, summary } = result;
-        return { content: [{ type: 'text', text: summary }], structuredContent: JSON.parse(JSON.stringify(data)) as Record<string, unknown> };
+        const { summary } = result;
+        const json = result.json ?? serialize(result.data);
+        const structuredContent = (result.json === undefined ? JSON.parse(json) : result.data) as Record<string, unknown>;
+        // The summary for the model, then the answer's JSON (MCP: structured content also as text).
+        return {
+          content: [
+            { type: 'text', text: summary },
+            { type: 'text', text: json },
+          ],
+          structuredContent,
+        };
       } catch (err) {
         const apiError = err instanceof ApiError ? err : databaseError(err);
         if (apiError) return errorResult(apiError);

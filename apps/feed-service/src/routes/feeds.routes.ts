@@ -42,6 +42,8 @@ export function feedUrlRoutes(deps: AppDeps): RouteSpec[] {
               url: { type: 'string' },
               format: { type: 'string' },
               country: { type: 'string' },
+              merchant_filter: { type: 'string', description: 'As asked (comparison sites).' },
+              sample: { type: 'integer', enum: [1], description: 'As asked: a sample feed.' },
               expires_at: { type: 'string', format: 'date-time' },
               renew_after: { type: 'string', format: 'date-time' },
             },

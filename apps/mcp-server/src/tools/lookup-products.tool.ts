@@ -1,4 +1,4 @@
-import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA } from '@cw/catalog';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, type ProductPageBody } from '@cw/catalog';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 import { productSummary } from './summaries';
@@ -13,7 +13,9 @@ export const lookupProductsTool = defineTool<InputOf<typeof LOOKUP_INPUT>>({
   policy: lookupProductsPage.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {
-    const page = await lookupProductsPage(call.deps, principal, input);
-    return { data: page, summary: productSummary(page) };
+    // The page's bytes as HTTP sends them; the structured content is parsed from them.
+    const json = await lookupProductsPage(call.deps, principal, input);
+    const page = JSON.parse(json) as ProductPageBody;
+    return { json, data: page, summary: productSummary(page) };
   },
 });

@@ -1,4 +1,4 @@
-import { PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import { PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage, type ProductPageBody } from '@cw/catalog';
 import type { InputOf } from '@cw/usecase';
 import { defineTool } from '../tool';
 import { productSummary } from './summaries';
@@ -13,7 +13,9 @@ export const searchProductsTool = defineTool<InputOf<typeof SEARCH_INPUT>>({
   policy: searchProductsPage.policy,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (input, principal, call) => {
-    const page = await searchProductsPage(call.deps, principal, input);
-    return { data: page, summary: productSummary(page) };
+    // The page's bytes as HTTP sends them; the structured content is parsed from them.
+    const json = await searchProductsPage(call.deps, principal, input);
+    const page = JSON.parse(json) as ProductPageBody;
+    return { json, data: page, summary: productSummary(page) };
   },
 });

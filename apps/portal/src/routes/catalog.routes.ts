@@ -7,7 +7,7 @@
  */
 import type { Middleware } from 'koa';
 import { authorize, type Policy } from '@cw/auth';
-import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, productPageJson, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
 import { LINK_TOTALS_INPUT, linkTotals } from '@cw/reports';
@@ -83,7 +83,7 @@ export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, 400: E('Invalid parameter, or country required'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.type = 'application/json';
-        ctx.body = productPageJson(await searchProductsPage(deps, principalIn(ctx), query));
+        ctx.body = await searchProductsPage(deps, principalIn(ctx), query);
       },
     }),
     route({
@@ -98,7 +98,7 @@ export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
       responses: { 200: { description: 'A page of products', schema: PRODUCT_PAGE_SCHEMA }, 400: E('Invalid parameter or invalid GTIN'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.type = 'application/json';
-        ctx.body = productPageJson(await lookupProductsPage(deps, principalIn(ctx), query));
+        ctx.body = await lookupProductsPage(deps, principalIn(ctx), query);
       },
     }),
     route({

@@ -7,6 +7,7 @@ import {
   listDeliveries,
   POSTBACK_CONFIG_SCHEMA,
   POSTBACK_DELIVERY_SCHEMA,
+  POSTBACK_TEST_DELIVERY_SCHEMA,
   POSTBACK_INPUT,
   putPostbackConfig,
   redeliver,
@@ -80,7 +81,7 @@ export function postbackRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Postback'],
       pathParams: ACCOUNT,
       before: member,
-      responses: { 200: { description: 'The test delivery', schema: POSTBACK_DELIVERY_SCHEMA }, ...ERRORS },
+      responses: { 200: { description: 'The test delivery', schema: POSTBACK_TEST_DELIVERY_SCHEMA }, ...ERRORS },
       handler: async (ctx) => {
         ctx.body = await sendTestEvent(deps, principalIn(ctx), agent);
       },

@@ -26,3 +26,16 @@ export const SESSION_SCHEMA = {
     },
   },
 };
+
+/** The session after accepting an invitation, with the account joined. */
+export const JOINED_SESSION_SCHEMA = {
+  ...SESSION_SCHEMA,
+  properties: {
+    ...SESSION_SCHEMA.properties,
+    joined: {
+      type: 'object',
+      description: 'The account joined and the role in it.',
+      properties: { account_id: { type: 'string' }, role: { type: 'string', enum: ['owner', 'developer', 'analyst'] } },
+    },
+  },
+};

@@ -19,7 +19,7 @@ import {
   type SessionContext,
 } from '@cw/people';
 import { memberOf, perAddress, principalIn, requestOrigin, sessionOf, setSessionCookie, spendPortalBudget, type PortalDeps } from '../portal-context';
-import { E, SESSION_SCHEMA } from './schemas';
+import { E, JOINED_SESSION_SCHEMA } from './schemas';
 
 const ACCOUNT = { account: { type: 'string' } };
 const ERRORS = { 401: E('Not signed in'), 403: E('role_not_allowed, reauthentication_required or csrf_failed'), 404: E('Not found'), 429: E('Rate limited') };
@@ -140,7 +140,7 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       body: ACCEPT_INVITATION_INPUT,
       before: [limited],
       responses: {
-        200: { description: 'The session', schema: SESSION_SCHEMA },
+        200: { description: 'The session, with the account joined', schema: JOINED_SESSION_SCHEMA },
         400: E('Invalid parameter'),
         404: E('Used, withdrawn or expired'),
         409: E('Another address'),

@@ -7,6 +7,7 @@ import {
   listDeliveries,
   POSTBACK_CONFIG_SCHEMA as CONFIG,
   POSTBACK_DELIVERY_SCHEMA as DELIVERY,
+  POSTBACK_TEST_DELIVERY_SCHEMA,
   POSTBACK_INPUT,
   putPostbackConfig,
   redeliver,
@@ -81,7 +82,7 @@ export function postbackRoutes(deps: AppDeps): RouteSpec[] {
       security: API_KEY_SECURITY,
       before: [requirePolicy(deps, sendTestEvent.policy)],
       responses: {
-        200: { description: 'The test delivery', schema: { ...DELIVERY, properties: { delivery_id: { type: 'string' }, ...DELIVERY.properties } } },
+        200: { description: 'The test delivery', schema: POSTBACK_TEST_DELIVERY_SCHEMA },
         ...ERRORS,
         403: { description: 'Credential not allowed' },
         404: { description: 'No postback is configured' },

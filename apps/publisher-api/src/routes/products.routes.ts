@@ -1,13 +1,13 @@
 import type { Middleware } from 'koa';
 import { principalOf, requirePolicy } from '@cw/auth';
-import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, productPageJson, SEARCH_INPUT, searchProductsPage, type ProductPageBody } from '@cw/catalog';
+import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
-/** A page as JSON (a page served from the page cache is serialised once). */
-function answer(ctx: Parameters<Middleware>[0], page: ProductPageBody): void {
+/** A page's bytes as the use case wrote them (with PRODUCT_PAGE_SCHEMA's serializer) and the page cache keeps them. */
+function answer(ctx: Parameters<Middleware>[0], page: string): void {
   ctx.type = 'application/json';
-  ctx.body = productPageJson(page);
+  ctx.body = page;
 }
 
 /** Product responses are private to the caller: never cached, errors included (mounted in app.ts). */

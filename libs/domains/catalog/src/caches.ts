@@ -11,7 +11,7 @@ import type { CatalogVersion } from './catalog-version';
 import { PageCache, PRODUCT_PAGES_CACHE } from './page-cache';
 import { PRODUCT_ROWS_CACHE, ProductRows } from './row-cache';
 import type { CatalogScope } from './scope';
-import type { NetworkStats, ProductPageBody } from './types';
+import type { NetworkStats } from './types';
 
 /** How long the public network statistics are kept before they are counted again. */
 export const NETWORK_STATS_TTL_MS = 5 * 60_000;
@@ -39,7 +39,7 @@ export interface CatalogCaches {
   /** Each cached principal's scope (markets, active approved programs): goes with its principal. */
   catalogScopes: PrincipalMemo<CatalogScope>;
   /** Product pages (search and lookup): PRODUCT_PAGE_CACHE_ENTRIES, checked against the principal and the catalog version. */
-  productPages: PageCache<ProductPageBody>;
+  productPages: PageCache<string>;
   /** Catalog rows as read, for pages read as ids: PRODUCT_ROW_CACHE_ENTRIES, one catalog version at a time. */
   productRows: ProductRows;
   /** The public network statistics: one value, recomputed after NETWORK_STATS_TTL_MS. */
@@ -58,7 +58,7 @@ export function createCatalogCaches(
   const catalogVersion = (p: Principal) => version.of(p);
   return {
     catalogScopes: new PrincipalMemo<CatalogScope>(principals, CATALOG_SCOPES_CACHE),
-    productPages: new PageCache<ProductPageBody>(catalogVersion, config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
+    productPages: new PageCache<string>(catalogVersion, config.productPageCacheEntries, config.productPageCacheMaxAgeMs),
     productRows: new ProductRows(catalogVersion, config.productRowCacheEntries),
     networkStats: new CacheNamespace<'all', NetworkStats>(NETWORK_STATS_CACHE),
   };

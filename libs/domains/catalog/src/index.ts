@@ -9,7 +9,7 @@ export type { CatalogRow, NetworkStats, ProductPageBody, ProductView } from './t
 export { FRESHNESS_HOURS, lookupProducts, MAX_OFFSET, searchProducts } from './search.service';
 export type { LookupParams, Page, SearchParams } from './search.service';
 export { LOOKUP_INPUT, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT } from './products.schemas';
-export { lookupProductsPage, productPageJson, searchProductsPage } from './products.service';
+export { lookupProductsPage, searchProductsPage } from './products.service';
 export { CatalogData, catalogDomain } from './data/catalog.data';
 export type { CatalogModels, MarketStateRow, ProductRow } from './data/catalog.data';
 export { AVAILABILITIES } from './data/product.schema';

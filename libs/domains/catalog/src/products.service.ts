@@ -7,10 +7,10 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals, decimal128String } from '@cw/money';
-import { useCase, type InputOf } from '@cw/usecase';
+import { serializerFor, useCase, type InputOf } from '@cw/usecase';
 import { own, type CatalogDeps } from './deps';
 import { isValidGtin } from './gtin';
-import { LOOKUP_INPUT, SEARCH_INPUT } from './products.schemas';
+import { LOOKUP_INPUT, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT } from './products.schemas';
 import { catalogScope } from './scope';
 import { FRESHNESS_HOURS, lookupProducts, searchProducts, type Page } from './search.service';
 import type { CatalogRow, ProductPageBody, ProductView } from './types';
@@ -138,16 +138,14 @@ export const lookupProductsPage = useCase(
   LOOKUP_INPUT,
 );
 
-const serialized = new WeakMap<ProductPageBody, string>();
+/** The page's JSON, written by the one serializer of PRODUCT_PAGE_SCHEMA (docs/decisions/0044-one-serializer-per-response.md). */
+const writePage = serializerFor(PRODUCT_PAGE_SCHEMA);
 
-/** The page as JSON, serialised once per page object (a cached page is served as the same object). */
-export function productPageJson(page: ProductPageBody): string {
-  let json = serialized.get(page);
-  if (json === undefined) serialized.set(page, (json = JSON.stringify(page)));
-  return json;
-}
-
-async function respond(deps: CatalogDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean): Promise<ProductPageBody> {
+/**
+ * The page as the bytes every surface sends (HTTP's body, MCP's text and structured content) and
+ * the page cache keeps: one build, one serialisation, per page.
+ */
+async function respond(deps: CatalogDeps, principal: Principal, page: Page, limit: number, offset: number, group: boolean): Promise<string> {
   const { config } = deps;
   const rows = page.rows;
   let codes: string[] = [];
@@ -166,31 +164,26 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
     }
   }
   const merchants = await deps.data.programs.merchantNames(rows.map((r) => r.merchant_id));
-  const json: string[] = [];
   const products = rows.map((r, i): ProductView => {
-    const parts = rowParts(r);
-    const url = trackedUrl(config.trackingUrl, codes[i]!);
-    const merchant = { id: r.merchant_id, name: merchants.get(r.merchant_id) ?? '' };
-    const sizes = group ? (page.sizes?.get(r._id) ?? []) : undefined;
-    json.push(
-      `${parts.head},"url":${JSON.stringify(url)},"merchant":${JSON.stringify(merchant)},${parts.tail}${sizes ? `,"sizes":${JSON.stringify(sizes)}` : ''}}`,
-    );
-    const view = {
+    const { price, updatedAt } = formatted(r);
+    const view: ProductView = {
       id: r._id,
       gtin: r.gtin,
       title: r.title,
-      price: parts.price,
+      price,
       currency: r.currency,
       image: r.image ?? '',
-      url,
-      merchant,
+      url: trackedUrl(config.trackingUrl, codes[i]!),
+      merchant: { id: r.merchant_id, name: merchants.get(r.merchant_id) ?? '' },
       availability: r.availability,
       country: r.country,
-      updated_at: parts.updatedAt,
+      updated_at: updatedAt,
     };
-    return sizes ? { ...view, sizes } : view;
+    if (group) view.sizes = page.sizes?.get(r._id) ?? [];
+    return view;
   });
-  const rest = {
+  const body: ProductPageBody = {
+    products,
     count: products.length,
     limit,
     offset,
@@ -198,34 +191,18 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
     freshness_hours: FRESHNESS_HOURS,
     ...(group ? { total: page.total ?? 0 } : {}),
   };
-  const body = { products, ...rest };
-  // The page's JSON from its products' (exactly what JSON.stringify(body) writes).
-  serialized.set(body, `{"products":[${json.join(',')}],${JSON.stringify(rest).slice(1)}`);
-  return body;
+  return writePage(body);
 }
 
 /**
- * What a product is whatever the caller (the decimal price, the date, the JSON around the
- * caller's own url, merchant name and sizes): kept with the row object, which the row cache
- * hands out again under one catalog version, so a held row is not formatted again.
+ * A row's decimal price and date as answered, whatever the caller: kept with the row object,
+ * which the row cache hands out again under one catalog version, so a held row is not formatted
+ * again.
  */
-interface RowParts {
-  price: string;
-  updatedAt: string;
-  /** The product's JSON up to its url (without the closing brace), and after its merchant (without braces). */
-  head: string;
-  tail: string;
-}
-const partsOfRow = new WeakMap<CatalogRow, RowParts>();
+const formattedRows = new WeakMap<CatalogRow, { price: string; updatedAt: string }>();
 
-function rowParts(r: CatalogRow): RowParts {
-  let parts = partsOfRow.get(r);
-  if (!parts) {
-    const price = decimal128String(r.price);
-    const updatedAt = new Date(r.last_seen_at).toISOString();
-    const head = JSON.stringify({ id: r._id, gtin: r.gtin, title: r.title, price, currency: r.currency, image: r.image ?? '' });
-    const tail = JSON.stringify({ availability: r.availability, country: r.country, updated_at: updatedAt });
-    partsOfRow.set(r, (parts = { price, updatedAt, head: head.slice(0, -1), tail: tail.slice(1, -1) }));
-  }
-  return parts;
+function formatted(r: CatalogRow): { price: string; updatedAt: string } {
+  let f = formattedRows.get(r);
+  if (!f) formattedRows.set(r, (f = { price: decimal128String(r.price), updatedAt: new Date(r.last_seen_at).toISOString() }));
+  return f;
 }

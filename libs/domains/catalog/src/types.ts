@@ -41,7 +41,7 @@ export interface ProductView {
   sizes?: Array<{ size: string; product_id: string; availability: string }>;
 }
 
-/** A product page as answered (the same object for every request a cached page serves: read-only). */
+/** A product page as answered (PRODUCT_PAGE_SCHEMA; the use cases answer its bytes, parsed by MCP for structured content). */
 export interface ProductPageBody {
   products: ProductView[];
   count: number;

@@ -17,4 +17,4 @@ export { DELIVERY_STATUSES } from './data/postback-delivery.schema';
 export type { PostbackDeliveryDoc } from './data/postback-delivery.schema';
 export type { PostbackConfigDoc } from './data/postback-config.schema';
 export type { PostbacksDeps } from './deps';
-export { POSTBACK_CONFIG_SCHEMA, POSTBACK_DELIVERY_SCHEMA } from './views.schemas';
+export { POSTBACK_CONFIG_SCHEMA, POSTBACK_DELIVERY_SCHEMA, POSTBACK_TEST_DELIVERY_SCHEMA } from './views.schemas';

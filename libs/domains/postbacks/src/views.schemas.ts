@@ -51,3 +51,9 @@ export const POSTBACK_DELIVERY_SCHEMA = {
     created_at: { type: 'string', format: 'date-time' },
   },
 };
+
+/** The answer to a test event: its delivery (`delivery_id` as well as `id`, the same value). */
+export const POSTBACK_TEST_DELIVERY_SCHEMA = {
+  ...POSTBACK_DELIVERY_SCHEMA,
+  properties: { delivery_id: { type: 'string' }, ...POSTBACK_DELIVERY_SCHEMA.properties },
+};

@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { serializerFor, type Serializer } from '@cw/usecase';
 import { bodyValidator, queryValidator, type JsonSchema } from '@cw/validation';
 import { jsonBody } from './body.middleware';
 
@@ -59,19 +60,44 @@ export function route<Q extends JSONSchema = NoInput, B extends JSONSchema = NoI
 }
 
 /**
+ * The serializer of each JSON answer a route documents with a schema, by status: compiled once per
+ * schema and shared with every other surface answering with that schema (the MCP tool over the
+ * same use case). docs/decisions/0044-one-serializer-per-response.md
+ */
+export function responseSerializers(r: Pick<RouteSpec, 'responses'>): Map<number, Serializer> {
+  const serializers = new Map<number, Serializer>();
+  for (const [status, spec] of Object.entries(r.responses)) {
+    const type = spec.contentType ?? 'application/json';
+    if (spec.schema && (type === 'application/json' || type.endsWith('+json'))) serializers.set(Number(status), serializerFor(spec.schema));
+  }
+  return serializers;
+}
+
+/** Whether a handler's body is a value still to be written as JSON (not bytes, text or a stream already). */
+function unwritten(body: unknown): body is object {
+  return body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+}
+
+/**
  * Registers routes on a router (query/body validated first) and answers 405 for other methods.
  * A body is read only once a route matched, so a wrong method is 405 and an unknown path 404,
- * whatever the body.
+ * whatever the body. A JSON answer whose status has a schema is written by that schema's
+ * serializer (`responseSerializers`); bytes a handler sets are sent as they are.
  */
 export function buildRouter(prefix: string, routes: RouteSpec[]): Router {
   const router = new Router({ prefix: prefix || undefined });
   for (const r of routes) {
     const validateQuery = queryValidator(r.query ?? { properties: {} });
     const validateBody = r.body ? bodyValidator(r.body) : undefined;
+    const serializers = responseSerializers(r);
     const handler: Middleware = async (ctx) => {
       const query = validateQuery(ctx.query as Record<string, string | string[]>);
       const body = validateBody ? validateBody((ctx.request as { body?: unknown }).body) : {};
       await r.handler(ctx, { query, body: body as Record<string, unknown> });
+      const serialize = serializers.get(ctx.status);
+      if (serialize && unwritten(ctx.body) && ctx.response.is('json')) {
+        ctx.body = serialize(ctx.body); // the media type set with the value stays
+      }
     };
     const reads = r.method === 'POST' || r.method === 'PUT' || r.method === 'PATCH' ? [jsonBody] : [];
     router.register(r.path === '' ? '/' : r.path, [r.method], [...reads, ...(r.before ?? []), handler], { name: r.operationId });
