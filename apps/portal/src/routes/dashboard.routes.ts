@@ -1,6 +1,7 @@
 /** The dashboard's numbers (`/accounts/:account/overview`): the same stats read model as GET /reports. */
 import { route, type RouteSpec } from '@cw/http';
 import { accountOverview, accountTop, OVERVIEW_INPUT, TOP_INPUT } from '@cw/reports';
+import { AS_OF } from '@cw/stats';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 
@@ -52,6 +53,7 @@ export const OVERVIEW_SCHEMA = {
       description: 'Days up to 62 days, ISO weeks (keyed by their Monday) up to 26 weeks, months beyond.',
     },
     payout_currency: { type: 'string' },
+    as_of: AS_OF,
     totals: TOTALS,
     previous: {
       type: 'object',
@@ -70,6 +72,7 @@ export const TOP_SCHEMA = {
     date_from: { type: 'string', format: 'date' },
     date_to: { type: 'string', format: 'date' },
     payout_currency: { type: 'string' },
+    as_of: AS_OF,
     subids: { type: 'array', items: { type: 'object', properties: { subid: { type: ['string', 'null'] }, ...ROW } } },
     programs: { type: 'array', items: { type: 'object', properties: { program_id: { type: ['integer', 'null'] }, merchant: MERCHANT, ...ROW } } },
     links: {

@@ -5,6 +5,7 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { eventRoutes } from '@cw/events-feed';
 import { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/reports';
+import { AS_OF } from '@cw/stats';
 import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
 import type { AppDeps } from '@cw/runtime';
 
@@ -144,6 +145,7 @@ export function salesRoutes(deps: AppDeps): RouteSpec[] {
               date_from: { type: ['string', 'null'] },
               date_to: { type: ['string', 'null'] },
               timezone: { type: 'string', description: 'The time zone whose calendar days the dates and day keys are.' },
+              as_of: AS_OF,
               data: { type: 'array', items: SUMMARY_ROW },
             },
           },

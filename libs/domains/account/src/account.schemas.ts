@@ -1,4 +1,6 @@
 /** Response schemas of the account routes (OpenAPI and the MCP tools' output schema). */
+import { AS_OF } from '@cw/stats';
+
 /** USD totals: 2 decimals. */
 const USD = { type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$' };
 /** An amount at its currency's minor unit (JPY none, EUR 2, BHD 3, CLF 4). */
@@ -23,6 +25,7 @@ export const PAYMENT_STATUS_SCHEMA = {
   properties: {
     account_id: { type: 'string' },
     currency_note: { type: 'string' },
+    as_of: AS_OF,
     approved_unpaid: { type: 'object', properties: { by_currency: BY_CURRENCY, total_usd: USD } },
     pending_review: { type: 'object', properties: { window_days: { type: 'integer' }, by_currency: BY_CURRENCY, total_usd: USD } },
     next_payment: { type: 'object' },

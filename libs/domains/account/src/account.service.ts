@@ -7,7 +7,7 @@ import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase } from '@cw/usecase';
-import { countAccountChanges, type Fact, readFacts } from '@cw/stats';
+import { countedAsOf, type Fact, readFacts } from '@cw/stats';
 import type { AccountDeps } from './deps';
 
 const ACCOUNT_POLICY: Policy = { budget: 'account', scope: 'affiliate:read' };
@@ -97,7 +97,8 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
   const pub = principal.publisher;
   // The pending window starts at a quarter hour (the stats read model's slot).
   const since = Math.floor((now.getTime() - PENDING_WINDOW_DAYS * 86_400_000) / 900_000) * 900_000;
-  await countAccountChanges(deps, pub._id);
+  // Read only (docs/decisions/0046-stats-read-contract.md): how fresh the cells are, then the cells.
+  const asOf = await countedAsOf(deps, pub._id);
   const approved = await sumByCurrency(deps, pub._id, (c) => c.status === 'approved' && !c.paid);
   const pending = await sumByCurrency(deps, pub._id, (c) => c.status === 'pending', since);
   const payoutCurrency = pub.payout?.currency ?? 'EUR';
@@ -110,6 +111,7 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
   return {
     account_id: pub._id,
     currency_note: 'USD totals use indicative exchange rates.',
+    as_of: asOf.toISOString(),
     approved_unpaid: { by_currency: show(approved), total_usd: totalUsd(approved) },
     pending_review: { window_days: PENDING_WINDOW_DAYS, by_currency: show(pending), total_usd: totalUsd(pending) },
     next_payment: {

@@ -6,8 +6,9 @@
  * so no event is lost or doubled, even under concurrent changes; the same update flags the
  * conversion for the events feed (`log_pending`, see ./event-log.ts) and for the postback outbox
  * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on) and for
- * the stats read model (`stats_pending`, see ./stats/counting.ts). Ledger entries (bonuses,
- * corrections) are booked approved and emit no sale event.
+ * the stats read model (`stats_pending`), which the write then counts through the data's port
+ * (`conversionChanged`: docs/decisions/0046-stats-read-contract.md; this module never imports the
+ * stats model). Ledger entries (bonuses, corrections) are booked approved and emit no sale event.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { currentTraceparent } from '@cw/telemetry';
@@ -124,6 +125,7 @@ export async function recordSale(
     if ((e as { code?: number }).code !== 11000) throw e;
     return { created: false, conversion: (await own(deps).Conversion.findById(id).lean<ConversionRecord>())! };
   }
+  await deps.data.conversions.conversionChanged(doc.publisher_id);
   return { created: true, conversion: (await own(deps).Conversion.findById(id).lean<ConversionRecord>())! };
 }
 
@@ -193,7 +195,9 @@ export async function changeStatus(
     )
     .lean<ConversionRecord>();
   // Someone else changed it between the read and the write: judge again against the new status.
-  return updated ?? changeStatus(deps, id, to, opts);
+  if (!updated) return changeStatus(deps, id, to, opts);
+  await deps.data.conversions.conversionChanged(updated.publisher_id);
+  return updated;
 }
 
 /** A bonus or correction the network books for a publisher (approved at once, positive or negative). */
@@ -227,5 +231,6 @@ export async function bookLedgerEntry(
     created_at: now,
     updated_at: now,
   });
+  await deps.data.conversions.conversionChanged(entry.publisherId);
   return (await own(deps).Conversion.findById(id).lean<ConversionRecord>())!;
 }

@@ -13,7 +13,7 @@ import type { ApplicationStatus, MonetizeApplicationDoc } from './data/monetize-
 import { ApiError } from '@cw/errors';
 import { ensureLinks, hostAllowed, trackedUrl, type LinkSpec } from '@cw/links';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
-import { countAccountChanges, readFacts } from '@cw/stats';
+import { readFacts } from '@cw/stats';
 import { programView } from '@cw/programs';
 import { pageOf, skipFor, type InputOf } from '@cw/usecase';
 import { publicUrlProblem } from '@cw/validation';
@@ -256,8 +256,7 @@ async function authorizedApplication(deps: MonetizeDeps, id: string, secret: str
 export async function applicationStatus(deps: MonetizeDeps, id: string, input: InputOf<typeof ACCESS_INPUT>) {
   const app = await authorizedApplication(deps, id, input.access_secret);
   const links = await deps.data.links.linksOfPublisher(app.publisher_id);
-  // Clicks and unpaid earnings from the stats read model (bots apart; pending and approved, not paid).
-  await countAccountChanges(deps, app.publisher_id);
+  // Clicks and unpaid earnings from the stats read model (bots apart; pending and approved, not paid): read only.
   const facts = await readFacts(deps, { publisherId: app.publisher_id });
   let clicks = 0;
   const byCurrency = new Map<string, { count: number; amounts: string[] }>();

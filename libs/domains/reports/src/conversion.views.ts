@@ -1,4 +1,5 @@
 /** Response schemas of the conversion and report routes (OpenAPI and the MCP tools' output schema). */
+import { AS_OF } from '@cw/stats';
 import { pageEnvelopeSchema } from '@cw/usecase';
 
 const BY_CURRENCY = { type: 'object', additionalProperties: { type: 'string' }, description: 'Decimal strings per ISO 4217 currency.' };
@@ -70,6 +71,7 @@ export const REPORT_SCHEMA = {
     date_from: { type: 'string' },
     date_to: { type: 'string' },
     timezone: { type: 'string' },
+    as_of: AS_OF,
     rows: { type: 'array', items: REPORT_ROW },
     totals: REPORT_ROW,
   },

@@ -19,7 +19,7 @@ import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, formatDecimal, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase, type InputOf } from '@cw/usecase';
-import { addDays, bucketOf, countAccountChanges, daysBetween, nextDay, readFacts, zoneCalendar, type Bucket, type Calendar, type Fact } from '@cw/stats';
+import { addDays, bucketOf, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar, type Bucket, type Calendar, type Fact } from '@cw/stats';
 import type { ReportsDeps as ConversionsDeps } from './deps';
 
 const POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -190,8 +190,8 @@ export const accountOverview = useCase(
     const publisherId = principal.publisher._id;
     const payout = (principal.publisher as { payout?: { currency?: string } }).payout?.currency ?? 'EUR';
     const rates = deps.config.usdRates;
-    // Read your writes: the account's conversion changes are counted first (as every report does).
-    await countAccountChanges(deps, publisherId);
+    // Read only (docs/decisions/0046-stats-read-contract.md): how fresh the cells are, then the cells.
+    const asOf = await countedAsOf(deps, publisherId);
     const span = { publisherId, from: range.from, to: range.to };
     const [series, before] = await Promise.all([
       readFacts(deps, { ...span, calendar, bucket }),
@@ -216,6 +216,7 @@ export const accountOverview = useCase(
       date_to: range.dateTo,
       bucket,
       payout_currency: payout,
+      as_of: asOf.toISOString(),
       totals: totalsOf(total, payout, rates),
       previous: { date_from: previous.dateFrom, date_to: previous.dateTo, totals: totalsOf(prev, payout, rates) },
       series: [...periods].map(([period, t]) => ({ period, ...row(t) })),
@@ -234,7 +235,7 @@ export const accountTop = useCase(
     const publisherId = principal.publisher._id;
     const payout = (principal.publisher as { payout?: { currency?: string } }).payout?.currency ?? 'EUR';
     const rates = deps.config.usdRates;
-    await countAccountChanges(deps, publisherId);
+    const asOf = await countedAsOf(deps, publisherId);
     const span = { publisherId, from: range.from, to: range.to };
     const [bySubid, byProgram, byLink] = await Promise.all([
       readFacts(deps, { ...span, bySubid: true }),
@@ -268,6 +269,7 @@ export const accountTop = useCase(
       date_from: range.dateFrom,
       date_to: range.dateTo,
       payout_currency: payout,
+      as_of: asOf.toISOString(),
       subids: topSubids.map(([subid, t]) => ({ subid: subid || null, ...row(t) })),
       programs: topPrograms.map(([k, t]) => {
         const [program, campaign] = k.split(':');
@@ -316,7 +318,6 @@ export const linkTotals = useCase(
       from = r.from;
       to = r.to;
     }
-    await countAccountChanges(deps, principal.publisher._id);
     const tallies = new Map(ids.map((id) => [id, new Tally()]));
     for (const f of await readFacts(deps, { publisherId: principal.publisher._id, from, to, linkIds: ids })) if (f.link_id) tallies.get(f.link_id)?.add(f);
     return {

@@ -7,7 +7,7 @@ import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { conversionView, LIST_CONVERSIONS_INPUT, REPORT_INPUT, type ConversionRecord } from '@cw/conversions';
-import { addDays, bucketOf, countAccountChanges, daysBetween, nextDay, readFacts, zoneCalendar } from '@cw/stats';
+import { addDays, bucketOf, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar } from '@cw/stats';
 import { own, type ReportsDeps as ConversionsDeps } from './deps';
 
 const CONVERSIONS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -73,8 +73,6 @@ export const listConversions = useCase(
   async function listConversions(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
     const { from, toExclusive } = range(input.date_from, input.date_to);
     const filter = conversionsFilter(principal, input);
-    // The rollup reads the stats read model: the account's changes are counted first (read your writes).
-    if (input.updated_since === undefined) await countAccountChanges(deps, principal.publisher._id);
     const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
     const rows = await own(deps)
       .Conversion.find(w.filter(filter), { events: 0, order_ref: 0 })
@@ -159,7 +157,8 @@ export const conversionReport = useCase(
     }
     const from = starts[0]!;
     const to = starts[days]!;
-    await countAccountChanges(deps, principal.publisher._id);
+    // Read only (docs/decisions/0046-stats-read-contract.md): how fresh the cells are, then the cells.
+    const asOf = await countedAsOf(deps, principal.publisher._id);
     const facts = await readFacts(deps, {
       publisherId: principal.publisher._id,
       from,
@@ -221,6 +220,7 @@ export const conversionReport = useCase(
       date_from: dateFrom,
       date_to: dateTo,
       timezone: calendar.name,
+      as_of: asOf.toISOString(),
       // Conversions without a sub-ID, and ledger entries without a campaign, are keyed null.
       rows: keys.map((k) => ({ key: k === '' ? null : k, ...show(cells.get(k)!) })),
       totals: show(total),

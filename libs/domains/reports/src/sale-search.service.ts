@@ -9,7 +9,7 @@ import type { Principal } from '@cw/auth';
 import { useCase } from '@cw/usecase';
 import { Types } from 'mongoose';
 import type { ConversionRecord, ConversionStatus } from '@cw/conversions';
-import { countAccountChanges, readFacts, type Fact, type StatsQuery } from '@cw/stats';
+import { readFacts, type Fact, type StatsQuery } from '@cw/stats';
 import { own, type ReportsDeps as ConversionsDeps } from './deps';
 import { SALES_POLICY } from './sales.service';
 
@@ -151,7 +151,6 @@ export const searchSales = useCase(
 export const accountFacts = useCase(
   SALES_POLICY,
   async function accountFacts(deps: ConversionsDeps, principal: Principal, q: Omit<StatsQuery, 'publisherId'>): Promise<Fact[]> {
-    await countAccountChanges(deps, principal.publisher._id);
     return readFacts(deps, { ...q, publisherId: principal.publisher._id });
   },
 );

@@ -10,7 +10,7 @@ import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { TIMEZONE, type ConversionRecord } from '@cw/conversions';
-import { countAccountChanges, nextDay, readFacts, zoneCalendar } from '@cw/stats';
+import { countedAsOf, nextDay, readFacts, zoneCalendar } from '@cw/stats';
 import { own, type ReportsDeps as ConversionsDeps } from './deps';
 
 /** The reporting token only, with its own per-account budget. */
@@ -214,7 +214,8 @@ export const salesSummary = useCase(
     const calendar = zoneCalendar(input.timezone ?? 'UTC');
     const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;
     const to = input.date_to ? calendar.dayStart(nextDay(input.date_to)) : undefined;
-    await countAccountChanges(deps, principal.publisher._id);
+    // Read only (docs/decisions/0046-stats-read-contract.md): how fresh the cells are, then the cells.
+    const asOf = await countedAsOf(deps, principal.publisher._id);
     const facts = await readFacts(deps, {
       publisherId: principal.publisher._id,
       from,
@@ -278,7 +279,7 @@ export const salesSummary = useCase(
           epc,
         };
       });
-    return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, data: out };
+    return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, as_of: asOf.toISOString(), data: out };
   },
   SUMMARY_INPUT,
 );

@@ -5,7 +5,10 @@
  *
  * A conversion change (created, approved, declined, reversed, paid; a ledger entry) sets
  * `stats_pending` in the same write. The applier moves each pending conversion from the state it
- * is counted in (`stats_key`) to its current state: one transaction per batch of conversions.
+ * is counted in (`stats_key`) to its current state: one transaction per batch of conversions. It
+ * runs right after the write (`countWrittenChanges`, the lifecycle's port) and in the worker's
+ * pass for what is left (`countPendingChanges`); never on a read
+ * (docs/decisions/0046-stats-read-contract.md).
  */
 import type { ClickRow } from '@cw/links';
 import { Increments, stateKey, type Attribution, type ConversionFacts } from './cells';
@@ -150,40 +153,57 @@ async function countStep(deps: Deps, publisherId: string): Promise<{ counted: nu
   return { counted: prepared.conversions.length, more: prepared.conversions.length === BATCH };
 }
 
-/** How long a read waits for another process counting the account (the worker) to finish. */
-const READ_WAIT_MS = 2000;
+/**
+ * How long a write waits for the account's stats lease when another process holds it (the worker,
+ * or another write of the account, counting): that holder usually counts this write's change
+ * meanwhile, and the write then finds nothing left. After that the change is left to the holder
+ * (which looks again after it lets go) or the worker's pass.
+ */
+const WRITE_WAIT_MS = 500;
 
 /**
- * Counts the account's pending conversion changes (a report's read-your-writes). Returns how many
- * conversions it counted. When another process holds the account's stats lease (the worker, in
- * the middle of counting them), a read waits up to 2 s for it and then counts what is left, so a
- * report never answers from before a change it could see; the worker's pass (`force`) does not
- * wait (0: the other holder counts them).
+ * Counts the account's pending conversion changes under its stats lease (finishing first what a
+ * dead applier left). Returns how many conversions it counted. `batches` bounds the work (a write
+ * counts one batch of 500; a bigger backlog is the worker's); `waitMs` is how long it waits for a
+ * lease another process holds (0: at once none, that holder counts them). A holder that counted
+ * everything looks again after letting go: a write that found the lease held meanwhile left its
+ * change to it (docs/decisions/0046-stats-read-contract.md).
  */
-export async function countAccountChanges(deps: Deps, publisherId: string, opts: { force?: boolean } = {}): Promise<number> {
-  if (
-    !opts.force &&
-    !(await own(deps).Conversion.exists({ stats_pending: true, publisher_id: publisherId })) &&
-    !(await own(deps).StatTxn.exists({ publisher_id: publisherId, kind: 'conversions' }))
-  )
-    return 0;
-  const counted = await withAccountLease(
-    deps,
-    publisherId,
-    'stats',
-    ACCOUNT_LEASE_MS,
-    async (lease) => {
-      await recoverAccount(deps, publisherId);
-      let n = 0;
-      for (;;) {
-        const step = await countStep(deps, publisherId);
-        n += step.counted;
-        if (!step.more || !(await lease.renew())) return n;
-      }
-    },
-    { waitMs: opts.force ? 0 : READ_WAIT_MS },
-  );
-  return counted ?? 0;
+export async function countAccountChanges(deps: Deps, publisherId: string, opts: { waitMs?: number; batches?: number } = {}): Promise<number> {
+  let counted = 0;
+  for (let round = 0, waitMs = opts.waitMs ?? 0; round < 3; round++, waitMs = 0) {
+    const pass = await withAccountLease(
+      deps,
+      publisherId,
+      'stats',
+      ACCOUNT_LEASE_MS,
+      async (lease) => {
+        await recoverAccount(deps, publisherId);
+        let n = 0;
+        for (let batch = 1; ; batch++) {
+          const step = await countStep(deps, publisherId);
+          n += step.counted;
+          if (!step.more) return { n, drained: true };
+          if (batch >= (opts.batches ?? Infinity) || !(await lease.renew())) return { n, drained: false };
+        }
+      },
+      { waitMs },
+    );
+    if (!pass) return counted; // another holder: its own
+    counted += pass.n;
+    if (!pass.drained || !(await own(deps).Conversion.exists({ stats_pending: true, publisher_id: publisherId }))) return counted;
+  }
+  return counted;
+}
+
+/**
+ * The write path's counter (the lifecycle's `ConversionCounter`, wired by the composition root):
+ * right after a conversion change commits, its account's pending changes are counted, so a report
+ * read next shows it. Waits at most WRITE_WAIT_MS for a lease held elsewhere, counts at most one
+ * batch; whatever it leaves is the worker's (`countPendingChanges`).
+ */
+export async function countWrittenChanges(deps: Deps, publisherId: string): Promise<number> {
+  return countAccountChanges(deps, publisherId, { waitMs: WRITE_WAIT_MS, batches: 1 });
 }
 
 /** The worker's pass: every account with pending changes, then click batches whose writer died. */
@@ -199,7 +219,7 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
     [accounts[i], accounts[j]] = [accounts[j]!, accounts[i]!];
   }
   let counted = 0;
-  for (const a of accounts) counted += await countAccountChanges(deps, a, { force: true });
+  for (const a of accounts) counted += await countAccountChanges(deps, a);
   return counted + (await recoverClickBatches(deps));
 }
 

@@ -1,4 +1,5 @@
-export { countAccountChanges, countPendingChanges, recoverClickBatches, STATS_STEPS, storeCountedClicks } from './counting';
+export { countAccountChanges, countPendingChanges, countWrittenChanges, recoverClickBatches, STATS_STEPS, storeCountedClicks } from './counting';
+export { AS_OF, countedAsOf } from './freshness';
 export { readFacts, viewFor } from './reader';
 export type { Fact, StatsQuery } from './reader';
 export { addDays, bucketOf, daysBetween, nextDay, offsetCalendar, UTC_CALENDAR, zoneCalendar } from './calendar';

@@ -15,7 +15,7 @@ import { peopleDomain, type AccountMemberDoc, type MailTokenDoc, type PeopleData
 import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog';
 import { conversionsDomain, type ConversionDoc, type ConversionsData } from '@cw/conversions';
 import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleEventDoc } from '@cw/events-feed';
-import { statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
+import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
@@ -112,5 +112,9 @@ export function openPlatformData(conn: Connection): { data: PlatformData; models
     if (opened.handle !== null) data[domain.name] = opened.handle;
     Object.assign(models, opened.models);
   }
-  return { data: data as unknown as PlatformData, models: models as unknown as Models };
+  const platform = data as unknown as PlatformData;
+  // A conversion change is counted into the stats read model by its write, through the lifecycle's
+  // port (docs/decisions/0046-stats-read-contract.md): the sales data never imports the stats model.
+  platform.conversions.countChangesWith((publisherId) => countWrittenChanges({ data: platform }, publisherId));
+  return { data: platform, models: models as unknown as Models };
 }

@@ -20,7 +20,30 @@ const { DomainHandle, open } = modelVault<ConversionsModels>('conversions');
 /** The outbox free for a pump to claim at `now`: no claim, or a claim whose lease ended. */
 const freeAt = (now: Date) => ({ $or: [{ outbox_claim_until: null }, { outbox_claim_until: { $lte: now } }] });
 
+/**
+ * The port the lifecycle calls right after a conversion change commits: counts the account's
+ * pending changes into the stats read model (or leaves them to the stats lease's holder or the
+ * worker). The stats model depends on this data, never the other way round, so the composition
+ * root hands it in (docs/decisions/0046-stats-read-contract.md).
+ */
+export type ConversionCounter = (publisherId: string) => Promise<unknown>;
+
 export class ConversionsData extends DomainHandle {
+  private counter: ConversionCounter | undefined;
+
+  /** Sets the counter of conversion changes (the composition root, once per handle). */
+  countChangesWith(counter: ConversionCounter): void {
+    this.counter = counter;
+  }
+
+  /**
+   * A conversion change of the account was written (with `stats_pending`): counted now. A failure
+   * is not the write's: the change stays flagged and the worker's pass counts it.
+   */
+  async conversionChanged(publisherId: string): Promise<void> {
+    await this.counter?.(publisherId).catch(() => undefined);
+  }
+
   /** Stores conversions in bulk (the seed's history); ones already stored are left as they are. */
   async insertRows(rows: ConversionRow[]): Promise<number> {
     return (await insertManyTolerant(open(this).Conversion.collection, rows as never[])).inserted.size;
