@@ -1985,6 +1985,11 @@ export interface operations {
               }[];
               total_usd?: string;
             };
+            /**
+             * Format: date-time
+             * @description Every conversion change up to this instant is counted in these numbers: the time of the answer when none is waiting to be counted, else when the oldest one waiting was made.
+             */
+            as_of?: string;
             currency_note?: string;
             next_payment?: Record<string, unknown>;
             payment_method?: {
@@ -4188,6 +4193,11 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /**
+             * Format: date-time
+             * @description Every conversion change up to this instant is counted in these numbers: the time of the answer when none is waiting to be counted, else when the oldest one waiting was made.
+             */
+            as_of?: string;
             date_from?: string;
             date_to?: string;
             group_by?: string;

@@ -909,6 +909,11 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /**
+             * Format: date-time
+             * @description Every conversion change up to this instant is counted in these numbers: the time of the answer when none is waiting to be counted, else when the oldest one waiting was made.
+             */
+            as_of?: string;
             data?: {
               /** @description Clicks, bots excluded. */
               clicks?: number;
