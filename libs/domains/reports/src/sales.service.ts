@@ -279,7 +279,14 @@ export const salesSummary = useCase(
           epc,
         };
       });
-    return { group_by: input.group_by, date_from: input.date_from ?? null, date_to: input.date_to ?? null, timezone: calendar.name, as_of: asOf.toISOString(), data: out };
+    return {
+      group_by: input.group_by,
+      date_from: input.date_from ?? null,
+      date_to: input.date_to ?? null,
+      timezone: calendar.name,
+      as_of: asOf.toISOString(),
+      data: out,
+    };
   },
   SUMMARY_INPUT,
 );
