@@ -240,7 +240,7 @@ describe('the stats read model', () => {
           const pending = await deps.models.Conversion.find({ publisher_id: publisherId, stats_pending: true }, { updated_at: 1 }).lean<
             Array<{ updated_at: Date }>
           >();
-          const { as_of } = await conversionReport(deps, principal, { group_by: 'status' });
+          const { as_of } = await conversionReport(deps, principal, { group_by: 'status', timezone: 'UTC' });
           if (pending.length) expect(as_of).toBe(new Date(Math.min(...pending.map((c) => c.updated_at.getTime()))).toISOString());
           await countPendingChanges(deps);
         }

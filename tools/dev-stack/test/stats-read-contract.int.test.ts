@@ -33,8 +33,8 @@ async function account(): Promise<{ publisherId: string; principal: Principal }>
 /** Every read of the stats read model a surface serves, with the `as_of` each answers (undefined: it has none). */
 async function readEverything(principal: Principal): Promise<Record<string, string | undefined>> {
   const range = { date_from: today(), date_to: today() };
-  const report = await conversionReport(deps, principal, { group_by: 'status', ...range });
-  const summary = await salesSummary(deps, principal, { group_by: 'subid', ...range });
+  const report = await conversionReport(deps, principal, { group_by: 'status', ...range, timezone: 'UTC' });
+  const summary = await salesSummary(deps, principal, { group_by: 'subid', ...range, timezone: 'UTC' });
   const overview = await accountOverview(deps, principal, { ...range, timezone: 'UTC' });
   const top = await accountTop(deps, principal, { ...range, timezone: 'UTC', top: 5 });
   const payment = await paymentStatus(deps, principal);
@@ -49,7 +49,7 @@ describe('the stats read contract', () => {
     const { publisherId, principal } = await account();
     const before = Date.now();
     await bookLedgerEntry(deps, { publisherId, amount: '12.50', currency: 'EUR', reason: 'bonus' });
-    const report = await conversionReport(deps, principal, { group_by: 'status', date_from: today(), date_to: today() });
+    const report = await conversionReport(deps, principal, { group_by: 'status', date_from: today(), date_to: today(), timezone: 'UTC' });
     expect(report.totals).toMatchObject({ conversions: 1, approved: 1, commission: { EUR: '12.50' } });
     expect(Date.parse(report.as_of)).toBeGreaterThanOrEqual(before);
     expect(await deps.models.Conversion.countDocuments({ publisher_id: publisherId, stats_pending: true })).toBe(0);
@@ -89,13 +89,13 @@ describe('the stats read contract', () => {
       top: changedAt.toISOString(),
       payment: changedAt.toISOString(),
     });
-    const report = await conversionReport(deps, principal, { group_by: 'status', date_from: today(), date_to: today() });
+    const report = await conversionReport(deps, principal, { group_by: 'status', date_from: today(), date_to: today(), timezone: 'UTC' });
     expect(report.totals.commission).toEqual({ EUR: '5.00' });
 
     // The worker's pass counts it; the answers are then current.
     const passed = Date.now();
     await countPendingChanges(deps);
-    const after = await conversionReport(deps, principal, { group_by: 'status', date_from: today(), date_to: today() });
+    const after = await conversionReport(deps, principal, { group_by: 'status', date_from: today(), date_to: today(), timezone: 'UTC' });
     expect(after.totals.commission).toEqual({ EUR: '12.00' });
     expect(Date.parse(after.as_of)).toBeGreaterThanOrEqual(passed);
   });
