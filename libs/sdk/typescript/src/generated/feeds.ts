@@ -103,8 +103,15 @@ export interface operations {
             /** Format: date-time */
             expires_at?: string;
             format?: string;
+            /** @description As asked (comparison sites). */
+            merchant_filter?: string;
             /** Format: date-time */
             renew_after?: string;
+            /**
+             * @description As asked: a sample feed.
+             * @enum {integer}
+             */
+            sample?: 1;
             url?: string;
           };
         };
