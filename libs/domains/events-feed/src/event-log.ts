@@ -20,6 +20,7 @@ import type { ConversionRecord } from '@cw/conversions';
 import { saleEventBody, type SaleEventBody } from './sale-events';
 import { withAccountLease } from './account-lease';
 import { own, type EventsFeedDeps } from './deps';
+import { CacheNamespace, type CacheSpec } from '@cw/cache';
 
 /** Publisher API keys of every kind but demo (403), on the reporting budget. */
 export const EVENTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -164,12 +165,19 @@ interface Tail {
   refreshing?: Promise<void>;
 }
 const TAIL_MAX = 1000;
-/** Accounts whose tails one process keeps; beyond, all are dropped and refilled on demand. */
-const TAILS_MAX = 10_000;
+
+/** The tails' namespace (docs/decisions/0045-one-cache-abstraction.md): a tail's own freshness is the polling streams' `maxAgeMs`. */
+export const EVENT_TAILS_CACHE: CacheSpec = {
+  name: 'eventsFeed.tails',
+  keeps: 'The newest events (up to 1,000) of each account with open event streams, by account',
+  maxEntries: 10_000,
+  freshMs: Infinity,
+  invalidation: 'Refreshed in place at most once per `EVENTS_POLL_MS` by the first stream that polls; the least recently polled account leaves first.',
+};
 
 /** The tails of the accounts with open streams in this process (`deps.caches.eventTails`). */
 export class EventTails {
-  readonly byAccount = new Map<string, Tail>();
+  readonly byAccount = new CacheNamespace<string, Tail>(EVENT_TAILS_CACHE);
 }
 
 async function refreshTail(deps: Deps, publisherId: string, t: Tail): Promise<void> {
@@ -203,10 +211,7 @@ export async function tailAfter(
 ): Promise<TailEvent[] | null> {
   const tails = deps.caches.eventTails.byAccount;
   let t = tails.get(publisherId);
-  if (!t) {
-    if (tails.size >= TAILS_MAX) tails.clear();
-    tails.set(publisherId, (t = { at: 0, latest: -1, entries: [] }));
-  }
+  if (!t) tails.set(publisherId, (t = { at: 0, latest: -1, entries: [] }));
   if (Date.now() - t.at >= maxAgeMs) {
     const tail = t;
     tail.refreshing ??= refreshTail(deps, publisherId, tail).finally(() => (tail.refreshing = undefined));

@@ -2,6 +2,7 @@ export {
   appendAccountEvents,
   appendPendingEvents,
   eventCursor,
+  EVENT_TAILS_CACHE,
   EventTails,
   EVENTS_INPUT,
   EVENTS_POLICY,

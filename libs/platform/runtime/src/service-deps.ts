@@ -12,7 +12,7 @@ import { CacheNamespace, registerCacheMetrics, type CacheSpec, type NamespaceSta
 import { createTokenAuthority } from './token-authority';
 import { CATALOG_CACHES, catalogNamespaces, createCatalogCaches, type CatalogCaches, type CatalogVersion } from '@cw/catalog';
 import type { PlatformConfig } from '@cw/config';
-import { EventTails } from '@cw/events-feed';
+import { EVENT_TAILS_CACHE, EventTails } from '@cw/events-feed';
 import { budgetReads, connectDatabase, migrateIndexes, onAccessChange, verifyIndexes, type Database } from '@cw/db';
 import type { ReadinessCheck } from '@cw/health';
 import { createLogger, type Logger } from '@cw/logging';
@@ -55,11 +55,20 @@ export const PLATFORM_CACHES: readonly CacheSpec[] = [
   KNOWN_LINKS_CACHE,
   LEGACY_CLICKS_EMPTY_CACHE,
   REDIRECT_TARGETS_CACHE,
+  EVENT_TAILS_CACHE,
 ];
 
 /** Every namespace of a process: the caches' and its domains' data handles' (what the metrics read). */
 export function platformNamespaces(caches: PlatformCaches, data: Pick<PlatformData, 'programs' | 'links'>): NamespaceStats[] {
-  return [caches.principals.entries, ...catalogNamespaces(caches), data.programs.names, data.links.known, data.links.legacyEmpty, caches.redirectTargets];
+  return [
+    caches.principals.entries,
+    ...catalogNamespaces(caches),
+    data.programs.names,
+    data.links.known,
+    data.links.legacyEmpty,
+    caches.redirectTargets,
+    caches.eventTails.byAccount,
+  ];
 }
 
 export function createPlatformCaches(config: PlatformConfig, versions: AccessVersions | null, tokens?: TokenAuthority): PlatformCaches {
