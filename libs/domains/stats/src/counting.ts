@@ -11,7 +11,7 @@
  * (docs/decisions/0046-stats-read-contract.md).
  */
 import type { ClickRow } from '@cw/links';
-import { Increments, stateKey, type Attribution, type ConversionFacts } from './cells';
+import { Increments, QUARTER_MS, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
 import { own, type StatsDeps as ConversionsDeps } from './deps';
@@ -223,21 +223,33 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
   return counted + (await recoverClickBatches(deps));
 }
 
-/** What a batch of stored clicks adds: each click not flagged as a bot, once. */
-function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
+/**
+ * What a batch of stored clicks adds: each click not flagged as a bot, once. Clicks of one
+ * attribution in one quarter hour add to the same cells and slots (a slot is a quarter of a day or
+ * a day of a month), so they are counted together: a tracker batch is a few links' clicks, a few
+ * groups rather than a thousand clicks' worth of cell lookups.
+ */
+export function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
+  const groups = new Map<string, { a: Attribution; at: number; n: number }>();
+  for (const c of clicks) {
+    if (c.is_bot) continue;
+    const at = new Date(c.created_at).getTime();
+    const key = `${c.publisher_id}\u0001${c.program_id ?? '\u0000'}\u0001${c.campaign_id ?? '\u0000'}\u0001${c.subid ?? ''}\u0001${c.link_id ?? '\u0000'}\u0001${Math.floor(at / QUARTER_MS)}`;
+    const group = groups.get(key);
+    if (group) group.n++;
+    else {
+      const a = {
+        publisher_id: c.publisher_id,
+        program_id: c.program_id ?? null,
+        campaign_id: c.campaign_id ?? null,
+        subid: c.subid ?? '',
+        link_id: c.link_id ?? null,
+      };
+      groups.set(key, { a, at, n: 1 });
+    }
+  }
   const incs = new Increments();
-  for (const c of clicks)
-    if (!c.is_bot)
-      incs.clicks(
-        {
-          publisher_id: c.publisher_id,
-          program_id: c.program_id ?? null,
-          campaign_id: c.campaign_id ?? null,
-          subid: c.subid ?? '',
-          link_id: c.link_id ?? null,
-        },
-        new Date(c.created_at).getTime(),
-      );
+  for (const g of groups.values()) incs.clicks(g.a, g.at, g.n);
   return storedIncs(incs.nonZero());
 }
 
