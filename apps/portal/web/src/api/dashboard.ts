@@ -27,6 +27,8 @@ export interface Overview {
   date_to: string;
   bucket: 'day' | 'week' | 'month';
   payout_currency: string;
+  /** Every conversion change up to this instant is counted (decision record 0046). */
+  as_of?: string;
   totals: OverviewTotals;
   previous: { date_from: string; date_to: string; totals: OverviewTotals };
   series: Array<OverviewRow & { period: string }>;

@@ -120,6 +120,7 @@ function Dashboard() {
           <p className="muted small">
             Days are calendar days in {overview.data.timezone}. Clicks exclude automated traffic; commission in other currencies is converted to{' '}
             {overview.data.payout_currency} at indicative rates.
+            {overview.data.as_of ? <> Every sale and status change up to {fmt.dateTime(overview.data.as_of)} is counted.</> : null}
           </p>
         </div>
       )}
