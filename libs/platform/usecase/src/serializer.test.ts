@@ -47,6 +47,11 @@ describe('serializerFor', () => {
     expect(serializerFor(ITEM)({ id: 'p' })).toBe('{"id":"p"}');
   });
 
+  it('writes a value of a type its schema does not allow as JSON.stringify does, rather than failing the answer', () => {
+    const value = { id: 42, price: '1', updated_at: 'x' };
+    expect(serializerFor(ITEM)(value)).toBe(JSON.stringify(value));
+  });
+
   it('writes an object the schema leaves free whole', () => {
     const schema = { type: 'object', properties: { meta: { type: 'object' }, rows: { type: 'array' } } };
     const value = { meta: { a: 1, b: { c: [true, null] } }, rows: [{ x: 1 }, 'y'] };

@@ -9,7 +9,8 @@
  * order, dates as ISO strings. An object the schema leaves free (no `properties`) keeps every
  * member, as JSON.stringify writes it. A schema that branches (`oneOf`, `anyOf`, `allOf`, `not`,
  * `if`) or refers elsewhere (`$ref`, `patternProperties`) is too loose to compile safely: its
- * answers are written by JSON.stringify (`compiled` false).
+ * answers are written by JSON.stringify (`compiled` false), as is a value of a type its schema
+ * does not allow.
  */
 import fastJson from 'fast-json-stringify';
 
@@ -45,7 +46,16 @@ function compile(schema: object): Serializer {
   const prepared = prepare(schema);
   if (prepared === undefined) return byStringify;
   const write = fastJson(prepared as Parameters<typeof fastJson>[0]);
-  return Object.assign((value: unknown) => write(value), { compiled: true });
+  // A value of a type its schema does not allow (the compiler throws) is written as JSON.stringify
+  // writes it: never a 500 for an answer the handler built.
+  const serialize = (value: unknown): string => {
+    try {
+      return write(value);
+    } catch {
+      return JSON.stringify(value);
+    }
+  };
+  return Object.assign(serialize, { compiled: true });
 }
 
 /**
