@@ -6,12 +6,12 @@ import { storedIncs } from './writer';
 
 const START = Date.parse('2026-11-30T23:20:00Z');
 
-/** A batch over links, sub-IDs and an hour across a day's and a month's end, some clicks bots. */
+/** A batch over accounts, links, programs, sub-IDs and an hour across a day's and a month's end, some clicks bots. */
 function batch(n: number) {
   return Array.from({ length: n }, (_, i) => ({
     publisher_id: i % 7 === 0 ? 'pub_b' : 'pub_a',
-    link_id: i % 5 === 0 ? null : `Lk${i % 3}`,
-    program_id: i % 11 === 0 ? null : 1000 + (i % 2),
+    link_id: `Lk${i % 3}`,
+    program_id: 1000 + (i % 2),
     campaign_id: 500 + (i % 2),
     subid: i % 4 === 0 ? '' : `sub-${i % 3}`,
     created_at: new Date(START + i * 4_000),
