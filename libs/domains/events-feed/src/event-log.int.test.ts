@@ -7,16 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversionsDomain, type ConversionRow } from '@cw/conversions';
 import { ApiError } from '@cw/errors';
 import { programsDomain } from '@cw/programs';
-import { openDomain, startTestEngine, type TestEngine } from '../test/test-engine';
+import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test-engine';
 import { eventsFeedDomain } from './data/events-feed.data';
 import type { EventsFeedDeps } from './deps';
 import { appendAccountEvents, cursorSeq, eventCursor, pruneEvents, readEventLog } from './event-log';
 
-let engine: TestEngine;
+let engine: TestDatabase;
 let deps: Pick<EventsFeedDeps, 'data'>;
 
 beforeAll(async () => {
-  engine = await startTestEngine();
+  engine = await startTestDatabase();
   deps = {
     data: {
       conversions: await openDomain(engine, conversionsDomain),
@@ -105,5 +105,13 @@ describe('the log', () => {
     await expect(readEventLog(deps, 'pub_f', { cursor: eventCursor('pub_f', 2) })).rejects.toMatchObject({ code: 'cursor_expired' });
     // From the end it still reads (nothing after it).
     expect((await readEventLog(deps, 'pub_f', { cursor: eventCursor('pub_f', 4) })).events).toEqual([]);
+  });
+
+  it('numbers on after every event was pruned: a cursor held from before sees the next event', async () => {
+    // pub_f's four events are pruned (the test above); a client holds the cursor of the fourth.
+    await deps.data.conversions.insertRows([conversion('cnv_f3', 'pub_f', [['evt_5', 'sale.created', T(5)]])]);
+    expect(await appendAccountEvents(deps, 'pub_f')).toBe(1);
+    const next = await readEventLog(deps, 'pub_f', { cursor: eventCursor('pub_f', 4) });
+    expect(next.events.map((e) => [(JSON.parse(e.body) as { id: string }).id, cursorSeq(e.cursor, 'pub_f')])).toEqual([['evt_5', 5]]);
   });
 });

@@ -74,9 +74,12 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
     .flatMap((c) => c.events.filter((e) => !logged.has(e._id)).map((e) => ({ c, e })))
     .sort((a, b) => a.e.created_at.getTime() - b.e.created_at.getTime() || (a.e._id < b.e._id ? -1 : 1));
   if (fresh.length) {
+    // Numbered after the newest event stored and the head's last number: once every event is
+    // pruned the head still knows it, so a cursor held from before sees what comes next.
     const last = await own(deps).SaleEvent.findOne({ publisher_id: publisherId }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>();
+    const head = await own(deps).EventLogHead.findById(publisherId, { last_seq: 1 }).lean<{ last_seq?: number }>();
     const loggedAt = new Date();
-    let seq = last?.seq ?? 0;
+    let seq = Math.max(last?.seq ?? 0, head?.last_seq ?? 0);
     await own(deps).SaleEvent.insertMany(
       fresh.map(({ c, e }) => ({
         _id: e._id,
