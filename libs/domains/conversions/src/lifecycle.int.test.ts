@@ -5,17 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@cw/errors';
-import { openDomain, startTestEngine, type TestEngine } from '../test/test-engine';
+import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test-engine';
 import { conversionsDomain, type ConversionRow, type ConversionsData } from './data/conversions.data';
 import type { ConversionsDeps } from './deps';
 import { changeStatus } from './lifecycle';
 
-let engine: TestEngine;
+let engine: TestDatabase;
 let deps: Pick<ConversionsDeps, 'data'>;
 let conversions: ConversionsData;
 
 beforeAll(async () => {
-  engine = await startTestEngine();
+  engine = await startTestDatabase();
   conversions = await openDomain(engine, conversionsDomain);
   // changeStatus reads only this lib's own data.
   deps = { data: { conversions } } as unknown as Pick<ConversionsDeps, 'data'>;

@@ -10,7 +10,7 @@ import type { Principal } from '@cw/auth';
 import { useCase } from '@cw/usecase';
 import { conversionView, type ConversionRecord } from '@cw/conversions';
 import { listConversions } from './reporting.service';
-import { own, type ReportsDeps as ConversionsDeps } from './deps';
+import { own, type ReportsDeps } from './deps';
 
 /** The status a conversion has right after each event (a reversal declines an approved sale). */
 const STATUS_AFTER: Record<string, 'pending' | 'approved' | 'declined'> = {
@@ -66,7 +66,7 @@ const ID = /^[A-Za-z0-9_-]{1,100}$/;
  * The caller's conversion `id` with its history; another account's conversion, or none, is 404
  * `not_found` alike (nothing about other accounts is revealed).
  */
-export const getConversion = useCase(listConversions.policy, async function getConversion(deps: ConversionsDeps, principal: Principal, id: string) {
+export const getConversion = useCase(listConversions.policy, async function getConversion(deps: ReportsDeps, principal: Principal, id: string) {
   const notFound = () => new ApiError({ code: 'not_found', detail: 'No conversion with this id in this account.' });
   if (!ID.test(id)) throw notFound();
   const c = await own(deps).Conversion.findOne({ _id: id, publisher_id: principal.publisher._id }, { order_ref: 0 }).lean<ConversionRecord>();

@@ -9,7 +9,7 @@ import { authorize, type Principal } from '@cw/auth';
 import type { InputOf } from '@cw/usecase';
 import { conversionView, LIST_CONVERSIONS_INPUT, type ConversionRecord } from '@cw/conversions';
 import { conversionsFilter, CONVERSIONS_ORDER, listConversions } from './reporting.service';
-import { own, type ReportsDeps as ConversionsDeps } from './deps';
+import { own, type ReportsDeps } from './deps';
 
 const { date_from, date_to, subid, status, source, updated_since } = LIST_CONVERSIONS_INPUT.properties;
 
@@ -45,7 +45,7 @@ const BATCH = 1000;
 type CsvRecord = Array<string | null>;
 
 export function exportConversions(
-  deps: ConversionsDeps,
+  deps: ReportsDeps,
   principal: Principal,
   input: InputOf<typeof CONVERSIONS_EXPORT_INPUT>,
 ): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<CsvRecord> } {

@@ -20,7 +20,7 @@ import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, formatDecimal, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase, type InputOf } from '@cw/usecase';
 import { addDays, bucketOf, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar, type Bucket, type Calendar, type Fact } from '@cw/stats';
-import type { ReportsDeps as ConversionsDeps } from './deps';
+import type { ReportsDeps } from './deps';
 
 const POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 
@@ -181,7 +181,7 @@ function group<K>(list: Fact[], key: (f: Fact) => K): Map<K, Tally> {
 /** The dashboard's numbers for a range of days in a time zone (default: the last 30 days, the account's zone). */
 export const accountOverview = useCase(
   POLICY,
-  async function accountOverview(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof OVERVIEW_INPUT>, now: Date = new Date()) {
+  async function accountOverview(deps: ReportsDeps, principal: Principal, input: InputOf<typeof OVERVIEW_INPUT>, now: Date = new Date()) {
     const calendar = zoneCalendar(zoneOf(principal, input.timezone));
     const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
     const range = rangeOf(calendar, input.date_from ?? addDays(dateTo, -(DEFAULT_DAYS - 1)), dateTo);
@@ -228,7 +228,7 @@ export const accountOverview = useCase(
 /** The range's top sub-IDs, programs and links (ranked by earned commission in the payout currency, then conversions, then clicks). */
 export const accountTop = useCase(
   POLICY,
-  async function accountTop(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof TOP_INPUT>, now: Date = new Date()) {
+  async function accountTop(deps: ReportsDeps, principal: Principal, input: InputOf<typeof TOP_INPUT>, now: Date = new Date()) {
     const calendar = zoneCalendar(zoneOf(principal, input.timezone));
     const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
     const range = rangeOf(calendar, input.date_from ?? addDays(dateTo, -(DEFAULT_DAYS - 1)), dateTo);
@@ -299,7 +299,7 @@ export const accountTop = useCase(
 /** Clicks, conversions and commission of up to 100 of the account's links (others' ids count nothing). */
 export const linkTotals = useCase(
   POLICY,
-  async function linkTotals(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof LINK_TOTALS_INPUT>) {
+  async function linkTotals(deps: ReportsDeps, principal: Principal, input: InputOf<typeof LINK_TOTALS_INPUT>) {
     const ids = [
       ...new Set(
         input.ids

@@ -12,11 +12,11 @@ import { eventsFeedDomain } from '@cw/events-feed';
 import { linksDomain } from '@cw/links';
 import { programsDomain } from '@cw/programs';
 import { countAccountChanges, statsDomain } from '@cw/stats';
-import { openDomain, startTestEngine, type TestEngine } from '../test/test-engine';
+import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test-engine';
 import type { ReportsDeps } from './deps';
 import { conversionReport, conversionsFilter } from './reporting.service';
 
-let engine: TestEngine;
+let engine: TestDatabase;
 let deps: ReportsDeps;
 
 const principal = (publisher: string) =>
@@ -46,7 +46,7 @@ const sale = (publisher: string, at: string, over: Partial<Record<string, unknow
   }) as unknown as ConversionRow;
 
 beforeAll(async () => {
-  engine = await startTestEngine();
+  engine = await startTestDatabase();
   deps = {
     config: {} as ReportsDeps['config'],
     data: {

@@ -8,7 +8,7 @@ import { addDecimals, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { conversionView, LIST_CONVERSIONS_INPUT, REPORT_INPUT, type ConversionRecord } from '@cw/conversions';
 import { addDays, bucketOf, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar } from '@cw/stats';
-import { own, type ReportsDeps as ConversionsDeps } from './deps';
+import { own, type ReportsDeps } from './deps';
 
 const CONVERSIONS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 const REPORTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -70,7 +70,7 @@ export const CONVERSIONS_ORDER = LIST_ORDER;
  */
 export const listConversions = useCase(
   CONVERSIONS_POLICY,
-  async function listConversions(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
+  async function listConversions(deps: ReportsDeps, principal: Principal, input: InputOf<typeof LIST_CONVERSIONS_INPUT>) {
     const { from, toExclusive } = range(input.date_from, input.date_to);
     const filter = conversionsFilter(principal, input);
     const w = pageWindow({ list: 'conversions', account: principal.publisher._id, secret: deps.config.secretKey }, LIST_ORDER, input);
@@ -136,7 +136,7 @@ const emptyCell = (): Cell => ({ conversions: 0, approved: 0, pending: 0, declin
  */
 export const conversionReport = useCase(
   REPORTS_POLICY,
-  async function conversionReport(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now: Date = new Date()) {
+  async function conversionReport(deps: ReportsDeps, principal: Principal, input: InputOf<typeof REPORT_INPUT>, now: Date = new Date()) {
     const calendar = zoneCalendar(input.timezone ?? 'UTC');
     const dateTo = input.date_to ?? calendar.dayOf(now.getTime());
     const dateFrom = input.date_from ?? addDays(dateTo, -(DEFAULT_REPORT_DAYS - 1));

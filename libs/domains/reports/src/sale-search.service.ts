@@ -10,7 +10,7 @@ import { useCase } from '@cw/usecase';
 import { Types } from 'mongoose';
 import type { ConversionRecord, ConversionStatus } from '@cw/conversions';
 import { readFacts, type Fact, type StatsQuery } from '@cw/stats';
-import { own, type ReportsDeps as ConversionsDeps } from './deps';
+import { own, type ReportsDeps } from './deps';
 import { SALES_POLICY } from './sales.service';
 
 /** Text fields ('' and absent are the same value: match both with `in: ['', null]`). */
@@ -116,41 +116,38 @@ function compileSort(keys: SaleSort[]): { sort: Record<string, 1 | -1>; computed
 }
 
 /** A page of the caller's merchant-reported sales (not ledger entries) matching every condition, with their count and totals. */
-export const searchSales = useCase(
-  SALES_POLICY,
-  async function searchSales(deps: ConversionsDeps, principal: Principal, q: SaleSearch): Promise<SaleSearchResult> {
-    const conditions = q.where.map(compile).filter((c) => Object.keys(c).length);
-    const filter: Query = {
-      publisher_id: principal.publisher._id,
-      source: 'v1',
-      occurred_at: { $gte: q.from, $lt: q.to },
-      ...(conditions.length ? { $and: conditions } : {}),
-    };
-    const { sort, computed } = compileSort(q.sort);
-    const sales = Object.keys(computed).length
-      ? await own(deps).Conversion.aggregate<ConversionRecord>([
-          { $match: filter },
-          { $addFields: computed },
-          { $sort: sort },
-          { $skip: q.skip },
-          { $limit: q.limit },
-          { $project: { events: 0, order_ref: 0 } },
-        ])
-      : await own(deps).Conversion.find(filter, { events: 0, order_ref: 0 }).sort(sort).skip(q.skip).limit(q.limit).lean<ConversionRecord[]>();
-    const count = await own(deps).Conversion.countDocuments(filter);
-    if (!q.totals) return { sales, count };
-    const sums = await own(deps).Conversion.aggregate<{ _id: string; payout: { toString(): string }; sale: { toString(): string } }>([
-      { $match: filter },
-      { $group: { _id: '$currency', payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
-    ]);
-    return { sales, count, totals: sums.map((s) => ({ currency: s._id, commission: s.payout, sale_amount: s.sale })) };
-  },
-);
+export const searchSales = useCase(SALES_POLICY, async function searchSales(deps: ReportsDeps, principal: Principal, q: SaleSearch): Promise<SaleSearchResult> {
+  const conditions = q.where.map(compile).filter((c) => Object.keys(c).length);
+  const filter: Query = {
+    publisher_id: principal.publisher._id,
+    source: 'v1',
+    occurred_at: { $gte: q.from, $lt: q.to },
+    ...(conditions.length ? { $and: conditions } : {}),
+  };
+  const { sort, computed } = compileSort(q.sort);
+  const sales = Object.keys(computed).length
+    ? await own(deps).Conversion.aggregate<ConversionRecord>([
+        { $match: filter },
+        { $addFields: computed },
+        { $sort: sort },
+        { $skip: q.skip },
+        { $limit: q.limit },
+        { $project: { events: 0, order_ref: 0 } },
+      ])
+    : await own(deps).Conversion.find(filter, { events: 0, order_ref: 0 }).sort(sort).skip(q.skip).limit(q.limit).lean<ConversionRecord[]>();
+  const count = await own(deps).Conversion.countDocuments(filter);
+  if (!q.totals) return { sales, count };
+  const sums = await own(deps).Conversion.aggregate<{ _id: string; payout: { toString(): string }; sale: { toString(): string } }>([
+    { $match: filter },
+    { $group: { _id: '$currency', payout: { $sum: '$commission' }, sale: { $sum: '$sale_amount' } } },
+  ]);
+  return { sales, count, totals: sums.map((s) => ({ currency: s._id, commission: s.payout, sale_amount: s.sale })) };
+});
 
 /** The stats read model's facts of the caller's account over a range (clicks and sales per bucket, sub-ID and program as asked). */
 export const accountFacts = useCase(
   SALES_POLICY,
-  async function accountFacts(deps: ConversionsDeps, principal: Principal, q: Omit<StatsQuery, 'publisherId'>): Promise<Fact[]> {
+  async function accountFacts(deps: ReportsDeps, principal: Principal, q: Omit<StatsQuery, 'publisherId'>): Promise<Fact[]> {
     return readFacts(deps, { ...q, publisherId: principal.publisher._id });
   },
 );

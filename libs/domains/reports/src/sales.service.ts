@@ -11,7 +11,7 @@ import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } fro
 import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { TIMEZONE, type ConversionRecord } from '@cw/conversions';
 import { countedAsOf, nextDay, readFacts, zoneCalendar } from '@cw/stats';
-import { own, type ReportsDeps as ConversionsDeps } from './deps';
+import { own, type ReportsDeps } from './deps';
 
 /** The reporting token only, with its own per-account budget. */
 export const SALES_POLICY: Policy = { budget: 'reportingToken', credentials: ['reporting_token'] };
@@ -102,7 +102,7 @@ const ORDER: ListSort = [
   ['_id', 1],
 ];
 
-async function withNames(deps: ConversionsDeps, rows: ConversionRecord[]) {
+async function withNames(deps: ReportsDeps, rows: ConversionRecord[]) {
   const names = await deps.data.programs.merchantNames(rows.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
   return rows.map((r) => saleRow(r, r.campaign_id !== undefined && r.campaign_id !== null ? names.get(r.campaign_id) : undefined));
 }
@@ -110,7 +110,7 @@ async function withNames(deps: ConversionsDeps, rows: ConversionRecord[]) {
 /** One page of sales, newest first. */
 export const listSales = useCase(
   SALES_POLICY,
-  async function listSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+  async function listSales(deps: ReportsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
     const w = pageWindow({ list: 'sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
     const rows = await own(deps)
       .Conversion.find(w.filter(salesFilter(principal, input)), PROJECTION)
@@ -126,7 +126,7 @@ export const listSales = useCase(
 /** One row per sale for sub-ID tools: the sale, its sub-ID, status and commission. */
 export const subidSales = useCase(
   SALES_POLICY,
-  async function subidSales(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
+  async function subidSales(deps: ReportsDeps, principal: Principal, input: InputOf<typeof SALES_INPUT>) {
     const w = pageWindow({ list: 'subid-sales', account: principal.publisher._id, secret: deps.config.secretKey }, ORDER, input);
     const rows = await own(deps)
       .Conversion.find(w.filter(salesFilter(principal, input)), {
@@ -161,7 +161,7 @@ export const subidSales = useCase(
  * caller closes the returned cursor when the client goes away.
  */
 export function exportSales(
-  deps: ConversionsDeps,
+  deps: ReportsDeps,
   principal: Principal,
   input: Filters,
 ): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
@@ -209,7 +209,7 @@ type Sums = Record<string, string>;
  */
 export const salesSummary = useCase(
   SALES_POLICY,
-  async function salesSummary(deps: ConversionsDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
+  async function salesSummary(deps: ReportsDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
     salesFilter(principal, input); // date_from after date_to answers 400 before any read
     const calendar = zoneCalendar(input.timezone ?? 'UTC');
     const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;

@@ -14,9 +14,9 @@ import type { ClickRow } from '@cw/links';
 import { Increments, QUARTER_MS, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
-import { own, type StatsDeps as ConversionsDeps } from './deps';
+import { own, type StatsDeps } from './deps';
 
-type Deps = Pick<ConversionsDeps, 'data'>;
+type Deps = Pick<StatsDeps, 'data'>;
 
 const ACCOUNT_LEASE_MS = 10_000;
 const BATCH = 500;

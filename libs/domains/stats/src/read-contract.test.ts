@@ -15,7 +15,7 @@ import { statsDomain } from './data/stats.data';
 import type { StatsDeps } from './deps';
 import { countedAsOf } from './freshness';
 import { readFacts } from './reader';
-import { startTestEngine, type TestEngine } from '../test/test-engine';
+import { startTestEngine, type TestEngine } from '@cw-tools/test-engine';
 
 let engine: TestEngine;
 let db: Database;

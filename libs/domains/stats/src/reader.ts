@@ -13,9 +13,9 @@
 import { decimal128Dec, formatDecimal, parseDecimal, type Dec, type Decimal128Like } from '@cw/money';
 import { bucketOf, nextDay, type Bucket, type Calendar } from './calendar';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, type StoredCounters, type View } from './cells';
-import { own, type StatsDeps as ConversionsDeps } from './deps';
+import { own, type StatsDeps } from './deps';
 
-type Deps = Pick<ConversionsDeps, 'data'>;
+type Deps = Pick<StatsDeps, 'data'>;
 
 export interface StatsQuery {
   publisherId: string;

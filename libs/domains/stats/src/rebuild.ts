@@ -13,9 +13,9 @@ import { CELL_FORMAT, Increments, monthStartOf, nextMonthStart, stateKey, type C
 import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
-import { own, type StatsDeps as ConversionsDeps } from './deps';
+import { own, type StatsDeps } from './deps';
 
-type Deps = Pick<ConversionsDeps, 'data'>;
+type Deps = Pick<StatsDeps, 'data'>;
 
 export interface RebuildProgress {
   publisher: string;

@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { CELL_FORMAT, type CellInc } from './cells';
-import { own, type StatsDeps as ConversionsDeps } from './deps';
+import { own, type StatsDeps } from './deps';
 
-type Deps = Pick<ConversionsDeps, 'data'>;
+type Deps = Pick<StatsDeps, 'data'>;
 
 /** How long a writer may take to apply its transaction before a pass finishes it instead. */
 export const TXN_LEASE_MS = 60_000;

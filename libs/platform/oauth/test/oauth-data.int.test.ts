@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, migrateIndexes, type Database } from '@cw/db';
 import { oauthDomain, type GrantRevoked, type OAuthData, type OAuthModels } from '../src/data/oauth.data';
-import { startTestEngine, type TestEngine } from './test-engine';
+import { startTestEngine, type TestEngine } from '@cw-tools/test-engine';
 
 let engine: TestEngine;
 let db: Database;

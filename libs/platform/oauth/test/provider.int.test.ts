@@ -14,7 +14,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
 import { connectDatabase, migrateIndexes, type Database } from '@cw/db';
-import { startTestEngine, type TestEngine } from './test-engine';
+import { startTestEngine, type TestEngine } from '@cw-tools/test-engine';
 import {
   createOAuthProvider,
   grantConsent,
