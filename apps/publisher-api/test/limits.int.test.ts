@@ -120,7 +120,8 @@ describe('dependency outages', () => {
     try {
       const server = createApp(deps).callback();
       const caller = deps.demo!.publishers[0];
-      // An account with 30,000 conversions: the list's sub-ID rollup reads every one of them.
+      // An account with 30,000 conversions: with updated_since (which the stats read model does not
+      // key) the list's sub-ID rollup reads every one of them.
       const [base] = await deps.models.Conversion.find({ publisher_id: caller.account_id }).limit(1).lean();
       await deps.models.Conversion.collection.insertMany(Array.from({ length: 30_000 }, (_, i) => ({ ...base, _id: `cv_budget_${i}` }) as never));
       const sent: Array<{ collection: string; maxTimeMS?: number }> = [];
@@ -128,7 +129,7 @@ describe('dependency outages', () => {
         const options = args[1] as { maxTimeMS?: number } | undefined; // (filter or pipeline, options)
         sent.push({ collection, maxTimeMS: options?.maxTimeMS });
       });
-      const res = await request(server).get(`${B}/conversions/?page_size=1`).set('X-API-Key', caller.keys.live);
+      const res = await request(server).get(`${B}/conversions/?page_size=1&updated_since=2000-01-01T00:00:00Z`).set('X-API-Key', caller.keys.live);
       expectErrorShape(res, 503, 'service_unavailable');
       expect(sent.filter((c) => c.collection === deps.models.Conversion.collection.collectionName).every((c) => c.maxTimeMS === 1)).toBe(true);
       // Background work (the worker, a job, the CLI) reads through a connection of its own: the same read has no budget and completes.

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { conversionOf, faultBed, until, type FaultBed } from './support/postback-harness';
+import { conversionOf, faultBed, subidOf, until, type FaultBed } from './support/postback-harness';
 
 const UNIT = 50; // the schedule's "minute", in ms
 const TIMEOUT = 1000; // one attempt's budget; the lease on a claimed attempt is three of these
@@ -82,8 +82,9 @@ describe('postback delivery under faults', () => {
 
   it('gives up after 8 attempts: the delivery is dead, every attempt under one delivery id', async () => {
     await bed.startWorker({ postbackRetryUnitMs: 1 });
-    const id = await bed.fx.sale();
-    bed.receiver.behave = (r) => (conversionOf(r.body) === id ? 500 : 'ok');
+    // Failing from the first attempt, which can arrive before the sale's own answer does.
+    bed.receiver.behave = (r) => (subidOf(r.body) === 'gives-up-8' ? 500 : 'ok');
+    const id = await bed.fx.sale('gives-up-8');
     const dead = await until(async () => {
       const d = await delivery(id);
       return d?.status === 'dead' ? d : undefined;
@@ -99,9 +100,9 @@ describe('postback delivery under faults', () => {
 
   it('times out a receiver that never answers without holding up other deliveries, then retries it', async () => {
     await bed.startWorker();
-    const slow = await bed.fx.sale();
     let hung = 0;
-    bed.receiver.behave = (r) => (conversionOf(r.body) === slow && hung++ === 0 ? 'hang' : 'ok');
+    bed.receiver.behave = (r) => (subidOf(r.body) === 'times-out' && hung++ === 0 ? 'hang' : 'ok');
+    const slow = await bed.fx.sale('times-out');
     await until(() => arrivals(slow).length === 1);
     const fast = await bed.fx.sale();
     await until(() => arrivals(fast).length === 1);

@@ -4,7 +4,7 @@
  * sales. The engine keeps its data on disk, so the restart loses nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversionOf, faultBed, until, type FaultBed } from './support/postback-harness';
+import { conversionOf, faultBed, subidOf, until, type FaultBed } from './support/postback-harness';
 
 let bed: FaultBed;
 beforeAll(async () => {
@@ -18,8 +18,9 @@ const arrivals = (conversionId: string) => bed.receiver.received.filter((r) => c
 describe('postback delivery through a database outage', () => {
   it('keeps going when the database drops every connection and comes back: the retry is made, new sales delivered', { timeout: 60_000 }, async () => {
     await bed.startWorker();
-    const id = await bed.fx.sale();
-    bed.receiver.behave = (r) => (conversionOf(r.body) === id && arrivals(id).length <= 2 ? 503 : 'ok');
+    // Set before the sale: its first delivery can arrive before the sale's own answer.
+    bed.receiver.behave = (r) => (subidOf(r.body) === 'outage' && bed.receiver.received.filter((x) => subidOf(x.body) === 'outage').length <= 2 ? 503 : 'ok');
+    const id = await bed.fx.sale('outage');
     const second = await until(
       async () => {
         const d = await delivery(id);

@@ -11,7 +11,17 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { publishPendingEvents } from '@cw/postbacks';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
-import { conversionOf, faultBed, postbackFixture, startReceiver, until, type FaultBed, type PostbackFixture, type Receiver } from './support/postback-harness';
+import {
+  conversionOf,
+  faultBed,
+  postbackFixture,
+  subidOf,
+  startReceiver,
+  until,
+  type FaultBed,
+  type PostbackFixture,
+  type Receiver,
+} from './support/postback-harness';
 
 const UNIT = 50; // the schedule's "minute", in ms
 const TIMEOUT = 1000; // one attempt's budget; the lease on a claimed attempt is three of these
@@ -249,9 +259,10 @@ describe('postback delivery at scale', () => {
 
   it('keeps a succeeded delivery 7 days without its body, a failed one 30 days with it, and redelivers the failed one', async () => {
     await bed.startWorker();
+    // Set before the sales: a first delivery can arrive before the sale's own answer.
+    bed.receiver.behave = (r) => (subidOf(r.body) === 'kept-30-days' ? 500 : 'ok');
     const ok = await bed.fx.sale();
-    const bad = await bed.fx.sale();
-    bed.receiver.behave = (r) => (conversionOf(r.body) === bad ? 500 : 'ok');
+    const bad = await bed.fx.sale('kept-30-days');
     const done = await until(async () => {
       const d = await delivery(ok);
       return d?.status === 'succeeded' ? d : undefined;

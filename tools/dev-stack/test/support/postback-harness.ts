@@ -213,3 +213,8 @@ export async function faultBed(opts: { unitMs: number; timeoutMs: number }): Pro
 
 /** The conversion a received SaleEvent is about. */
 export const conversionOf = (body: string) => (JSON.parse(body) as { conversion: { id: string } }).conversion.id;
+/**
+ * A delivery's sub-ID: how a receiver can tell a sale's deliveries before the sale's own answer (with
+ * its id) is back, which the first delivery may beat (the write counts its stats change first).
+ */
+export const subidOf = (body: string) => (JSON.parse(body) as { conversion: { subid: string | null } }).conversion.subid;
