@@ -34,38 +34,58 @@ export async function startRedisCluster(
   opts: { nodeTimeoutMs?: number; replicas?: 0 | 1; waitForSync?: boolean; syncDelaySeconds?: number } = {},
 ): Promise<PrivateRedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cw-redis-cluster-'));
-  const ports: number[] = [];
-  for (let i = 0; i < 6; i++) ports.push(await freePort());
   const children = new Map<number, ChildProcess>();
-  for (const port of ports) {
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        `nodes-${port}.conf`,
-        '--cluster-node-timeout',
-        String(opts.nodeTimeoutMs ?? 1000),
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--repl-diskless-sync-delay',
-        String(opts.syncDelaySeconds ?? 0),
-        '--dir',
-        dir,
-      ],
-      { stdio: 'ignore' },
-    );
-    children.set(port, child);
-  }
-  for (const port of ports) {
-    for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
+  // Each node is started on its own free port and a free bus port (the default bus port, port +
+  // 10,000, is past 65,535 for a quarter of the ephemeral range); a port another process took
+  // between our look and the node's bind makes the node exit, and it is tried again on new ports.
+  const startNode = async (): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const busPort = await freePort();
+      const child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          String(opts.nodeTimeoutMs ?? 1000),
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--repl-diskless-sync-delay',
+          String(opts.syncDelaySeconds ?? 0),
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      );
+      let exited = false;
+      child.once('exit', () => (exited = true));
+      for (let i = 0; i < 200 && !exited && !(await redisAnswers('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!exited && (await redisAnswers('127.0.0.1', port, 1000))) {
+        children.set(port, child);
+        return port;
+      }
+      child.kill('SIGKILL');
+      if (attempt === 5) throw new Error(`redis-server did not start on a free port after ${attempt} attempts`);
+    }
+  };
+  const ports: number[] = [];
+  try {
+    for (let i = 0; i < 6; i++) ports.push(await startNode());
+  } catch (e) {
+    for (const child of children.values()) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
   await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(opts.replicas ?? 1), '--cluster-yes'], {
     timeout: 60_000,

@@ -9,6 +9,8 @@
  *   `redisClusterNodes` (vitest inject).
  * - Chromium for the docs browser test (Debian's `chromium` at /usr/bin/chromium, or
  *   CHROMIUM_PATH): installed with apt-get when missing and running as root.
+ * - promtool, which checks the operations kit's alert rules and Prometheus config (Debian's
+ *   `prometheus` package; only its files are installed, no server is started).
  *
  * When something cannot be set up (not root, no apt-get, a remote Redis that does not answer),
  * one clear message says what to install, and the tests that need it fail with that message.
@@ -79,10 +81,20 @@ function ensureChromium(): string | undefined {
   );
 }
 
+function ensurePromtool(): string | undefined {
+  if (onPath('promtool')) return undefined;
+  return (
+    aptInstall(['prometheus'], 'promtool is needed by the operations kit test') ??
+    (onPath('promtool') ? undefined : 'promtool is still missing after apt-get install prometheus.')
+  );
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Why Chromium is unavailable, when it is (the browser test fails with this message). */
     chromiumProblem: string;
+    /** Why promtool is unavailable, when it is (the operations kit's promtool test fails with this). */
+    promtoolProblem: string;
     /** `host:port` of each node of the run's shared Redis Cluster. */
     redisClusterNodes: string[];
   }
@@ -91,6 +103,7 @@ declare module 'vitest' {
 /** Vitest globalSetup: runs once before every test file, tears down after the run. */
 export default async function setup(project: {
   provide(key: 'chromiumProblem', value: string): void;
+  provide(key: 'promtoolProblem', value: string): void;
   provide(key: 'redisClusterNodes', value: string[]): void;
 }): Promise<() => Promise<void>> {
   const redis = await ensureRedis();
@@ -103,6 +116,9 @@ export default async function setup(project: {
   const chromium = ensureChromium();
   if (chromium) say(chromium);
   project.provide('chromiumProblem', chromium ?? '');
+  const promtool = ensurePromtool();
+  if (promtool) say(promtool);
+  project.provide('promtoolProblem', promtool ?? '');
   return async () => {
     await cluster.stop();
     await redis.stop?.();

@@ -131,13 +131,19 @@ export class RedisAccessVersions implements AccessVersions {
     if (this.waitReplicas === 0) return true;
     const end = Date.now() + timeoutMs;
     for (let said = false; ;) {
-      const acked = await this.redis
-        .pipeline()
-        .set(`{${this.prefix}}:probe`, '1', 'PX', 60_000)
-        .wait(this.waitReplicas, this.waitMs)
-        .exec()
-        .then((r) => Number(r?.at(-1)?.[1] ?? 0))
-        .catch(() => 0);
+      // An attempt that gets no answer at all (a cluster still agreeing on its slots) counts as
+      // not acknowledged once the time is up, so the wait never outlasts `timeoutMs`.
+      let timer: NodeJS.Timeout | undefined;
+      const acked = await Promise.race([
+        this.redis
+          .pipeline()
+          .set(`{${this.prefix}}:probe`, '1', 'PX', 60_000)
+          .wait(this.waitReplicas, this.waitMs)
+          .exec()
+          .then((r) => Number(r?.at(-1)?.[1] ?? 0))
+          .catch(() => 0),
+        new Promise<number>((r) => (timer = setTimeout(() => r(0), Math.max(0, end - Date.now()) + this.waitMs))),
+      ]).finally(() => clearTimeout(timer));
       if (acked >= this.waitReplicas) return true;
       if (Date.now() >= end) return false;
       if (!said) onWait?.(`waiting for a Redis replica to acknowledge writes (a cluster still syncing)...`);
