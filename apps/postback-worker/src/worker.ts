@@ -1,17 +1,17 @@
 /**
- * The job worker. Every process runs three loops on their own timers, so none waits for another and
+ * The job worker. Every process runs four loops on their own timers, so none waits for another and
  * every replica adds capacity: postback dispatch (jobs/postbacks.job.ts), the events feed's appender
- * (sale events join their account's log) and the stats counter (conversion changes and orphaned click
+ * (sale events join their account's log), the stats counter (conversion changes and orphaned click
  * batches are counted in the stats read model; each account under its own lease, so replicas share
- * the accounts); Agenda (MongoDB backend, collection `jobs`, its
- * indexes declared by the migration) runs the jobs that wake retries and the refresh of prepared
+ * the accounts) and the clicks counter (the tracker's stored batches, several at a time, each claimed
+ * by one replica); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the migration) runs the jobs that wake retries and the refresh of prepared
  * feed files (every FEEDS_REFRESH_MS).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import { appendPendingEvents } from '@cw/events-feed';
-import { countPendingChanges, upgradeStatsCells } from '@cw/stats';
+import { countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
 import type { Logger } from '@cw/logging';
 import { inSpan } from '@cw/telemetry';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
@@ -128,6 +128,8 @@ export function createWorker(deps: WorkerDeps): Worker {
           },
           slow,
         ),
+        // Tracker batches, as soon as they are stored (every poll interval): the clicks' lag.
+        loop('clicks count', async () => void (await countStoredClicks(deps)), every),
       ];
     },
     stop: async () => {

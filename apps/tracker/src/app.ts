@@ -1,6 +1,6 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
 import type Koa from 'koa';
-import { storeCountedClicks } from '@cw/stats';
+import { storeClicks } from '@cw/stats';
 import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
   app.clicks = new ClickRecorder(
-    (batch) => storeCountedClicks(deps, batch, (rows) => deps.data.links.insertClickRows(rows)),
+    async (batch) => (await storeClicks(deps, batch, (rows) => deps.data.links.insertClickRows(rows))).stored,
     deps.logger,
     deps.config.clickFlushIntervalMs,
     deps.config.clickBufferMax,

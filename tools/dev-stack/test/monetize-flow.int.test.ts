@@ -8,6 +8,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueMerchantToken } from '@cw/auth';
 import { approveApplication, rejectApplication } from '@cw/monetize';
+import { countStoredClicks } from '@cw/stats';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp as monetizeApi } from '@cw/app-monetize-api';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
@@ -42,6 +43,7 @@ describe('instant monetization, from provisional link to publisher account', () 
     const click = await request(tracker.callback()).get(`/c/${code}`).set('User-Agent', BROWSER);
     expect(click.status).toBe(302);
     await tracker.clicks.flush();
+    await countStoredClicks(deps); // the worker's clicks round
     const clickId = new URL(click.headers.location).searchParams.get('cw_click_id')!;
     const token = (await issueMerchantToken(deps.data.auth, 501)).secret;
     const sale = await request(tracker.callback())

@@ -7,8 +7,8 @@
  * click is lost. While the database is away the recorder holds at most CLICK_BUFFER_MAX clicks;
  * beyond, the oldest clicks not yet tried are dropped (the failed batch too when the bound is smaller
  * than it), counted in `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
- * Each batch is stored and counted in the stats read model by `write` (one transaction per batch,
- * see @cw/stats' counting.ts).
+ * Each batch is stored by `write` under a stats transaction that the worker counts in the stats
+ * read model (@cw/stats' counting.ts, docs/decisions/0049-clicks-counted-by-the-worker.md).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ClickRow } from '@cw/links';

@@ -1,6 +1,6 @@
 /**
  * Keeping the stats read model current: conversion changes (per account, serially, under the
- * account's stats lease) and clicks (per tracker batch). Both go through ./writer.ts, so each
+ * account's stats lease) and clicks (tracker batches, counted by the worker several at a time). Both go through ./writer.ts, so each
  * change is counted exactly once across retries and crashes.
  *
  * A conversion change (created, approved, declined, reversed, paid; a ledger entry) sets
@@ -206,7 +206,7 @@ export async function countWrittenChanges(deps: Deps, publisherId: string): Prom
   return countAccountChanges(deps, publisherId, { waitMs: WRITE_WAIT_MS, batches: 1 });
 }
 
-/** The worker's pass: every account with pending changes, then click batches whose writer died. */
+/** The worker's pass: every account with pending changes, the stored click batches, then click batches whose writer died. */
 export async function countPendingChanges(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
   const accounts = [
     ...new Set([
@@ -220,7 +220,7 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
   }
   let counted = 0;
   for (const a of accounts) counted += await countAccountChanges(deps, a);
-  return counted + (await recoverClickBatches(deps));
+  return counted + (await countStoredClicks(deps)) + (await recoverClickBatches(deps));
 }
 
 /**
@@ -254,13 +254,21 @@ export function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'l
 }
 
 /**
- * Stores a tracker batch of clicks and counts it in one transaction: the transaction (with the
- * click ids) is stored first, each click carries its id, then the clicks this call stored are
- * counted in one bulk write. A click an earlier attempt stored is counted by that attempt's
- * transaction (finished by a pass if its writer died), never twice. Returns how many it stored.
+ * Stores a tracker batch of clicks for counting: the transaction (with the click ids) is stored
+ * first, each click carries its id, then the transaction is marked `stored` and the worker counts
+ * it (`countStoredClicks`), together with the other batches stored meanwhile. A click an earlier
+ * attempt stored is counted by that attempt's transaction (finished by a pass once its lease has
+ * passed when its writer died), never twice. The redirect's process only writes; counting a batch
+ * costs more than storing it, and many batches counted together share their cells
+ * (docs/decisions/0049-clicks-counted-by-the-worker.md). Returns how many it stored, and the
+ * transaction.
  */
-export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>): Promise<number> {
-  if (!clicks.length) return 0;
+export async function storeClicks(
+  deps: Deps,
+  clicks: ClickRow[],
+  insert: (rows: ClickRow[]) => Promise<Set<number>>,
+): Promise<{ stored: number; txnId?: string }> {
+  if (!clicks.length) return { stored: 0 };
   const txnId = newTxnId();
   const now = new Date();
   await own(deps).StatTxn.create({
@@ -270,22 +278,66 @@ export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert:
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
-  const rows = clicks.map((c) => ({ ...c, stats_txn: txnId }));
-  const stored = await insert(rows);
-  const incs = clickIncrements(rows.filter((_, i) => stored.has(i)));
-  await applyIncrements(deps, txnId, incs);
-  await closeTxn(deps, txnId, incs);
-  return stored.size;
+  const stored = await insert(clicks.map((c) => ({ ...c, stats_txn: txnId })));
+  await own(deps).StatTxn.updateOne({ _id: txnId }, { $set: { stored: true } });
+  return { stored: stored.size, txnId };
 }
 
-/** Click batches whose writer died mid-way: the clicks stored under each are counted, once. */
+/** How many stored click batches one counting round takes together. */
+const CLICK_BATCHES_PER_ROUND = 100;
+
+/**
+ * Counts stored click batches nobody has taken yet (`txnIds`: only those), several together: they
+ * are claimed first (`owner`, a new lease), so no other round or recovery takes them meanwhile; their
+ * increments are summed and applied in one bulk write guarded by all their ids, then they are closed.
+ * Rounds go on until none is left (at most `rounds`). Returns how many clicks it counted.
+ */
+export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; rounds?: number } = {}): Promise<number> {
+  const Txn = own(deps).StatTxn;
+  let counted = 0;
+  for (let round = 0; round < (opts.rounds ?? 20); round++) {
+    const owner = newTxnId();
+    const free = { kind: 'clicks' as const, stored: true, owner: { $exists: false }, ...(opts.txnIds ? { _id: { $in: opts.txnIds } } : {}) };
+    const ids = (await Txn.find(free, { _id: 1 }).limit(CLICK_BATCHES_PER_ROUND).lean()).map((t) => String(t._id));
+    if (!ids.length) break;
+    await Txn.updateMany({ ...free, _id: { $in: ids } }, { $set: { owner, lease_until: new Date(Date.now() + TXN_LEASE_MS) } });
+    const mine = await Txn.find({ _id: { $in: ids }, owner }, { _id: 1, click_ids: 1 }).lean<Array<{ _id: string; click_ids: string[] }>>();
+    if (!mine.length) continue;
+    const clicks = (await Promise.all(mine.map((t) => deps.data.links.clicksOfBatch(t.click_ids, t._id)))).flat() as ClickRow[];
+    const group = mine.map((t) => t._id);
+    const incs = clickIncrements(clicks);
+    await applyIncrements(deps, group, incs);
+    await closeTxn(deps, group, incs);
+    counted += clicks.length;
+    if (ids.length < CLICK_BATCHES_PER_ROUND) break;
+  }
+  return counted;
+}
+
+/**
+ * Stores a batch of clicks and counts it before answering (the demo data and tests that read
+ * counts at once; the tracker leaves counting to the worker). Returns how many it stored.
+ */
+export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>): Promise<number> {
+  const { stored, txnId } = await storeClicks(deps, clicks, insert);
+  if (txnId) await countStoredClicks(deps, { txnIds: [txnId] });
+  return stored;
+}
+
+/**
+ * Click batches whose writer died mid-way (or whose group's did): each is claimed, then the clicks
+ * stored under it are counted alone, once.
+ */
 export async function recoverClickBatches(deps: Deps, now = new Date()): Promise<number> {
-  const left = await own(deps)
-    .StatTxn.find({ kind: 'clicks', lease_until: { $lte: now } })
+  const Txn = own(deps).StatTxn;
+  const left = await Txn.find({ kind: 'clicks', lease_until: { $lte: now } })
     .limit(100)
     .lean<Array<{ _id: string; click_ids: string[] }>>();
   let n = 0;
+  const owner = newTxnId();
   for (const t of left) {
+    const claim = await Txn.updateOne({ _id: t._id, lease_until: { $lte: now } }, { $set: { owner, lease_until: new Date(now.getTime() + TXN_LEASE_MS) } });
+    if (!claim.modifiedCount) continue;
     const clicks = (await deps.data.links.clicksOfBatch(t.click_ids, t._id)) as ClickRow[];
     const incs = clickIncrements(clicks);
     await applyIncrements(deps, t._id, incs);

@@ -7,6 +7,13 @@
  * (conversions: the state they are now counted in), the transaction is deleted, and its id is
  * pulled from the cells (after the delete: an id left in a cell is harmless, never reused). A
  * transaction whose writer died is finished by the next pass once its lease has passed.
+ *
+ * Several transactions can be applied together (the worker counts fresh click batches that way):
+ * each cell's update then adds their summed increments guarded by all their ids (`$nin`) and pushes
+ * them all, so a cell holds every id of the group or none. A member recovered alone afterwards
+ * (its group's writer died) skips the cells the group reached and adds only its own to the others:
+ * still exactly once. Members are claimed before (stats_txns `owner`), so no transaction is ever
+ * in two groups at a time.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -29,17 +36,20 @@ interface StoredInc {
 
 export const storedIncs = (cells: Array<[string, CellInc]>): StoredInc[] => cells.map(([id, c]) => ({ id, dims: c.dims, counts: c.counts, money: c.money }));
 
-/** Applies each cell's increments unless this transaction already reached it (one bulk write). */
-export async function applyIncrements(deps: Deps, txnId: string, incs: StoredInc[]): Promise<void> {
+/** Applies each cell's increments unless these transactions already reached it (one bulk write). */
+export async function applyIncrements(deps: Deps, txnIds: string | string[], incs: StoredInc[]): Promise<void> {
   if (!incs.length) return;
+  const ids = typeof txnIds === 'string' ? [txnIds] : txnIds;
+  const guard = ids.length === 1 ? { $ne: ids[0] } : { $nin: ids };
+  const push = ids.length === 1 ? ids[0] : { $each: ids };
   const ops = incs.map((c) => {
     const inc: Record<string, number | Types.Decimal128> = { ...c.counts };
     for (const [path, v] of Object.entries(c.money)) inc[path] = Types.Decimal128.fromString(v);
     const { publisher_id, ...rest } = c.dims;
     return {
       updateOne: {
-        filter: { _id: c.id, publisher_id, txns: { $ne: txnId } },
-        update: { $inc: inc, $push: { txns: txnId }, $setOnInsert: { ...rest, t: new Date(rest.t), fv: CELL_FORMAT } },
+        filter: { _id: c.id, publisher_id, txns: guard },
+        update: { $inc: inc, $push: { txns: push }, $setOnInsert: { ...rest, t: new Date(rest.t), fv: CELL_FORMAT } },
         upsert: true,
       },
     };
@@ -55,10 +65,16 @@ export async function applyIncrements(deps: Deps, txnId: string, incs: StoredInc
   }
 }
 
-/** The end of a transaction: deleted first, then its id pulled from the cells it touched. */
-export async function closeTxn(deps: Deps, txnId: string, incs: StoredInc[]): Promise<void> {
-  await own(deps).StatTxn.deleteOne({ _id: txnId });
+/** The end of a transaction (or of a group applied together): deleted first, then its ids pulled from the cells it touched. */
+export async function closeTxn(deps: Deps, txnIds: string | string[], incs: StoredInc[]): Promise<void> {
+  const ids = typeof txnIds === 'string' ? [txnIds] : txnIds;
+  await own(deps).StatTxn.deleteMany({ _id: { $in: ids } });
   const byPublisher = new Map<string, string[]>();
-  for (const c of incs) byPublisher.set(c.dims.publisher_id, [...(byPublisher.get(c.dims.publisher_id) ?? []), c.id]);
-  for (const [publisherId, ids] of byPublisher) await own(deps).Stat.updateMany({ publisher_id: publisherId, _id: { $in: ids } }, { $pull: { txns: txnId } });
+  for (const c of incs) {
+    const cells = byPublisher.get(c.dims.publisher_id);
+    if (cells) cells.push(c.id);
+    else byPublisher.set(c.dims.publisher_id, [c.id]);
+  }
+  const pull = ids.length === 1 ? { $pull: { txns: ids[0] } } : { $pullAll: { txns: ids } };
+  for (const [publisherId, cells] of byPublisher) await own(deps).Stat.updateMany({ publisher_id: publisherId, _id: { $in: cells } }, pull);
 }

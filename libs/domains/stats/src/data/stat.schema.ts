@@ -39,8 +39,8 @@ statSchema.index({ publisher_id: 1, link_id: 1, g: 1, t: 1 }, { partialFilterExp
  * A transaction of increments to stats cells, stored before it is applied so that a crash in the
  * middle is finished by the next pass instead of lost or doubled. `kind: 'conversions'`: one
  * account's batch of conversion changes (the increments and the state each conversion is counted
- * in); `kind: 'clicks'`: one tracker batch (the click ids; a recovery recounts the clicks stored
- * with this transaction id).
+ * in); `kind: 'clicks'`: one tracker batch (the click ids; counting reads the clicks stored with
+ * this transaction id), counted by the worker once `stored`, several batches together.
  */
 export const statTxnSchema = new Schema(
   {
@@ -50,6 +50,10 @@ export const statTxnSchema = new Schema(
     incs: { type: Schema.Types.Mixed },
     conversions: { type: Schema.Types.Mixed },
     click_ids: { type: [String], default: undefined },
+    /** A click batch whose clicks are all written: the worker may count it now (with others). */
+    stored: { type: Boolean },
+    /** Who is applying it now (a group of click batches, or a recovery); absent: nobody yet. */
+    owner: { type: String },
     /** Until when its writer may still be applying it; past it, any pass finishes it. */
     lease_until: { type: Date, required: true },
     created_at: { type: Date, required: true },
@@ -57,6 +61,7 @@ export const statTxnSchema = new Schema(
   { versionKey: false },
 );
 statTxnSchema.index({ kind: 1, lease_until: 1 });
+statTxnSchema.index({ kind: 1, stored: 1, owner: 1 });
 statTxnSchema.index({ publisher_id: 1 }, { partialFilterExpression: { kind: 'conversions' } });
 
 export type StatDoc = InferSchemaType<typeof statSchema>;
