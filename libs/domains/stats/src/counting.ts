@@ -290,15 +290,17 @@ const CLICK_BATCHES_PER_ROUND = 100;
  * Counts stored click batches nobody has taken yet (`txnIds`: only those), several together: they
  * are claimed first (`owner`, a new lease), so no other round or recovery takes them meanwhile; their
  * increments are summed and applied in one bulk write guarded by all their ids, then they are closed.
- * Rounds go on until none is left (at most `rounds`). Returns how many clicks it counted.
+ * Rounds of at most `batches` batches go on until none is left (at most `rounds`). Returns how many
+ * clicks it counted.
  */
-export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; rounds?: number } = {}): Promise<number> {
+export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; rounds?: number; batches?: number } = {}): Promise<number> {
+  const perRound = opts.batches ?? CLICK_BATCHES_PER_ROUND;
   const Txn = own(deps).StatTxn;
   let counted = 0;
   for (let round = 0; round < (opts.rounds ?? 20); round++) {
     const owner = newTxnId();
     const free = { kind: 'clicks' as const, stored: true, owner: { $exists: false }, ...(opts.txnIds ? { _id: { $in: opts.txnIds } } : {}) };
-    const ids = (await Txn.find(free, { _id: 1 }).limit(CLICK_BATCHES_PER_ROUND).lean()).map((t) => String(t._id));
+    const ids = (await Txn.find(free, { _id: 1 }).limit(perRound).lean()).map((t) => String(t._id));
     if (!ids.length) break;
     await Txn.updateMany({ ...free, _id: { $in: ids } }, { $set: { owner, lease_until: new Date(Date.now() + TXN_LEASE_MS) } });
     const mine = await Txn.find({ _id: { $in: ids }, owner }, { _id: 1, click_ids: 1 }).lean<Array<{ _id: string; click_ids: string[] }>>();
@@ -309,7 +311,7 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
     await applyIncrements(deps, group, incs);
     await closeTxn(deps, group, incs);
     counted += clicks.length;
-    if (ids.length < CLICK_BATCHES_PER_ROUND) break;
+    if (ids.length < perRound) break;
   }
   return counted;
 }
