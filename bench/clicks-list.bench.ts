@@ -187,7 +187,8 @@ function* batchesOf(a: Account, now: number, count = a.clicks): Generator<ClickR
   let batch: ClickRow[] = [];
   let txn = '';
   for (let w = 0; w < busy; w++) {
-    const windowStart = start + Math.floor(((w + rand()) * windows) / busy) * WINDOW_MS;
+    // Slots of whole windows, one busy window drawn in each: no two share a window.
+    const windowStart = start + (Math.ceil((w * windows) / busy) + Math.floor(rand() * Math.floor(windows / busy))) * WINDOW_MS;
     const inWindow = Math.min(PER_WINDOW, count - w * PER_WINDOW);
     const offsets = Array.from({ length: inWindow }, () => Math.floor(rand() * WINDOW_MS)).sort((x, y) => x - y);
     for (let i = 0; i < inWindow; i++) {
