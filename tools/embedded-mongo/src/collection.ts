@@ -100,6 +100,29 @@ function withDeadline(m: { test(doc: Document): boolean }, budget: TimeBudget | 
   };
 }
 
+/**
+ * Binary and Decimal128 values decoded from a wire message are views of the whole message: a
+ * stored document holding one would keep the message (a batch insert's megabytes) alive as long
+ * as it lives. Copies them into buffers of their own, in place, before the document is stored.
+ */
+export function ownBuffers(value: unknown): void {
+  if (!value || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) ownBuffers(v);
+    return;
+  }
+  const type = (value as { _bsontype?: string })._bsontype;
+  if (type === 'Binary' || type === 'Decimal128') {
+    const holder = value as { buffer?: Uint8Array; bytes?: Uint8Array };
+    const key = type === 'Binary' ? 'buffer' : 'bytes';
+    const view = holder[key];
+    if (view && view.byteLength !== view.buffer.byteLength) holder[key] = Buffer.from(new Uint8Array(view).buffer); // a copy of its own (Buffer#slice is a view; small Buffers share a pool)
+    return;
+  }
+  if (type || value instanceof Date || ArrayBuffer.isView(value)) return;
+  for (const v of Object.values(value)) ownBuffers(v);
+}
+
 export class Collection {
   readonly uuid = new UUID();
   readonly docs = new DocumentStore();
@@ -130,6 +153,7 @@ export class Collection {
   insert(doc: Document): void {
     assertDocumentSize(doc);
     checkIdForStorage(doc._id);
+    ownBuffers(doc);
     const id = Collection.idKey(doc);
     if (this.docs.has(id)) this.indexes.get('_id_')!.checkUnique(doc, '\u0001', this.ns);
     // A string or ObjectId _id has one key string per value: the check above decided. Numbers
@@ -148,6 +172,7 @@ export class Collection {
     for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
     const prev = this.docs.get(id);
     if (!prev) return this.insert(next);
+    ownBuffers(next);
     for (const index of this.indexes.values()) {
       if (index.sameKeys(prev, next)) continue;
       index.remove(prev, id);
