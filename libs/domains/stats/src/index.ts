@@ -1,4 +1,13 @@
-export { countAccountChanges, countPendingChanges, countStoredClicks, countWrittenChanges, recoverClickBatches, STATS_STEPS, storeClicks, storeCountedClicks } from './counting';
+export {
+  countAccountChanges,
+  countPendingChanges,
+  countStoredClicks,
+  countWrittenChanges,
+  recoverClickBatches,
+  STATS_STEPS,
+  storeClicks,
+  storeCountedClicks,
+} from './counting';
 export { AS_OF, countedAsOf } from './freshness';
 export { readFacts, viewFor } from './reader';
 export type { Fact, StatsQuery } from './reader';
