@@ -39,6 +39,31 @@ describe('click buckets', () => {
     expect(new Set(doc.ls)).toEqual(new Set(['lnk0', 'lnk1', 'lnk2']));
   });
 
+  it('give back only the clicks a filter keeps, the same as filtering every click', () => {
+    const clicks = Array.from({ length: 200 }, (_, i) => click(i));
+    const doc = packBucket(clicks);
+    const filters = [
+      { subid: 'sub-1' },
+      { subid: 'sub-1', includeBots: true },
+      { linkId: 'lnk2', includeBots: true },
+      { merchantId: 500 },
+      { subid: 'sub-0', merchantId: 501 },
+      { subid: 'nowhere' },
+      {},
+    ];
+    for (const f of filters) {
+      const expected = clicks.filter(
+        (c) =>
+          (f.subid === undefined || c.subid === f.subid) &&
+          (f.linkId === undefined || c.link_id === f.linkId) &&
+          (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
+          (f.includeBots || !c.is_bot),
+      );
+      expect(unpackBucket(doc, f), JSON.stringify(f)).toEqual(expected);
+    }
+    expect(unpackBucket(doc, { subid: 'sub-0', merchantId: 501 })).toEqual([]);
+  });
+
   it('keep 16 bytes of a signed id and rebuild it; keep other ids whole and findable (u)', () => {
     const signed = packBucket([click(1), click(2)]);
     expect(signed.id).toBeUndefined();

@@ -164,8 +164,21 @@ function bytes(v: unknown): Buffer {
   throw new Error('click bucket: a column is not binary');
 }
 
-/** The clicks of a stored bucket, in the order they were stored. */
-export function unpackBucket(doc: ClickBucketDoc): ClickRow[] {
+/** What a reader wants of a bucket's clicks, decided from its columns before a click is rebuilt. */
+export interface BucketFilter {
+  linkId?: string;
+  subid?: string;
+  merchantId?: number | null;
+  /** Bots too (default: only human clicks). */
+  includeBots?: boolean;
+}
+
+/**
+ * The clicks of a stored bucket, in the order they were stored; with `only`, just the clicks whose
+ * target and bot flag match it (checked on the columns, so a click that does not match costs no
+ * id, date or strings: a rare sub-ID's page reads full buckets for a few clicks each).
+ */
+export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow[] {
   const n = doc.n;
   const at = bytes(doc.at);
   const l = bytes(doc.l);
@@ -175,11 +188,24 @@ export function unpackBucket(doc: ClickBucketDoc): ClickRow[] {
   const b = bytes(doc.b);
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
-  const out: ClickRow[] = new Array(n);
+  // Which targets match (per target index), when the reader filters by target.
+  let targets: boolean[] | undefined;
+  if (only && (only.linkId !== undefined || only.subid !== undefined || only.merchantId !== undefined)) {
+    targets = doc.ls.map(
+      (link, ti) =>
+        (only.linkId === undefined || link === only.linkId) &&
+        (only.subid === undefined || doc.lsub[ti] === only.subid) &&
+        (only.merchantId === undefined || doc.lc[ti] === only.merchantId),
+    );
+    if (!targets.includes(true)) return [];
+  }
+  const humansOnly = only !== undefined && !only.includeBots;
+  const out: ClickRow[] = [];
   for (let i = 0; i < n; i++) {
-    const t = t0 + at.readUInt32LE(4 * i);
     const ti = l.readUInt16LE(2 * i);
     const code = b[i]!;
+    if ((targets && !targets[ti]) || (humansOnly && code !== 0)) continue;
+    const t = t0 + at.readUInt32LE(4 * i);
     const linkId = doc.ls[ti]!;
     const row: ClickRow = {
       _id: k ? clickIdOf(t, code ? CLICK_ID_BOT_FLAG : 0, linkId, k, CLICK_ID_TAIL * i) : doc.id![i]!,
@@ -197,7 +223,7 @@ export function unpackBucket(doc: ClickBucketDoc): ClickRow[] {
     };
     const reason = code === BOT_NO_REASON ? undefined : REASONS[code];
     if (reason) row.bot_reason = reason;
-    out[i] = row;
+    out.push(row);
   }
   return out;
 }

@@ -175,6 +175,7 @@ export class LinksData extends DomainHandle {
       (f.includeBots || !c.is_bot) &&
       (!pos || c.created_at.getTime() < at || (c.created_at.getTime() === at && c._id > pos[1]));
 
+    const only = { linkId: f.linkId, subid: f.subid, merchantId: f.merchantId, includeBots: f.includeBots };
     let pending: ClickRow[] = [];
     if (await this.legacyLeft()) {
       const q: Record<string, unknown> = { publisher_id: f.publisherId };
@@ -222,7 +223,7 @@ export class LinksData extends DomainHandle {
         settle(new Date(b.t1).getTime());
         if (out.length >= need) break;
         read++;
-        const mine = unpackBucket(b).filter(keep);
+        const mine = unpackBucket(b, only).filter(keep);
         pending.push(...mine);
         kept += mine.length;
       }
@@ -270,7 +271,7 @@ export class LinksData extends DomainHandle {
       this.models.Click.find({ _id: { $in: ids }, stats_txn: txn }, COUNTED_CLICK).lean<CountedClick[]>(),
     ]);
     const clicks = new Map<string, CountedClick>();
-    for (const c of [...buckets.flatMap(unpackBucket), ...rows]) clicks.set(c._id, c);
+    for (const c of [...buckets.flatMap((b) => unpackBucket(b)), ...rows]) clicks.set(c._id, c);
     return [...clicks.values()];
   }
 
@@ -326,7 +327,7 @@ export class LinksData extends DomainHandle {
       this.models.Click.find(rq).maxTimeMS(0).lean<ClickRow[]>(),
     ]);
     const clicks = new Map<string, ClickRow>();
-    for (const c of [...buckets.flatMap(unpackBucket), ...rows]) if (f.linkId === undefined || c.link_id === f.linkId) clicks.set(c._id, c);
+    for (const c of [...buckets.flatMap((b) => unpackBucket(b)), ...rows]) if (f.linkId === undefined || c.link_id === f.linkId) clicks.set(c._id, c);
     return [...clicks.values()];
   }
 
