@@ -82,5 +82,7 @@ console.log(`${n} clicks in ${BATCHES} batches of 1,000 over ${LINKS} link(s):`)
 console.log(line('stored and counted by the writer (before)', before));
 console.log(line('stored by the tracker (now)', tracker));
 console.log(line(`counted by the worker, ${GROUP} batches a round`, worker));
+await db.connection.close();
+await engine.stop();
 // Exits by itself: nothing above must keep the process alive once the figures are out.
 process.exit(0);
