@@ -43,6 +43,7 @@ import { ClickIds, clickRecord, linkCode, type ClickBucketDoc, type ClickRow } f
 import { openPlatformData } from '@cw/runtime';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { processCpuMicros } from './lib/engine-process';
+import { DEMO_PROGRAMS } from './lib/demo-programs';
 
 const OPTIONS = {
   small: { type: 'string', default: '10000' },
@@ -77,13 +78,7 @@ const DAY = 86_400_000;
 const LIFTED = '10000000';
 const COMMON_SUBID = 'sub-7';
 const RARE_SUBID = 'rare-promo';
-const PROGRAMS = [
-  [1001, 501],
-  [1003, 502],
-  [1005, 504],
-  [1006, 505],
-  [1011, 510],
-] as const;
+const PROGRAMS = DEMO_PROGRAMS;
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0',

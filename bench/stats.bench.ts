@@ -18,6 +18,7 @@ import { openPlatformData } from '@cw/runtime';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEngineProcess } from './lib/engine-process';
+import { DEMO_PROGRAMS } from './lib/demo-programs';
 
 const OPTIONS = {
   conversions: { type: 'string', default: '1000000' },
@@ -36,13 +37,7 @@ const REQUESTS = Number(values.requests);
 const DAY = 86_400_000;
 const DAYS = 400;
 const SUBIDS = 1000;
-const PROGRAMS = [
-  [1001, 501],
-  [1003, 502],
-  [1005, 504],
-  [1006, 505],
-  [1011, 510],
-] as const;
+const PROGRAMS = DEMO_PROGRAMS;
 const CURRENCIES = ['EUR', 'EUR', 'EUR', 'GBP', 'JPY'];
 const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
