@@ -118,6 +118,16 @@ describe('clicks counted by the worker', () => {
     expect(await models.StatTxn.countDocuments({ _id: { $in: txns } })).toBe(0);
   });
 
+  it('a stored batch past its lease is the recovery's alone: no round groups it', async () => {
+    const clicks = batch('pubF', 70);
+    const { txnId } = await store(clicks);
+    await models.StatTxn.updateOne({ _id: txnId }, { $set: { lease_until: new Date(Date.now() - 1) } });
+    expect(await countStoredClicks(deps)).toBe(0);
+    expect(await recoverClickBatches(deps)).toBe(70);
+    const { expected, stored } = await countsOf(clicks);
+    expect(stored).toEqual(expected);
+  });
+
   it('a batch whose writer died before it was all stored waits for its lease, then its stored clicks are counted', async () => {
     const clicks = batch('pubE', 90);
     // The writer stores the transaction and part of the clicks, then dies (never marks it stored).

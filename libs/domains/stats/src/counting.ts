@@ -299,10 +299,21 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
   let counted = 0;
   for (let round = 0; round < (opts.rounds ?? 20); round++) {
     const owner = newTxnId();
-    const free = { kind: 'clicks' as const, stored: true, owner: { $exists: false }, ...(opts.txnIds ? { _id: { $in: opts.txnIds } } : {}) };
+    // Only batches within their lease: one past it is the recovery's alone (counted by itself), so
+    // no batch is ever both in a group and recovered alone at the same time.
+    const free = {
+      kind: 'clicks' as const,
+      stored: true,
+      owner: { $exists: false },
+      lease_until: { $gt: new Date() },
+      ...(opts.txnIds ? { _id: { $in: opts.txnIds } } : {}),
+    };
     const ids = (await Txn.find(free, { _id: 1 }).limit(perRound).lean()).map((t) => String(t._id));
     if (!ids.length) break;
-    await Txn.updateMany({ ...free, _id: { $in: ids } }, { $set: { owner, lease_until: new Date(Date.now() + TXN_LEASE_MS) } });
+    await Txn.updateMany(
+      { ...free, lease_until: { $gt: new Date() }, _id: { $in: ids } },
+      { $set: { owner, lease_until: new Date(Date.now() + TXN_LEASE_MS) } },
+    );
     const mine = await Txn.find({ _id: { $in: ids }, owner }, { _id: 1, click_ids: 1 }).lean<Array<{ _id: string; click_ids: string[] }>>();
     if (!mine.length) continue;
     const clicks = (await Promise.all(mine.map((t) => deps.data.links.clicksOfBatch(t.click_ids, t._id)))).flat() as ClickRow[];
