@@ -118,7 +118,7 @@ describe('clicks counted by the worker', () => {
     expect(await models.StatTxn.countDocuments({ _id: { $in: txns } })).toBe(0);
   });
 
-  it('a stored batch past its lease is the recovery's alone: no round groups it', async () => {
+  it('a stored batch past its lease is left to the recovery alone: no round groups it', async () => {
     const clicks = batch('pubF', 70);
     const { txnId } = await store(clicks);
     await models.StatTxn.updateOne({ _id: txnId }, { $set: { lease_until: new Date(Date.now() - 1) } });
