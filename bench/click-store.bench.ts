@@ -6,7 +6,7 @@
  * (`countStoredClicks`). CPU per click of this process (our code, mongoose, the driver, bson, the
  * stats read model's counting) and of the engine's process.
  *
- * `node --import tsx bench/click-store.bench.ts [--batches 100 --links 1 --group 4]`
+ * `npm run bench:click-store [-- --batches 100 --links 1 --group 4]`
  */
 import { countStoredClicks, storeClicks, storeCountedClicks } from '@cw/stats';
 import { connectDatabase, migrateIndexes } from '@cw/db';
