@@ -112,7 +112,10 @@ async function startService(name: string): Promise<{ url: string; pid: number; s
   };
 }
 // With --services the one-process platform only seeded the database; the services answer.
-const services = values.services ? { api: await startService('publisher-api'), tracker: await startService('tracker') } : undefined;
+// The worker runs too, as deployed: it counts the tracker's stored click batches (its CPU per redirect is reported apart).
+const services = values.services
+  ? { api: await startService('publisher-api'), tracker: await startService('tracker'), worker: await startService('postback-worker') }
+  : undefined;
 if (services) await platform.stop();
 const apiUrl = services?.api.url ?? platform.url;
 const trackerUrl = services?.tracker.url ?? platform.url;
@@ -249,7 +252,7 @@ const cpuLine = (platformUs: number, engineUs?: number) =>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(
-  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in a thread of this process'}, ${services ? 'publisher-api and tracker each in its own process' : 'every app in this process'}, product page cache ${platform.config.productPageCacheEntries ? 'on' : 'off'}\n`,
+  `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in a thread of this process'}, ${services ? 'publisher-api, tracker and postback-worker each in its own process' : 'every app in this process'}, product page cache ${platform.config.productPageCacheEntries ? 'on' : 'off'}\n`,
 );
 const summary: string[] = [];
 for (const s of scenarios.filter((x) => !values.only || values.only.split(',').some((o) => x.name.includes(o)))) {
@@ -267,8 +270,10 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
     const cpu0 = s.cpu();
     const main0 = mainThreadCpuMicros();
     const engine0 = engine ? processCpuMicros(engine.pid) : 0;
+    const worker0 = services ? processCpuMicros(services.worker.pid) : 0;
     const a = await load(s.url, s);
     platformCpu.push((s.cpu() - cpu0) / a.total);
+    const workerUs = services ? (processCpuMicros(services.worker.pid) - worker0) / a.total : undefined;
     // One process: the services' thread is what bounds it (the engine's thread runs beside it).
     const mainUs = services ? undefined : (mainThreadCpuMicros() - main0) / a.total;
     if (engine) engineCpu.push((processCpuMicros(engine.pid) - engine0) / a.total);
@@ -281,7 +286,7 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
     bareRps.push(b.requestsPerSecond);
     ratios.push((100 * a.requestsPerSecond) / b.requestsPerSecond);
     console.log(
-      `  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${cpuLine(platformCpu.at(-1)!, engineCpu.at(-1))}${mainUs === undefined ? '' : `, services' thread ${mainUs.toFixed(0)} us`}), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s (CPU ${bareCpu.at(-1)!.toFixed(0)} us)`,
+      `  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${cpuLine(platformCpu.at(-1)!, engineCpu.at(-1))}${mainUs === undefined ? '' : `, services' thread ${mainUs.toFixed(0)} us`}${workerUs === undefined ? '' : `, worker ${workerUs.toFixed(0)} us`}), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s (CPU ${bareCpu.at(-1)!.toFixed(0)} us)`,
     );
   }
   bare.close();
