@@ -268,7 +268,15 @@ export async function storeClicks(
   clicks: ClickRow[],
   insert: (rows: ClickRow[]) => Promise<Set<number>>,
 ): Promise<{ stored: number; txnId?: string }> {
-  if (!clicks.length) return { stored: 0 };
+  const batch = await storeBatch(deps, clicks, insert);
+  if (!batch) return { stored: 0 };
+  await own(deps).StatTxn.updateOne({ _id: batch.txnId }, { $set: { stored: true } });
+  return { stored: batch.stored.size, txnId: batch.txnId };
+}
+
+/** The transaction (with the click ids, under a lease), then the clicks, each carrying its id. */
+async function storeBatch(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>) {
+  if (!clicks.length) return undefined;
   const txnId = newTxnId();
   const now = new Date();
   await own(deps).StatTxn.create({
@@ -278,9 +286,8 @@ export async function storeClicks(
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
-  const stored = await insert(clicks.map((c) => ({ ...c, stats_txn: txnId })));
-  await own(deps).StatTxn.updateOne({ _id: txnId }, { $set: { stored: true } });
-  return { stored: stored.size, txnId };
+  const rows = clicks.map((c) => ({ ...c, stats_txn: txnId }));
+  return { txnId, rows, stored: await insert(rows) };
 }
 
 /** How many stored click batches one counting round takes together. */
@@ -328,13 +335,17 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
 }
 
 /**
- * Stores a batch of clicks and counts it before answering (the demo data and tests that read
- * counts at once; the tracker leaves counting to the worker). Returns how many it stored.
+ * Stores a batch of clicks and counts it in the same call, from the clicks in hand (nothing is read
+ * back): the demo data and tests that read counts at once. The transaction is never marked stored,
+ * so no round groups it; a writer that dies leaves it to the recovery. Returns how many it stored.
  */
 export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>): Promise<number> {
-  const { stored, txnId } = await storeClicks(deps, clicks, insert);
-  if (txnId) await countStoredClicks(deps, { txnIds: [txnId] });
-  return stored;
+  const batch = await storeBatch(deps, clicks, insert);
+  if (!batch) return 0;
+  const incs = clickIncrements(batch.rows.filter((_, i) => batch.stored.has(i)));
+  await applyIncrements(deps, batch.txnId, incs);
+  await closeTxn(deps, batch.txnId, incs);
+  return batch.stored.size;
 }
 
 /**
