@@ -31,7 +31,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { calculateObjectSize } from 'bson';
@@ -44,6 +43,7 @@ import { openPlatformData } from '@cw/runtime';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { processCpuMicros } from './lib/engine-process';
 import { DEMO_PROGRAMS } from './lib/demo-programs';
+import { startServiceProcess } from './lib/service-process';
 
 const OPTIONS = {
   small: { type: 'string', default: '10000' },
@@ -265,33 +265,18 @@ for (const [a, s] of [
   if (s.clicks !== a.clicks) throw new Error(`${a.label}: ${s.clicks} clicks in its buckets, ${a.clicks} stored`);
 
 // publisher-api from its main, in its own process, on the engine.
-const probe = createServer().listen(0, '127.0.0.1');
-await once(probe, 'listening');
-const apiPort = (probe.address() as AddressInfo).port;
-probe.close();
-const api = spawn(process.execPath, ['--import', 'tsx', 'apps/publisher-api/src/main.ts'], {
+const api = await startServiceProcess('publisher-api', {
   env: {
     ...process.env,
     MONGODB_URI: engineUri,
-    PORT: String(apiPort),
     LOG_LEVEL: 'warn',
     SHUTDOWN_DRAIN_MS: '0',
     RATELIMIT_REPORTING_PER_MIN: LIFTED,
     RATELIMIT_IP_PER_MIN: LIFTED,
     RATELIMIT_ACCOUNT_PER_MIN: LIFTED,
   },
-  stdio: ['ignore', 'inherit', 'inherit'],
 });
-process.on('exit', () => api.kill());
-const apiUrl = `http://127.0.0.1:${apiPort}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${apiUrl}/readyz`)).ok) break;
-  } catch {
-    if (i > 150) throw new Error('publisher-api did not start');
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
+const apiUrl = api.url;
 
 interface Page {
   data: Array<{ id: string; created_at: string; sub_id: string | null }>;
@@ -324,7 +309,7 @@ async function measure(a: Account, query: string): Promise<Figures> {
   const times: number[] = [];
   const statuses = new Map<number, number>();
   const reads0 = (await commandCount('find')) + (await commandCount('getMore'));
-  const api0 = processCpuMicros(api.pid!);
+  const api0 = processCpuMicros(api.pid);
   const engine0 = processCpuMicros(enginePid);
   for (let i = 0; i < REQUESTS; i++) {
     const t = performance.now();
@@ -333,7 +318,7 @@ async function measure(a: Account, query: string): Promise<Figures> {
     times.push(performance.now() - t);
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
   }
-  const apiCpu = (processCpuMicros(api.pid!) - api0) / REQUESTS;
+  const apiCpu = (processCpuMicros(api.pid) - api0) / REQUESTS;
   const engineCpu = (processCpuMicros(enginePid) - engine0) / REQUESTS;
   const reads = ((await commandCount('find')) + (await commandCount('getMore')) - reads0) / REQUESTS;
   times.sort((x, y) => x - y);
@@ -389,8 +374,7 @@ for (const [label, make] of CASES) {
     `${label.padEnd(40)} ${fmt(s, 22)} ${fmt(l, 24)}  ${(s && l ? `${(l.p50 / s.p50).toFixed(2)}x, ${(l.p99 / s.p99).toFixed(2)}x` : '').padStart(19)}  ${(l ? `${(l.apiCpu / 1000).toFixed(1)}, ${(l.engineCpu / 1000).toFixed(1)} ms` : '').padStart(31)}  ${`${s?.reads.toFixed(0) ?? '-'}/${l?.reads.toFixed(0) ?? '-'}`.padStart(9)}  ${String(l?.bytes ?? '').padStart(5)}  ${l?.items ?? ''}${odd}`,
   );
 }
-api.kill('SIGTERM');
-await once(api, 'exit');
+await api.stop();
 
 // Memory and bytes per click.
 const perClick = (bytes: number, n: number) => `${(bytes / n).toFixed(0)} B`;

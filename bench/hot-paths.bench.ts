@@ -12,9 +12,7 @@
  * publisher-api and the tracker each in a process of its own, started from their mains; CPU per
  * request is then that service process's.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { storedClicksOf } from './lib/stored-clicks';
@@ -28,6 +26,7 @@ import type { LoadResult, LoadSpec } from './lib/load';
 import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { mainThreadCpuMicros, processCpuMicros, startEngineProcess } from './lib/engine-process';
+import { startServiceProcess } from './lib/service-process';
 
 const OPTIONS = {
   products: { type: 'string', default: '100000' },
@@ -80,38 +79,9 @@ const env = {
 const platform = await startPlatform({ env: { ...env, PORT: '0' }, seedProducts: PRODUCTS, credentialsPath: null });
 const creds = platform.credentials!;
 
-/** A service started from its main in a process of its own, as it is deployed. */
-async function startService(name: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const port = (probe.address() as AddressInfo).port;
-  probe.close();
-  // With --services and --profile-dir, each service writes its own V8 CPU profile there when it stops.
-  const profiling = values['profile-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}/${name}`] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', `apps/${name}/src/main.ts`], {
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  process.on('exit', () => child.kill());
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      if (i > 150) throw new Error(`${name} did not start`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-// With --services the one-process platform only seeded the database; the services answer.
+/** A service in its own process; with --profile-dir, it writes its own V8 CPU profile there when it stops. */
+const startService = (name: string) =>
+  startServiceProcess(name, { env, nodeArgs: values['profile-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}/${name}`] : [] });
 // The worker runs too, as deployed: it counts the tracker's stored click batches (its CPU per redirect is reported apart).
 const services = values.services
   ? { api: await startService('publisher-api'), tracker: await startService('tracker'), worker: await startService('postback-worker') }

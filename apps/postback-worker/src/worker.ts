@@ -4,8 +4,9 @@
  * (sale events join their account's log), the stats counter (conversion changes and orphaned click
  * batches are counted in the stats read model; each account under its own lease, so replicas share
  * the accounts) and the clicks counter (the tracker's stored batches, several at a time, each claimed
- * by one replica); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the migration) runs the jobs that wake retries and the refresh of prepared
- * feed files (every FEEDS_REFRESH_MS).
+ * by one replica); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the
+ * migration) runs the jobs that wake retries and the refresh of prepared feed files (every
+ * FEEDS_REFRESH_MS).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';

@@ -1,7 +1,7 @@
 /**
  * Keeping the stats read model current: conversion changes (per account, serially, under the
- * account's stats lease) and clicks (tracker batches, counted by the worker several at a time). Both go through ./writer.ts, so each
- * change is counted exactly once across retries and crashes.
+ * account's stats lease) and clicks (tracker batches, counted by the worker several at a time).
+ * Both go through ./writer.ts, so each change is counted exactly once across retries and crashes.
  *
  * A conversion change (created, approved, declined, reversed, paid; a ledger entry) sets
  * `stats_pending` in the same write. The applier moves each pending conversion from the state it
@@ -318,7 +318,7 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
     const ids = (await Txn.find(free, { _id: 1 }).limit(perRound).lean()).map((t) => String(t._id));
     if (!ids.length) break;
     await Txn.updateMany(
-      { ...free, lease_until: { $gt: new Date() }, _id: { $in: ids } },
+      { ...free, lease_until: { $gt: new Date() }, _id: { $in: ids } }, // the lease checked again, now
       { $set: { owner, lease_until: new Date(Date.now() + TXN_LEASE_MS) } },
     );
     const mine = await Txn.find({ _id: { $in: ids }, owner }, { _id: 1, click_ids: 1 }).lean<Array<{ _id: string; click_ids: string[] }>>();

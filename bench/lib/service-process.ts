@@ -1,0 +1,40 @@
+/**
+ * A service started from its main in a process of its own, as it is deployed, on a free port;
+ * answers once its `/readyz` does. The process ends with the benchmark's (or at `stop()`).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+
+export async function startServiceProcess(
+  name: string,
+  opts: { env: NodeJS.ProcessEnv; nodeArgs?: string[] },
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const port = (probe.address() as AddressInfo).port;
+  probe.close();
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', `apps/${name}/src/main.ts`], {
+    env: { ...opts.env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  process.on('exit', () => child.kill());
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      if (i > 150) throw new Error(`${name} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
