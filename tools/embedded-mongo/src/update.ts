@@ -102,26 +102,55 @@ function plainParent(doc: Document, path: string, create: boolean): { parent?: R
   return { parent: cur as Record<string, unknown>, last: parts[parts.length - 1] };
 }
 
-type PlainOp = ['$set' | '$unset' | '$inc', string, unknown];
+type PlainOp = ['$set' | '$unset' | '$inc' | '$push' | '$pull' | '$pullAll', string, unknown];
+
+/** What `$push` appends when it is a plain append (a value, or `$each` with no other modifier); undefined when mingo must decide. */
+function pushedValues(operand: unknown): unknown[] | undefined {
+  if (!isPlainObject(operand)) return [operand];
+  const keys = Object.keys(operand);
+  if (!keys.some((k) => k.startsWith('$'))) return [operand];
+  return keys.length === 1 && keys[0] === '$each' && Array.isArray(operand.$each) ? (operand.$each as unknown[]) : undefined;
+}
+
+/** The strings `$pull` (one string) or `$pullAll` (an array of strings) removes by equality; undefined when mingo must decide (conditions, other types). */
+function pulledStrings(op: '$pull' | '$pullAll', operand: unknown): Set<string> | undefined {
+  if (op === '$pull') return typeof operand === 'string' ? new Set([operand]) : undefined;
+  return Array.isArray(operand) && operand.every((v) => typeof v === 'string') ? new Set(operand as string[]) : undefined;
+}
 
 /**
- * Splits off the $set, $unset and $inc (JS numbers) on plain paths through plain objects: the
- * platform's common writes, applied directly (./applyPlain) without building a mingo context per
- * update. The rest goes to mingo, first: its filter (positional `$`) must see the document before
- * any change.
+ * Whether `op` at `path` applies plainly to the value now there (numbers for $inc; arrays or nothing
+ * for the array operators, which MongoDB refuses on anything else, where mingo would skip them).
+ */
+function plainOperand(op: PlainOp[0], path: string, operand: unknown, current: unknown): boolean {
+  if (op === '$inc') return typeof operand === 'number' && (current === undefined || typeof current === 'number');
+  if (op === '$push' || op === '$pull' || op === '$pullAll') {
+    if (current !== undefined && !Array.isArray(current)) {
+      const type = current === null ? 'null' : typeof current;
+      throw new MongoServerError('BadValue', op === '$push' ? `The field '${path}' must be an array but is of type ${type}` : `Cannot apply ${op} to a non-array value`);
+    }
+    return (op === '$push' ? pushedValues(operand) : pulledStrings(op, operand)) !== undefined;
+  }
+  return true;
+}
+
+/**
+ * Splits off the platform's common writes on plain paths through plain objects: $set, $unset, $inc
+ * (JS numbers), $push (values, or `$each` alone) and $pull / $pullAll of strings, onto arrays or
+ * nothing. They are applied directly (./applyPlain) without building a mingo context per update,
+ * which costs more than the update itself (the stats cells' guarded `$push` of a transaction id and
+ * its `$pullAll`). The rest goes to mingo, first: its filter (positional `$`) must see the
+ * document before any change.
  */
 function splitPlain(doc: Document, u: Document): { plain: PlainOp[]; rest: Document } {
   const rest: Document = { ...u };
   const plain: PlainOp[] = [];
-  for (const op of ['$set', '$unset', '$inc'] as const) {
+  for (const op of ['$set', '$unset', '$inc', '$push', '$pull', '$pullAll'] as const) {
     const spec = u[op] as Record<string, unknown> | undefined;
     if (!spec) continue;
     const remaining: Record<string, unknown> = {};
     for (const [path, operand] of Object.entries(spec)) {
-      const current = op === '$inc' ? getPath(doc, path) : undefined;
-      const ok =
-        plainParent(doc, path, false) !== undefined &&
-        (op !== '$inc' || (typeof operand === 'number' && (current === undefined || typeof current === 'number')));
+      const ok = plainParent(doc, path, false) !== undefined && plainOperand(op, path, operand, op === '$set' || op === '$unset' ? undefined : getPath(doc, path));
       if (ok) plain.push([op, path, operand]);
       else remaining[path] = operand;
     }
@@ -135,7 +164,7 @@ function splitPlain(doc: Document, u: Document): { plain: PlainOp[]; rest: Docum
 function applyPlain(doc: Document, plain: PlainOp[]): Document {
   const left: Document = {};
   for (const [op, path, operand] of plain) {
-    const at = plainParent(doc, path, op !== '$unset');
+    const at = plainParent(doc, path, op === '$set' || op === '$inc' || op === '$push');
     if (!at) {
       (left[op] ??= {})[path] = operand;
       continue;
@@ -143,7 +172,16 @@ function applyPlain(doc: Document, plain: PlainOp[]): Document {
     if (!at.parent) continue; // $unset under a missing object: nothing to remove
     if (op === '$set') at.parent[at.last] = cloneDoc(operand);
     else if (op === '$unset') delete at.parent[at.last];
-    else at.parent[at.last] = ((at.parent[at.last] as number | undefined) ?? 0) + (operand as number);
+    else if (op === '$inc') at.parent[at.last] = ((at.parent[at.last] as number | undefined) ?? 0) + (operand as number);
+    else if (op === '$push') {
+      const arr = (at.parent[at.last] ??= []) as unknown[];
+      for (const v of pushedValues(operand)!) arr.push(cloneDoc(v));
+    } else {
+      const arr = at.parent[at.last] as unknown[] | undefined;
+      if (arr === undefined) continue;
+      const pulled = pulledStrings(op, operand)!;
+      at.parent[at.last] = arr.filter((v) => typeof v !== 'string' || !pulled.has(v));
+    }
   }
   return left;
 }

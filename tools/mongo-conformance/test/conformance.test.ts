@@ -245,6 +245,52 @@ describe('updates and upserts', () => {
     ]);
   });
 
+  it('pushes and pulls array elements: values, $each, modifiers, strings and conditions', async () => {
+    await coll.insertOne({ _id: 1 as never, tags: ['a', 'b', 'a', 7], nested: { list: ['x'] }, ids: ['t1', 't2', 't3'] });
+    await coll.updateOne({ _id: 1 as never }, {
+      $push: { 'nested.list': { $each: ['y', { z: 1 }] }, fresh: 'first', 'made.deep': { v: 1 } },
+      $pull: { tags: 'a' },
+      $pullAll: { ids: ['t1', 't3', 'absent'] },
+    } as never);
+    expect(await coll.findOne({ _id: 1 as never })).toEqual({
+      _id: 1,
+      tags: ['b', 7],
+      nested: { list: ['x', 'y', { z: 1 }] },
+      ids: ['t2'],
+      fresh: ['first'],
+      made: { deep: [{ v: 1 }] },
+    });
+    // Pulling from a missing field changes nothing and creates nothing; an empty $each creates the array.
+    const none = await coll.updateOne({ _id: 1 as never }, { $pull: { 'gone.list': 'x' }, $pullAll: { absent: ['x'] } } as never);
+    expect(none.modifiedCount).toBe(0);
+    await coll.updateOne({ _id: 1 as never }, { $push: { empty: { $each: [] } } } as never);
+    // Modifiers and conditions still apply.
+    await coll.updateOne({ _id: 1 as never }, { $push: { tags: { $each: ['c', 'd'], $slice: -2 } }, $pull: { 'nested.list': { z: 1 } } } as never);
+    expect(await coll.findOne({ _id: 1 as never }, { projection: { tags: 1, nested: 1, empty: 1 } })).toEqual({
+      _id: 1,
+      tags: ['c', 'd'],
+      nested: { list: ['x', 'y'] },
+      empty: [],
+    });
+    // Pushing to a field that is not an array is refused, and the document is left as it was.
+    await coll.updateOne({ _id: 1 as never }, { $set: { fresh: 'now a string' } });
+    const refused = await serverError(coll.updateOne({ _id: 1 as never }, { $push: { fresh: 'x', 'nested.list': 'w' } } as never));
+    expect(refused.message).toMatch(/array/i);
+    await serverError(coll.updateOne({ _id: 1 as never }, { $pull: { fresh: 'x' } } as never));
+    expect((await coll.findOne({ _id: 1 as never }))!.nested).toEqual({ list: ['x', 'y'] });
+  });
+
+  it('a guarded upsert pushes its id once: the filter misses when the array holds it, and the _id then conflicts', async () => {
+    const guarded = (ids: string[]) =>
+      coll.updateOne({ _id: 'cell' as never, txns: { $nin: ids } }, { $inc: { n: 1 }, $push: { txns: { $each: ids } } } as never, { upsert: true });
+    await guarded(['t1', 't2']);
+    expect(await coll.findOne({ _id: 'cell' as never })).toEqual({ _id: 'cell', n: 1, txns: ['t1', 't2'] });
+    expect((await serverError(guarded(['t2']))).code).toBe(11000);
+    await guarded(['t3']);
+    await coll.updateOne({ _id: 'cell' as never }, { $pullAll: { txns: ['t1', 't3'] } } as never);
+    expect(await coll.findOne({ _id: 'cell' as never })).toEqual({ _id: 'cell', n: 2, txns: ['t2'] });
+  });
+
   it('applies every operator of an update whose $set changes a field its filter names', async () => {
     await coll.insertOne({ _id: 1 as never, status: 'pending', events: ['created'], n: 1 });
     const r = await coll.updateOne({ _id: 1 as never, status: 'pending' }, {
