@@ -1,6 +1,7 @@
 /** Where every tracked link points: the click redirect, and merchant conversion intake. */
 import type Koa from 'koa';
 import { storeClicks } from '@cw/stats';
+import { BatchedCounter } from '@cw/ratelimit';
 import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
@@ -15,9 +16,14 @@ export const PREFIX = '/api/v1/track';
 export interface TrackerApp extends Koa {
   /** The click buffer: flush or close it before the process exits. */
   clicks: ClickRecorder;
+  /** The per-address budget of cached redirects, counted here and sent to the store in batches: close it before the process exits. */
+  addresses: BatchedCounter;
   /** The redirect of cached codes, mounted by the server factory in front of Koa (`serveApp`). */
   nodeRoutes: readonly NodeRoute[];
 }
+
+/** How often the redirects' per-address counts go to the rate-limit store (docs/decisions/0050-tracker-counts-addresses-in-batches.md). */
+export const ADDRESS_COUNT_FLUSH_MS = 100;
 
 export const routes = (deps: AppDeps): RouteSpec[] => conversionRoutes(deps);
 
@@ -55,6 +61,11 @@ export function createApp(deps: AppDeps): TrackerApp {
   );
   const redirects = new ClickRedirects(deps, app.clicks);
   mountRouter(app, redirectRouter(redirects));
-  app.nodeRoutes = [redirectRoute(deps, redirects)];
+  app.addresses = new BatchedCounter(deps.limiter, 'ip', deps.config.rateLimits.ip, {
+    flushMs: ADDRESS_COUNT_FLUSH_MS,
+    onStoreError: (err) =>
+      deps.logger.error({ err: err.message, budget: 'ip' }, 'rate limit store failure: addresses counted in this process until it is back'),
+  });
+  app.nodeRoutes = [redirectRoute(deps, redirects, app.addresses)];
   return app;
 }

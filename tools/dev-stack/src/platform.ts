@@ -265,6 +265,7 @@ async function startOn(
       endEventStreams();
       await closeServer(server, 5_000);
       await trackerApp.clicks.close();
+      await trackerApp.addresses.close();
       await worker.stop();
       await background.db.close();
       await deps.close();

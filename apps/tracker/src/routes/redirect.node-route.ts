@@ -4,13 +4,15 @@
  * cached; everything else (first sight of a code, unknown codes, other methods, errors) goes on to
  * Koa's route (redirect.routes.ts), which resolves and caches the target. Both answer through the
  * same pieces: the redirect itself (redirectAnswer), the click (ClickRedirects.follow), and @cw/http's
- * request id, client address, access line and the metrics the Koa stack uses.
+ * request id, client address, access line and the metrics the Koa stack uses. The per-address
+ * budget is counted in this process and sent to the store in batches (`addresses`,
+ * docs/decisions/0050-tracker-counts-addresses-in-batches.md): nothing is awaited.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { clientAddress, MAX_URL_LENGTH, requestIdFor, writeAccessLine, type NodeRoute } from '@cw/http';
 import { describeRequestSpan } from '@cw/telemetry';
-import { countOnly, rateLimitHeaders } from '@cw/ratelimit';
+import { rateLimitHeaders, type BatchedCounter } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import type { RedirectTarget } from '@cw/links';
 import type { ClickRedirects } from '../services/click-redirects';
@@ -27,21 +29,24 @@ function codeOf(url: string): string | undefined {
   return path && !path.includes('/') ? path : undefined;
 }
 
-export function redirectRoute(deps: Pick<AppDeps, 'config' | 'limiter' | 'logger' | 'metrics'>, redirects: ClickRedirects): NodeRoute {
-  const limit = deps.config.rateLimits.ip;
+export function redirectRoute(
+  deps: Pick<AppDeps, 'config' | 'logger' | 'metrics'>,
+  redirects: ClickRedirects,
+  /** The per-address budget (`ip`), counted in batches. */
+  addresses: BatchedCounter,
+): NodeRoute {
   const hops = deps.config.trustProxyHops;
 
-  async function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget): Promise<void> {
+  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget): void {
     const started = performance.now();
     const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
     const ip = clientAddress(req, hops);
-    const counted = await countOnly(deps.limiter, 'ip', ip || 'unknown', limit);
-    if (counted.failed) deps.logger.error({ err: counted.failed.message, budget: 'ip', request_id: requestId }, 'rate limit store failure');
+    const counted = addresses.hit(ip || 'unknown');
     const clickId = redirects.follow(target, req.method!, {
       userAgent: req.headers['user-agent'] ?? '',
       referrer: req.headers.referer ?? '',
       ip,
-      overIpLimit: !counted.allowed && !counted.failed,
+      overIpLimit: !counted.allowed,
     });
     const { headers, body } = redirectAnswer(destination(target, clickId), req.headers.accept);
     res.writeHead(302, { 'X-Request-Id': requestId, ...rateLimitHeaders(counted), ...headers, 'Content-Length': Buffer.byteLength(body) });
@@ -59,10 +64,12 @@ export function redirectRoute(deps: Pick<AppDeps, 'config' | 'limiter' | 'logger
       const code = (req.method === 'GET' || req.method === 'HEAD') && req.url!.length <= MAX_URL_LENGTH ? codeOf(req.url!) : undefined;
       const target = code === undefined ? undefined : redirects.resolver.cached(code);
       if (!target) return next(req, res);
-      answer(req, res, target).catch((err: unknown) => {
+      try {
+        answer(req, res, target);
+      } catch (err) {
         deps.logger.error({ err: err instanceof Error ? err.message : String(err), path: '/c/{code}' }, 'redirect node route failed; answered by Koa');
         if (!res.headersSent) next(req, res);
-      });
+      }
     },
   };
 }

@@ -1,3 +1,5 @@
+export { BatchedCounter } from './batched-counter';
+export type { BatchedCounterOptions } from './batched-counter';
 export { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, WINDOW_SECONDS } from './limiter';
 export type { RateLimiter, RateLimitResult } from './limiter';
 export { countOnly, countRequest, enforceRateLimit, rateLimit, rateLimitHeaders, setRateLimitHeaders, STORE_RETRY_SECONDS } from './rate-limit.middleware';

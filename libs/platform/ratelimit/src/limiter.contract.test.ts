@@ -8,6 +8,7 @@ import { Cluster, Redis } from 'ioredis';
 import { loadTestTargets } from '@cw/config';
 // Not @cw-tools/testing: that lib builds on this one.
 import { createMemoryRateLimiter, createRedisRateLimiter, RateLimitStoreError, type RateLimiter } from './limiter';
+import { BatchedCounter } from './batched-counter';
 
 const redis = new Redis(loadTestTargets().redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
 const cluster = new Cluster(
@@ -46,7 +47,66 @@ describe.each(stores)('%s rate limiter', (_name, make) => {
   });
 });
 
+describe.each(stores)('%s: hits counted in batches (BatchedCounter)', (_name, make) => {
+  it('answers each hit at once, exactly within the process, and every hit reaches the store', async () => {
+    const limiter = make();
+    const counter = new BatchedCounter(limiter, 'ip', 5, { flushMs: 60_000 });
+    const first = [1, 2, 3].map(() => counter.hit('addr'));
+    expect(first.map((r) => [r.allowed, r.remaining])).toEqual([
+      [true, 4],
+      [true, 3],
+      [true, 2],
+    ]);
+    expect(first[0]!.resetSeconds).toBe(60);
+    await counter.flush();
+    // The store holds the three hits: another process sees them.
+    expect(await limiter.consume('ip', 'addr', 5)).toMatchObject({ allowed: true, remaining: 1 });
+    // And this process sees the other's hit after its next batch.
+    const fifth = counter.hit('addr');
+    expect([fifth.allowed, fifth.remaining]).toEqual([true, 1]);
+    await counter.flush();
+    const sixth = counter.hit('addr');
+    expect([sixth.allowed, sixth.remaining]).toEqual([false, 0]);
+    expect(sixth.resetSeconds).toBeLessThanOrEqual(60);
+    await counter.close();
+    expect((await limiter.consume('ip', 'addr', 5)).allowed).toBe(false);
+    expect(counter.hit('other')).toMatchObject({ allowed: true, remaining: 4 });
+  });
+
+  it('keeps a key over its limit flagged across batches until its window ends', async () => {
+    const limiter = make();
+    const counter = new BatchedCounter(limiter, 'ip', 2, { flushMs: 60_000 });
+    for (let i = 0; i < 3; i++) counter.hit('busy');
+    await counter.flush();
+    expect(counter.hit('busy').allowed).toBe(false);
+    await counter.flush();
+    expect(counter.hit('busy').allowed).toBe(false);
+    await counter.flush();
+    // Past the window's end the count starts again.
+    expect(counter.hit('busy', Date.now() + 61_000)).toMatchObject({ allowed: true, remaining: 1, resetSeconds: 60 });
+    await counter.close();
+  });
+});
+
 describe('redis rate limiter store failure', () => {
+  it('a batch the store refuses is kept and sent with the next one: no hit is lost', async () => {
+    let down = true;
+    const redisLimiter = createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`);
+    const flaky: RateLimiter = {
+      consume: (...args) => (down ? Promise.reject(new RateLimitStoreError(new Error('connection refused'))) : redisLimiter.consume(...args)),
+    };
+    const errors: Error[] = [];
+    const counter = new BatchedCounter(flaky, 'ip', 100, { flushMs: 60_000, onStoreError: (e) => errors.push(e) });
+    for (let i = 0; i < 4; i++) counter.hit('addr');
+    await counter.flush();
+    expect(errors).toHaveLength(1);
+    expect(counter.hit('addr').remaining).toBe(95);
+    down = false;
+    await counter.flush();
+    expect(await redisLimiter.consume('ip', 'addr', 100)).toMatchObject({ remaining: 94 });
+    await counter.close();
+  });
+
   it('raises a store error, never an unlimited pass', async () => {
     const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     dead.on('error', () => undefined);

@@ -17,8 +17,8 @@ export interface RateLimitResult {
 }
 
 export interface RateLimiter {
-  /** Spends one point of `budget` for `key`, whose limit per window is `limit`. */
-  consume(budget: string, key: string, limit: number): Promise<RateLimitResult>;
+  /** Spends one point (or `points`) of `budget` for `key`, whose limit per window is `limit`. */
+  consume(budget: string, key: string, limit: number, points?: number): Promise<RateLimitResult>;
 }
 
 export class RateLimitStoreError extends Error {
@@ -45,7 +45,7 @@ class FlexibleLimiter implements RateLimiter {
     return l;
   }
 
-  async consume(budget: string, key: string, limit: number): Promise<RateLimitResult> {
+  async consume(budget: string, key: string, limit: number, points = 1): Promise<RateLimitResult> {
     const toResult = (res: RateLimiterRes, allowed: boolean): RateLimitResult => ({
       allowed,
       limit,
@@ -53,7 +53,7 @@ class FlexibleLimiter implements RateLimiter {
       resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
     });
     try {
-      return toResult(await this.limiterFor(budget, limit).consume(key, 1), true);
+      return toResult(await this.limiterFor(budget, limit).consume(key, points), true);
     } catch (e) {
       if (e instanceof RateLimiterRes) return toResult(e, false);
       throw new RateLimitStoreError(e);
