@@ -4,7 +4,7 @@
  * which keep all indexes and unique constraints consistent or change nothing.
  */
 import { Query } from 'mingo/query';
-import { ObjectId, UUID, type Document } from './bson';
+import { ObjectId, UUID, serialize, type Document } from './bson';
 import { compareValues, keyString } from './bson-values';
 import { assertDocumentSize, getPath } from './documents';
 import { MongoServerError } from './errors';
@@ -13,7 +13,7 @@ import { mingoOptions, sortDocuments } from './mingo-context';
 import { compileFastMatch } from './fast-match';
 import { choosePlan, type Plan } from './planner';
 import { checkIdForStorage } from './unsupported';
-import { DocumentStore, FieldNames, peekFields, type Encoded } from './stored-docs';
+import { DocumentStore, encodedCopy, FieldNames, ownBuffers, peekFields, type Encoded } from './stored-docs';
 
 export interface ReadOptions {
   sort?: Record<string, number>;
@@ -100,29 +100,6 @@ function withDeadline(m: { test(doc: Document): boolean }, budget: TimeBudget | 
   };
 }
 
-/**
- * Binary and Decimal128 values decoded from a wire message are views of the whole message: a
- * stored document holding one would keep the message (a batch insert's megabytes) alive as long
- * as it lives. Copies them into buffers of their own, in place, before the document is stored.
- */
-export function ownBuffers(value: unknown): void {
-  if (!value || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const v of value) ownBuffers(v);
-    return;
-  }
-  const type = (value as { _bsontype?: string })._bsontype;
-  if (type === 'Binary' || type === 'Decimal128') {
-    const holder = value as { buffer?: Uint8Array; bytes?: Uint8Array };
-    const key = type === 'Binary' ? 'buffer' : 'bytes';
-    const view = holder[key];
-    if (view && view.byteLength !== view.buffer.byteLength) holder[key] = Buffer.from(new Uint8Array(view).buffer); // a copy of its own (Buffer#slice is a view; small Buffers share a pool)
-    return;
-  }
-  if (type || value instanceof Date || ArrayBuffer.isView(value)) return;
-  for (const v of Object.values(value)) ownBuffers(v);
-}
-
 export class Collection {
   readonly uuid = new UUID();
   readonly docs = new DocumentStore();
@@ -153,14 +130,16 @@ export class Collection {
   insert(doc: Document): void {
     assertDocumentSize(doc);
     checkIdForStorage(doc._id);
-    ownBuffers(doc);
     const id = Collection.idKey(doc);
     if (this.docs.has(id)) this.indexes.get('_id_')!.checkUnique(doc, '\u0001', this.ns);
     // A string or ObjectId _id has one key string per value: the check above decided. Numbers
     // of different types can be equal (1 and NumberLong(1)): the index compares them.
     const canonicalId = typeof doc._id === 'string' || doc._id instanceof ObjectId;
     for (const index of this.indexes.values()) if (!(canonicalId && index.name === '_id_')) index.checkUnique(doc, id, this.ns);
-    this.docs.set(id, doc);
+    // Kept as its BSON until something reads it (./stored-docs.ts): a document written and seldom
+    // read (a low-traffic account's click bucket, an event, an audit entry) costs its bytes, a
+    // fraction of its decoded objects.
+    this.docs.set(id, encodedCopy(serialize(doc)));
     for (const index of this.indexes.values()) index.add(doc, id);
     this.sink?.({ op: 'put', db: this.db, coll: this.name, doc });
   }

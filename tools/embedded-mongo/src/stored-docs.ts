@@ -28,6 +28,57 @@ export class Encoded {
   }
 }
 
+/**
+ * Binary and Decimal128 values decoded from BSON are views of the bytes they came from (a wire
+ * message, a snapshot record, a stored document's bytes): a stored document holding one would keep
+ * those bytes (a batch insert's megabytes) alive as long as it lives. Copies them into buffers of
+ * their own, in place, before the decoded document is kept.
+ */
+export function ownBuffers(value: unknown): void {
+  if (!value || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) ownBuffers(v);
+    return;
+  }
+  const type = (value as { _bsontype?: string })._bsontype;
+  if (type === 'Binary' || type === 'Decimal128') {
+    const holder = value as { buffer?: Uint8Array; bytes?: Uint8Array };
+    const key = type === 'Binary' ? 'buffer' : 'bytes';
+    const view = holder[key];
+    if (view && view.byteLength !== view.buffer.byteLength) holder[key] = Buffer.from(new Uint8Array(view).buffer); // a copy of its own (Buffer#slice is a view; small Buffers share a pool)
+    return;
+  }
+  if (type || value instanceof Date || ArrayBuffer.isView(value)) return;
+  for (const v of Object.values(value)) ownBuffers(v);
+}
+
+/** Stored documents' bytes are copied into shared slabs of this size (one object per slab, not per document). */
+const SLAB_BYTES = 64 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabUsed = 0;
+
+/**
+ * A document's BSON kept as a stored document: copied into the current slab (a document over a
+ * quarter of a slab gets a buffer of its own). A slab lives while any document in it is still
+ * encoded; its space is not reused before then.
+ */
+export function encodedCopy(bytes: Uint8Array): Encoded {
+  const n = bytes.byteLength;
+  if (n > SLAB_BYTES / 4) {
+    const own = Buffer.allocUnsafeSlow(n);
+    own.set(bytes);
+    return new Encoded(own, 0, n);
+  }
+  if (slabUsed + n > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  slab.set(bytes, slabUsed);
+  const enc = new Encoded(slab, slabUsed, slabUsed + n);
+  slabUsed += n;
+  return enc;
+}
+
 export class DocumentStore {
   private readonly map = new Map<string, Document | Encoded>();
 
@@ -43,6 +94,7 @@ export class DocumentStore {
     const v = this.map.get(id);
     if (!(v instanceof Encoded)) return v;
     const doc = v.decode();
+    ownBuffers(doc);
     this.map.set(id, doc);
     return doc;
   }

@@ -127,7 +127,10 @@ function plainOperand(op: PlainOp[0], path: string, operand: unknown, current: u
   if (op === '$push' || op === '$pull' || op === '$pullAll') {
     if (current !== undefined && !Array.isArray(current)) {
       const type = current === null ? 'null' : typeof current;
-      throw new MongoServerError('BadValue', op === '$push' ? `The field '${path}' must be an array but is of type ${type}` : `Cannot apply ${op} to a non-array value`);
+      throw new MongoServerError(
+        'BadValue',
+        op === '$push' ? `The field '${path}' must be an array but is of type ${type}` : `Cannot apply ${op} to a non-array value`,
+      );
     }
     return (op === '$push' ? pushedValues(operand) : pulledStrings(op, operand)) !== undefined;
   }
@@ -150,7 +153,8 @@ function splitPlain(doc: Document, u: Document): { plain: PlainOp[]; rest: Docum
     if (!spec) continue;
     const remaining: Record<string, unknown> = {};
     for (const [path, operand] of Object.entries(spec)) {
-      const ok = plainParent(doc, path, false) !== undefined && plainOperand(op, path, operand, op === '$set' || op === '$unset' ? undefined : getPath(doc, path));
+      const ok =
+        plainParent(doc, path, false) !== undefined && plainOperand(op, path, operand, op === '$set' || op === '$unset' ? undefined : getPath(doc, path));
       if (ok) plain.push([op, path, operand]);
       else remaining[path] = operand;
     }
