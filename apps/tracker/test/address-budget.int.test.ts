@@ -27,7 +27,13 @@ beforeAll(async () => {
   const links = await ensureLinks(
     deps.data.links,
     deps.config.secretKey,
-    Array.from({ length: 6 }, (_, i) => ({ publisherId: 'pub_budget', programId: 9101, merchantId: 910, landingUrl: 'https://www.budget.example/', subid: `s${i}` })),
+    Array.from({ length: 6 }, (_, i) => ({
+      publisherId: 'pub_budget',
+      programId: 9101,
+      merchantId: 910,
+      landingUrl: 'https://www.budget.example/',
+      subid: `s${i}`,
+    })),
     { source: 'api', listed: true },
   );
   codes = links.map((l) => l.code);
