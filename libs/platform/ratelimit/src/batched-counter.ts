@@ -11,6 +11,9 @@
  */
 import { WINDOW_SECONDS, type RateLimiter, type RateLimitResult } from './limiter';
 
+/** How often keys whose window ended are forgotten. */
+const FORGET_EVERY_MS = 1000;
+
 interface KeyCount {
   /** The store's count of the key's window as of its last batch (over the limit: limit + 1). */
   stored: number;
@@ -33,6 +36,10 @@ export interface BatchedCounterOptions {
 
 export class BatchedCounter {
   private readonly keys = new Map<string, KeyCount>();
+  /** Keys hit since the last batch (a batch reads these, not every key kept). */
+  private dirty = new Map<string, KeyCount>();
+  /** When keys were last forgotten (every FORGET_EVERY_MS: it walks every key kept). */
+  private forgotAt = 0;
   private readonly timer: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private failing = false;
@@ -59,6 +66,7 @@ export class BatchedCounter {
       k.resetAt = 0;
     }
     k.pending++;
+    this.dirty.set(key, k);
     const count = k.stored + k.sending + k.pending;
     return {
       allowed: count <= this.limit,
@@ -77,13 +85,11 @@ export class BatchedCounter {
   }
 
   private async send(): Promise<void> {
-    const batch: Array<[string, KeyCount]> = [];
-    for (const entry of this.keys) {
-      const k = entry[1];
-      if (!k.pending) continue;
+    const batch = [...this.dirty];
+    this.dirty = new Map();
+    for (const [, k] of batch) {
       k.sending = k.pending;
       k.pending = 0;
-      batch.push(entry);
     }
     let failure: Error | undefined;
     await Promise.all(
@@ -95,6 +101,7 @@ export class BatchedCounter {
         } catch (e) {
           // Kept for the next batch: every hit reaches the store.
           k.pending += k.sending;
+          this.dirty.set(key, k);
           failure ??= e as Error;
         } finally {
           k.sending = 0;
@@ -103,12 +110,12 @@ export class BatchedCounter {
     );
     if (failure && !this.failing) this.opts.onStoreError?.(failure);
     this.failing = failure !== undefined;
-    this.forget();
+    if (Date.now() - this.forgotAt >= FORGET_EVERY_MS || this.keys.size > this.maxKeys) this.forget();
   }
 
   /** Forgets keys whose window is over and, beyond maxKeys, idle keys under their limit. */
   private forget(): void {
-    const now = Date.now();
+    const now = (this.forgotAt = Date.now());
     let over = this.keys.size - this.maxKeys;
     for (const [key, k] of this.keys) {
       if (k.pending || k.sending) continue;
@@ -123,6 +130,6 @@ export class BatchedCounter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
-    if ([...this.keys.values()].some((k) => k.pending)) await this.flush();
+    if (this.dirty.size) await this.flush();
   }
 }
