@@ -73,6 +73,21 @@ describe.each(stores)('%s: hits counted in batches (BatchedCounter)', (_name, ma
     expect(counter.hit('other')).toMatchObject({ allowed: true, remaining: 4 });
   });
 
+  it('bounds the keys it keeps: beyond maxKeys an idle key under its limit is forgotten, and counted from the store again', async () => {
+    const limiter = make();
+    const counter = new BatchedCounter(limiter, 'ip', 5, { flushMs: 60_000, maxKeys: 1 });
+    counter.hit('first');
+    counter.hit('second');
+    await counter.flush();
+    // One of the two was forgotten: it answers from its own hits alone until its next batch answers...
+    const again = [counter.hit('first'), counter.hit('second')];
+    expect(again.map((r) => r.remaining).sort()).toEqual([3, 4]);
+    await counter.close();
+    // ...and nothing it counted was lost: the store holds both hits of each.
+    expect((await limiter.consume('ip', 'first', 5)).remaining).toBe(2);
+    expect((await limiter.consume('ip', 'second', 5)).remaining).toBe(2);
+  });
+
   it('keeps a key over its limit flagged across batches until its window ends', async () => {
     const limiter = make();
     const counter = new BatchedCounter(limiter, 'ip', 2, { flushMs: 60_000 });
