@@ -88,7 +88,11 @@ async function authorizeInBrowser(url: URL, app: string, signIn: boolean): Promi
   }
   await main.getByRole('heading', { level: 1, name: `Allow ${app} to act for your account?` }).waitFor({ timeout: STEP_MS });
   await page.getByRole('button', { name: 'Allow' }).click();
-  return code;
+  const got = await code;
+  // The callback server answers before the browser has loaded its page: wait until it has, or the
+  // test's next navigation is interrupted by this one (seen in CI).
+  await page.waitForURL((u) => u.pathname === '/callback', { timeout: STEP_MS });
+  return got;
 }
 
 const mcpUrl = () => new URL(`${platform.url}/api/v1/mcp`);
