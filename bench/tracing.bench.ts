@@ -7,14 +7,13 @@
  * process's. Access lines are written (LOG_LEVEL=info, to /dev/null) in both.
  *   `REDIS_URL=redis://127.0.0.1:6379 npm run bench:tracing [-- --products 20000 --seconds 5 --rounds 3]`
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { startPlatform } from '@cw-tools/dev-stack';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { runLoad } from './lib/run-load';
 import { processCpuMicros, startEngineProcess } from './lib/engine-process';
+import { startServiceProcess } from './lib/service-process';
 
 const OPTIONS = {
   products: { type: 'string', default: '20000' },
@@ -63,28 +62,9 @@ const platform = await startPlatform({ env: { ...env, PORT: '0' }, seedProducts:
 const creds = platform.credentials!;
 await platform.stop();
 
-async function startService(name: string, extra: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const port = (probe.address() as AddressInfo).port;
-  probe.close();
-  // As the images start a service: the telemetry hook first (driver spans when tracing is on, nothing loaded when off).
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './libs/platform/telemetry/src/register.ts', `apps/${name}/src/main.ts`], {
-    env: { ...env, ...extra, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  process.on('exit', () => child.kill());
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      if (i > 150) throw new Error(`${name} did not start`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, pid: child.pid!, stop: async () => (child.kill('SIGTERM'), void (await once(child, 'exit'))) };
-}
+// As the images start a service: the telemetry hook first (driver spans when tracing is on, nothing loaded when off).
+const startService = (name: string, extra: Record<string, string>) =>
+  startServiceProcess(name, { env: { ...env, ...extra }, imports: ['./libs/platform/telemetry/src/register.ts'], stdout: 'ignore' });
 
 const traced = (service: string) => ({
   OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,

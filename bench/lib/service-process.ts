@@ -8,15 +8,23 @@ import { createServer, type AddressInfo } from 'node:net';
 
 export async function startServiceProcess(
   name: string,
-  opts: { env: NodeJS.ProcessEnv; nodeArgs?: string[] },
+  opts: {
+    env: NodeJS.ProcessEnv;
+    nodeArgs?: string[];
+    /** Modules loaded after tsx, before the main (the telemetry hook, as the images start a service). */
+    imports?: string[];
+    /** The service's stdout (its stderr is always shown). */
+    stdout?: 'inherit' | 'ignore';
+  },
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
   const port = (probe.address() as AddressInfo).port;
   probe.close();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', `apps/${name}/src/main.ts`], {
+  const imports = (opts.imports ?? []).flatMap((m) => ['--import', m]);
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', ...imports, `apps/${name}/src/main.ts`], {
     env: { ...opts.env, PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', opts.stdout ?? 'inherit', 'inherit'],
   });
   process.on('exit', () => child.kill());
   const url = `http://127.0.0.1:${port}`;
