@@ -19,13 +19,18 @@ export interface ClickBucketDoc {
   lp: number[];
   lc: number[];
   lsub: string[];
-  /** Distinct user agents, address hashes and referrers. */
+  /** Distinct user agents and referrers, and address hashes not kept in `ih`. */
   s: string[];
-  /** Per click: ms after t0 (uint32), target (uint16), user agent, address hash and referrer in `s` (uint16), bot reason (uint8). */
+  /**
+   * Per click: ms after t0 (uint32), target (uint16), user agent, address hash and referrer in `s`
+   * (uint16), bot reason (uint8). Address hashes of the redirect's layout (32 hex digits, every one
+   * of the bucket's) are instead their 16 bytes each in `ih`, and `ip` is absent.
+   */
   at: Buffer;
   l: Buffer;
   ua: Buffer;
-  ip: Buffer;
+  ip?: Buffer;
+  ih?: Buffer;
   rf: Buffer;
   b: Buffer;
   /** Per click, the nonce and signature of its signed id (16 bytes); or, for ids of another layout, `id`. */
@@ -54,6 +59,7 @@ export const clickBucketSchema = new Schema<ClickBucketDoc>(
     l: Buffer,
     ua: Buffer,
     ip: Buffer,
+    ih: Buffer,
     rf: Buffer,
     b: Buffer,
     k: Buffer,

@@ -36,6 +36,12 @@ export const BUCKET_MAX = 1000;
 
 export const windowEnd = (ms: number) => Math.floor(ms / BUCKET_WINDOW_MS) * BUCKET_WINDOW_MS + BUCKET_WINDOW_MS;
 
+/** An address hash as `addressHash` makes it (hex of 16 bytes), stored as its bytes in `ih`. */
+const HEX_HASH = /^[0-9a-f]{32}$/;
+const HASH_BYTES = 16;
+/** What the clicks list reads of a bucket: everything but the address hashes, which it never shows. */
+export const BUCKET_WITHOUT_HASHES = { ih: 0 } as const;
+
 const REASONS: Array<BotReason | null> = [null, 'user_agent', 'no_user_agent', 'rate'];
 /** A bot flag without a reason (rows from before reasons were kept). */
 const BOT_NO_REASON = 255;
@@ -78,7 +84,10 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
   const at = Buffer.allocUnsafe(4 * n);
   const l = Buffer.allocUnsafe(2 * n);
   const ua = Buffer.allocUnsafe(2 * n);
-  const ip = Buffer.allocUnsafe(2 * n);
+  // Address hashes as the redirect makes them (32 hex digits) are kept as their 16 bytes; else as strings in `s`.
+  const hashBytes = clicks.every((c) => HEX_HASH.test(c.ip_hash ?? ''));
+  const ih = hashBytes ? Buffer.allocUnsafe(HASH_BYTES * n) : undefined;
+  const ip = hashBytes ? undefined : Buffer.allocUnsafe(2 * n);
   const rf = Buffer.allocUnsafe(2 * n);
   const b = Buffer.allocUnsafe(n);
   const k = Buffer.allocUnsafe(CLICK_ID_TAIL * n);
@@ -95,7 +104,8 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     at.writeUInt32LE(t - t0, 4 * i);
     l.writeUInt16LE(ti, 2 * i);
     ua.writeUInt16LE(strings.add(c.user_agent ?? ''), 2 * i);
-    ip.writeUInt16LE(strings.add(c.ip_hash ?? ''), 2 * i);
+    if (ih) ih.write(c.ip_hash, HASH_BYTES * i, HASH_BYTES, 'hex');
+    else ip!.writeUInt16LE(strings.add(c.ip_hash ?? ''), 2 * i);
     rf.writeUInt16LE(strings.add(c.referrer ?? ''), 2 * i);
     b[i] = reasonCode(c);
     if (!c.is_bot) humans++;
@@ -119,7 +129,7 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     at,
     l,
     ua,
-    ip,
+    ...(ih ? { ih } : { ip: ip! }),
     rf,
     b,
   };
@@ -174,7 +184,8 @@ export interface BucketFilter {
 }
 
 /**
- * The clicks of a stored bucket, in the order they were stored; with `only`, just the clicks whose
+ * The clicks of a stored bucket, in the order they were stored (read without its hash column,
+ * BUCKET_WITHOUT_HASHES, their `ip_hash` is ''); with `only`, just the clicks whose
  * target and bot flag match it (checked on the columns, so a click that does not match costs no
  * id, date or strings: a rare sub-ID's page reads full buckets for a few clicks each).
  */
@@ -183,7 +194,8 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
   const at = bytes(doc.at);
   const l = bytes(doc.l);
   const ua = bytes(doc.ua);
-  const ip = bytes(doc.ip);
+  const ih = doc.ih ? bytes(doc.ih) : undefined;
+  const ip = doc.ip ? bytes(doc.ip) : undefined;
   const rf = bytes(doc.rf);
   const b = bytes(doc.b);
   const k = doc.k ? bytes(doc.k) : undefined;
@@ -216,7 +228,7 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
       subid: doc.lsub[ti]!,
       created_at: new Date(t),
       user_agent: doc.s[ua.readUInt16LE(2 * i)]!,
-      ip_hash: doc.s[ip.readUInt16LE(2 * i)]!,
+      ip_hash: ih ? ih.toString('hex', HASH_BYTES * i, HASH_BYTES * (i + 1)) : ip ? doc.s[ip.readUInt16LE(2 * i)]! : '',
       referrer: doc.s[rf.readUInt16LE(2 * i)]!,
       is_bot: code !== 0,
       stats_txn: doc.stats_txn ?? null,

@@ -6,7 +6,7 @@ import type { Model } from 'mongoose';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickIdParts } from '../click-ids';
-import { bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
+import { BUCKET_WITHOUT_HASHES, bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
 import { clickBucketSchema, type ClickBucketDoc } from './click-bucket.schema';
 import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
@@ -218,7 +218,7 @@ export class LinksData extends DomainHandle {
         q.t1 = { $lte: last.t1 };
         q.$or = [{ t1: { $lt: last.t1 } }, { t1: last.t1, _id: { $gt: last._id } }];
       } else if (pos) q.t1 = { $lt: new Date(windowEnd(at)) };
-      const buckets = await this.models.ClickBucket.find(q).sort(BUCKET_ORDER).limit(batch).lean<ClickBucketDoc[]>();
+      const buckets = await this.models.ClickBucket.find(q, BUCKET_WITHOUT_HASHES).sort(BUCKET_ORDER).limit(batch).lean<ClickBucketDoc[]>();
       for (const b of buckets) {
         settle(new Date(b.t1).getTime());
         if (out.length >= need) break;
