@@ -323,6 +323,20 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * The key a stored document is known by (the collection's map, index entries): its _id's
+ * keyString, or a string _id itself when it cannot be taken for one (every keyString starts with
+ * a digit). A string _id is then one string, shared by the document and its index entries, not
+ * a second copy with a prefix (about 100 bytes per document).
+ */
+export function idKeyString(id: unknown): string {
+  if (typeof id === 'string') {
+    const c = id.charCodeAt(0);
+    if (!(c >= 48 && c <= 57)) return id;
+  }
+  return keyString(id);
+}
+
+/**
  * A string that is equal for two values exactly when valuesEqual holds: used as the key of
  * equality indexes and unique constraints. Numbers of every BSON type share one normal form.
  */

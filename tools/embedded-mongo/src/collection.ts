@@ -5,7 +5,7 @@
  */
 import { Query } from 'mingo/query';
 import { ObjectId, UUID, serialize, type Document } from './bson';
-import { compareValues, keyString } from './bson-values';
+import { compareValues, idKeyString } from './bson-values';
 import { assertDocumentSize, getPath } from './documents';
 import { MongoServerError } from './errors';
 import { IndexStore, type IndexSpec } from './index-store';
@@ -120,7 +120,7 @@ export class Collection {
   }
 
   static idKey(doc: Document): string {
-    return keyString(doc._id);
+    return idKeyString(doc._id);
   }
 
   get(id: string): Document | undefined {
@@ -271,7 +271,7 @@ export class Collection {
     const id = filter._id;
     if (!(typeof id === 'string' || id instanceof ObjectId)) return undefined;
     for (const k in filter) if (k !== '_id') return undefined;
-    return { kind: 'ids', ids: new Set(this.docs.has(keyString(id)) ? [keyString(id)] : []), index: '_id_' };
+    return { kind: 'ids', ids: new Set(this.docs.has(idKeyString(id)) ? [idKeyString(id)] : []), index: '_id_' };
   }
 
   /** The documents of ids that pass the filter (an id whose document is gone is skipped). */

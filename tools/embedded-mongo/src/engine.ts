@@ -6,7 +6,7 @@
 import { Aggregator } from 'mingo/aggregator';
 import { Query } from 'mingo/query';
 import { Long, ObjectId, type Document } from 'bson';
-import { keyString } from './bson-values';
+import { idKeyString, keyString } from './bson-values';
 import { Collection, TimeBudget, type Change } from './collection';
 import { isPlainObject, valuesAtPath } from './documents';
 import { nativeGroup } from './group';
@@ -200,7 +200,7 @@ export class Engine {
         this.collection(change.db, change.coll, true).load(change.doc);
         return;
       case 'delete':
-        this.collection(change.db, change.coll)?.remove(keyString(change.id));
+        this.collection(change.db, change.coll)?.remove(idKeyString(change.id));
         return;
     }
   }

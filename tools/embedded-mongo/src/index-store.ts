@@ -111,16 +111,20 @@ export class IndexStore {
   /** The distinct keys a document contributes, as stored. */
   private keysFor(doc: Document): Key[] {
     // The common case first: top-level fields holding no array give one key, built directly.
+    // A stored compound key is an array of exactly its length: one grown by push keeps room for
+    // 16 values (about 100 bytes more per entry, per index, per document).
     if (!this.partial && !this.spec.sparse) {
       let plain = true;
-      const parts: unknown[] = [];
-      for (const [path] of this.fields) {
+      const n = this.fields.length;
+      const parts: unknown[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const path = this.fields[i]![0];
         const v = path.indexOf('.') < 0 ? doc[path] : undefined;
         if (Array.isArray(v) || path.indexOf('.') >= 0) {
           plain = false;
           break;
         }
-        parts.push(v === undefined ? null : v);
+        parts[i] = v === undefined ? null : v;
       }
       if (plain) return [this.single ? parts[0] : parts];
     }
@@ -133,11 +137,11 @@ export class IndexStore {
         const s = IndexStore.tupleKey(t, t.length);
         if (seen.has(s)) continue;
         seen.add(s);
-        out.push(this.single ? t[0] : t);
+        out.push(this.single ? t[0] : t.slice());
       }
       return out;
     }
-    return tuples.map((t) => (this.single ? t[0] : t));
+    return tuples.map((t) => (this.single ? t[0] : t.slice()));
   }
 
   private static tupleKey(values: unknown[], n: number): string {

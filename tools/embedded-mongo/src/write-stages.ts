@@ -5,7 +5,7 @@
  */
 import { Aggregator } from 'mingo/aggregator';
 import { ObjectId, type Document } from './bson';
-import { keyString, valuesEqual } from './bson-values';
+import { idKeyString, valuesEqual } from './bson-values';
 import type { Change, Collection } from './collection';
 import { cloneDoc, getPath, isPlainObject } from './documents';
 import { MongoServerError } from './errors';
@@ -96,7 +96,7 @@ export function runMerge(spec: unknown, db: string, docs: Document[], target: Wr
       coll.insert(withId(doc));
       continue;
     }
-    const id = keyString(existing._id);
+    const id = idKeyString(existing._id);
     const idOf = (d: Document) => Object.keys(d)[0] === '_id';
     if (whenMatched === 'keepExisting') continue;
     if (whenMatched === 'fail')

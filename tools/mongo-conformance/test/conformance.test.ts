@@ -596,6 +596,24 @@ describe('indexes and unique constraints', () => {
     ).toEqual([{ _id: 'k1', v: 1 }, { _id: 'k2' }, { _id: 'k3' }]);
   });
 
+  it('keeps apart _ids of different types that print alike: each found, replaced and deleted alone, a duplicate refused', async () => {
+    const oid = new ObjectId();
+    const ids: unknown[] = [5, '5', '3:5e-0', 'abc', '4:abc', '', '1', oid, oid.toHexString(), `8:${oid.toHexString()}`];
+    await coll.insertMany(ids.map((_id, i) => ({ _id: _id as never, i })));
+    await coll.createIndex({ i: 1 });
+    for (const [i, _id] of ids.entries()) {
+      expect(await coll.findOne({ _id: _id as never })).toEqual({ _id, i });
+      expect(await coll.find({ i, _id: _id as never }).toArray()).toEqual([{ _id, i }]);
+      expect((await serverError(coll.insertOne({ _id: _id as never, i: -1 }))).code).toBe(11000);
+    }
+    await coll.replaceOne({ _id: 'abc' as never }, { i: 100 });
+    expect(await coll.deleteOne({ _id: '4:abc' as never })).toMatchObject({ deletedCount: 1 });
+    expect(await coll.deleteOne({ _id: 5 as never })).toMatchObject({ deletedCount: 1 });
+    expect(await coll.findOne({ _id: 'abc' as never })).toEqual({ _id: 'abc', i: 100 });
+    expect(await coll.countDocuments({ i: { $gte: 0 } })).toBe(ids.length - 2);
+    expect(await coll.countDocuments({ _id: { $in: ['5', '3:5e-0', 'abc'] as never[] } })).toBe(3);
+  });
+
   it('rejects a duplicate on a unique index with code 11000, keyPattern and keyValue', async () => {
     await coll.createIndex({ email: 1 }, { unique: true });
     await coll.insertOne({ email: 'a@x' });
