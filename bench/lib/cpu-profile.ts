@@ -2,7 +2,8 @@
  * CPU profiles of this process (node:inspector), summarised by package: where a request's CPU
  * goes (driver, bson, engine, Koa, our code...). Used by the hot-path benchmark's --profile.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Session } from 'node:inspector/promises';
 
 interface ProfileNode {
@@ -48,7 +49,10 @@ export async function profileWhile<T>(
   const result = await run();
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
   session.disconnect();
-  if (rawOut) writeFileSync(rawOut, JSON.stringify(profile));
+  if (rawOut) {
+    mkdirSync(dirname(rawOut), { recursive: true });
+    writeFileSync(rawOut, JSON.stringify(profile));
+  }
   const pkgOfNode = new Map(profile.nodes.map((n) => [n.id, packageOf(n.callFrame.url, n.callFrame.functionName)]));
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();

@@ -78,12 +78,19 @@ describe('upgrading a database of click rows', () => {
           ...(bot ? { bot_reason: 'user_agent' as const } : {}),
         };
       });
-      for (let i = 0; i < 2500; i += 500) await storeCountedClicks(deps, old.slice(i, i + 500), rowsOf);
+      // Its transactions named every click of their batch.
+      const everyClick = (rows: ClickRow[]) => rows.map((r) => r._id);
+      for (let i = 0; i < 2500; i += 500) await storeCountedClicks(deps, old.slice(i, i + 500), rowsOf, everyClick);
       // A tracker of the previous version died after storing its last batch, before counting it.
-      await storeCountedClicks(deps, old.slice(2500), async (rows) => {
-        await rowsOf(rows);
-        throw new Error('the tracker died here');
-      }).catch(() => undefined);
+      await storeCountedClicks(
+        deps,
+        old.slice(2500),
+        async (rows) => {
+          await rowsOf(rows);
+          throw new Error('the tracker died here');
+        },
+        everyClick,
+      ).catch(() => undefined);
       expect(await deps.models.Click.countDocuments({ publisher_id: pub })).toBe(3000);
 
       const lists = ['/clicks/?include_bots=true', '/clicks/?sub_id=old-3', `/clicks/?deeplink_id=${code}`, '/clicks/?campaign_id=501&include_bots=true'];

@@ -254,9 +254,9 @@ export function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'l
 }
 
 /**
- * Stores a tracker batch of clicks for counting: the transaction (with the click ids) is stored
- * first, each click carries its id, then the transaction is marked `stored` and the worker counts
- * it (`countStoredClicks`), together with the other batches stored meanwhile. A click an earlier
+ * Stores a tracker batch of clicks for counting: the transaction (with the ids its stored clicks
+ * are found by, its buckets') is stored first, each click carries its id, then the transaction is
+ * marked `stored` and the worker counts it (`countStoredClicks`), together with the other batches stored meanwhile. A click an earlier
  * attempt stored is counted by that attempt's transaction (finished by a pass once its lease has
  * passed when its writer died), never twice. The redirect's process only writes; counting a batch
  * costs more than storing it, and many batches counted together share their cells
@@ -267,26 +267,35 @@ export async function storeClicks(
   deps: Deps,
   clicks: ClickRow[],
   insert: (rows: ClickRow[]) => Promise<Set<number>>,
+  ids?: BatchIds,
 ): Promise<{ stored: number; txnId?: string }> {
-  const batch = await storeBatch(deps, clicks, insert);
+  const batch = await storeBatch(deps, clicks, insert, ids);
   if (!batch) return { stored: 0 };
   await own(deps).StatTxn.updateOne({ _id: batch.txnId }, { $set: { stored: true } });
   return { stored: batch.stored.size, txnId: batch.txnId };
 }
 
-/** The transaction (with the click ids, under a lease), then the clicks, each carrying its id. */
-async function storeBatch(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>) {
+/**
+ * What a batch's transaction names its stored clicks by, for counting and recovery
+ * (`clicksOfBatch`): by default the ids of the buckets insertClickRows makes of it; a writer of
+ * another layout (one row per click, as versions before the buckets) names every click.
+ */
+export type BatchIds = (rows: ClickRow[]) => string[];
+
+/** The transaction (with its buckets' ids, under a lease), then the clicks, each carrying its id. */
+async function storeBatch(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>, ids?: BatchIds) {
   if (!clicks.length) return undefined;
   const txnId = newTxnId();
   const now = new Date();
+  const rows = clicks.map((c) => ({ ...c, stats_txn: txnId }));
   await own(deps).StatTxn.create({
     _id: txnId,
     kind: 'clicks',
-    click_ids: clicks.map((c) => c._id),
+    // What the batch's stored clicks are found by, for counting and recovery: its buckets' ids.
+    click_ids: (ids ?? ((r) => deps.data.links.batchIds(r)))(rows),
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
-  const rows = clicks.map((c) => ({ ...c, stats_txn: txnId }));
   return { txnId, rows, stored: await insert(rows) };
 }
 
@@ -339,8 +348,8 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
  * back): the demo data and tests that read counts at once. The transaction is never marked stored,
  * so no round groups it; a writer that dies leaves it to the recovery. Returns how many it stored.
  */
-export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>): Promise<number> {
-  const batch = await storeBatch(deps, clicks, insert);
+export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: (rows: ClickRow[]) => Promise<Set<number>>, ids?: BatchIds): Promise<number> {
+  const batch = await storeBatch(deps, clicks, insert, ids);
   if (!batch) return 0;
   const incs = clickIncrements(batch.rows.filter((_, i) => batch.stored.has(i)));
   await applyIncrements(deps, batch.txnId, incs);

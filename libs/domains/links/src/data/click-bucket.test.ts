@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
 import { ClickIds } from '../click-ids';
-import { BUCKET_WINDOW_MS, bucketsOf, packBucket, unpackBucket, type ClickRow } from './click-bucket';
+import { BUCKET_WINDOW_MS, bucketIdsOf, bucketsOf, packBucket, unpackBucket, type ClickRow } from './click-bucket';
 
 const ids = new ClickIds(keyRing(Buffer.alloc(32, 7)));
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -115,6 +115,8 @@ describe('click buckets', () => {
     expect(buckets.flatMap((b) => b.rows).sort((a, b) => a - b)).toEqual(batch.map((_, i) => i));
     for (const b of buckets) expect(b.doc.t1.getTime() - b.doc.t0.getTime()).toBeLessThan(BUCKET_WINDOW_MS);
     expect(bucketsOf(batch).map((b) => b.doc._id)).toEqual(buckets.map((b) => b.doc._id));
+    // What a stats transaction names the batch by, known before it is packed: the same ids.
+    expect(bucketIdsOf(batch)).toEqual(buckets.map((b) => b.doc._id));
   });
 
   it('take a small fraction of the bytes of one document per click', async () => {

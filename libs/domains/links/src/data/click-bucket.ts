@@ -142,12 +142,8 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
   return doc;
 }
 
-/**
- * The buckets of a batch: grouped by publisher and window (and stats transaction, which a
- * batch shares), in the order of first appearance, at most BUCKET_MAX each; `rows` holds each
- * bucket's indexes in `clicks`. The same batch always makes the same buckets (same ids).
- */
-export function bucketsOf(clicks: ClickRow[]): Array<{ doc: ClickBucketDoc; rows: number[] }> {
+/** The clicks (indexes) of each bucket of a batch: by publisher and window (and stats transaction), in order of first appearance, at most BUCKET_MAX each. */
+function bucketRows(clicks: ClickRow[]): number[][] {
   const open = new Map<string, number[]>();
   const groups: number[][] = [];
   clicks.forEach((c, i) => {
@@ -159,7 +155,21 @@ export function bucketsOf(clicks: ClickRow[]): Array<{ doc: ClickBucketDoc; rows
     }
     g.push(i);
   });
-  return groups.map((rows) => ({ doc: packBucket(rows.map((i) => clicks[i]!)), rows }));
+  return groups;
+}
+
+/**
+ * The buckets of a batch: grouped by publisher and window (and stats transaction, which a
+ * batch shares), in the order of first appearance, at most BUCKET_MAX each; `rows` holds each
+ * bucket's indexes in `clicks`. The same batch always makes the same buckets (same ids).
+ */
+export function bucketsOf(clicks: ClickRow[]): Array<{ doc: ClickBucketDoc; rows: number[] }> {
+  return bucketRows(clicks).map((rows) => ({ doc: packBucket(rows.map((i) => clicks[i]!)), rows }));
+}
+
+/** The ids of the buckets bucketsOf makes of this batch (each its first click's id), without packing them. */
+export function bucketIdsOf(clicks: ClickRow[]): string[] {
+  return bucketRows(clicks).map((rows) => clicks[rows[0]!]!._id);
 }
 
 /** Bytes of a Buffer or a driver Binary. */

@@ -6,7 +6,7 @@ import type { Model } from 'mongoose';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickIdParts } from '../click-ids';
-import { BUCKET_WITHOUT_HASHES, bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
+import { BUCKET_WITHOUT_HASHES, bucketIdsOf, bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
 import { clickBucketSchema, type ClickBucketDoc } from './click-bucket.schema';
 import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
@@ -264,7 +264,20 @@ export class LinksData extends DomainHandle {
     return undefined;
   }
 
-  /** The clicks of a batch still marked with its stats transaction (what a dead writer stored): its buckets are named by click ids of the batch. */
+  /**
+   * What names a batch's stored clicks for `clicksOfBatch`, known before it is stored: the ids of
+   * the buckets insertClickRows makes of it (a bucket's id is its first click's), one per publisher
+   * and window, not one per click.
+   */
+  batchIds(clicks: ClickRow[]): string[] {
+    return bucketIdsOf(clicks);
+  }
+
+  /**
+   * The clicks of a batch still marked with its stats transaction (what a dead writer stored),
+   * found by `ids`: its buckets' ids (batchIds), or, for a batch stored by an earlier version, every
+   * click's id (its buckets' ids among them, and its rows').
+   */
   async clicksOfBatch(ids: string[], txn: string): Promise<CountedClick[]> {
     const [buckets, rows] = await Promise.all([
       this.models.ClickBucket.find({ _id: { $in: ids }, stats_txn: txn }).lean<ClickBucketDoc[]>(),
