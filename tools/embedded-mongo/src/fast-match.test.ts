@@ -36,6 +36,11 @@ const VALUES: unknown[] = [
   [1, 2],
   ['a', 'apple'],
   [],
+  [null],
+  [0, 'apple', null, new Date('2026-01-01T00:00:00Z')],
+  [Decimal128.fromString('10'), 2.5],
+  [[1, 2]],
+  [{ x: 1 }],
   { x: 1 },
 ];
 
@@ -84,7 +89,7 @@ describe('compiled fast matcher', () => {
     expect(decided).toBeGreaterThan(2000);
   });
 
-  it('leaves dotted paths, embedded documents, arrays and other operators to mingo', () => {
+  it('leaves dotted paths, embedded documents, array operands and other operators to mingo', () => {
     for (const f of [
       { 'a.b': 1 },
       { a: { x: 1 } },
@@ -96,6 +101,10 @@ describe('compiled fast matcher', () => {
     ]) {
       expect(compileFastMatch(f), JSON.stringify(f)).toBeUndefined();
     }
-    expect(compileFastMatch({ a: 1 })!({ a: [1, 2] })).toBeUndefined();
+    // An array of scalars is matched by its elements (checked against mingo above); one holding documents or arrays is mingo's.
+    expect(compileFastMatch({ a: 1 })!({ a: [1, 2] })).toBe(true);
+    expect(compileFastMatch({ a: { $ne: 1 } })!({ a: [1, 2] })).toBe(false);
+    expect(compileFastMatch({ a: 1 })!({ a: [{ x: 1 }] })).toBeUndefined();
+    expect(compileFastMatch({ a: 1 })!({ a: [[1]] })).toBeUndefined();
   });
 });

@@ -2,8 +2,9 @@
  * A compiled matcher for the common filter shapes (top-level fields compared with literals:
  * equality, $ne, $in, $nin, $gt/$gte/$lt/$lte, $regex, $exists; $and and $or of those), with the
  * same predicates as the mingo context (so the same MongoDB semantics), minus mingo's generic
- * path resolution. A document whose field holds an array answers "undecided" and goes through
- * mingo, as does any filter with another shape.
+ * path resolution. A field holding an array of scalars is matched by its elements, as MongoDB
+ * does; one holding documents or arrays answers "undecided" and goes through mingo, as does any
+ * filter with another shape.
  */
 import { BSONRegExp } from './bson';
 import { isPlainObject } from './documents';
@@ -28,14 +29,25 @@ function regexOf(pattern: unknown, options: unknown): RegExp | undefined {
   return undefined;
 }
 
-/** Predicates on one field's (non-array) value, or undefined when the condition is not supported. */
-function fieldPredicates(cond: unknown): Pred[] | undefined {
-  if (cond instanceof RegExp) return [(v) => typeof v === 'string' && cond.test(v)];
-  if (isLiteral(cond)) return [equalsTo(cond)];
+/**
+ * One condition on a field: `test` of its value (a scalar); on an array of scalars, MongoDB's
+ * rule: a condition holds when some element passes `test` (none, when `negate`: $ne, $nin), and
+ * `whole` conditions ($exists) look at the field itself.
+ */
+interface FieldPred {
+  test: Pred;
+  negate?: boolean;
+  whole?: boolean;
+}
+
+/** The conditions on one field, or undefined when one is not supported. */
+function fieldPredicates(cond: unknown): FieldPred[] | undefined {
+  if (cond instanceof RegExp) return [{ test: (v) => typeof v === 'string' && cond.test(v) }];
+  if (isLiteral(cond)) return [{ test: equalsTo(cond) }];
   if (!isPlainObject(cond)) return undefined;
   const keys = Object.keys(cond);
   if (!keys.length || !keys.every((k) => k.startsWith('$'))) return undefined;
-  const preds: Pred[] = [];
+  const preds: FieldPred[] = [];
   for (const [op, operand] of Object.entries(cond)) {
     if (op === '$options') {
       if (!('$regex' in cond)) return undefined;
@@ -43,22 +55,20 @@ function fieldPredicates(cond: unknown): Pred[] | undefined {
     }
     if (op === '$eq' || op === '$ne') {
       if (!isLiteral(operand)) return undefined;
-      const eq = equalsTo(operand);
-      preds.push(op === '$eq' ? eq : (v) => !eq(v));
+      preds.push({ test: equalsTo(operand), negate: op === '$ne' });
     } else if (op === '$in' || op === '$nin') {
       if (!Array.isArray(operand) || !operand.every((x) => isLiteral(x) || x instanceof RegExp)) return undefined;
-      const inn = inList(operand);
-      preds.push(op === '$in' ? inn : (v) => !inn(v));
+      preds.push({ test: inList(operand), negate: op === '$nin' });
     } else if (op in ORDERED) {
       if (!isLiteral(operand)) return undefined;
-      preds.push(ordered(ORDERED[op])(operand));
+      preds.push({ test: ordered(ORDERED[op])(operand) });
     } else if (op === '$regex') {
       const re = regexOf(operand, cond.$options);
       if (!re) return undefined;
-      preds.push((v) => typeof v === 'string' && re.test(v));
+      preds.push({ test: (v) => typeof v === 'string' && re.test(v) });
     } else if (op === '$exists') {
       const want = !!operand;
-      preds.push((v) => (v !== undefined) === want);
+      preds.push({ test: (v) => (v !== undefined) === want, whole: true });
     } else {
       return undefined;
     }
@@ -81,8 +91,13 @@ export function compileFastMatch(filter: Doc): FastMatch | undefined {
     if (!preds) return undefined;
     parts.push((doc) => {
       const v = doc[key];
-      if (Array.isArray(v)) return undefined;
-      for (const p of preds) if (!p(v)) return false;
+      if (Array.isArray(v)) {
+        // An array of scalars (the common case: ids pushed as guards): each condition by some element.
+        if (!v.every(isLiteral)) return undefined;
+        for (const p of preds) if (!(p.whole ? p.test(v) : v.some(p.test) !== !!p.negate)) return false;
+        return true;
+      }
+      for (const p of preds) if (p.test(v) === !!p.negate) return false;
       return true;
     });
   }

@@ -394,6 +394,9 @@ export class IndexStore {
 
   /** Whether `next` gives the keys `prev` gave (an update that leaves this index alone). */
   sameKeys(prev: Document, next: Document): boolean {
+    // The common update (a counter, a status) leaves every indexed field as it was: the same
+    // value or reference, or an equal date (an update clones the document it changes).
+    if (!this.partial && this.fields.every(([path]) => unchangedField(prev, next, path))) return true;
     const a = this.keysOf(prev);
     const b = this.keysOf(next);
     if (a.length !== b.length) return false;
@@ -507,4 +510,12 @@ export class IndexStore {
       }
     }
   }
+}
+
+/** Whether a top-level field holds the same value (or reference) in both documents. */
+function unchangedField(prev: Document, next: Document, path: string): boolean {
+  if (path.indexOf('.') >= 0) return false;
+  const a = prev[path];
+  const b = next[path];
+  return a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
 }
