@@ -878,10 +878,26 @@ function count(docs: Iterable<unknown>): number {
   return n;
 }
 
+/** Whether an update left the document as it was: keyString equality, walked without building the whole key (a cell with its guard ids is long). */
 function sameDocument(a: Document, b: Document): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
+  return sameValue(a, b);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (isPlainObject(a) || isPlainObject(b)) {
+    if (!isPlainObject(a) || !isPlainObject(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameValue(a[ka[i]!], b[kb[i]!])) return false;
+    return true;
+  }
   return keyString(a) === keyString(b);
 }
 
