@@ -14,11 +14,17 @@ export interface ClickBucketDoc {
   /** Clicks, and clicks not flagged as bots. */
   n: number;
   h: number;
-  /** Its targets: link, program, merchant (campaign) and sub-ID, one entry each. */
+  /**
+   * Its targets: each one's link (`ls`); the distinct programs, merchants (campaigns) and sub-IDs
+   * (`lp`, `lc`, `lsub`: the filter indexes' values); per target, its sub-ID, merchant and program
+   * as indexes into those (`tm`, three uint16, little-endian). Buckets of earlier versions have no
+   * `tm` and one `lp`, `lc` and `lsub` entry per target.
+   */
   ls: string[];
   lp: number[];
   lc: number[];
   lsub: string[];
+  tm?: Buffer;
   /** Distinct user agents and referrers, and address hashes not kept in `ih`. */
   s: string[];
   /**
@@ -54,6 +60,7 @@ export const clickBucketSchema = new Schema<ClickBucketDoc>(
     lp: [Number],
     lc: [Number],
     lsub: [String],
+    tm: Buffer,
     s: [String],
     at: Buffer,
     l: Buffer,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
 import { ClickIds } from '../click-ids';
+import type { ClickBucketDoc } from './click-bucket.schema';
 import { BUCKET_WINDOW_MS, bucketIdsOf, bucketsOf, packBucket, unpackBucket, type ClickRow } from './click-bucket';
 
 const ids = new ClickIds(keyRing(Buffer.alloc(32, 7)));
@@ -62,6 +63,41 @@ describe('click buckets', () => {
       expect(unpackBucket(doc, f), JSON.stringify(f)).toEqual(expected);
     }
     expect(unpackBucket(doc, { subid: 'sub-0', merchantId: 501 })).toEqual([]);
+  });
+
+  it('keep each distinct sub-ID, merchant and program once, and read buckets of the earlier one-entry-per-target layout the same', async () => {
+    const { serialize, deserialize } = await import('bson');
+    const clicks = Array.from({ length: 300 }, (_, i) =>
+      click(i, { link_id: `lnk${i % 60}`, subid: `sub-${i % 7}`, campaign_id: 500 + (i % 4), program_id: 1000 + (i % 4) }),
+    );
+    const doc = packBucket(clicks);
+    expect(doc.ls).toHaveLength(new Set(clicks.map((c) => `${c.link_id}|${c.subid}|${c.campaign_id}`)).size);
+    expect([...doc.lsub].sort()).toEqual([...new Set(clicks.map((c) => c.subid))].sort());
+    expect([...doc.lc].sort()).toEqual([500, 501, 502, 503]);
+    const stored = deserialize(serialize(doc)) as ClickBucketDoc;
+    expect(unpackBucket(stored)).toEqual(clicks);
+    // The same bucket as an earlier version stored it: one lsub, lc and lp entry per target, no tm.
+    const tm = Buffer.from(doc.tm!);
+    const legacy: ClickBucketDoc = {
+      ...stored,
+      lsub: doc.ls.map((_, ti) => doc.lsub[tm.readUInt16LE(6 * ti)]!),
+      lc: doc.ls.map((_, ti) => doc.lc[tm.readUInt16LE(6 * ti + 2)]!),
+      lp: doc.ls.map((_, ti) => doc.lp[tm.readUInt16LE(6 * ti + 4)]!),
+    };
+    delete legacy.tm;
+    expect(unpackBucket(legacy)).toEqual(clicks);
+    for (const f of [{ subid: 'sub-3' }, { merchantId: 502, includeBots: true }, { linkId: 'lnk7', subid: 'sub-0' }, { subid: 'sub-3', merchantId: 501 }]) {
+      const expected = clicks.filter(
+        (c) =>
+          (f.subid === undefined || c.subid === f.subid) &&
+          (f.linkId === undefined || c.link_id === f.linkId) &&
+          (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
+          (f.includeBots || !c.is_bot),
+      );
+      expect(expected.length, JSON.stringify(f)).toBeGreaterThan(0);
+      expect(unpackBucket(stored, f), JSON.stringify(f)).toEqual(expected);
+      expect(unpackBucket(legacy, f), JSON.stringify(f)).toEqual(expected);
+    }
   });
 
   it('keep 16 bytes of a signed id and rebuild it; keep other ids whole and findable (u)', () => {

@@ -67,6 +67,13 @@ class Table<K> {
   }
 }
 
+/** Little-endian uint16s. */
+function uint16s(values: number[]): Buffer {
+  const out = Buffer.allocUnsafe(2 * values.length);
+  values.forEach((v, i) => out.writeUInt16LE(v, 2 * i));
+  return out;
+}
+
 /** One bucket of these clicks (one publisher, one window, at most BUCKET_MAX); its id is the first click's. */
 export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
   const n = clicks.length;
@@ -78,8 +85,14 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     if (t < t0) t0 = t;
     if (t > t1) t1 = t;
   }
+  // Targets: each one's link (`ls`), and its sub-ID, merchant and program as indexes (`tm`) into
+  // the distinct values (`lsub`, `lc`, `lp`): a bucket of 200 links holds 40 sub-IDs and 5 merchants.
   const targets = new Table<string>();
-  const target: Array<[string, number, number, string]> = [];
+  const links: string[] = [];
+  const map: number[] = [];
+  const subids = new Table<string>();
+  const merchants = new Table<number>();
+  const programs = new Table<number>();
   const strings = new Table<string>();
   const at = Buffer.allocUnsafe(4 * n);
   const l = Buffer.allocUnsafe(2 * n);
@@ -99,7 +112,10 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     const key = `${c.link_id}\u0000${c.program_id}\u0000${c.campaign_id}\u0000${subid}`;
     const before = targets.values.length;
     const ti = targets.add(key);
-    if (ti === before) target.push([c.link_id, c.program_id, c.campaign_id, subid]);
+    if (ti === before) {
+      links.push(c.link_id);
+      map.push(subids.add(subid), merchants.add(c.campaign_id), programs.add(c.program_id));
+    }
     const t = c.created_at.getTime();
     at.writeUInt32LE(t - t0, 4 * i);
     l.writeUInt16LE(ti, 2 * i);
@@ -121,10 +137,11 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     t1: new Date(t1),
     n,
     h: humans,
-    ls: target.map((x) => x[0]),
-    lp: target.map((x) => x[1]),
-    lc: target.map((x) => x[2]),
-    lsub: target.map((x) => x[3]),
+    ls: links,
+    lp: programs.values,
+    lc: merchants.values,
+    lsub: subids.values,
+    tm: uint16s(map),
     s: strings.values,
     at,
     l,
@@ -210,14 +227,20 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
   const b = bytes(doc.b);
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
+  // Each target's sub-ID, merchant and program: through `tm`, or (buckets of earlier versions) one entry per target.
+  const tm = doc.tm ? bytes(doc.tm) : undefined;
+  const per = <T>(values: T[], at: number): T[] => (tm ? doc.ls.map((_, ti) => values[tm.readUInt16LE(6 * ti + at)]!) : values);
+  const subOf = per(doc.lsub, 0);
+  const merchantOf = per(doc.lc, 2);
+  const programOf = per(doc.lp, 4);
   // Which targets match (per target index), when the reader filters by target.
   let targets: boolean[] | undefined;
   if (only && (only.linkId !== undefined || only.subid !== undefined || only.merchantId !== undefined)) {
     targets = doc.ls.map(
       (link, ti) =>
         (only.linkId === undefined || link === only.linkId) &&
-        (only.subid === undefined || doc.lsub[ti] === only.subid) &&
-        (only.merchantId === undefined || doc.lc[ti] === only.merchantId),
+        (only.subid === undefined || subOf[ti] === only.subid) &&
+        (only.merchantId === undefined || merchantOf[ti] === only.merchantId),
     );
     if (!targets.includes(true)) return [];
   }
@@ -233,9 +256,9 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
       _id: k ? clickIdOf(t, code ? CLICK_ID_BOT_FLAG : 0, linkId, k, CLICK_ID_TAIL * i) : doc.id![i]!,
       link_id: linkId,
       publisher_id: doc.publisher_id,
-      program_id: doc.lp[ti]!,
-      campaign_id: doc.lc[ti]!,
-      subid: doc.lsub[ti]!,
+      program_id: programOf[ti]!,
+      campaign_id: merchantOf[ti]!,
+      subid: subOf[ti]!,
       created_at: new Date(t),
       user_agent: doc.s[ua.readUInt16LE(2 * i)]!,
       ip_hash: ih ? ih.toString('hex', HASH_BYTES * i, HASH_BYTES * (i + 1)) : ip ? doc.s[ip.readUInt16LE(2 * i)]! : '',
