@@ -26,7 +26,9 @@ export interface ClickBucketDoc {
   lsub: string[];
   tm?: Buffer;
   /** Distinct user agents and referrers, and address hashes not kept in `ih`. */
-  s: string[];
+  s?: string[];
+  /** The same table as one string, its values separated by NUL (when none holds one): one value to encode and decode instead of hundreds. */
+  sj?: string;
   /**
    * Per click: ms after t0 (uint32), target (uint16), user agent, address hash and referrer in `s`
    * (uint16), bot reason (uint8). Address hashes of the redirect's layout (32 hex digits, every one
@@ -61,7 +63,8 @@ export const clickBucketSchema = new Schema<ClickBucketDoc>(
     lc: [Number],
     lsub: [String],
     tm: Buffer,
-    s: [String],
+    s: { type: [String], default: undefined },
+    sj: String,
     at: Buffer,
     l: Buffer,
     ua: Buffer,

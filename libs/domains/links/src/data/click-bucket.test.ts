@@ -100,6 +100,22 @@ describe('click buckets', () => {
     }
   });
 
+  it('keep the strings as one NUL-separated string, as an array when one holds a NUL, and read buckets of the earlier array layout', async () => {
+    const { serialize, deserialize } = await import('bson');
+    const clicks = Array.from({ length: 40 }, (_, i) => click(i));
+    const doc = packBucket(clicks);
+    expect(doc.s).toBeUndefined();
+    expect(typeof doc.sj).toBe('string');
+    const stored = deserialize(serialize(doc)) as ClickBucketDoc;
+    expect(unpackBucket(stored)).toEqual(clicks);
+    const { sj, ...rest } = stored;
+    expect(unpackBucket({ ...rest, s: sj!.split('\u0000') })).toEqual(clicks);
+    const odd = [click(1, { referrer: 'a\u0000b' }), click(2, { user_agent: '' }), click(3)];
+    const arrays = packBucket(odd);
+    expect(arrays.sj).toBeUndefined();
+    expect(unpackBucket(deserialize(serialize(arrays)) as ClickBucketDoc)).toEqual(odd);
+  });
+
   it('keep 16 bytes of a signed id and rebuild it; keep other ids whole and findable (u)', () => {
     const signed = packBucket([click(1), click(2)]);
     expect(signed.id).toBeUndefined();
@@ -120,7 +136,7 @@ describe('click buckets', () => {
     const doc = packBucket(hashed);
     expect(doc.ih!.length).toBe(16 * 50);
     expect(doc.ip).toBeUndefined();
-    expect(doc.s).not.toContain(hashed[3]!.ip_hash);
+    expect(doc.sj).not.toContain(hashed[3]!.ip_hash);
     // As stored and read back through BSON (the driver's Binary).
     const stored = deserialize(serialize(doc)) as typeof doc;
     expect(unpackBucket(stored)).toEqual(hashed);

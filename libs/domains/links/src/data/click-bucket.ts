@@ -67,6 +67,12 @@ class Table<K> {
   }
 }
 
+/** The table of distinct strings as one string (`sj`, one value to encode and decode), or as an array (`s`) when a string holds the separator. */
+function stringTable(values: string[]): Pick<ClickBucketDoc, 's' | 'sj'> {
+  return values.some((v) => v.includes(SJ_SEP)) ? { s: values } : { sj: values.join(SJ_SEP) };
+}
+const SJ_SEP = '\u0000';
+
 /** Little-endian uint16s. */
 function uint16s(values: number[]): Buffer {
   const out = Buffer.allocUnsafe(2 * values.length);
@@ -142,7 +148,7 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     lc: merchants.values,
     lsub: subids.values,
     tm: uint16s(map),
-    s: strings.values,
+    ...stringTable(strings.values),
     at,
     l,
     ua,
@@ -244,6 +250,8 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
     );
     if (!targets.includes(true)) return [];
   }
+  // The strings, once a bucket has clicks to give.
+  const strs = doc.sj !== undefined ? doc.sj.split(SJ_SEP) : doc.s!;
   const humansOnly = only !== undefined && !only.includeBots;
   const out: ClickRow[] = [];
   for (let i = 0; i < n; i++) {
@@ -260,9 +268,9 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
       campaign_id: merchantOf[ti]!,
       subid: subOf[ti]!,
       created_at: new Date(t),
-      user_agent: doc.s[ua.readUInt16LE(2 * i)]!,
-      ip_hash: ih ? ih.toString('hex', HASH_BYTES * i, HASH_BYTES * (i + 1)) : ip ? doc.s[ip.readUInt16LE(2 * i)]! : '',
-      referrer: doc.s[rf.readUInt16LE(2 * i)]!,
+      user_agent: strs[ua.readUInt16LE(2 * i)]!,
+      ip_hash: ih ? ih.toString('hex', HASH_BYTES * i, HASH_BYTES * (i + 1)) : ip ? strs[ip.readUInt16LE(2 * i)]! : '',
+      referrer: strs[rf.readUInt16LE(2 * i)]!,
       is_bot: code !== 0,
       stats_txn: doc.stats_txn ?? null,
     };
