@@ -27,7 +27,10 @@ export interface ClickBucketDoc {
   tm?: Buffer;
   /** Distinct user agents and referrers, and address hashes not kept in `ih`. */
   s?: string[];
-  /** The same table as one string, its values separated by NUL (when none holds one): one value to encode and decode instead of hundreds. */
+  /**
+   * The same table as one string, its values separated by NUL (when none holds one): one value
+   * to encode and decode instead of hundreds.
+   */
   sj?: string;
   /**
    * Per click: ms after t0 (uint32), target (uint16), user agent, address hash and referrer in `s`

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
 import { ClickIds } from '../click-ids';
 import type { ClickBucketDoc } from './click-bucket.schema';
-import { BUCKET_WINDOW_MS, bucketIdsOf, bucketsOf, packBucket, unpackBucket, type ClickRow } from './click-bucket';
+import { BUCKET_WINDOW_MS, bucketIdsOf, bucketsOf, packBucket, unpackBucket, type BucketFilter, type ClickRow } from './click-bucket';
 
 const ids = new ClickIds(keyRing(Buffer.alloc(32, 7)));
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -29,6 +29,17 @@ function click(i: number, over: Partial<ClickRow> = {}): ClickRow {
   };
 }
 
+/** The clicks a list with this filter keeps, found by checking every click. */
+function keptBy(clicks: ClickRow[], f: BucketFilter): ClickRow[] {
+  return clicks.filter(
+    (c) =>
+      (f.subid === undefined || c.subid === f.subid) &&
+      (f.linkId === undefined || c.link_id === f.linkId) &&
+      (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
+      (f.includeBots || !c.is_bot),
+  );
+}
+
 describe('click buckets', () => {
   it('give back every click with every field it was stored with, in the order stored', () => {
     const clicks = Array.from({ length: 200 }, (_, i) => click(i));
@@ -53,13 +64,7 @@ describe('click buckets', () => {
       {},
     ];
     for (const f of filters) {
-      const expected = clicks.filter(
-        (c) =>
-          (f.subid === undefined || c.subid === f.subid) &&
-          (f.linkId === undefined || c.link_id === f.linkId) &&
-          (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
-          (f.includeBots || !c.is_bot),
-      );
+      const expected = keptBy(clicks, f);
       expect(unpackBucket(doc, f), JSON.stringify(f)).toEqual(expected);
     }
     expect(unpackBucket(doc, { subid: 'sub-0', merchantId: 501 })).toEqual([]);
@@ -87,13 +92,7 @@ describe('click buckets', () => {
     delete legacy.tm;
     expect(unpackBucket(legacy)).toEqual(clicks);
     for (const f of [{ subid: 'sub-3' }, { merchantId: 502, includeBots: true }, { linkId: 'lnk7', subid: 'sub-0' }, { subid: 'sub-3', merchantId: 501 }]) {
-      const expected = clicks.filter(
-        (c) =>
-          (f.subid === undefined || c.subid === f.subid) &&
-          (f.linkId === undefined || c.link_id === f.linkId) &&
-          (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
-          (f.includeBots || !c.is_bot),
-      );
+      const expected = keptBy(clicks, f);
       expect(expected.length, JSON.stringify(f)).toBeGreaterThan(0);
       expect(unpackBucket(stored, f), JSON.stringify(f)).toEqual(expected);
       expect(unpackBucket(legacy, f), JSON.stringify(f)).toEqual(expected);

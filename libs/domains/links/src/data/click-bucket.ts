@@ -67,7 +67,10 @@ class Table<K> {
   }
 }
 
-/** The table of distinct strings as one string (`sj`, one value to encode and decode), or as an array (`s`) when a string holds the separator. */
+/**
+ * The table of distinct strings as one string (`sj`, one value to encode and decode), or as an
+ * array (`s`) when a string holds the separator.
+ */
 function stringTable(values: string[]): Pick<ClickBucketDoc, 's' | 'sj'> {
   return values.some((v) => v.includes(SJ_SEP)) ? { s: values } : { sj: values.join(SJ_SEP) };
 }
@@ -103,7 +106,8 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
   const at = Buffer.allocUnsafe(4 * n);
   const l = Buffer.allocUnsafe(2 * n);
   const ua = Buffer.allocUnsafe(2 * n);
-  // Address hashes as the redirect makes them (32 hex digits) are kept as their 16 bytes; else as strings in `s`.
+  // Address hashes as the redirect makes them (32 hex digits) are kept as their 16 bytes; else
+  // as strings in the table.
   const hashBytes = clicks.every((c) => HEX_HASH.test(c.ip_hash ?? ''));
   const ih = hashBytes ? Buffer.allocUnsafe(HASH_BYTES * n) : undefined;
   const ip = hashBytes ? undefined : Buffer.allocUnsafe(2 * n);
@@ -165,7 +169,10 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
   return doc;
 }
 
-/** The clicks (indexes) of each bucket of a batch: by publisher and window (and stats transaction), in order of first appearance, at most BUCKET_MAX each. */
+/**
+ * The clicks (indexes) of each bucket of a batch: by publisher and window (and stats
+ * transaction), in order of first appearance, at most BUCKET_MAX each.
+ */
 function bucketRows(clicks: ClickRow[]): number[][] {
   const open = new Map<string, number[]>();
   const groups: number[][] = [];
@@ -233,7 +240,8 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
   const b = bytes(doc.b);
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
-  // Each target's sub-ID, merchant and program: through `tm`, or (buckets of earlier versions) one entry per target.
+  // Each target's sub-ID, merchant and program: through `tm`, or (buckets of earlier versions)
+  // one entry per target.
   const tm = doc.tm ? bytes(doc.tm) : undefined;
   const per = <T>(values: T[], at: number): T[] => (tm ? doc.ls.map((_, ti) => values[tm.readUInt16LE(6 * ti + at)]!) : values);
   const subOf = per(doc.lsub, 0);
