@@ -6,7 +6,21 @@ import { createRequire } from 'node:module';
 
 const bson = createRequire(import.meta.url)('bson') as typeof import('bson');
 
-export const { Binary, BSONRegExp, calculateObjectSize, Decimal128, deserialize, Long, MaxKey, MinKey, ObjectId, serialize, Timestamp, UUID } = bson;
+export const {
+  Binary,
+  BSONRegExp,
+  calculateObjectSize,
+  Decimal128,
+  deserialize,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  serialize,
+  serializeWithBufferAndIndex,
+  Timestamp,
+  UUID,
+} = bson;
 export type Binary = import('bson').Binary;
 export type BSONRegExp = import('bson').BSONRegExp;
 export type Decimal128 = import('bson').Decimal128;

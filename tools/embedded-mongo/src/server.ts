@@ -8,7 +8,7 @@ import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import { CODES } from './errors';
 import { DataDir, type RecoveryReport } from './storage/data-dir';
-import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, readHeader } from './wire';
+import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, readHeader, ReplyBuffers } from './wire';
 
 export interface EmbeddedMongoOptions extends EngineOptions {
   port?: number;
@@ -43,7 +43,7 @@ export interface EmbeddedMongo {
 /** Sockets that have only ever said hello: the drivers' server monitors. */
 const MONITOR_COMMANDS = new Set(['hello', 'ismaster', 'isMaster']);
 
-function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Socket>): void {
+function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Socket>, replies: ReplyBuffers): void {
   const connectionId = engine.newConnectionId();
   let chunks: Buffer[] = [];
   let buffered = 0;
@@ -53,37 +53,40 @@ function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Sock
   // Replies leave in request order: one waiting for the journal holds back those after it.
   let waiting = 0;
   let queue: Promise<void> = Promise.resolve();
-  const send = (reply: Buffer, durable: Promise<void> | undefined, requestId: number) => {
-    if (!durable && waiting === 0) {
-      socket.write(reply);
-      return;
-    }
+  const write = (reply: { bytes: Buffer; done: () => void }) => void socket.write(reply.bytes, reply.done);
+  const send = (reply: { bytes: Buffer; done: () => void }, durable: Promise<void> | undefined, requestId: number) => {
+    if (!durable && waiting === 0) return write(reply);
     waiting++;
     queue = queue
       .then(() => durable)
       .then(
-        () => socket.write(reply),
-        (e: Error) => socket.write(encodeMsg(requestId, { ok: 0, errmsg: `journal write failed: ${e.message}`, code: 8, codeName: 'UnknownError' })),
+        () => write(reply),
+        (e: Error) => {
+          reply.done();
+          socket.write(encodeMsg(requestId, { ok: 0, errmsg: `journal write failed: ${e.message}`, code: 8, codeName: 'UnknownError' }));
+        },
       )
       .then(() => void waiting--);
   };
 
-  socket.on('data', (chunk) => {
+  socket.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
     buffered += chunk.length;
     while (buffered >= 4) {
-      if (chunks.length > 1) chunks = [Buffer.concat(chunks)];
-      const buf = chunks[0];
-      const length = buf.readInt32LE(0);
+      if (chunks[0]!.length < 4) chunks = [Buffer.concat(chunks)];
+      const length = chunks[0]!.readInt32LE(0);
       if (length < 21 || length > MAX_MESSAGE_SIZE) return fail();
       if (buffered < length) return;
+      // The chunks are joined once, when the whole message is here (not again at every chunk of a large one).
+      if (chunks[0]!.length < length) chunks = [Buffer.concat(chunks)];
+      const buf = chunks[0]!;
       const message = buf.subarray(0, length);
-      const rest = buf.subarray(length);
-      chunks = rest.length ? [rest] : [];
-      buffered = rest.length;
+      if (buf.length > length) chunks[0] = buf.subarray(length);
+      else chunks.shift();
+      buffered -= length;
       const header = readHeader(message);
       if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) return fail();
-      let reply: Buffer | undefined;
+      let reply: { bytes: Buffer; done: () => void } | undefined;
       let durable: Promise<void> | undefined;
       try {
         const parsed = parseMessage(message);
@@ -94,12 +97,12 @@ function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Sock
           durable?.catch(() => undefined);
           continue;
         }
-        reply = parsed.legacy ? encodeReply(header.requestId, run.result) : encodeMsg(header.requestId, run.result);
+        reply = parsed.legacy ? { bytes: encodeReply(header.requestId, run.result), done: () => undefined } : replies.msg(header.requestId, run.result);
       } catch (e) {
         if (header.opCode !== OP_MSG) return fail();
         const errmsg = e instanceof Error ? e.message : String(e);
         try {
-          reply = encodeMsg(header.requestId, { ok: 0, errmsg, code: CODES.InvalidBSON, codeName: 'InvalidBSON' });
+          reply = { bytes: encodeMsg(header.requestId, { ok: 0, errmsg, code: CODES.InvalidBSON, codeName: 'InvalidBSON' }), done: () => undefined };
         } catch {
           return fail();
         }
@@ -147,6 +150,7 @@ export async function serveEngine(
   const sockets = new Set<net.Socket>();
   const monitors = new Set<net.Socket>();
   let stopped = false;
+  const replies = new ReplyBuffers();
   const onConnection = (socket: net.Socket) => {
     if (stopped) return void socket.destroy();
     sockets.add(socket);
@@ -155,7 +159,7 @@ export async function serveEngine(
       sockets.delete(socket);
       monitors.delete(socket);
     });
-    handleSocket(socket, engine, monitors);
+    handleSocket(socket, engine, monitors, replies);
   };
   const listen = (server: net.Server, at: net.ListenOptions) =>
     new Promise<void>((resolve, reject) => {

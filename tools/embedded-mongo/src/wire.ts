@@ -2,7 +2,7 @@
  * MongoDB wire protocol framing: OP_MSG (2013) in both directions, legacy OP_QUERY (2004) in and
  * OP_REPLY (1) out for the driver's first handshake. Parsing never trusts a length it was sent.
  */
-import { deserialize, serialize, type Document } from './bson';
+import { calculateObjectSize, deserialize, serialize, serializeWithBufferAndIndex, type Document } from './bson';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -114,13 +114,61 @@ let nextRequestId = 1;
 export function encodeMsg(responseTo: number, doc: Document): Buffer {
   const body = serialize(doc);
   const header = Buffer.alloc(21);
-  header.writeInt32LE(21 + body.length, 0);
-  header.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
-  header.writeInt32LE(responseTo, 8);
-  header.writeInt32LE(OP_MSG, 12);
-  header.writeUInt32LE(0, 16);
-  header.writeUInt8(0, 20);
+  writeMsgHeader(header, 21 + body.length, responseTo);
   return Buffer.concat([header, body]);
+}
+
+function writeMsgHeader(buf: Buffer, length: number, responseTo: number): void {
+  buf.writeInt32LE(length, 0);
+  buf.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  buf.writeInt32LE(responseTo, 8);
+  buf.writeInt32LE(OP_MSG, 12);
+  buf.writeUInt32LE(0, 16);
+  buf.writeUInt8(0, 20);
+}
+
+/** A reply this small is copied out of the shared buffer at once (Node's pool makes small buffers cheap). */
+const SMALL_REPLY = 16 * 1024;
+
+/**
+ * OP_MSG replies serialized into buffers that are reused once the socket has written them. A
+ * reply of full click buckets is megabytes: serialized into a new buffer, then copied behind its
+ * header into another, its bytes were copied twice into memory touched for the first time, which
+ * cost more than serializing them (bench/README.md, issue 45). Here they are serialized once into
+ * a buffer kept for the next reply (grown to the largest reply so far), and sent from it.
+ */
+export class ReplyBuffers {
+  private readonly spare: Buffer[] = [];
+
+  constructor(private readonly keep = 2) {}
+
+  /** `doc` as an OP_MSG answering `responseTo`; `done` gives its buffer back once the socket has written it. */
+  msg(responseTo: number, doc: Document): { bytes: Buffer; done: () => void } {
+    let buf = this.spare.pop() ?? Buffer.allocUnsafeSlow(64 * 1024);
+    let end: number;
+    for (;;) {
+      try {
+        end = serializeWithBufferAndIndex(doc, buf, { index: 21 }) + 1;
+        break;
+      } catch (e) {
+        // The bytes did not fit this buffer (copying them in threw a RangeError): one they fit.
+        const need = e instanceof RangeError ? 21 + calculateObjectSize(doc) : 0;
+        if (need <= buf.length) throw e;
+        buf = Buffer.allocUnsafeSlow(Math.max(need, buf.length * 2));
+      }
+    }
+    writeMsgHeader(buf, end, responseTo);
+    if (end <= SMALL_REPLY) {
+      const bytes = Buffer.from(buf.subarray(0, end));
+      this.give(buf);
+      return { bytes, done: () => undefined };
+    }
+    return { bytes: buf.subarray(0, end), done: () => this.give(buf) };
+  }
+
+  private give(buf: Buffer): void {
+    if (this.spare.length < this.keep) this.spare.push(buf);
+  }
 }
 
 export function encodeReply(responseTo: number, doc: Document): Buffer {

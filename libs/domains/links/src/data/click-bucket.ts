@@ -240,23 +240,29 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
   const b = bytes(doc.b);
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
-  // Each target's sub-ID, merchant and program: through `tm`, or (buckets of earlier versions)
-  // one entry per target.
+  // Each target's sub-ID, merchant and program: through `tm` (their indexes into the distinct
+  // values), or (buckets of earlier versions) one entry per target. Looked up per click kept.
   const tm = doc.tm ? bytes(doc.tm) : undefined;
-  const per = <T>(values: T[], at: number): T[] => (tm ? doc.ls.map((_, ti) => values[tm.readUInt16LE(6 * ti + at)]!) : values);
-  const subOf = per(doc.lsub, 0);
-  const merchantOf = per(doc.lc, 2);
-  const programOf = per(doc.lp, 4);
-  // Which targets match (per target index), when the reader filters by target.
-  let targets: boolean[] | undefined;
+  const valueOf = <T>(values: T[], ti: number, at: number): T => values[tm ? tm.readUInt16LE(6 * ti + at) : ti]!;
+  // Which targets match (per target index), when the reader filters by target: a value the bucket
+  // does not hold matches none of its targets.
+  let targets: Uint8Array | undefined;
   if (only && (only.linkId !== undefined || only.subid !== undefined || only.merchantId !== undefined)) {
-    targets = doc.ls.map(
-      (link, ti) =>
-        (only.linkId === undefined || link === only.linkId) &&
-        (only.subid === undefined || subOf[ti] === only.subid) &&
-        (only.merchantId === undefined || merchantOf[ti] === only.merchantId),
-    );
-    if (!targets.includes(true)) return [];
+    const sub = only.subid === undefined ? -1 : tm ? doc.lsub.indexOf(only.subid) : -2;
+    const merchant = only.merchantId === undefined ? -1 : tm ? doc.lc.indexOf(only.merchantId as number) : -2;
+    if (sub === -1 && only.subid !== undefined) return [];
+    if (merchant === -1 && only.merchantId !== undefined) return [];
+    targets = new Uint8Array(doc.ls.length);
+    let any = false;
+    for (let ti = 0; ti < doc.ls.length; ti++) {
+      const match =
+        (only.linkId === undefined || doc.ls[ti] === only.linkId) &&
+        (sub === -1 || (tm ? tm.readUInt16LE(6 * ti) === sub : doc.lsub[ti] === only.subid)) &&
+        (merchant === -1 || (tm ? tm.readUInt16LE(6 * ti + 2) === merchant : doc.lc[ti] === only.merchantId));
+      if (match) targets[ti] = 1;
+      any ||= match;
+    }
+    if (!any) return [];
   }
   // The strings, once a bucket has clicks to give.
   const strs = doc.sj !== undefined ? doc.sj.split(SJ_SEP) : doc.s!;
@@ -272,9 +278,9 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
       _id: k ? clickIdOf(t, code ? CLICK_ID_BOT_FLAG : 0, linkId, k, CLICK_ID_TAIL * i) : doc.id![i]!,
       link_id: linkId,
       publisher_id: doc.publisher_id,
-      program_id: programOf[ti]!,
-      campaign_id: merchantOf[ti]!,
-      subid: subOf[ti]!,
+      program_id: valueOf(doc.lp, ti, 4),
+      campaign_id: valueOf(doc.lc, ti, 2),
+      subid: valueOf(doc.lsub, ti, 0),
       created_at: new Date(t),
       user_agent: strs[ua.readUInt16LE(2 * i)]!,
       ip_hash: ih ? ih.toString('hex', HASH_BYTES * i, HASH_BYTES * (i + 1)) : ip ? strs[ip.readUInt16LE(2 * i)]! : '',
