@@ -42,6 +42,7 @@ import { ClickIds, clickRecord, linkCode, type ClickBucketDoc, type ClickRow } f
 import { openPlatformData } from '@cw/runtime';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { processCpuMicros } from './lib/engine-process';
+import { MALLOC_ENV } from './lib/malloc-env';
 import { DEMO_PROGRAMS } from './lib/demo-programs';
 import { startServiceProcess } from './lib/service-process';
 
@@ -113,7 +114,7 @@ const GC_HOOK = 'data:text/javascript,process.on("SIGUSR2",()=>{globalThis.gc();
 const engineChild = spawn(
   process.execPath,
   ['--expose-gc', '--max-old-space-size=16384', '--import', GC_HOOK, '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
+  { stdio: ['ignore', 'pipe', 'inherit'], env: { ...MALLOC_ENV, ...process.env } },
 );
 process.on('exit', () => engineChild.kill());
 const engineLines = createInterface({ input: engineChild.stdout })[Symbol.asyncIterator]();

@@ -7,10 +7,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { MALLOC_ENV } from './malloc-env';
 
 export async function startEngineProcess(db: string): Promise<{ uri: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', 'tools/embedded-mongo/src/cli.ts', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...MALLOC_ENV, ...process.env },
   });
   child.unref();
   process.on('exit', () => child.kill());

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { MALLOC_ENV } from './malloc-env';
 
 export async function startServiceProcess(
   name: string,
@@ -23,7 +24,7 @@ export async function startServiceProcess(
   probe.close();
   const imports = (opts.imports ?? []).flatMap((m) => ['--import', m]);
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', ...imports, `apps/${name}/src/main.ts`], {
-    env: { ...opts.env, PORT: String(port) },
+    env: { ...MALLOC_ENV, ...opts.env, PORT: String(port) },
     stdio: ['ignore', opts.stdout ?? 'inherit', 'inherit'],
   });
   process.on('exit', () => child.kill());
