@@ -31,6 +31,7 @@ import { newSigningSecret, seal } from '@cw/postbacks';
 import { startEmbeddedMongo } from '@cw-tools/embedded-mongo';
 import { startEngineProcess } from './lib/engine-process';
 import { freePort } from '@cw-tools/testing';
+import { MALLOC_ENV } from './lib/malloc-env';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { RETRY_JOB, retryScheduler } from '@cw/app-postback-worker';
 
@@ -161,6 +162,7 @@ async function startWorkers(count: number, env: Record<string, string> = {}): Pr
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'apps/postback-worker/src/main.ts'], {
         env: {
+          ...MALLOC_ENV,
           ...process.env,
           NODE_ENV: 'development',
           MONGODB_URI: uri,
