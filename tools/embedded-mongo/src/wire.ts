@@ -139,12 +139,14 @@ const SMALL_REPLY = 16 * 1024;
  */
 export class ReplyBuffers {
   private readonly spare: Buffer[] = [];
+  /** The size of a new buffer: the largest any reply needed so far (one that fits costs one serialization). */
+  private size = 64 * 1024;
 
   constructor(private readonly keep = 2) {}
 
   /** `doc` as an OP_MSG answering `responseTo`; `done` gives its buffer back once the socket has written it. */
   msg(responseTo: number, doc: Document): { bytes: Buffer; done: () => void } {
-    let buf = this.spare.pop() ?? Buffer.allocUnsafeSlow(64 * 1024);
+    let buf = this.spare.pop() ?? Buffer.allocUnsafeSlow(this.size);
     let end: number;
     for (;;) {
       try {
@@ -154,7 +156,8 @@ export class ReplyBuffers {
         // The bytes did not fit this buffer (copying them in threw a RangeError): one they fit.
         const need = e instanceof RangeError ? 21 + calculateObjectSize(doc) : 0;
         if (need <= buf.length) throw e;
-        buf = Buffer.allocUnsafeSlow(Math.max(need, buf.length * 2));
+        this.size = Math.max(need, buf.length * 2);
+        buf = Buffer.allocUnsafeSlow(this.size);
       }
     }
     writeMsgHeader(buf, end, responseTo);
@@ -167,7 +170,7 @@ export class ReplyBuffers {
   }
 
   private give(buf: Buffer): void {
-    if (this.spare.length < this.keep) this.spare.push(buf);
+    if (buf.length >= this.size && this.spare.length < this.keep) this.spare.push(buf);
   }
 }
 
