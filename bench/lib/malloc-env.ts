@@ -1,7 +1,7 @@
 /**
  * The glibc malloc settings every platform process runs with, for the services and engines the
  * benches start: the images set the same (docker/Dockerfile.*, `ENV`), and so does `npm start`
- * (package.json; tools/workspace-checks/test/malloc-env.test.ts keeps those two in step;
+ * (package.json; tools/workspace-checks/test/malloc-env.test.ts keeps all three in step;
  * docs/decisions/0051-malloc-thresholds.md). By default glibc maps a buffer over 128 KiB afresh
  * and gives it back when it is freed, and shrinks its heap whenever 128 KiB are free at its top:
  * every large buffer (a reply of click buckets is megabytes, which the driver copies into a new

@@ -8,7 +8,7 @@ import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import { CODES } from './errors';
 import { DataDir, type RecoveryReport } from './storage/data-dir';
-import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, readHeader, ReplyBuffers } from './wire';
+import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, ownReply, parseMessage, readHeader, type Reply, ReplyBuffers } from './wire';
 
 export interface EmbeddedMongoOptions extends EngineOptions {
   port?: number;
@@ -53,8 +53,8 @@ function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Sock
   // Replies leave in request order: one waiting for the journal holds back those after it.
   let waiting = 0;
   let queue: Promise<void> = Promise.resolve();
-  const write = (reply: { bytes: Buffer; done: () => void }) => void socket.write(reply.bytes, reply.done);
-  const send = (reply: { bytes: Buffer; done: () => void }, durable: Promise<void> | undefined, requestId: number) => {
+  const write = (reply: Reply) => void socket.write(reply.bytes, reply.done);
+  const send = (reply: Reply, durable: Promise<void> | undefined, requestId: number) => {
     if (!durable && waiting === 0) return write(reply);
     waiting++;
     queue = queue
@@ -86,7 +86,7 @@ function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Sock
       buffered -= length;
       const header = readHeader(message);
       if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) return fail();
-      let reply: { bytes: Buffer; done: () => void } | undefined;
+      let reply: Reply | undefined;
       let durable: Promise<void> | undefined;
       try {
         const parsed = parseMessage(message);
@@ -97,12 +97,12 @@ function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Sock
           durable?.catch(() => undefined);
           continue;
         }
-        reply = parsed.legacy ? { bytes: encodeReply(header.requestId, run.result), done: () => undefined } : replies.msg(header.requestId, run.result);
+        reply = parsed.legacy ? ownReply(encodeReply(header.requestId, run.result)) : replies.msg(header.requestId, run.result);
       } catch (e) {
         if (header.opCode !== OP_MSG) return fail();
         const errmsg = e instanceof Error ? e.message : String(e);
         try {
-          reply = { bytes: encodeMsg(header.requestId, { ok: 0, errmsg, code: CODES.InvalidBSON, codeName: 'InvalidBSON' }), done: () => undefined };
+          reply = ownReply(encodeMsg(header.requestId, { ok: 0, errmsg, code: CODES.InvalidBSON, codeName: 'InvalidBSON' }));
         } catch {
           return fail();
         }

@@ -127,6 +127,15 @@ function writeMsgHeader(buf: Buffer, length: number, responseTo: number): void {
   buf.writeUInt8(0, 20);
 }
 
+/** A reply's bytes, and what to call once the socket has written them (gives a reused buffer back). */
+export interface Reply {
+  bytes: Buffer;
+  done: () => void;
+}
+
+/** A reply in a buffer of its own: nothing to give back. */
+export const ownReply = (bytes: Buffer): Reply => ({ bytes, done: () => undefined });
+
 /** A reply this small is copied out of the shared buffer at once (Node's pool makes small buffers cheap). */
 const SMALL_REPLY = 16 * 1024;
 
@@ -145,7 +154,7 @@ export class ReplyBuffers {
   constructor(private readonly keep = 2) {}
 
   /** `doc` as an OP_MSG answering `responseTo`; `done` gives its buffer back once the socket has written it. */
-  msg(responseTo: number, doc: Document): { bytes: Buffer; done: () => void } {
+  msg(responseTo: number, doc: Document): Reply {
     let buf = this.spare.pop() ?? Buffer.allocUnsafeSlow(this.size);
     let end: number;
     for (;;) {
@@ -164,7 +173,7 @@ export class ReplyBuffers {
     if (end <= SMALL_REPLY) {
       const bytes = Buffer.from(buf.subarray(0, end));
       this.give(buf);
-      return { bytes, done: () => undefined };
+      return ownReply(bytes);
     }
     return { bytes: buf.subarray(0, end), done: () => this.give(buf) };
   }

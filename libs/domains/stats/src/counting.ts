@@ -258,8 +258,9 @@ export function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'l
  * are found by, its buckets') is stored first, each click carries its id, then the transaction is
  * marked `stored` and the worker counts it (`countStoredClicks`), together with the other batches
  * stored meanwhile. A click an earlier attempt stored is counted by that attempt's transaction
- * (finished by a pass once its lease has passed when its writer died), never twice. The redirect's process only writes; counting a batch
- * costs more than storing it, and many batches counted together share their cells
+ * (finished by a pass once its lease has passed when its writer died), never twice. The
+ * redirect's process only writes; counting a batch costs more than storing it, and many batches
+ * counted together share their cells
  * (docs/decisions/0049-clicks-counted-by-the-worker.md). Returns how many it stored, and the
  * transaction.
  */

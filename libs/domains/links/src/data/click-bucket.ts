@@ -248,17 +248,15 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
   // does not hold matches none of its targets.
   let targets: Uint8Array | undefined;
   if (only && (only.linkId !== undefined || only.subid !== undefined || only.merchantId !== undefined)) {
-    const sub = only.subid === undefined ? -1 : tm ? doc.lsub.indexOf(only.subid) : -2;
-    const merchant = only.merchantId === undefined ? -1 : tm ? doc.lc.indexOf(only.merchantId as number) : -2;
-    if (sub === -1 && only.subid !== undefined) return [];
-    if (merchant === -1 && only.merchantId !== undefined) return [];
+    if (only.subid !== undefined && !doc.lsub.includes(only.subid)) return [];
+    if (only.merchantId !== undefined && !doc.lc.includes(only.merchantId as number)) return [];
     targets = new Uint8Array(doc.ls.length);
     let any = false;
     for (let ti = 0; ti < doc.ls.length; ti++) {
       const match =
         (only.linkId === undefined || doc.ls[ti] === only.linkId) &&
-        (sub === -1 || (tm ? tm.readUInt16LE(6 * ti) === sub : doc.lsub[ti] === only.subid)) &&
-        (merchant === -1 || (tm ? tm.readUInt16LE(6 * ti + 2) === merchant : doc.lc[ti] === only.merchantId));
+        (only.subid === undefined || valueOf(doc.lsub, ti, 0) === only.subid) &&
+        (only.merchantId === undefined || valueOf(doc.lc, ti, 2) === only.merchantId);
       if (match) targets[ti] = 1;
       any ||= match;
     }
