@@ -1,10 +1,11 @@
 /**
- * The job worker. Every process runs four loops on their own timers, so none waits for another and
+ * The job worker. Every process runs five loops on their own timers, so none waits for another and
  * every replica adds capacity: postback dispatch (jobs/postbacks.job.ts), the events feed's appender
  * (sale events join their account's log), the stats counter (conversion changes and orphaned click
  * batches are counted in the stats read model; each account under its own lease, so replicas share
- * the accounts) and the clicks counter (the tracker's stored batches, several at a time, each claimed
- * by one replica); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the
+ * the accounts), the clicks counter (the tracker's stored batches, several at a time, each claimed
+ * by one replica) and the clicks' compaction (low-traffic accounts' small buckets merged, each
+ * account under its stats lease); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the
  * migration) runs the jobs that wake retries and the refresh of prepared feed files (every
  * FEEDS_REFRESH_MS).
  */
@@ -12,7 +13,7 @@ import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import { appendPendingEvents } from '@cw/events-feed';
-import { countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
+import { compactClicks, countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
 import type { Logger } from '@cw/logging';
 import { inSpan } from '@cw/telemetry';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
@@ -86,9 +87,10 @@ export function createWorker(deps: WorkerDeps): Worker {
   const wakes = new Set<() => void>();
   let loops: Array<Promise<void>> = [];
   let upgraded: Promise<number> | undefined;
-  const loop = async (name: string, round: () => Promise<void>, interval: number) => {
-    while (!stopped) {
-      await round().catch((err: Error) => deps.logger.error({ err: err.message }, `${name} round failed`));
+  /** Rounds of `name` one interval apart until stopped, the first at once or, with `pauseFirst`, after an interval. */
+  const loop = async (name: string, round: () => Promise<void>, interval: number, pauseFirst = false) => {
+    for (let first = true; !stopped; first = false) {
+      if (!first || !pauseFirst) await round().catch((err: Error) => deps.logger.error({ err: err.message }, `${name} round failed`));
       if (stopped) break;
       await new Promise<void>((ok) => {
         const wake = () => {
@@ -132,6 +134,20 @@ export function createWorker(deps: WorkerDeps): Worker {
         // Tracker batches stored since the last round, together: they share their cells, so counting
         // every CLICK_COUNT_INTERVAL_MS (a second) costs a fraction of counting each batch as it comes.
         loop('clicks count', async () => void (await countStoredClicks(deps)), deps.processEveryMs ?? deps.config.clickCountIntervalMs),
+        // Low-traffic accounts' small click buckets merged into wide ones (and earlier merges settled).
+        ...(deps.config.clickCompactIntervalMs
+          ? [
+              loop(
+                'clicks compact',
+                async () => {
+                  const r = await compactClicks(deps);
+                  if (r.merged || r.settled) deps.logger.info(r, 'clicks compacted');
+                },
+                deps.config.clickCompactIntervalMs,
+                true,
+              ),
+            ]
+          : []),
       ];
     },
     stop: async () => {

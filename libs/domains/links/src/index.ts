@@ -26,5 +26,6 @@ export type { ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.
 export type { ClickDoc } from './data/click.schema';
 export { BUCKET_MAX, BUCKET_WINDOW_MS, unpackBucket } from './data/click-bucket';
 export type { ClickBucketDoc } from './data/click-bucket.schema';
+export type { ClickCompactionDoc } from './data/click-compaction.schema';
 export type { LinkDoc } from './data/link.schema';
 export type { LinksDeps } from './deps';

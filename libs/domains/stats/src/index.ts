@@ -14,6 +14,8 @@ export type { Fact, StatsQuery } from './reader';
 export { addDays, bucketOf, daysBetween, nextDay, offsetCalendar, UTC_CALENDAR, zoneCalendar } from './calendar';
 export type { Bucket, Calendar } from './calendar';
 export { rebuildStats, upgradeStatsCells } from './rebuild';
+export { COMPACT_AFTER_MS, compactClicks, MERGE_SETTLE_MS } from './click-compaction';
+export type { CompactionResult } from './click-compaction';
 export type { RebuildProgress, RebuildResult } from './rebuild';
 export { StatsData, statsDomain } from './data/stats.data';
 export type { StatDoc, StatTxnDoc } from './data/stat.schema';

@@ -82,6 +82,8 @@ export interface PlatformConfig {
   clickFlushIntervalMs: number;
   /** How often the worker counts the tracker's stored click batches, all stored since together (the clicks' lag in the stats). */
   clickCountIntervalMs: number;
+  /** How often the worker compacts low-traffic accounts' clicks (merges their small buckets; 0: never). */
+  clickCompactIntervalMs: number;
   /** After SIGTERM: how long /readyz answers 503 before the server stops taking requests (the balancer's grace). */
   shutdownDrainMs: number;
   /** Event streams (`/events/stream/`) an account may hold open at once, across instances with Redis. */
@@ -237,6 +239,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     rateLimits,
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
     clickCountIntervalMs: int('CLICK_COUNT_INTERVAL_MS', 1000, 10, 60_000),
+    clickCompactIntervalMs: int('CLICK_COMPACT_INTERVAL_MS', 15 * 60_000, 0, 24 * 3_600_000),
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),
     eventStreamsPerAccount: int('EVENT_STREAMS_PER_ACCOUNT', 5, 1, 1000),
     eventsPollMs: int('EVENTS_POLL_MS', 250, 10, 60_000),

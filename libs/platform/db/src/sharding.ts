@@ -32,6 +32,7 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     key: { publisher_id: 1, _id: 'hashed' },
     why: 'click rows of the older layout, until clicks:migrate has moved them into click_buckets',
   },
+  click_compactions: { unsharded: 'one small document per account: how far its clicks were compacted' },
   sale_events: {
     key: { publisher_id: 1, seq: 1 },
     why: "an account's feed is read by (publisher, seq) ranges: one chunk range per account, pages in order",

@@ -19,7 +19,7 @@ import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type S
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
-import { linksDomain, type ClickBucketDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
+import { linksDomain, type ClickBucketDoc, type ClickCompactionDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
 import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
 import { oauthDomain, type OAuthData, type OAuthRecordDoc } from '@cw/oauth';
 import { offersDomain, type OfferDoc, type OffersData } from '@cw/offers';
@@ -68,6 +68,7 @@ export interface Models extends CatalogModels {
   ClickBucket: Model<ClickBucketDoc>;
   /** Click rows of the older layout (until `clicks:migrate`). */
   Click: Model<ClickDoc>;
+  ClickCompaction: Model<ClickCompactionDoc>;
   Conversion: Model<ConversionDoc>;
   SaleEvent: Model<SaleEventDoc>;
   EventLogHead: Model<EventLogHeadDoc>;

@@ -1,6 +1,7 @@
 /** The database as a whole: indexes, sharding and layout migrations. */
 import { migrateIndexes, NotShardedClusterError, shardCollections } from '@cw/db';
-import { int, UsageError, type CommandSpec } from './shared';
+import { compactClicks, COMPACT_AFTER_MS, MERGE_SETTLE_MS } from '@cw/stats';
+import { int, mustPublisher, str, UsageError, type CommandSpec } from './shared';
 
 export const DB_COMMANDS: Record<string, CommandSpec> = {
   'db:migrate': {
@@ -48,6 +49,32 @@ export const DB_COMMANDS: Record<string, CommandSpec> = {
         onProgress: progress ? (done) => progress(done, Math.max(total, done)) : undefined,
       });
       return { moved, buckets, left: await deps.models.Click.estimatedDocumentCount() };
+    },
+  },
+  'clicks:compact': {
+    summary:
+      "Merge low-traffic accounts' small click buckets (counted, older than an hour) into buckets of up to a day and 1,000 clicks, then settle the merges; what the worker does every CLICK_COMPACT_INTERVAL_MS; safe to repeat",
+    options: {
+      publisher: { type: 'string', doc: 'one account id (default: every account with links)' },
+      'settle-after-seconds': {
+        type: 'string',
+        doc: `wait this long, then delete the merged buckets (default ${MERGE_SETTLE_MS / 1000}: list pages reading meanwhile see each click once)`,
+      },
+    },
+    run: async (deps, o, progress) => {
+      const publisherId = str(o, 'publisher');
+      if (publisherId !== undefined) await mustPublisher(deps, publisherId);
+      const settleAfter = int(o, 'settle-after-seconds') ?? MERGE_SETTLE_MS / 1000;
+      const accounts = publisherId ? [publisherId] : (await deps.data.links.linkPublishers()).sort();
+      let done = 0;
+      const result = await compactClicks(deps, {
+        publisherIds: accounts,
+        settleAfterMs: settleAfter * 1000,
+        waitMs: 60_000,
+        onAccount: progress ? () => progress(done++, accounts.length) : undefined,
+      });
+      progress?.(accounts.length, accounts.length);
+      return { ...result, older_than_minutes: COMPACT_AFTER_MS / 60_000 };
     },
   },
 };

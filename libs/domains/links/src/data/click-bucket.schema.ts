@@ -51,6 +51,16 @@ export interface ClickBucketDoc {
   u?: string[];
   /** The stats transaction that stored (and counts) these clicks. */
   stats_txn?: string;
+  /**
+   * A wide bucket: small, counted buckets of one account merged by the compaction (one UTC day, at
+   * most BUCKET_MAX clicks; an account's wide buckets never overlap). 2 while its sources may still
+   * exist (`src`, with how many clicks each gave, `srcn`, in order; merged at `merged_at`), 1 once
+   * they are deleted.
+   */
+  w?: 1 | 2;
+  src?: string[];
+  srcn?: number[];
+  merged_at?: Date;
 }
 
 export const clickBucketSchema = new Schema<ClickBucketDoc>(
@@ -79,6 +89,10 @@ export const clickBucketSchema = new Schema<ClickBucketDoc>(
     id: { type: [String], default: undefined },
     u: { type: [String], default: undefined },
     stats_txn: String,
+    w: Number,
+    src: { type: [String], default: undefined },
+    srcn: { type: [Number], default: undefined },
+    merged_at: Date,
   },
   { versionKey: false },
 );
@@ -88,5 +102,7 @@ clickBucketSchema.index({ publisher_id: 1, t1: -1, _id: 1 });
 clickBucketSchema.index({ publisher_id: 1, ls: 1, t1: -1, _id: 1 });
 clickBucketSchema.index({ publisher_id: 1, lsub: 1, t1: -1, _id: 1 });
 clickBucketSchema.index({ publisher_id: 1, lc: 1, t1: -1, _id: 1 });
+// Wide buckets only (the compaction's): the one straddling a bound, an account's newest, its merges to settle.
+clickBucketSchema.index({ publisher_id: 1, w: 1, t1: 1 }, { partialFilterExpression: { w: { $exists: true } } });
 // Ids of the older layout only (signed ids are found by their link and time).
 clickBucketSchema.index({ u: 1 }, { sparse: true });

@@ -227,9 +227,10 @@ export interface BucketFilter {
  * The clicks of a stored bucket, in the order they were stored (read without its hash column,
  * BUCKET_WITHOUT_HASHES, their `ip_hash` is ''); with `only`, just the clicks whose
  * target and bot flag match it (checked on the columns, so a click that does not match costs no
- * id, date or strings: a rare sub-ID's page reads full buckets for a few clicks each).
+ * id, date or strings: a rare sub-ID's page reads full buckets for a few clicks each). `skip`
+ * leaves out the clicks it flags (by position).
  */
-export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow[] {
+export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter, skip?: Uint8Array): ClickRow[] {
   const n = doc.n;
   const at = bytes(doc.at);
   const l = bytes(doc.l);
@@ -269,7 +270,7 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter): ClickRow
   for (let i = 0; i < n; i++) {
     const ti = l.readUInt16LE(2 * i);
     const code = b[i]!;
-    if ((targets && !targets[ti]) || (humansOnly && code !== 0)) continue;
+    if ((targets && !targets[ti]) || (humansOnly && code !== 0) || skip?.[i]) continue;
     const t = t0 + at.readUInt32LE(4 * i);
     const linkId = doc.ls[ti]!;
     const row: ClickRow = {

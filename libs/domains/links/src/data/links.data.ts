@@ -6,8 +6,10 @@ import type { Model } from 'mongoose';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickIdParts } from '../click-ids';
-import { BUCKET_WITHOUT_HASHES, bucketIdsOf, bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
+import { BUCKET_WINDOW_MS, BUCKET_WITHOUT_HASHES, bucketIdsOf, bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
 import { clickBucketSchema, type ClickBucketDoc } from './click-bucket.schema';
+import { DAY_MS, MERGE_SOURCE_MAX, mergedBucket, planMerges, skippedClicks, type BucketSpan } from './click-compaction';
+import { clickCompactionSchema, type ClickCompactionDoc } from './click-compaction.schema';
 import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
 
@@ -43,7 +45,12 @@ export interface LinksModels {
   ClickBucket: Model<ClickBucketDoc>;
   /** Click rows of the older layout, until `clicks:migrate` has moved them. */
   Click: Model<ClickDoc>;
+  /** How far the compaction of each account's clicks has looked. */
+  ClickCompaction: Model<ClickCompactionDoc>;
 }
+
+/** Wide buckets (the compaction's), settled or not: `{publisher_id, w, t1}` holds only them. */
+const WIDE = { $in: [1, 2] as Array<1 | 2> };
 
 /** Link codes this process has seen stored (docs/decisions/0045-one-cache-abstraction.md). */
 export const KNOWN_LINKS_CACHE: CacheSpec = {
@@ -206,8 +213,13 @@ export class LinksData extends DomainHandle {
     if (f.subid !== undefined) base.lsub = f.subid;
     if (f.merchantId !== undefined) base.lc = f.merchantId;
     if (!f.includeBots) base.h = { $gt: 0 };
-    // A bucket holds one window: at a cursor, only buckets ending before the cursor's window ends.
-    if (pos) base.t0 = { $lte: pos[0] };
+    // A bucket holds one window: at a cursor, only buckets ending before the cursor's window ends,
+    // and the one wide bucket (a day's, the compaction's) that may end after it and hold clicks before it.
+    if (pos) {
+      base.t0 = { $lte: pos[0] };
+      const wide = await this.wideAfter(f.publisherId, windowEnd(at), BUCKET_WITHOUT_HASHES);
+      if (wide && new Date(wide.t0).getTime() <= at) pending.push(...unpackBucket(wide, only).filter(keep));
+    }
     let last: { t1: Date; _id: string } | undefined;
     let batch = 2;
     let read = 0;
@@ -253,10 +265,21 @@ export class LinksData extends DomainHandle {
         const q = { publisher_id: link.publisher_id, ls: parts.linkId, t1: { $gte: t, $lt: new Date(windowEnd(parts.at)) }, t0: { $lte: t } };
         const found = this.clickIn(await this.models.ClickBucket.find(q).lean<ClickBucketDoc[]>(), id);
         if (found) return found;
+        // Or in the wide bucket (a day's) that ends after that window.
+        const wide = await this.wideAfter(link.publisher_id, windowEnd(parts.at));
+        const inWide = wide && wide.t0 <= t ? this.clickIn([wide], id) : undefined;
+        if (inWide) return inWide;
       }
     }
     const found = this.clickIn(await this.models.ClickBucket.find({ u: id }).lean<ClickBucketDoc[]>(), id);
     return found ?? this.models.Click.findById(id).lean<ClickRow>();
+  }
+
+  /** The account's first wide bucket ending at or after `at`: the only one that can hold clicks before it (they never overlap). */
+  private wideAfter(publisherId: string, at: number, projection?: Record<string, 0>): Promise<ClickBucketDoc | null> {
+    return this.models.ClickBucket.findOne({ publisher_id: publisherId, w: WIDE, t1: { $gte: new Date(at) } }, projection)
+      .sort({ t1: 1 })
+      .lean<ClickBucketDoc>();
   }
 
   private clickIn(buckets: ClickBucketDoc[], id: string): ClickRow | undefined {
@@ -288,16 +311,22 @@ export class LinksData extends DomainHandle {
     return [...clicks.values()];
   }
 
-  /** The account's human clicks in [from, to), streamed (no time budget: a rebuild reads months). */
+  /**
+   * The account's human clicks in [from, to), whole UTC days (a wide bucket is within one), streamed
+   * (no time budget: a rebuild reads months). Each click once, also while a merge is unsettled
+   * (its sources' clicks are read from them); a merge does not run meanwhile (the rebuild and the
+   * compaction hold the account's stats lease).
+   */
   async *humanClicks(publisherId: string, from: Date, to: Date): AsyncIterable<CountedClick> {
     const f = from.getTime();
     const t = to.getTime();
+    if (f % DAY_MS || t % DAY_MS) throw new Error('humanClicks: from and to must be UTC days');
     const buckets = this.models.ClickBucket.find({ publisher_id: publisherId, t1: { $gte: from, $lt: new Date(windowEnd(t)) }, t0: { $lt: to }, h: { $gt: 0 } })
       .maxTimeMS(0)
       .lean<ClickBucketDoc[]>()
       .cursor({ batchSize: 200 }) as AsyncIterable<ClickBucketDoc>;
     for await (const b of buckets)
-      for (const c of unpackBucket(b)) {
+      for (const c of unpackBucket(b, undefined, b.w === 2 ? skippedClicks(b, await this.existing(publisherId, b.src!)) : undefined)) {
         const at = c.created_at.getTime();
         if (!c.is_bot && at >= f && at < t) yield c;
       }
@@ -305,6 +334,12 @@ export class LinksData extends DomainHandle {
       .maxTimeMS(0)
       .lean<CountedClick[]>()
       .cursor({ batchSize: 5000 }) as AsyncIterable<CountedClick>;
+  }
+
+  /** Which of these bucket ids of the account exist. */
+  private async existing(publisherId: string, ids: string[]): Promise<Set<string>> {
+    const found = await this.models.ClickBucket.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1 }).lean();
+    return new Set(found.map((b) => b._id));
   }
 
   /** The times of the account's first and last click (since `since`, when given), to the window. */
@@ -319,6 +354,94 @@ export class LinksData extends DomainHandle {
     const firstAt = first && since && first.t0 < since ? since : first?.t0;
     const times = [firstAt, last?.t1, rowFirst?.created_at, rowLast?.created_at].filter((d): d is Date => d instanceof Date);
     return times.length ? [new Date(Math.min(...times.map(Number))), new Date(Math.max(...times.map(Number)))] : [];
+  }
+
+  /** Every account with links (every click is on one): a scan of the links, far fewer than the clicks. */
+  async linkPublishers(): Promise<string[]> {
+    return (await this.models.Link.distinct('publisher_id')) as string[];
+  }
+
+  /**
+   * Merges the account's small buckets (docs/scaling.md): those ending before `before` whose clicks
+   * are counted (their stats transaction is not among `openTxns()`, read after them: a transaction
+   * is stored before its buckets) are merged in time order into wide buckets (`w: 2`, naming their
+   * sources; `settleMerges` deletes those later), from where the last run stopped, `chunk` buckets
+   * read at a time. Counts nothing: the clicks were counted. The caller holds the account's stats
+   * lease (no rebuild reads meanwhile, no other merge); `renew` is asked between chunks.
+   */
+  async mergeSmallBuckets(
+    publisherId: string,
+    opts: { before: Date; openTxns: () => Promise<Set<string>>; now?: Date; chunk?: number; renew?: () => Promise<boolean> },
+  ): Promise<{ merged: number; buckets: number; clicks: number }> {
+    const { ClickBucket, ClickCompaction } = this.models;
+    const chunk = opts.chunk ?? 20_000;
+    const cutoff = opts.before.getTime();
+    const out = { merged: 0, buckets: 0, clicks: 0 };
+    const [mark, newest] = await Promise.all([
+      ClickCompaction.findById(publisherId).lean(),
+      ClickBucket.findOne({ publisher_id: publisherId, w: WIDE }, { t1: 1 }).sort({ t1: -1 }).lean(),
+    ]);
+    // After what an earlier run decided, and after its last merge (a run that died before saving how far it got).
+    let from = Math.max(mark ? new Date(mark.to).getTime() : 0, newest ? windowEnd(new Date(newest.t1).getTime()) : 0);
+    while (from < cutoff) {
+      const spans = await ClickBucket.find({ publisher_id: publisherId, t1: { $gte: new Date(from), $lt: opts.before } }, { t1: 1, n: 1, w: 1, stats_txn: 1 })
+        .sort({ t1: 1, _id: -1 })
+        .limit(chunk)
+        .maxTimeMS(0)
+        .lean<Array<BucketSpan & Pick<ClickBucketDoc, 'w' | 'stats_txn'>>>();
+      const more = spans.length === chunk;
+      let end = cutoff;
+      let seen = spans;
+      if (more) {
+        // The chunk's last window may go on in the next chunk: it is read again from there.
+        const last = Math.floor(new Date(spans.at(-1)!.t1).getTime() / BUCKET_WINDOW_MS) * BUCKET_WINDOW_MS;
+        seen = spans.filter((b) => new Date(b.t1).getTime() < last);
+        end = seen.length ? last : windowEnd(last);
+        if (!seen.length) seen = spans;
+      }
+      const open = await opts.openTxns();
+      const mergeable = seen.filter((b) => !b.w && b.n <= MERGE_SOURCE_MAX && (!b.stats_txn || !open.has(b.stats_txn)));
+      const { groups, to } = planMerges(mergeable, end, more);
+      for (const ids of groups) {
+        const found = new Map(
+          (
+            await ClickBucket.find({ publisher_id: publisherId, _id: { $in: ids } })
+              .maxTimeMS(0)
+              .lean<ClickBucketDoc[]>()
+          ).map((b) => [b._id, b]),
+        );
+        const sources = ids.map((id) => found.get(id)).filter((b): b is ClickBucketDoc => !!b);
+        if (sources.length < 2) continue;
+        const merged = mergedBucket(sources, opts.now ?? new Date());
+        await insertManyTolerant(ClickBucket.collection, [merged as never]);
+        out.merged++;
+        out.buckets += sources.length;
+        out.clicks += merged.n;
+      }
+      await ClickCompaction.updateOne({ _id: publisherId }, { $set: { to: new Date(to) } }, { upsert: true });
+      from = to;
+      if (!more) break;
+      if (opts.renew && !(await opts.renew())) throw new Error(`the compaction of ${publisherId}'s clicks lost its lease`);
+    }
+    return out;
+  }
+
+  /**
+   * Settles the account's merges made before `before`: deletes the sources each names, then marks
+   * it settled (`w: 1`). Readers see each click once meanwhile: a list merges clicks by id, and a
+   * rebuild reads a merge's clicks only from sources that are gone. `before` leaves a list page
+   * that started before a merge the time to read its sources. Answers how many it settled.
+   */
+  async settleMerges(publisherId: string, before: Date): Promise<number> {
+    const { ClickBucket } = this.models;
+    const merges = await ClickBucket.find({ publisher_id: publisherId, w: 2, merged_at: { $lte: before } }, { src: 1 })
+      .maxTimeMS(0)
+      .lean<Array<Pick<ClickBucketDoc, '_id' | 'src'>>>();
+    for (const m of merges) {
+      await ClickBucket.deleteMany({ publisher_id: publisherId, _id: { $in: m.src ?? [] }, w: { $exists: false } });
+      await ClickBucket.updateOne({ _id: m._id, publisher_id: publisherId }, { $set: { w: 1 }, $unset: { src: 1, srcn: 1, merged_at: 1 } });
+    }
+    return merges.length;
   }
 
   /** Every account with clicks. */
@@ -386,6 +509,11 @@ export const linksModels = (data: LinksData): LinksModels => open(data);
 
 export const linksDomain = defineDomain(
   'links',
-  { Link: [linkSchema, 'links'], ClickBucket: [clickBucketSchema, 'click_buckets'], Click: [clickSchema, 'clicks'] },
+  {
+    Link: [linkSchema, 'links'],
+    ClickBucket: [clickBucketSchema, 'click_buckets'],
+    Click: [clickSchema, 'clicks'],
+    ClickCompaction: [clickCompactionSchema, 'click_compactions'],
+  },
   (m: LinksModels) => new LinksData(m),
 );
