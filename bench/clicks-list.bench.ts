@@ -26,7 +26,8 @@
  * (read back) and index entries; and `--rows` of the same clicks stored as one document per click
  * (the layout before the buckets) in the same engine, after the lists were measured.
  *
- * `npm run bench:clicks-list [-- --small 10000 --large 3000000 --requests 50 --per-window 1000 --rare 100 --rows 100000]`
+ * `npm run bench:clicks-list [-- --small 10000 --large 3000000 --requests 50 --per-window 1000 --rare 100 --rows 100000 --compact]`
+ * (`--compact`: the accounts' small buckets merged by the worker's compaction before the lists)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ import { keyRing } from '@cw/config';
 import { connectDatabase, migrateIndexes } from '@cw/db';
 import { ClickIds, clickRecord, linkCode, type ClickBucketDoc, type ClickRow } from '@cw/links';
 import { openPlatformData } from '@cw/runtime';
+import { compactClicks } from '@cw/stats';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { processCpuMicros } from './lib/engine-process';
 import { MALLOC_ENV } from './lib/malloc-env';
@@ -59,6 +61,8 @@ const OPTIONS = {
   rare: { type: 'string', default: '100' },
   /** Clicks stored again as rows (one document per click) for the memory comparison; 0: none. */
   rows: { type: 'string', default: '100000' },
+  /** Compact both accounts' clicks (merge small buckets, as the worker does) before the lists and the memory figures. */
+  compact: { type: 'boolean', default: false },
 } as const;
 const values = parseCommandLine(
   generatedUsage('npm run bench:clicks-list --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
@@ -265,6 +269,18 @@ for (const [a, s] of [
 ] as const)
   if (s.clicks !== a.clicks) throw new Error(`${a.label}: ${s.clicks} clicks in its buckets, ${a.clicks} stored`);
 
+// With --compact: the worker's compaction, as if two days later (every click an hour old, every day over), settled at once.
+let compacted: { mem: Awaited<ReturnType<typeof engineMemory>>; large: Awaited<ReturnType<typeof bucketSizes>>; ms: number } | undefined;
+if (values.compact) {
+  const t0 = performance.now();
+  const r = await compactClicks({ data }, { publisherIds: [small.id, large.id], now: new Date(now + 2 * DAY), settleAfterMs: 0 });
+  const ms = performance.now() - t0;
+  console.log(`compacted in ${(ms / 1000).toFixed(1)} s: ${int(r.buckets)} buckets (${int(r.clicks)} clicks) merged into ${int(r.merged)}`);
+  compacted = { mem: await engineMemory(), large: await bucketSizes(large.id), ms };
+  if (compacted.large.clicks !== large.clicks)
+    throw new Error(`large: ${compacted.large.clicks} clicks in its buckets after the compaction, ${large.clicks} stored`);
+}
+
 // publisher-api from its main, in its own process, on the engine.
 const api = await startServiceProcess('publisher-api', {
   env: {
@@ -393,6 +409,12 @@ console.log(
 console.log(
   `  small account (${int(small.clicks)}): buckets ${int(sizes.small.buckets)}, BSON ${perClick(sizes.small.bytes, small.clicks)}; rows ${perClick(small.rowBytes, small.clicks)}; engine heap + buffers after a GC ${perClick(mem1.heap - mem0.heap + mem1.buffers - mem0.buffers, small.clicks)}`,
 );
+if (compacted) {
+  const c = compacted;
+  console.log(
+    `  after the compaction: buckets ${int(c.large.buckets)} (${(largeClicks / c.large.buckets).toFixed(1)} clicks each); BSON ${perClick(c.large.bytes, largeClicks)}, index entries ${(c.large.indexEntries / largeClicks).toFixed(3)}; engine heap + array buffers after a GC ${perClick(c.mem.heap - mem1.heap + c.mem.buffers - mem1.buffers, largeClicks)} (was ${perClick(mem2.heap - mem1.heap + mem2.buffers - mem1.buffers, largeClicks)}), RSS after a GC ${mib(c.mem.gcRss)} (was ${mib(mem2.gcRss)})`,
+  );
+}
 console.log(`  engine RSS after seeding ${mib(mem2.rss)} (${mib(mem2.gcRss)} after a GC), at the end of the lists ${mib((await engineMemory()).rss)}`);
 
 if (ROWS > 0) {
