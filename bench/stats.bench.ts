@@ -6,11 +6,12 @@
  * Then, per account, every aggregate and each list's first page through HTTP, sequentially:
  * p50/p99 and the ratio large/small (the portal's dashboard overview among them). Last, the lag from a change (a click, a sale) to the report
  * that shows it, through the real tracker, intake and worker. The engine runs in its own process.
- * `npm run bench:stats [-- --conversions N --clicks N --small-conversions N --small-clicks N --requests N]`.
+ * `npm run bench:stats [-- --conversions N --clicks N --small-conversions N --small-clicks N --requests N --compact]`
+ * (`--compact`: the clicks compacted as the worker does, after every 100,000 stored).
  */
 import { performance } from 'node:perf_hooks';
 import { Decimal128 } from 'bson';
-import { rebuildStats } from '@cw/stats';
+import { compactClicks, rebuildStats } from '@cw/stats';
 import { connectDatabase } from '@cw/db';
 import type { ConversionRow } from '@cw/conversions';
 import type { ClickRow } from '@cw/links';
@@ -28,6 +29,11 @@ const OPTIONS = {
   requests: { type: 'string', default: '20' },
   lag: { type: 'string', default: '40' },
   only: { type: 'string', default: '', description: 'Only the requests whose label contains this text' },
+  compact: {
+    type: 'boolean',
+    default: false,
+    description: 'Compact the clicks as the worker does (merge small buckets) after every 100,000 and at the end of the seeding',
+  },
 } as const;
 const values = parseCommandLine(
   generatedUsage('npm run bench:stats --', 'A benchmark: bench/README.md says what it measures and its last figures.', OPTIONS),
@@ -53,6 +59,8 @@ const platform = await startPlatform({
     RATELIMIT_IP_PER_MIN: '10000000',
     RATELIMIT_ACCOUNT_PER_MIN: '10000000',
     RATELIMIT_PORTAL_PER_MIN: '10000000',
+    // The worker's compaction only as --compact asks (the seeding does it).
+    CLICK_COMPACT_INTERVAL_MS: '0',
   },
   seedProducts: 100,
   credentialsPath: null,
@@ -75,6 +83,7 @@ const rand = () => {
 
 async function seedAccount(publisherId: string, conversions: number, clicks: number): Promise<void> {
   const t0 = performance.now();
+  const compaction = { merged: 0, buckets: 0 };
   for (let i = 0; i < clicks; i += 10_000) {
     const rows: ClickRow[] = [];
     for (let j = i; j < Math.min(clicks, i + 10_000); j++) {
@@ -88,7 +97,8 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
         program_id: program,
         campaign_id: merchant,
         subid: `s${subid}`,
-        created_at: new Date(now - Math.floor(rand() * DAYS * DAY)),
+        // In time order, as the tracker stores them, at random moments of the 400 days.
+        created_at: new Date(now - DAYS * DAY + Math.floor(((j + rand()) / clicks) * DAYS * DAY)),
         user_agent: '',
         ip_hash: '',
         referrer: '',
@@ -96,7 +106,17 @@ async function seedAccount(publisherId: string, conversions: number, clicks: num
       } as ClickRow);
     }
     await data.links.insertClickRows(rows);
+    // The worker's compaction, as if two days later (every day over), settled at once (no reader meanwhile).
+    if (values.compact && (i + 10_000 >= clicks || (i + 10_000) % 100_000 === 0)) {
+      const r = await compactClicks({ data }, { publisherIds: [publisherId], now: new Date(now + 2 * DAY), settleAfterMs: 0 });
+      compaction.merged += r.merged;
+      compaction.buckets += r.buckets;
+    }
   }
+  if (values.compact)
+    console.log(
+      `  ${publisherId}: ${compaction.buckets.toLocaleString('en-US')} buckets merged into ${compaction.merged.toLocaleString('en-US')}; engine RSS ${mib(await engineMemory())}`,
+    );
   for (let i = 0; i < conversions; i += 5000) {
     const rows: ConversionRow[] = [];
     for (let j = i; j < Math.min(conversions, i + 5000); j++) {

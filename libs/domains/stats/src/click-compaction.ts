@@ -67,7 +67,10 @@ export async function compactClicks(
   if (opts.settleAfterMs !== undefined && mergedNow.length) {
     await new Promise((ok) => setTimeout(ok, opts.settleAfterMs));
     for (const publisherId of mergedNow)
-      await underLease(publisherId, async () => void (result.settled += await deps.data.links.settleMerges(publisherId, new Date())));
+      await underLease(
+        publisherId,
+        async () => void (result.settled += await deps.data.links.settleMerges(publisherId, new Date(now.getTime() + opts.settleAfterMs!))),
+      );
   }
   return result;
 }
