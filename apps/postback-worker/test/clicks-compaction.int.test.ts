@@ -65,7 +65,7 @@ describe('the clicks compaction loop', () => {
     worker = createWorker({ db: deps.db.connection.db!, logger: deps.logger, config: deps.config, data: deps.data, processEveryMs: 50 });
     await worker.start();
     // Merged beside its sources (settled by a run two minutes later).
-    const merged = await until(async () => deps.models.ClickBucket.findOne({ publisher_id: PUB, w: 2 }).lean());
+    const merged = await until(async () => (await deps.models.ClickBucket.findOne({ publisher_id: PUB, w: 2 }).lean()) ?? undefined);
     expect(merged.n).toBe(300);
     const stored = await deps.data.links.storedClicks({ publisherId: PUB });
     expect(stored.map((c) => c._id).sort()).toEqual(clicks.map((c) => c._id).sort());

@@ -161,6 +161,14 @@ describe("a low-traffic account's clicks compacted", () => {
     expect((await rebuildStats(deps, { publisherId: pub })).cells_changed).toBe(0);
     // The open batch's bucket is counted now, but lies in a day already compacted: it stays as it is.
     expect(await compactClicks(deps, { publisherIds: [pub], now: new Date(Date.now() + 4 * 60_000) })).toMatchObject({ merged: 0 });
+    // Clicks of the next day stored late (a tracker that held them while the database was away): merged by the next run.
+    const heldAt = clicks.at(-1)!.created_at.getTime() + DAY;
+    const held = [0, 1].map((k): ClickRow => {
+      const at = new Date(heldAt + k * 30_000);
+      return { ...clicks[0]!, _id: ids.next(links[0]!, { isBot: false }, at.getTime()), created_at: at, subid: 'cmp-a', is_bot: false, bot_reason: null };
+    });
+    await deps.data.links.insertClickRows(held);
+    expect(await compactClicks(deps, { publisherIds: [pub], now: new Date(Math.max(Date.now(), heldAt + 2 * DAY)) })).toMatchObject({ merged: 1, buckets: 2 });
   });
 
   it('`clicks:compact` merges and settles an account, answering what it did', { timeout: 120_000 }, async () => {

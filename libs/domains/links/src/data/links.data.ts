@@ -401,7 +401,12 @@ export class LinksData extends DomainHandle {
       }
       const open = await opts.openTxns();
       const mergeable = seen.filter((b) => !b.w && b.n <= MERGE_SOURCE_MAX && (!b.stats_txn || !open.has(b.stats_txn)));
-      const { groups, to } = planMerges(mergeable, end, more);
+      const planned = planMerges(mergeable, end, more);
+      const { groups } = planned;
+      // Decided up to the last bucket seen, not to the cutoff: a bucket stored late (a tracker that
+      // held its clicks, `clicks:migrate`) with an earlier time is still merged by a later run.
+      const last = seen.at(-1);
+      const to = more ? planned.to : Math.min(planned.to, last ? windowEnd(new Date(last.t1).getTime()) : from);
       for (const ids of groups) {
         const found = new Map(
           (
