@@ -36,9 +36,9 @@ async function openClickTxns(deps: Deps): Promise<Set<string>> {
 
 /**
  * Compacts the given accounts' clicks (default: every account with links): settles merges made
- * before `settleBefore`, then merges small buckets ending before `before`. With `settleAfterMs`,
- * waits that long and settles this run's merges too (the operator's command; the worker's next run
- * does it otherwise).
+ * MERGE_SETTLE_MS before `now`, then merges small buckets ending before `before`. With
+ * `settleAfterMs`, waits that long and settles this run's merges too (the operator's command; the
+ * worker's next run does it otherwise); with 0, as it goes.
  */
 export async function compactClicks(
   deps: Deps,
@@ -55,7 +55,10 @@ export async function compactClicks(
     opts.onAccount?.(publisherId);
     const done = await underLease(publisherId, async (renew) => {
       result.settled += await deps.data.links.settleMerges(publisherId, new Date(now.getTime() - MERGE_SETTLE_MS));
-      const r = await deps.data.links.mergeSmallBuckets(publisherId, { before, now, renew, openTxns: () => openClickTxns(deps) });
+      // Without a wait, this run's merges are settled chunk by chunk: an account's whole history is
+      // never held twice (the embedded engine keeps what it read decoded until it is deleted).
+      const afterChunk = opts.settleAfterMs === 0 ? async () => void (result.settled += await deps.data.links.settleMerges(publisherId, now)) : undefined;
+      const r = await deps.data.links.mergeSmallBuckets(publisherId, { before, now, renew, afterChunk, openTxns: () => openClickTxns(deps) });
       result.merged += r.merged;
       result.buckets += r.buckets;
       result.clicks += r.clicks;

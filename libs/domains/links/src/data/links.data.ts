@@ -371,7 +371,15 @@ export class LinksData extends DomainHandle {
    */
   async mergeSmallBuckets(
     publisherId: string,
-    opts: { before: Date; openTxns: () => Promise<Set<string>>; now?: Date; chunk?: number; renew?: () => Promise<boolean> },
+    opts: {
+      before: Date;
+      openTxns: () => Promise<Set<string>>;
+      now?: Date;
+      chunk?: number;
+      renew?: () => Promise<boolean>;
+      /** After each chunk's merges (the operator's command settles them there when asked to wait for no reader). */
+      afterChunk?: () => Promise<void>;
+    },
   ): Promise<{ merged: number; buckets: number; clicks: number }> {
     const { ClickBucket, ClickCompaction } = this.models;
     const chunk = opts.chunk ?? 20_000;
@@ -424,6 +432,7 @@ export class LinksData extends DomainHandle {
         out.clicks += merged.n;
       }
       await ClickCompaction.updateOne({ _id: publisherId }, { $set: { to: new Date(to) } }, { upsert: true });
+      await opts.afterChunk?.();
       from = to;
       if (!more) break;
       if (opts.renew && !(await opts.renew())) throw new Error(`the compaction of ${publisherId}'s clicks lost its lease`);
