@@ -2,10 +2,13 @@
  * The local platform on a Redis Cluster created a moment before (its replicas maybe still
  * syncing): seeding waits for a replica to acknowledge writes instead of failing on the first
  * access bump no replica acknowledged. And on a cluster without replicas the wait says so in time.
+ * A cluster whose state is not ok yet at the first connection is waited for (ioredis's own
+ * `connect()` never settles then), and one that stays so is reported in time.
  */
 import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisAccessVersions } from '@cw/auth';
+import { openRedis } from '@cw/ratelimit';
 import { startRedisCluster, type PrivateRedisCluster } from '@cw-tools/testing';
 import { startPlatform, type Platform } from '../src/platform';
 
@@ -53,5 +56,27 @@ describe('a Redis Cluster created a moment before', () => {
     } finally {
       client.disconnect();
     }
+  }, 60_000);
+
+  it('a cluster whose state is not ok at the first connection is waited for; one that stays so is reported', async () => {
+    const cluster = await startRedisCluster({ replicas: 0 });
+    clusters.push(cluster);
+    const config = { redisClusterNodes: cluster.nodes.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })) };
+    const errors: Error[] = [];
+    let restore = await cluster.uncoverSlots(12_000, 16_383);
+    const opening = openRedis(config, (e) => errors.push(e));
+    await new Promise((r) => setTimeout(r, 1_500));
+    await restore();
+    const client = (await opening)!;
+    try {
+      await client.set('fresh:{a}', 'kept');
+      expect(await client.get('fresh:{a}')).toBe('kept');
+    } finally {
+      client.disconnect();
+    }
+
+    restore = await cluster.uncoverSlots(0, 99);
+    await expect(openRedis(config, (e) => errors.push(e), 1_000)).rejects.toThrow(/did not become ready in 1 s/);
+    await restore();
   }, 60_000);
 });

@@ -18,11 +18,28 @@ export interface PrivateRedisCluster {
   nodes: string[];
   /** SIGKILL the primary that serves `key`'s slot; resolves with its port. */
   killPrimaryOf(key: string): Promise<number>;
+  /**
+   * Every node forgets who serves slots `from`..`to` (the state turns `fail`, as in a cluster not
+   * yet converged); the function returned gives them back to their primary.
+   */
+  uncoverSlots(from: number, to: number): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {
   return (await run('redis-cli', ['-p', String(port), ...args], { timeout: 10_000 })).stdout;
+}
+
+/** The port of the primary serving `slot`, as the node on `port` sees it. */
+async function primaryOf(port: number, slot: number): Promise<number> {
+  const shards = (await cli(port, 'cluster', 'slots')).split('\n').map((l) => l.trim());
+  // `cluster slots` lists: start, end, then the primary's host and port.
+  for (let i = 0; i + 3 < shards.length; i++) {
+    const start = Number(shards[i]);
+    const end = Number(shards[i + 1]);
+    if (Number.isInteger(start) && Number.isInteger(end) && start <= slot && slot <= end && shards[i + 2] === '127.0.0.1') return Number(shards[i + 3]);
+  }
+  throw new Error(`no primary found for slot ${slot}`);
 }
 
 /**
@@ -101,22 +118,18 @@ export async function startRedisCluster(
   return {
     nodes: ports.map((p) => `127.0.0.1:${p}`),
     async killPrimaryOf(key) {
-      const slot = (await cli(ports[0]!, 'cluster', 'keyslot', key)).trim();
-      const shards = (await cli(ports[0]!, 'cluster', 'slots')).split('\n').map((l) => l.trim());
-      // `cluster slots` lists: start, end, then the primary's host and port.
-      for (let i = 0; i + 3 < shards.length; i++) {
-        const start = Number(shards[i]);
-        const end = Number(shards[i + 1]);
-        if (Number.isInteger(start) && Number.isInteger(end) && start <= Number(slot) && Number(slot) <= end && shards[i + 2] === '127.0.0.1') {
-          const port = Number(shards[i + 3]);
-          const child = children.get(port)!;
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGKILL');
-          await exited;
-          return port;
-        }
-      }
-      throw new Error(`no primary found for slot ${slot}`);
+      const slot = Number((await cli(ports[0]!, 'cluster', 'keyslot', key)).trim());
+      const port = await primaryOf(ports[0]!, slot);
+      const child = children.get(port)!;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      return port;
+    },
+    async uncoverSlots(from, to) {
+      const owner = await primaryOf(ports[0]!, from);
+      for (const p of ports) await cli(p, 'cluster', 'delslotsrange', String(from), String(to));
+      return async () => void (await cli(owner, 'cluster', 'addslotsrange', String(from), String(to)));
     },
     async stop() {
       for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');

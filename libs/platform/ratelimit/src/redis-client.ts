@@ -9,10 +9,14 @@ import type { PlatformConfig } from '@cw/config';
 
 export type RedisClient = Redis | Cluster;
 
+/** How long a start waits for a Redis Cluster whose state is not ok yet (a cluster just made). */
+export const CLUSTER_READY_WAIT_MS = 60_000;
+
 /** A connected client, or undefined when neither REDIS_URL nor REDIS_CLUSTER_NODES is set. */
 export async function openRedis(
   config: Pick<PlatformConfig, 'redisUrl' | 'redisClusterNodes'>,
   onError: (err: Error) => void,
+  clusterReadyWaitMs = CLUSTER_READY_WAIT_MS,
 ): Promise<RedisClient | undefined> {
   let client: RedisClient;
   if (config.redisClusterNodes?.length) {
@@ -33,6 +37,33 @@ export async function openRedis(
     client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, enableAutoPipelining: true });
   } else return undefined;
   client.on('error', onError);
-  await client.connect();
+  if (client instanceof Cluster) await clusterReady(client, clusterReadyWaitMs);
+  else await client.connect();
   return client;
+}
+
+/**
+ * ioredis's `Cluster.connect()` never settles when its first ready check finds the cluster's
+ * state not ok (a cluster made a moment before): it reconnects and becomes ready later, but only
+ * says so with 'ready'. So a start waits for 'ready', fails when no node answers (connect's
+ * rejection), and gives up with a clear error after `waitMs`.
+ */
+function clusterReady(client: Cluster, waitMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off('ready', ready);
+      client.disconnect();
+      reject(new Error(`the Redis Cluster did not become ready in ${waitMs / 1000} s (its state is not ok: slots without a primary?)`));
+    }, waitMs);
+    const ready = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    client.once('ready', ready);
+    client.connect().catch((err: Error) => {
+      clearTimeout(timer);
+      client.off('ready', ready);
+      reject(err);
+    });
+  });
 }
