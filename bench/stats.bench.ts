@@ -32,7 +32,7 @@ const OPTIONS = {
   compact: {
     type: 'boolean',
     default: false,
-    description: 'Compact the clicks as the worker does (merge small buckets) after every 100,000 and at the end of the seeding',
+    description: "Compact each account's clicks once they are stored, as the worker's first run after a deploy would (merges settled chunk by chunk)",
   },
 } as const;
 const values = parseCommandLine(
