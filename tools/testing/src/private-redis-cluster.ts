@@ -20,7 +20,7 @@ export interface PrivateRedisCluster {
   killPrimaryOf(key: string): Promise<number>;
   /**
    * Every node forgets who serves slots `from`..`to` (the state turns `fail`, as in a cluster not
-   * yet converged); the function returned gives them back to their primary.
+   * yet converged); the function returned gives each range back to its primary.
    */
   uncoverSlots(from: number, to: number): Promise<() => Promise<void>>;
   stop(): Promise<void>;
@@ -30,16 +30,18 @@ async function cli(port: number, ...args: string[]): Promise<string> {
   return (await run('redis-cli', ['-p', String(port), ...args], { timeout: 10_000 })).stdout;
 }
 
-/** The port of the primary serving `slot`, as the node on `port` sees it. */
-async function primaryOf(port: number, slot: number): Promise<number> {
-  const shards = (await cli(port, 'cluster', 'slots')).split('\n').map((l) => l.trim());
+/** The slot ranges and the port of the primary serving each, as the node on `port` sees them. */
+async function shardsOf(port: number): Promise<Array<{ start: number; end: number; port: number }>> {
+  const lines = (await cli(port, 'cluster', 'slots')).split('\n').map((l) => l.trim());
+  const shards = [];
   // `cluster slots` lists: start, end, then the primary's host and port.
-  for (let i = 0; i + 3 < shards.length; i++) {
-    const start = Number(shards[i]);
-    const end = Number(shards[i + 1]);
-    if (Number.isInteger(start) && Number.isInteger(end) && start <= slot && slot <= end && shards[i + 2] === '127.0.0.1') return Number(shards[i + 3]);
+  for (let i = 0; i + 3 < lines.length; i++) {
+    const start = Number(lines[i]);
+    const end = Number(lines[i + 1]);
+    if (lines[i] && lines[i + 1] && Number.isInteger(start) && Number.isInteger(end) && lines[i + 2] === '127.0.0.1')
+      shards.push({ start, end, port: Number(lines[i + 3]) });
   }
-  throw new Error(`no primary found for slot ${slot}`);
+  return shards;
 }
 
 /**
@@ -119,7 +121,8 @@ export async function startRedisCluster(
     nodes: ports.map((p) => `127.0.0.1:${p}`),
     async killPrimaryOf(key) {
       const slot = Number((await cli(ports[0]!, 'cluster', 'keyslot', key)).trim());
-      const port = await primaryOf(ports[0]!, slot);
+      const port = (await shardsOf(ports[0]!)).find((s) => s.start <= slot && slot <= s.end)?.port;
+      if (port === undefined) throw new Error(`no primary found for slot ${slot}`);
       const child = children.get(port)!;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
@@ -127,9 +130,13 @@ export async function startRedisCluster(
       return port;
     },
     async uncoverSlots(from, to) {
-      const owner = await primaryOf(ports[0]!, from);
+      const owned = (await shardsOf(ports[0]!))
+        .filter((s) => s.start <= to && from <= s.end)
+        .map((s) => ({ port: s.port, start: Math.max(s.start, from), end: Math.min(s.end, to) }));
       for (const p of ports) await cli(p, 'cluster', 'delslotsrange', String(from), String(to));
-      return async () => void (await cli(owner, 'cluster', 'addslotsrange', String(from), String(to)));
+      return async () => {
+        for (const o of owned) await cli(o.port, 'cluster', 'addslotsrange', String(o.start), String(o.end));
+      };
     },
     async stop() {
       for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
