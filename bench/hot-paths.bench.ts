@@ -219,7 +219,7 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 /** The platform's CPU per request, and the engine's when it runs apart ("in it" otherwise). */
 const cpuLine = (platformUs: number, engineUs?: number) =>
   `platform ${platformUs.toFixed(0)} us${engineUs === undefined ? ' (engine in it)' : `, engine ${engineUs.toFixed(0)} us`}`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
 console.log(
   `\n${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds A B, ${platform.config.redisUrl ? 'Redis' : 'in-memory'} limiter, access cache ${platform.config.redisUrl || !engineUri ? 'on' : 'off (no Redis and the engine elsewhere: no shared versions)'}, engine ${engineUri ? 'in a child process' : 'in a thread of this process'}, ${services ? 'publisher-api, tracker and postback-worker each in its own process' : 'every app in this process'}, product page cache ${platform.config.productPageCacheEntries ? 'on' : 'off'}\n`,
@@ -259,9 +259,23 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
       `  ${s.name} round ${r + 1}: platform ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${cpuLine(platformCpu.at(-1)!, engineCpu.at(-1))}${mainUs === undefined ? '' : `, services' thread ${mainUs.toFixed(0)} us`}${workerUs === undefined ? '' : `, worker ${workerUs.toFixed(0)} us`}), ${s.bareLabel} ${b.requestsPerSecond.toFixed(0)} req/s (CPU ${bareCpu.at(-1)!.toFixed(0)} us)`,
     );
   }
-  bare.close();
+  // The fixed rate, below what either saturates: CPU per request without the contention of a
+  // saturated machine (the steadier ratio on shared cores), then the bare server at the same rate.
+  const fixedCpu0 = s.cpu();
+  const fixedEngine0 = engine ? processCpuMicros(engine.pid) : 0;
+  const fixedWorker0 = services ? processCpuMicros(services.worker.pid) : 0;
   const fixed = await load(s.url, s, RATE);
+  const fixedCpu = (s.cpu() - fixedCpu0) / fixed.total;
+  const fixedEngine = engine ? (processCpuMicros(engine.pid) - fixedEngine0) / fixed.total : undefined;
+  const fixedWorker = services ? (processCpuMicros(services.worker.pid) - fixedWorker0) / fixed.total : undefined;
+  const bareFixed0 = process.cpuUsage();
+  const bareFixed = await load(bare.url, s, RATE);
+  const bareFixedUsed = process.cpuUsage(bareFixed0);
+  const bareFixedCpu = (bareFixedUsed.user + bareFixedUsed.system) / bareFixed.total;
+  bare.close();
   console.log(formatResult(`  ${s.name} at ${RATE} req/s`, fixed));
+  const fixedLine = `CPU per request at ${RATE} req/s: ${cpuLine(fixedCpu, fixedEngine)}${fixedWorker === undefined ? '' : `, worker ${fixedWorker.toFixed(0)} us`}; bare ${bareFixedCpu.toFixed(0)} us (${((100 * bareFixedCpu) / fixedCpu).toFixed(1)}% of the ${services ? "platform's" : "process's"})`;
+  console.log(`  ${fixedLine}`);
   let cpu = '';
   if (values.profile && !services) {
     const raw = values['profile-dir'] ? `${values['profile-dir']}/${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile` : undefined;
@@ -272,7 +286,7 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   }
   const ratio = median(ratios);
   summary.push(
-    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at ${RATE} req/s (${fixed.requestsPerSecond.toFixed(0)} answered/s) ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms; CPU per request ${cpuLine(median(platformCpu), engine ? median(engineCpu) : undefined)}, bare ${median(bareCpu).toFixed(0)} us${cpu}`,
+    `${s.name.padEnd(22)} ${median(platformRps).toFixed(0).padStart(6)} vs ${median(bareRps).toFixed(0).padStart(6)} req/s  ${ratio.toFixed(1).padStart(5)}% (target >= ${s.target}%${ratio >= s.target ? ', met' : ', NOT MET'})  p50/p99 at ${RATE} req/s (${fixed.requestsPerSecond.toFixed(0)} answered/s) ${fixed.latencyP50Ms}/${fixed.latencyP99Ms} ms; CPU per request ${cpuLine(median(platformCpu), engine ? median(engineCpu) : undefined)}, bare ${median(bareCpu).toFixed(0)} us; ${fixedLine}${cpu}`,
   );
 }
 

@@ -1,14 +1,17 @@
 /**
- * Buffered click writes: the redirect never waits for the database. Clicks are written in
- * batches every flush interval (CLICK_FLUSH_INTERVAL_MS) or at BATCH_SIZE, stored as buckets (many clicks per
- * document, @cw/links). A failed batch is kept as it is and retried before anything newer: the same batch makes
- * the same buckets, so buckets a partly written attempt stored are skipped whole, never doubled, and
- * none takes in a newer click. close() flushes everything before the process exits (SIGTERM), so no
- * click is lost. While the database is away the recorder holds at most CLICK_BUFFER_MAX clicks;
- * beyond, the oldest clicks not yet tried are dropped (the failed batch too when the bound is smaller
- * than it), counted in `tracker_clicks_dropped_total` and logged once per outage (memory stays bounded).
- * Each batch is stored by `write` under a stats transaction that the worker counts in the stats
- * read model (@cw/stats' counting.ts, docs/decisions/0049-clicks-counted-by-the-worker.md).
+ * Buffered click writes: the redirect never waits for the database. Clicks are written in batches
+ * every flush interval (CLICK_FLUSH_INTERVAL_MS) or at BATCH_SIZE, stored as buckets (many clicks
+ * per document, @cw/links). A flush writes the clicks buffered when it was asked for (and any full
+ * batch); clicks answered while it writes wait for the next interval, so a steady stream is written
+ * an interval's clicks at a time, not as a trickle of the few that arrived during the previous
+ * write. A failed batch is kept as it is and retried before anything newer: the same batch makes
+ * the same buckets, so buckets a partly written attempt stored are skipped whole, never doubled,
+ * and none takes in a newer click. close() flushes everything before the process exits (SIGTERM),
+ * so no click is lost. While the database is away the recorder holds at most CLICK_BUFFER_MAX
+ * clicks; beyond, the oldest clicks not yet tried are dropped (the failed batch too when the bound
+ * is smaller than it), counted in `tracker_clicks_dropped_total` and logged once per outage (memory
+ * stays bounded). Each batch is stored by `write` under a stats transaction that the worker counts
+ * in the stats read model (@cw/stats' counting.ts, docs/decisions/0049-clicks-counted-by-the-worker.md).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ClickRow } from '@cw/links';
@@ -21,6 +24,8 @@ export class ClickRecorder {
   /** The batch whose write failed, retried as it is before anything newer. */
   private retry?: ClickRow[];
   private flushing?: Promise<void>;
+  /** Buffered clicks (the oldest) that a flush asked for are still to be written. */
+  private due = 0;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
   /** Clicks written so far (for metrics and tests). */
@@ -97,8 +102,12 @@ export class ClickRecorder {
     }
   }
 
-  /** Writes what is buffered now; one flush at a time. Rejects when the batch could not be written. */
+  /**
+   * Writes what is buffered now (a flush already writing takes these clicks on too); one flush at a
+   * time. Rejects when a batch could not be written.
+   */
   flush(): Promise<void> {
+    this.due = this.buffer.length;
     this.flushing ??= this.writeBatches().finally(() => {
       this.flushing = undefined;
     });
@@ -106,8 +115,13 @@ export class ClickRecorder {
   }
 
   private async writeBatches(): Promise<void> {
-    while (this.retry || this.buffer.length) {
-      const batch = this.retry ?? this.buffer.splice(0, BATCH_SIZE);
+    for (;;) {
+      // Clicks dropped by the bound were the oldest, so some that were due may be gone.
+      this.due = Math.min(this.due, this.buffer.length);
+      if (!this.retry && !this.due && this.buffer.length < BATCH_SIZE) return;
+      const failed = this.retry;
+      const batch = failed ?? this.buffer.splice(0, BATCH_SIZE);
+      if (!failed) this.due = Math.max(0, this.due - batch.length);
       this.retry = undefined;
       this.inFlight = batch.length;
       try {
