@@ -195,7 +195,8 @@ const scenarios: Scenario[] = [
     headers: browser,
     url: trackerUrl,
     cpu: services ? () => processCpuMicros(services.tracker.pid) : ownCpu,
-    target: 50,
+    // Issue 45: 40% of the bare 302 as `npm start` runs it (one process), 50% in the production shape.
+    target: services ? 50 : 40,
     bareLabel: 'bare node:http 302',
     bare: () =>
       listen((_req, res) => {
