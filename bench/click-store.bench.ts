@@ -55,7 +55,7 @@ async function measure(n: number, run: () => Promise<void>): Promise<{ perSecond
   const used = process.cpuUsage(cpu0);
   return { perSecond: (1000 * n) / ms, self: (used.user + used.system) / n, engine: (processCpuMicros(engine.pid) - engine0) / n };
 }
-const insert = (rows: ClickRow[]) => data.links.insertClickRows(rows);
+const insert = (rows: ClickRow[], txn: string) => data.links.insertClickRows(rows, txn);
 
 // Warm up, then measure. The clicks are made before each measure, so only storing and counting is in it.
 for (let b = 0; b < 5; b++) await storeCountedClicks({ data }, batch(b), insert);

@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
   app.clicks = new ClickRecorder(
-    async (batch) => (await storeClicks(deps, batch, (rows) => deps.data.links.insertClickRows(rows))).stored,
+    async (batch) => (await storeClicks(deps, batch, (rows, txn) => deps.data.links.insertClickRows(rows, txn))).stored,
     deps.logger,
     deps.config.clickFlushIntervalMs,
     deps.config.clickBufferMax,

@@ -532,7 +532,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
         }
       }
     }
-    await storeCountedClicks({ data }, clicks, (rows) => data.links.insertClickRows(rows));
+    await storeCountedClicks({ data }, clicks, (rows, txn) => data.links.insertClickRows(rows, txn));
     await data.conversions.insertRows(conversions);
     // Bookings by the network, through the lifecycle (approved, no sale event).
     await bookLedgerEntry({ data }, { publisherId: a.id, amount: '25.00', currency: 'EUR', reason: 'Welcome bonus', now: new Date(t - 60 * DAY) });

@@ -58,7 +58,8 @@ describe('upgrading a database of click rows', () => {
         { source: 'api', listed: true },
       );
       // The previous version: each batch stored as one row per click, under its stats transaction.
-      const rowsOf = (rows: ClickRow[]) => insertManyTolerant(deps.models.Click.collection, rows as never[]).then((r) => r.inserted);
+      const rowsOf = (rows: ClickRow[], txn: string) =>
+        insertManyTolerant(deps.models.Click.collection, rows.map((r) => ({ ...r, stats_txn: txn })) as never[]).then((r) => r.inserted);
       const old = Array.from({ length: 3000 }, (_, i): ClickRow => {
         const at = new Date(Date.now() - 20 * DAY + Math.floor(i / 3) * 1700);
         const bot = i % 11 === 0;
@@ -85,8 +86,8 @@ describe('upgrading a database of click rows', () => {
       await storeCountedClicks(
         deps,
         old.slice(2500),
-        async (rows) => {
-          await rowsOf(rows);
+        async (rows, txn) => {
+          await rowsOf(rows, txn);
           throw new Error('the tracker died here');
         },
         everyClick,

@@ -94,7 +94,7 @@ describe("a low-traffic account's clicks compacted", () => {
     const lateAt = new Date(clicks[600]!.created_at.getTime() + 20_000);
     const late: ClickRow = { ...clicks[600]!, _id: ids.next(links[0]!, { isBot: false }, lateAt.getTime()), created_at: lateAt, is_bot: false, subid: 'cmp-a' };
     delete late.bot_reason;
-    await storeClicks(deps, [late], (rows) => deps.data.links.insertClickRows(rows));
+    await storeClicks(deps, [late], (rows, txn) => deps.data.links.insertClickRows(rows, txn));
     await rebuildStats(deps, { publisherId: pub });
     const bucketsBefore = await deps.models.ClickBucket.countDocuments({ publisher_id: pub });
     expect(bucketsBefore).toBe(1401);

@@ -172,11 +172,11 @@ async function runHistory(actions: Action[], publisherId: string, writer: Writer
       });
       if (a.crash) {
         // The tracker dies after storing the batch and before counting it: a pass finishes it.
-        await storeCountedClicks(deps, batch, async (rows) => {
-          await deps.data.links.insertClickRows(rows);
+        await storeCountedClicks(deps, batch, async (rows, txn) => {
+          await deps.data.links.insertClickRows(rows, txn);
           throw new Error('the tracker died here');
         }).catch(() => undefined);
-      } else await storeCountedClicks(deps, batch, (rows) => deps.data.links.insertClickRows(rows));
+      } else await storeCountedClicks(deps, batch, (rows, txn) => deps.data.links.insertClickRows(rows, txn));
       clicks.push(...batch.filter((c) => !c.is_bot));
     } else if (a.kind === 'sale') {
       if (!clicks.length) continue;

@@ -48,14 +48,32 @@ export function addressHash(key: Buffer, ip: string): string {
   return hash;
 }
 
+const AGENT_MEMO_MAX = 1_000;
+const agents = new Map<string, { ua: string; reason: BotReason | undefined }>();
+
+/**
+ * A user agent clipped, with its bot reason; recent ones memoised (a few browsers' agents make most
+ * clicks): the pattern runs once per agent, and a buffered click keeps the memo's one copy of the
+ * string, not the request's.
+ */
+function knownAgent(raw: string): { ua: string; reason: BotReason | undefined } {
+  let known = agents.get(raw);
+  if (!known) {
+    if (agents.size >= AGENT_MEMO_MAX) agents.clear();
+    const ua = clip(raw, 512);
+    agents.set(raw, (known = { ua, reason: userAgentReason(ua) }));
+  }
+  return known;
+}
+
 /**
  * The click of one followed link: user agent and referrer clipped, address hashed, bot flag with
  * its reason, and a signed click id that carries the link, the time and the bot flag (click-ids.ts).
  */
 export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickIds, key: Buffer, now = new Date()): ClickRow {
-  const ua = clip(req.userAgent, 512);
+  const { ua, reason: agentReason } = knownAgent(req.userAgent);
   const ipHash = addressHash(key, req.ip);
-  const reason: BotReason | undefined = userAgentReason(ua) ?? (req.overRate(ipHash) ? 'rate' : undefined);
+  const reason: BotReason | undefined = agentReason ?? (req.overRate(ipHash) ? 'rate' : undefined);
   return {
     _id: ids.next(target.linkId, { isBot: reason !== undefined }, now.getTime()),
     link_id: target.linkId,

@@ -56,7 +56,7 @@ function batch(publisher: string, n: number): ClickRow[] {
   }).map((c, i) => ({ ...c, created_at: new Date(Date.UTC(2026, 10, 20, 10, i % 50)) }));
 }
 
-const store = (clicks: ClickRow[]) => storeClicks(deps, clicks, (rows) => links.insertClickRows(rows));
+const store = (clicks: ClickRow[]) => storeClicks(deps, clicks, (rows, txn) => links.insertClickRows(rows, txn));
 
 /** Every counter the oracle's cells hold, read back from the stored cells (0 where missing). */
 async function countsOf(clicks: ClickRow[]): Promise<{ expected: Record<string, number>; stored: Record<string, number> }> {
@@ -132,8 +132,8 @@ describe('clicks counted by the worker', () => {
     const clicks = batch('pubE', 90);
     // The writer stores the transaction and part of the clicks, then dies (never marks it stored).
     await expect(
-      storeClicks(deps, clicks, async (rows) => {
-        await links.insertClickRows(rows.slice(0, 40));
+      storeClicks(deps, clicks, async (rows, txn) => {
+        await links.insertClickRows(rows.slice(0, 40), txn);
         throw new Error('killed');
       }),
     ).rejects.toThrow('killed');

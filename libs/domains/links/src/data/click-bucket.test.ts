@@ -129,6 +129,34 @@ describe('click buckets', () => {
     expect(unpackBucket(doc).map((c) => c._id)).toEqual(mixed.map((c) => c._id));
   });
 
+  it('rebuild an id from its 16 bytes only when it is exactly the id the row gives back', () => {
+    // Links of each length mod 3 (the spare bits of the last character differ), and ids holding the url alphabet's - and _.
+    const base = ['lnk0', 'lnk01', 'lnk012'].flatMap((link) => Array.from({ length: 30 }, (_, i) => click(i, { link_id: link })));
+    const urlChars = base.filter((c) => /[-_]/.test(c._id.slice(4))).slice(0, 6);
+    expect(urlChars.length).toBeGreaterThan(0);
+    const variants: ClickRow[] = [];
+    for (const c of [...base.filter((_, i) => i % 30 < 3), ...urlChars]) {
+      const body = c._id.slice(4);
+      const last = body.at(-1)!;
+      // The same bytes in another spelling: the other alphabet, padding, spare bits set.
+      if (/[-_]/.test(body)) variants.push({ ...c, _id: `clk_${body.replace(/-/g, '+').replace(/_/g, '/')}` });
+      variants.push({ ...c, _id: `clk_${body}=` });
+      // (A length of bytes divisible by 3 leaves no spare bits: another last character is another, valid id.)
+      if ((24 + c.link_id.length) % 3)
+        variants.push({ ...c, _id: `clk_${body.slice(0, -1)}${last === 'z' ? 'y' : String.fromCharCode(last.charCodeAt(0) + 1)}` });
+      // An id that says something else than its row: another link, time or bot flag.
+      variants.push({ ...c, link_id: c.link_id === 'lnk0' ? 'lnk1' : 'lnk0' });
+      variants.push({ ...c, created_at: new Date(c.created_at.getTime() + 1) });
+      variants.push({ ...c, is_bot: !c.is_bot, bot_reason: c.is_bot ? undefined : 'rate' });
+    }
+    const rows = [...base, ...variants];
+    const doc = packBucket(rows);
+    expect(unpackBucket(doc).map((c) => c._id)).toEqual(rows.map((c) => c._id));
+    // Every variant is kept whole (listed in u, one entry per click); no original is.
+    expect(doc.u).toHaveLength(variants.length);
+    expect(packBucket(base).u).toBeUndefined();
+  });
+
   it("keep the redirect's address hashes as 16 bytes each, any other hash as a string, and give back '' when read without them", async () => {
     const { serialize, deserialize } = await import('bson');
     const hashed = Array.from({ length: 50 }, (_, i) => click(i, { ip_hash: (i * 7919).toString(16).padStart(32, 'a') }));
@@ -155,14 +183,19 @@ describe('click buckets', () => {
       ...Array.from({ length: 1500 }, (_, i) => click(i, { created_at: new Date(T + (i % 100)) })),
       click(1, { publisher_id: 'pub_b' }),
       click(2, { created_at: new Date(T + BUCKET_WINDOW_MS) }),
+      // Back to the first window: into its open bucket.
+      click(4, { created_at: new Date(T + 5) }),
     ];
     const buckets = bucketsOf(batch);
     expect(buckets.map((b) => [b.doc.publisher_id, b.doc.n])).toEqual([
       ['pub_a', 1000],
-      ['pub_a', 500],
+      ['pub_a', 501],
       ['pub_b', 1],
       ['pub_a', 1],
     ]);
+    expect(buckets[1]!.rows.at(-1)).toBe(batch.length - 1);
+    // Stored under a stats transaction: every bucket carries it, whatever the rows say.
+    expect(bucketsOf(batch, 'stx_2').map((b) => b.doc.stats_txn)).toEqual(['stx_2', 'stx_2', 'stx_2', 'stx_2']);
     expect(buckets.flatMap((b) => b.rows).sort((a, b) => a - b)).toEqual(batch.map((_, i) => i));
     for (const b of buckets) expect(b.doc.t1.getTime() - b.doc.t0.getTime()).toBeLessThan(BUCKET_WINDOW_MS);
     expect(bucketsOf(batch).map((b) => b.doc._id)).toEqual(buckets.map((b) => b.doc._id));

@@ -7,7 +7,7 @@
  * signed id is its time, bot flag and link). Ids of another layout (older clicks, demo data) are
  * kept whole, and listed in `u` for the lookup by id.
  */
-import { clickIdOf, clickIdParts, CLICK_ID_BOT_FLAG, CLICK_ID_TAIL } from '../click-ids';
+import { clickIdOf, copyClickIdTail, CLICK_ID_BOT_FLAG, CLICK_ID_TAIL } from '../click-ids';
 import type { BotReason } from '../bot-detection';
 import type { ClickBucketDoc } from './click-bucket.schema';
 
@@ -83,8 +83,11 @@ function uint16s(values: number[]): Buffer {
   return out;
 }
 
-/** One bucket of these clicks (one publisher, one window, at most BUCKET_MAX); its id is the first click's. */
-export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
+/**
+ * One bucket of these clicks (one publisher, one window, at most BUCKET_MAX); its id is the first
+ * click's. `txn`: the stats transaction storing it (else the first click's own).
+ */
+export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
   const n = clicks.length;
   const first = clicks[0]!;
   let t0 = Infinity;
@@ -117,15 +120,20 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
   /** Clicks whose id cannot be rebuilt from the row (another layout, or not saying what the row says). */
   const whole: string[] = [];
   let humans = 0;
+  let prev: ClickRow | undefined;
+  let ti = -1;
   clicks.forEach((c, i) => {
     const subid = c.subid ?? '';
-    const key = `${c.link_id}\u0000${c.program_id}\u0000${c.campaign_id}\u0000${subid}`;
-    const before = targets.values.length;
-    const ti = targets.add(key);
-    if (ti === before) {
-      links.push(c.link_id);
-      map.push(subids.add(subid), merchants.add(c.campaign_id), programs.add(c.program_id));
+    // Runs of clicks on one link (the common case) look their target up once.
+    if (!prev || c.link_id !== prev.link_id || c.program_id !== prev.program_id || c.campaign_id !== prev.campaign_id || subid !== (prev.subid ?? '')) {
+      const before = targets.values.length;
+      ti = targets.add(`${c.link_id}\u0000${c.program_id}\u0000${c.campaign_id}\u0000${subid}`);
+      if (ti === before) {
+        links.push(c.link_id);
+        map.push(subids.add(subid), merchants.add(c.campaign_id), programs.add(c.program_id));
+      }
     }
+    prev = c;
     const t = c.created_at.getTime();
     at.writeUInt32LE(t - t0, 4 * i);
     l.writeUInt16LE(ti, 2 * i);
@@ -135,10 +143,8 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     rf.writeUInt16LE(strings.add(c.referrer ?? ''), 2 * i);
     b[i] = reasonCode(c);
     if (!c.is_bot) humans++;
-    const parts = clickIdParts(c._id);
     // Only an id that says what the row says can be rebuilt from the row.
-    if (parts && parts.at === t && parts.linkId === c.link_id && parts.flags === (c.is_bot ? CLICK_ID_BOT_FLAG : 0)) parts.tail.copy(k, CLICK_ID_TAIL * i);
-    else whole.push(c._id);
+    if (!copyClickIdTail(c._id, t, c.is_bot ? CLICK_ID_BOT_FLAG : 0, c.link_id, k, CLICK_ID_TAIL * i)) whole.push(c._id);
   });
   const doc: ClickBucketDoc = {
     _id: first._id,
@@ -165,7 +171,8 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
     doc.id = clicks.map((c) => c._id);
     doc.u = whole;
   }
-  if (first.stats_txn) doc.stats_txn = first.stats_txn;
+  const storedUnder = txn ?? first.stats_txn;
+  if (storedUnder) doc.stats_txn = storedUnder;
   return doc;
 }
 
@@ -173,15 +180,24 @@ export function packBucket(clicks: ClickRow[]): ClickBucketDoc {
  * The clicks (indexes) of each bucket of a batch: by publisher and window (and stats
  * transaction), in order of first appearance, at most BUCKET_MAX each.
  */
-function bucketRows(clicks: ClickRow[]): number[][] {
+function bucketRows(clicks: ClickRow[], txn?: string): number[][] {
   const open = new Map<string, number[]>();
   const groups: number[][] = [];
+  let prev: { publisher: string; window: number; txn: string; group: number[] } | undefined;
   clicks.forEach((c, i) => {
-    const key = `${c.publisher_id}\u0000${Math.floor(c.created_at.getTime() / BUCKET_WINDOW_MS)}\u0000${c.stats_txn ?? ''}`;
-    let g = open.get(key);
+    const window = Math.floor(c.created_at.getTime() / BUCKET_WINDOW_MS);
+    const t = txn ?? c.stats_txn ?? '';
+    // A run of clicks of one publisher in one window (the common case) goes on without a lookup.
+    let g = prev && prev.publisher === c.publisher_id && prev.window === window && prev.txn === t ? prev.group : undefined;
+    if (!g) {
+      const key = `${c.publisher_id}\u0000${window}\u0000${t}`;
+      g = open.get(key);
+      prev = g && { publisher: c.publisher_id, window, txn: t, group: g };
+    }
     if (!g || g.length >= BUCKET_MAX) {
-      open.set(key, (g = []));
+      open.set(`${c.publisher_id}\u0000${window}\u0000${t}`, (g = []));
       groups.push(g);
+      prev = { publisher: c.publisher_id, window, txn: t, group: g };
     }
     g.push(i);
   });
@@ -193,8 +209,14 @@ function bucketRows(clicks: ClickRow[]): number[][] {
  * batch shares), in the order of first appearance, at most BUCKET_MAX each; `rows` holds each
  * bucket's indexes in `clicks`. The same batch always makes the same buckets (same ids).
  */
-export function bucketsOf(clicks: ClickRow[]): Array<{ doc: ClickBucketDoc; rows: number[] }> {
-  return bucketRows(clicks).map((rows) => ({ doc: packBucket(rows.map((i) => clicks[i]!)), rows }));
+export function bucketsOf(clicks: ClickRow[], txn?: string): Array<{ doc: ClickBucketDoc; rows: number[] }> {
+  return bucketRows(clicks, txn).map((rows) => ({
+    doc: packBucket(
+      rows.map((i) => clicks[i]!),
+      txn,
+    ),
+    rows,
+  }));
 }
 
 /** The ids of the buckets bucketsOf makes of this batch (each its first click's id), without packing them. */

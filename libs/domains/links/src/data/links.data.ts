@@ -148,10 +148,11 @@ export class LinksData extends DomainHandle {
   /**
    * Stores a batch in buckets (one per publisher and window, click-bucket.ts) and answers the
    * indexes (in `clicks`) of the clicks this call stored. The same batch makes the same buckets,
-   * so a bucket an earlier, partly failed attempt stored is skipped whole, not doubled.
+   * so a bucket an earlier, partly failed attempt stored is skipped whole, not doubled. `txn`: the
+   * stats transaction the batch is stored under (storeClicks), else each click's own.
    */
-  async insertClickRows(clicks: ClickRow[]): Promise<Set<number>> {
-    const buckets = bucketsOf(clicks);
+  async insertClickRows(clicks: ClickRow[], txn?: string): Promise<Set<number>> {
+    const buckets = bucketsOf(clicks, txn);
     const { inserted } = await insertManyTolerant(this.models.ClickBucket.collection, buckets.map((b) => b.doc) as never[]);
     return new Set(buckets.flatMap((b, i) => (inserted.has(i) ? b.rows : [])));
   }
