@@ -100,6 +100,13 @@ describe('GET /c/{code}', () => {
     expect(await reasonOf(bot)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
     expect(await reasonOf(curl)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
     expect(await reasonOf(none)).toMatchObject({ is_bot: true, bot_reason: 'no_user_agent' });
+    // Agents seen before answer the same (they are memoised), and a long agent is kept as its first 512 characters.
+    const long = `Mozilla/5.0 (X11; Linux x86_64) ${'Gecko '.repeat(120)}`;
+    const again = [await click(code, 'curl/8.5.0'), await click(code, '   '), await click(code, long), await click(code, long)];
+    await app.clicks.flush();
+    expect(await reasonOf(again[0]!)).toMatchObject({ is_bot: true, bot_reason: 'user_agent' });
+    expect(await reasonOf(again[1]!)).toMatchObject({ is_bot: true, bot_reason: 'no_user_agent' });
+    for (const r of again.slice(2)) expect(await reasonOf(r)).toMatchObject({ is_bot: false, user_agent: long.slice(0, 512) });
 
     const burst = [];
     for (let i = 0; i < 12; i++) burst.push(await click(customCode));

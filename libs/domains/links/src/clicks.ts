@@ -49,6 +49,8 @@ export function addressHash(key: Buffer, ip: string): string {
 }
 
 const AGENT_MEMO_MAX = 1_000;
+/** A stored user agent is clipped to this many characters. */
+const AGENT_MAX = 512;
 const agents = new Map<string, { ua: string; reason: BotReason | undefined }>();
 
 /**
@@ -57,11 +59,15 @@ const agents = new Map<string, { ua: string; reason: BotReason | undefined }>();
  * string, not the request's.
  */
 function knownAgent(raw: string): { ua: string; reason: BotReason | undefined } {
+  // Longer agents (clipped, rare) are not kept: the memo holds at most AGENT_MEMO_MAX short strings.
+  if (raw.length > AGENT_MAX) {
+    const ua = clip(raw, AGENT_MAX);
+    return { ua, reason: userAgentReason(ua) };
+  }
   let known = agents.get(raw);
   if (!known) {
     if (agents.size >= AGENT_MEMO_MAX) agents.clear();
-    const ua = clip(raw, 512);
-    agents.set(raw, (known = { ua, reason: userAgentReason(ua) }));
+    agents.set(raw, (known = { ua: raw, reason: userAgentReason(raw) }));
   }
   return known;
 }
