@@ -80,7 +80,7 @@ export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickId
   const { ua, reason: agentReason } = knownAgent(req.userAgent);
   const ipHash = addressHash(key, req.ip);
   const reason: BotReason | undefined = agentReason ?? (req.overRate(ipHash) ? 'rate' : undefined);
-  return {
+  const row: ClickRow = {
     _id: ids.next(target.linkId, { isBot: reason !== undefined }, now.getTime()),
     link_id: target.linkId,
     publisher_id: target.publisherId,
@@ -92,8 +92,9 @@ export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickId
     ip_hash: ipHash,
     referrer: clip(req.referrer, 1024),
     is_bot: reason !== undefined,
-    ...(reason ? { bot_reason: reason } : {}),
-  } as ClickRow;
+  };
+  if (reason) row.bot_reason = reason;
+  return row;
 }
 
 export const CLICKS_INPUT = {

@@ -72,6 +72,8 @@ export function writeAccessLine(
   logger: Logger,
   r: { requestId: string; method: string; route: string; status: number; started: number; account?: string },
 ): void {
+  // Below the logger's level (a busy redirect logging at warn), the line is not even built.
+  if (!logger.isLevelEnabled('info')) return;
   const line: Record<string, unknown> = {
     request_id: r.requestId,
     method: r.method,
