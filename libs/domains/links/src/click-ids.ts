@@ -134,7 +134,7 @@ export function clickIdParts(clickId: string): ClickIdParts | undefined {
 }
 
 /** Decoded ids land here (the longest id of the layout is 88 bytes): packing a batch allocates nothing per click. */
-const scratch = Buffer.allocUnsafe(HEADER + 64 + MAC_BYTES);
+const scratch = Buffer.allocUnsafe(MAX_BODY + MAC_BYTES);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**

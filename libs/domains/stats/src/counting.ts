@@ -300,7 +300,7 @@ async function storeBatch(deps: Deps, clicks: ClickRow[], insert: InsertBatch, i
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
-  return { txnId, rows: clicks, stored: await insert(clicks, txnId) };
+  return { txnId, stored: await insert(clicks, txnId) };
 }
 
 /** How many stored click batches one counting round takes together. */
@@ -355,7 +355,7 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
 export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert: InsertBatch, ids?: BatchIds): Promise<number> {
   const batch = await storeBatch(deps, clicks, insert, ids);
   if (!batch) return 0;
-  const incs = clickIncrements(batch.rows.filter((_, i) => batch.stored.has(i)));
+  const incs = clickIncrements(clicks.filter((_, i) => batch.stored.has(i)));
   await applyIncrements(deps, batch.txnId, incs);
   await closeTxn(deps, batch.txnId, incs);
   return batch.stored.size;

@@ -188,18 +188,16 @@ function bucketRows(clicks: ClickRow[], txn?: string): number[][] {
     const window = Math.floor(c.created_at.getTime() / BUCKET_WINDOW_MS);
     const t = txn ?? c.stats_txn ?? '';
     // A run of clicks of one publisher in one window (the common case) goes on without a lookup.
-    let g = prev && prev.publisher === c.publisher_id && prev.window === window && prev.txn === t ? prev.group : undefined;
-    if (!g) {
+    if (!prev || prev.publisher !== c.publisher_id || prev.window !== window || prev.txn !== t || prev.group.length >= BUCKET_MAX) {
       const key = `${c.publisher_id}\u0000${window}\u0000${t}`;
-      g = open.get(key);
-      prev = g && { publisher: c.publisher_id, window, txn: t, group: g };
-    }
-    if (!g || g.length >= BUCKET_MAX) {
-      open.set(`${c.publisher_id}\u0000${window}\u0000${t}`, (g = []));
-      groups.push(g);
+      let g = open.get(key);
+      if (!g || g.length >= BUCKET_MAX) {
+        open.set(key, (g = []));
+        groups.push(g);
+      }
       prev = { publisher: c.publisher_id, window, txn: t, group: g };
     }
-    g.push(i);
+    prev.group.push(i);
   });
   return groups;
 }
