@@ -22,7 +22,7 @@ export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
 export { CODE_PATTERN, destination, REDIRECT_TARGETS_CACHE, RedirectResolver } from './redirect-targets';
 export type { RedirectTarget } from './redirect-targets';
 export { CLICK_LIST_ORDER, KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE, LINK_LIST_ORDER, LinksData, linksDomain } from './data/links.data';
-export type { ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';
+export type { ClickCount, ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';
 export type { ClickDoc } from './data/click.schema';
 export { BUCKET_MAX, BUCKET_WINDOW_MS, unpackBucket } from './data/click-bucket';
 export type { ClickBucketDoc } from './data/click-bucket.schema';

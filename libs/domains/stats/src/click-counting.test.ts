@@ -5,7 +5,7 @@
  * batch by batch, still exactly once. The oracle is the increments of all the clicks counted at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, migrateIndexes, type Database } from '@cw/db';
+import { connectDatabase, insertManyTolerant, migrateIndexes, type Database } from '@cw/db';
 import { conversionsDomain } from '@cw/conversions';
 import { keyRing } from '@cw/config';
 import { ClickIds, clickRecord, linksDomain, type ClickRow } from '@cw/links';
@@ -20,6 +20,7 @@ let db: Database;
 let deps: Pick<StatsDeps, 'data'>;
 let models: ReturnType<typeof statsDomain.open>['models'];
 let links: ReturnType<typeof linksDomain.open>['handle'];
+let linkModels: ReturnType<typeof linksDomain.open>['models'];
 
 beforeAll(async () => {
   engine = await startTestEngine();
@@ -30,6 +31,7 @@ beforeAll(async () => {
   for (const m of [stats.models, linksData.models, conversions.models]) await migrateIndexes(m);
   models = stats.models;
   links = linksData.handle;
+  linkModels = linksData.models;
   deps = { data: { stats: stats.handle, links, conversions: conversions.handle } } as unknown as Pick<StatsDeps, 'data'>;
 });
 afterAll(async () => {
@@ -88,6 +90,23 @@ describe('clicks counted by the worker', () => {
     // No transaction id is left in the cells.
     expect(await models.Stat.countDocuments({ 'txns.0': { $exists: true } })).toBe(0);
     expect(await countStoredClicks(deps)).toBe(0);
+  });
+
+  it("counts a batch stored as buckets from their columns, and one of the previous version's rows by id, in one round", async () => {
+    const current = batch('pubG', 250);
+    const previous = batch('pubG', 150);
+    const { txnId } = await store(current);
+    // Marked: its clicks are exactly its buckets.
+    expect(await models.StatTxn.findById(txnId).lean()).toMatchObject({ buckets: true, click_ids: links.batchIds(current) });
+    // The previous version: one row per click under the transaction, which names every click.
+    const rows = (list: ClickRow[], txn: string) =>
+      insertManyTolerant(linkModels.Click.collection, list.map((r) => ({ ...r, stats_txn: txn })) as never[]).then((r) => r.inserted);
+    const old = await storeClicks(deps, previous, rows, (list) => list.map((c) => c._id));
+    expect((await models.StatTxn.findById(old.txnId).lean())?.buckets).toBeUndefined();
+
+    expect(await countStoredClicks(deps)).toBe(400);
+    const { expected, stored } = await countsOf([...current, ...previous]);
+    expect(stored).toEqual(expected);
   });
 
   it('rounds racing each other count each click once', async () => {

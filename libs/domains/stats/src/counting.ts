@@ -10,7 +10,7 @@
  * pass for what is left (`countPendingChanges`); never on a read
  * (docs/decisions/0046-stats-read-contract.md).
  */
-import type { ClickRow } from '@cw/links';
+import type { ClickCount, ClickRow } from '@cw/links';
 import { Increments, QUARTER_MS, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
@@ -224,19 +224,21 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
 }
 
 /**
- * What a batch of stored clicks adds: each click not flagged as a bot, once. Clicks of one
+ * What a batch of stored clicks adds: each click not flagged as a bot, once; `counted`: clicks
+ * already counted per target and slot (a batch stored as buckets, `humanClickCounts`). Clicks of one
  * attribution in one quarter hour add to the same cells and slots (a slot is a quarter of a day or
  * a day of a month), so they are counted together: a tracker batch is a few links' clicks, a few
  * groups rather than a thousand clicks' worth of cell lookups.
  */
-export function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>) {
+export function clickIncrements(
+  clicks: Array<Pick<ClickRow, 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid' | 'created_at' | 'is_bot'>>,
+  counted: ClickCount[] = [],
+) {
   const groups = new Map<string, { a: Attribution; at: number; n: number }>();
-  for (const c of clicks) {
-    if (c.is_bot) continue;
-    const at = new Date(c.created_at).getTime();
+  const add = (c: Pick<ClickRow, 'publisher_id' | 'link_id' | 'program_id' | 'campaign_id' | 'subid'>, at: number, n: number) => {
     const key = `${c.publisher_id}\u0001${c.program_id ?? '\u0000'}\u0001${c.campaign_id ?? '\u0000'}\u0001${c.subid ?? ''}\u0001${c.link_id ?? '\u0000'}\u0001${Math.floor(at / QUARTER_MS)}`;
     const group = groups.get(key);
-    if (group) group.n++;
+    if (group) group.n += n;
     else {
       const a = {
         publisher_id: c.publisher_id,
@@ -245,12 +247,39 @@ export function clickIncrements(clicks: Array<Pick<ClickRow, 'publisher_id' | 'l
         subid: c.subid ?? '',
         link_id: c.link_id ?? null,
       };
-      groups.set(key, { a, at, n: 1 });
+      groups.set(key, { a, at, n });
     }
-  }
+  };
+  for (const c of clicks) if (!c.is_bot) add(c, new Date(c.created_at).getTime(), 1);
+  for (const c of counted) add(c, c.at, c.n);
   const incs = new Increments();
   for (const g of groups.values()) incs.clicks(g.a, g.at, g.n);
   return storedIncs(incs.nonZero());
+}
+
+/** A stored click batch's transaction, as counting reads it. */
+type ClickTxn = { _id: string; click_ids: string[]; buckets?: boolean };
+const CLICK_TXN = { _id: 1, click_ids: 1, buckets: 1 } as const;
+
+/**
+ * What these stored click batches add, and how many clicks they hold: a batch stored as buckets is
+ * counted from its buckets' columns; one of an earlier version from its clicks, found by id.
+ */
+async function batchIncrements(deps: Deps, txns: ClickTxn[]) {
+  const read = await Promise.all(
+    txns.map(async (t) =>
+      t.buckets
+        ? { rows: [], ...(await deps.data.links.clickCountsOfBatch(t.click_ids, t._id, QUARTER_MS)) }
+        : { rows: await deps.data.links.clicksOfBatch(t.click_ids, t._id), counts: [], clicks: 0 },
+    ),
+  );
+  return {
+    clicks: read.reduce((n, r) => n + r.clicks + r.rows.length, 0),
+    incs: clickIncrements(
+      read.flatMap((r) => r.rows),
+      read.flatMap((r) => r.counts),
+    ),
+  };
 }
 
 /**
@@ -297,6 +326,8 @@ async function storeBatch(deps: Deps, clicks: ClickRow[], insert: InsertBatch, i
     kind: 'clicks',
     // What the batch's stored clicks are found by, for counting and recovery: its buckets' ids.
     click_ids: (ids ?? ((r) => deps.data.links.batchIds(r)))(clicks),
+    // Stored as insertClickRows stores a batch: counted from its buckets' columns.
+    ...(ids ? {} : { buckets: true }),
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
@@ -334,14 +365,13 @@ export async function countStoredClicks(deps: Deps, opts: { txnIds?: string[]; r
       { ...free, lease_until: { $gt: new Date() }, _id: { $in: ids } }, // the lease checked again, now
       { $set: { owner, lease_until: new Date(Date.now() + TXN_LEASE_MS) } },
     );
-    const mine = await Txn.find({ _id: { $in: ids }, owner }, { _id: 1, click_ids: 1 }).lean<Array<{ _id: string; click_ids: string[] }>>();
+    const mine = await Txn.find({ _id: { $in: ids }, owner }, CLICK_TXN).lean<ClickTxn[]>();
     if (!mine.length) continue;
-    const clicks = (await Promise.all(mine.map((t) => deps.data.links.clicksOfBatch(t.click_ids, t._id)))).flat() as ClickRow[];
+    const { clicks, incs } = await batchIncrements(deps, mine);
     const group = mine.map((t) => t._id);
-    const incs = clickIncrements(clicks);
     await applyIncrements(deps, group, incs);
     await closeTxn(deps, group, incs);
-    counted += clicks.length;
+    counted += clicks;
     if (ids.length < perRound) break;
   }
   return counted;
@@ -367,19 +397,18 @@ export async function storeCountedClicks(deps: Deps, clicks: ClickRow[], insert:
  */
 export async function recoverClickBatches(deps: Deps, now = new Date()): Promise<number> {
   const Txn = own(deps).StatTxn;
-  const left = await Txn.find({ kind: 'clicks', lease_until: { $lte: now } })
+  const left = await Txn.find({ kind: 'clicks', lease_until: { $lte: now } }, CLICK_TXN)
     .limit(100)
-    .lean<Array<{ _id: string; click_ids: string[] }>>();
+    .lean<ClickTxn[]>();
   let n = 0;
   const owner = newTxnId();
   for (const t of left) {
     const claim = await Txn.updateOne({ _id: t._id, lease_until: { $lte: now } }, { $set: { owner, lease_until: new Date(now.getTime() + TXN_LEASE_MS) } });
     if (!claim.modifiedCount) continue;
-    const clicks = (await deps.data.links.clicksOfBatch(t.click_ids, t._id)) as ClickRow[];
-    const incs = clickIncrements(clicks);
+    const { clicks, incs } = await batchIncrements(deps, [t]);
     await applyIncrements(deps, t._id, incs);
     await closeTxn(deps, t._id, incs);
-    n += clicks.length;
+    n += clicks;
   }
   return n;
 }

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
 import { ClickIds } from '../click-ids';
 import type { ClickBucketDoc } from './click-bucket.schema';
-import { BUCKET_WINDOW_MS, bucketIdsOf, bucketsOf, packBucket, unpackBucket, type BucketFilter, type ClickRow } from './click-bucket';
+import {
+  BUCKET_COUNTING,
+  BUCKET_WINDOW_MS,
+  bucketIdsOf,
+  bucketsOf,
+  humanClickCounts,
+  packBucket,
+  unpackBucket,
+  type BucketFilter,
+  type ClickCount,
+  type ClickRow,
+} from './click-bucket';
 
 const ids = new ClickIds(keyRing(Buffer.alloc(32, 7)));
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -97,6 +108,40 @@ describe('click buckets', () => {
       expect(unpackBucket(stored, f), JSON.stringify(f)).toEqual(expected);
       expect(unpackBucket(legacy, f), JSON.stringify(f)).toEqual(expected);
     }
+  });
+
+  it('count their human clicks per target and slot from the columns alone, as counting every click would', async () => {
+    const { serialize, deserialize } = await import('bson');
+    // Over 2 seconds, slots of 500 ms: clicks of one target fall in several slots; every bot reason, and a bot without one.
+    const clicks = Array.from({ length: 400 }, (_, i) =>
+      click(i, { link_id: `lnk${i % 9}`, subid: `sub-${i % 4}`, campaign_id: 500 + (i % 3), created_at: new Date(T + i * 5) }),
+    ).map((c, i) => (i % 17 === 3 ? { ...c, is_bot: true, bot_reason: null } : c));
+    const doc = packBucket(clicks);
+    const expected = new Map<string, number>();
+    for (const c of clicks.filter((c) => !c.is_bot)) {
+      const key = `${c.publisher_id}|${c.link_id}|${c.program_id}|${c.campaign_id}|${c.subid}|${Math.floor(c.created_at.getTime() / 500)}`;
+      expected.set(key, (expected.get(key) ?? 0) + 1);
+    }
+    const countsOf = (found: ClickCount[]) =>
+      new Map(found.map((g) => [`${g.publisher_id}|${g.link_id}|${g.program_id}|${g.campaign_id}|${g.subid}|${Math.floor(g.at / 500)}`, g.n]));
+    // Read back as the driver gives it (binary columns), with only the columns counting reads.
+    const stored = deserialize(serialize(doc)) as ClickBucketDoc;
+    const projected = Object.fromEntries(Object.keys(BUCKET_COUNTING).map((k) => [k, stored[k as keyof ClickBucketDoc]])) as ClickBucketDoc;
+    const found = humanClickCounts(projected, 500);
+    expect(found.length).toBe(expected.size);
+    expect(countsOf(found)).toEqual(expected);
+    // Each group's time is one of its clicks' (in its slot).
+    for (const g of found) expect(clicks.some((c) => c.link_id === g.link_id && c.created_at.getTime() === g.at && !c.is_bot)).toBe(true);
+    // A bucket of the earlier one-entry-per-target layout counts the same.
+    const tm = Buffer.from(doc.tm!);
+    const legacy = {
+      ...projected,
+      lsub: doc.ls.map((_, ti) => doc.lsub[tm.readUInt16LE(6 * ti)]!),
+      lc: doc.ls.map((_, ti) => doc.lc[tm.readUInt16LE(6 * ti + 2)]!),
+      lp: doc.ls.map((_, ti) => doc.lp[tm.readUInt16LE(6 * ti + 4)]!),
+    };
+    delete legacy.tm;
+    expect(countsOf(humanClickCounts(legacy, 500))).toEqual(expected);
   });
 
   it('keep the strings as one NUL-separated string, as an array when one holds a NUL, and read buckets of the earlier array layout', async () => {

@@ -6,7 +6,19 @@ import type { Model } from 'mongoose';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickIdParts } from '../click-ids';
-import { BUCKET_WINDOW_MS, BUCKET_WITHOUT_HASHES, bucketIdsOf, bucketsOf, newestFirst, unpackBucket, windowEnd, type ClickRow } from './click-bucket';
+import {
+  BUCKET_COUNTING,
+  BUCKET_WINDOW_MS,
+  BUCKET_WITHOUT_HASHES,
+  bucketIdsOf,
+  bucketsOf,
+  humanClickCounts,
+  newestFirst,
+  unpackBucket,
+  windowEnd,
+  type ClickCount,
+  type ClickRow,
+} from './click-bucket';
 import { clickBucketSchema, type ClickBucketDoc } from './click-bucket.schema';
 import { DAY_MS, MERGE_SOURCE_MAX, mergedBucket, planMerges, skippedClicks, type BucketSpan } from './click-compaction';
 import { clickCompactionSchema, type ClickCompactionDoc } from './click-compaction.schema';
@@ -14,7 +26,7 @@ import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
 
 export type LinkRow = LinkDoc & { _id: string };
-export type { ClickRow };
+export type { ClickCount, ClickRow };
 
 /** The links list's order (the index `{publisher_id, listed, created_at: -1, _id: 1}`). */
 export const LINK_LIST_ORDER = [
@@ -310,6 +322,16 @@ export class LinksData extends DomainHandle {
     const clicks = new Map<string, CountedClick>();
     for (const c of [...buckets.flatMap((b) => unpackBucket(b)), ...rows]) clicks.set(c._id, c);
     return [...clicks.values()];
+  }
+
+  /**
+   * The clicks of a batch stored as buckets by insertClickRows (its transaction marked so), found by
+   * `ids`, its buckets' ids: how many, and the human ones counted per target and `slotMs` from the
+   * buckets' columns (each click is in one of them, once: nothing to dedupe, no click rebuilt).
+   */
+  async clickCountsOfBatch(ids: string[], txn: string, slotMs: number): Promise<{ clicks: number; counts: ClickCount[] }> {
+    const buckets = await this.models.ClickBucket.find({ _id: { $in: ids }, stats_txn: txn }, BUCKET_COUNTING).lean<ClickBucketDoc[]>();
+    return { clicks: buckets.reduce((n, b) => n + b.n, 0), counts: buckets.flatMap((b) => humanClickCounts(b, slotMs)) };
   }
 
   /**

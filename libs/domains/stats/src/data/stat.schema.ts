@@ -50,6 +50,12 @@ export const statTxnSchema = new Schema(
     incs: { type: Schema.Types.Mixed },
     conversions: { type: Schema.Types.Mixed },
     click_ids: { type: [String], default: undefined },
+    /**
+     * A click batch stored as buckets by insertClickRows (`click_ids` are its buckets' ids, each
+     * click in one of them once): counted from the buckets' columns. Absent: a batch of an earlier
+     * version (rows, or buckets a migration made of them), whose clicks are found and deduped by id.
+     */
+    buckets: { type: Boolean },
     /** A click batch whose clicks are all written: the worker may count it now (with others). */
     stored: { type: Boolean },
     /** Who is applying it now (a group of click batches, or a recovery); absent: nobody yet. */
