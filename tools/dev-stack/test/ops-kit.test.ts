@@ -40,6 +40,11 @@ function registeredMetrics(): Set<string> {
       names.add(m[2]!);
       if (m[1] === 'Histogram' || m[1] === 'Summary') for (const s of ['_bucket', '_count', '_sum']) names.add(m[2]! + s);
     }
+    // The HTTP metrics, kept by @cw/metrics itself and registered in prom-client's registry.
+    for (const m of text.matchAll(/\bthis\.metric\('([a-z_:][a-z0-9_:]*)', '[^']*', '(counter|histogram)'/g)) {
+      names.add(m[1]!);
+      if (m[2] === 'histogram') for (const s of ['_bucket', '_count', '_sum']) names.add(m[1]! + s);
+    }
   }
   return names;
 }

@@ -126,7 +126,7 @@ describe('click buckets', () => {
       new Map(found.map((g) => [`${g.publisher_id}|${g.link_id}|${g.program_id}|${g.campaign_id}|${g.subid}|${Math.floor(g.at / 500)}`, g.n]));
     // Read back as the driver gives it (binary columns), with only the columns counting reads.
     const stored = deserialize(serialize(doc)) as ClickBucketDoc;
-    const projected = Object.fromEntries(Object.keys(BUCKET_COUNTING).map((k) => [k, stored[k as keyof ClickBucketDoc]])) as ClickBucketDoc;
+    const projected = Object.fromEntries(Object.keys(BUCKET_COUNTING).map((k) => [k, stored[k as keyof ClickBucketDoc]])) as unknown as ClickBucketDoc;
     const found = humanClickCounts(projected, 500);
     expect(found.length).toBe(expected.size);
     expect(countsOf(found)).toEqual(expected);
