@@ -2,7 +2,6 @@
  * The HTTP metrics give the registry exactly what prom-client's own Counter and Histogram would for
  * the same requests (the oracle: those, fed the same observations), in the text format and as JSON.
  */
-import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -78,7 +77,7 @@ describe('HTTP metrics', () => {
       ctx.status = ctx.path === '/a/missing' ? 404 : 200;
       ctx.body = 'ok';
     });
-    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     for (const path of ['/a/1', '/a/2', '/a/slow', '/a/missing', '/elsewhere']) await (await fetch(base + path)).text();
