@@ -18,6 +18,15 @@ describe('click id signatures', () => {
     }
   });
 
+  it("end every id with createHmac's bytes of everything before them, for every link code length", () => {
+    const secret = randomBytes(32);
+    const ids = new ClickIds(keyRing(secret));
+    for (let n = 1; n <= 64; n++) {
+      const raw = Buffer.from(ids.next('a1B2c3'.repeat(11).slice(0, n), { isBot: n % 2 === 0 }).slice(4), 'base64url');
+      expect(raw.subarray(raw.length - 10).equals(expected(secret, raw.subarray(0, raw.length - 10))), `link code of ${n}`).toBe(true);
+    }
+  });
+
   it('verify ids signed under any key of the ring, and no id altered in any byte', () => {
     const old = randomBytes(32);
     const current = randomBytes(32);

@@ -53,11 +53,24 @@ class ClickMac {
     }
   }
 
-  sign(body: Buffer): Buffer {
-    if (body.length > MAX_BODY) return createHmac('sha256', this.key).update(body).digest().subarray(0, MAC_BYTES);
+  /**
+   * Writes the MAC of `body` into `out` at `at`. The digests come back as latin1 strings, written
+   * into place: half the cost of digests as Buffers, each a native allocation of its own.
+   */
+  signInto(body: Buffer, out: Buffer, at: number): void {
+    if (body.length > MAX_BODY) {
+      createHmac('sha256', this.key).update(body).digest().copy(out, at, 0, MAC_BYTES);
+      return;
+    }
     body.copy(this.inner, BLOCK);
-    hash('sha256', this.inner.subarray(0, BLOCK + body.length), 'buffer').copy(this.outer, BLOCK);
-    return hash('sha256', this.outer, 'buffer').subarray(0, MAC_BYTES);
+    this.outer.write(hash('sha256', this.inner.subarray(0, BLOCK + body.length), 'latin1'), BLOCK, 32, 'latin1');
+    out.write(hash('sha256', this.outer, 'latin1'), at, MAC_BYTES, 'latin1');
+  }
+
+  sign(body: Buffer): Buffer {
+    const mac = Buffer.allocUnsafe(MAC_BYTES);
+    this.signInto(body, mac, 0);
+    return mac;
   }
 }
 
@@ -99,7 +112,7 @@ export class ClickIds {
     this.pool.copy(raw, 8, this.at, this.at + NONCE_BYTES);
     this.at += NONCE_BYTES;
     raw.write(linkId, HEADER, 'latin1');
-    this.key.sign(raw.subarray(0, end)).copy(raw, end);
+    this.key.signInto(raw.subarray(0, end), raw, end);
     return `clk_${raw.toString('base64url')}`;
   }
 }
