@@ -54,7 +54,7 @@ class ClickMac {
   }
 
   /**
-   * Writes the MAC of `body` into `out` at `at`. The digests come back as latin1 strings, written
+   * Writes the MAC of `body` into `out` at `at`. The digests come back as latin1 ('binary') strings, written
    * into place: half the cost of digests as Buffers, each a native allocation of its own.
    */
   signInto(body: Buffer, out: Buffer, at: number): void {
@@ -63,8 +63,8 @@ class ClickMac {
       return;
     }
     body.copy(this.inner, BLOCK);
-    this.outer.write(hash('sha256', this.inner.subarray(0, BLOCK + body.length), 'latin1'), BLOCK, 32, 'latin1');
-    out.write(hash('sha256', this.outer, 'latin1'), at, MAC_BYTES, 'latin1');
+    this.outer.write(hash('sha256', this.inner.subarray(0, BLOCK + body.length), 'binary'), BLOCK, 32, 'latin1');
+    out.write(hash('sha256', this.outer, 'binary'), at, MAC_BYTES, 'latin1');
   }
 
   sign(body: Buffer): Buffer {
