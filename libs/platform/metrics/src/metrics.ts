@@ -10,59 +10,65 @@ export interface HttpMetrics {
 
 const DURATION_BOUNDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** One label set's request count and latency histogram (per bound, not cumulative; the last slot is above every bound). */
-interface Series {
-  service: string;
-  method: string;
-  route: string;
-  status: string;
+type RouteLabels = { service: string; method: string; route: string };
+
+/** One route's latency histogram: per bound, not cumulative; the last slot is above every bound. */
+interface RouteSeries {
+  labels: RouteLabels;
   count: number;
   sum: number;
   buckets: Float64Array;
 }
 
+/** One label set's request count, and its route's histogram. */
+interface StatusSeries {
+  labels: RouteLabels & { status: string };
+  count: number;
+  route: RouteSeries;
+}
+
 /**
  * `http_requests_total` and `http_request_duration_seconds`, kept per label set and given to
  * prom-client's registry as metrics of its own shape (`get()`, what it formats and serves): the
- * same series, names and values as its Counter and Histogram would give for the same requests
- * (metrics.test.ts compares them). Why not those: they hash the labels on every call, even on a
- * labelled child, which was 1.3-2.5 µs of each redirect; here a request costs one map lookup.
+ * same series, in the same order, with the same values (sums added in the same order) as its
+ * Counter and Histogram would give for the same requests (metrics.test.ts compares them). Why not
+ * those: they hash the labels on every call, even on a labelled child, which was 1.3-2.5 µs of
+ * each redirect; here a request costs one map lookup.
  */
 class HttpSeries {
-  private readonly series = new Map<string, Series>();
+  private readonly statuses = new Map<string, StatusSeries>();
+  private readonly routes = new Map<string, RouteSeries>();
 
   observe(service: string, method: string, route: string, status: string, seconds: number): void {
     const key = `${service} ${method} ${route} ${status}`;
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { service, method, route, status, count: 0, sum: 0, buckets: new Float64Array(DURATION_BOUNDS.length + 1) }));
+    let s = this.statuses.get(key);
+    if (!s) this.statuses.set(key, (s = { labels: { service, method, route, status }, count: 0, route: this.route(service, method, route) }));
+    s.count++;
+    // A time that is not a number (never from a clock) is counted as a request, not timed.
+    if (!Number.isFinite(seconds)) return;
+    const r = s.route;
     let i = 0;
     while (i < DURATION_BOUNDS.length && seconds > DURATION_BOUNDS[i]!) i++;
-    s.buckets[i]!++;
-    s.sum += seconds;
-    s.count++;
+    r.buckets[i]!++;
+    r.sum += seconds;
+    r.count++;
+  }
+
+  private route(service: string, method: string, route: string): RouteSeries {
+    const key = `${service} ${method} ${route}`;
+    let r = this.routes.get(key);
+    if (!r) this.routes.set(key, (r = { labels: { service, method, route }, count: 0, sum: 0, buckets: new Float64Array(DURATION_BOUNDS.length + 1) }));
+    return r;
   }
 
   /** prom-client's Counter of requests, by service, method, route and status. */
   readonly requests = this.metric('http_requests_total', 'HTTP requests', 'counter', () =>
-    [...this.series.values()].map((s) => ({ labels: { service: s.service, method: s.method, route: s.route, status: s.status }, value: s.count })),
+    [...this.statuses.values()].map((s) => ({ labels: s.labels, value: s.count })),
   );
 
-  /** prom-client's Histogram of durations, by service, method and route (statuses summed). */
-  readonly duration = this.metric('http_request_duration_seconds', 'HTTP request duration', 'histogram', () => {
-    const byRoute = new Map<string, { labels: { service: string; method: string; route: string }; count: number; sum: number; buckets: Float64Array }>();
-    for (const s of this.series.values()) {
-      const key = `${s.service} ${s.method} ${s.route}`;
-      let r = byRoute.get(key);
-      if (!r)
-        byRoute.set(
-          key,
-          (r = { labels: { service: s.service, method: s.method, route: s.route }, count: 0, sum: 0, buckets: new Float64Array(s.buckets.length) }),
-        );
-      r.count += s.count;
-      r.sum += s.sum;
-      s.buckets.forEach((n, i) => (r.buckets[i]! += n));
-    }
-    return [...byRoute.values()].flatMap((r) => {
+  /** prom-client's Histogram of durations, by service, method and route. */
+  readonly duration = this.metric('http_request_duration_seconds', 'HTTP request duration', 'histogram', () =>
+    [...this.routes.values()].flatMap((r) => {
       let below = 0;
       return [
         ...DURATION_BOUNDS.map((le, i) => ({
@@ -74,18 +80,23 @@ class HttpSeries {
         { labels: r.labels, value: r.sum, metricName: 'http_request_duration_seconds_sum' },
         { labels: r.labels, value: r.count, metricName: 'http_request_duration_seconds_count' },
       ];
-    });
-  });
+    }),
+  );
 
   private metric(name: string, help: string, type: 'counter' | 'histogram', values: () => unknown[]): Metric {
-    return {
+    const metric = {
       name,
       help,
       type,
       aggregator: 'sum',
-      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
-      reset: () => this.series.clear(),
-    } as unknown as Metric;
+      // The registry's name (it renames counters for OpenMetrics), not the one given here.
+      get: async () => ({ name: metric.name, help, type, aggregator: 'sum', values: values() }),
+      reset: () => {
+        this.statuses.clear();
+        this.routes.clear();
+      },
+    };
+    return metric as unknown as Metric;
   }
 }
 
