@@ -234,6 +234,15 @@ function bytes(v: unknown): Buffer {
   throw new Error('click bucket: a column is not binary');
 }
 
+/**
+ * A bucket's lookup of each target's sub-ID (`at` 0), merchant (2) or program (4): through `tm`
+ * (their indexes into the distinct values), or (buckets of earlier versions) one entry per target.
+ */
+function targetValues(doc: Pick<ClickBucketDoc, 'tm'>): <T>(values: T[], ti: number, at: number) => T {
+  const tm = doc.tm ? bytes(doc.tm) : undefined;
+  return <T>(values: T[], ti: number, at: number): T => values[tm ? tm.readUInt16LE(6 * ti + at) : ti]!;
+}
+
 /** What a reader wants of a bucket's clicks, decided from its columns before a click is rebuilt. */
 export interface BucketFilter {
   linkId?: string;
@@ -261,10 +270,7 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter, skip?: Ui
   const b = bytes(doc.b);
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
-  // Each target's sub-ID, merchant and program: through `tm` (their indexes into the distinct
-  // values), or (buckets of earlier versions) one entry per target. Looked up per click kept.
-  const tm = doc.tm ? bytes(doc.tm) : undefined;
-  const valueOf = <T>(values: T[], ti: number, at: number): T => values[tm ? tm.readUInt16LE(6 * ti + at) : ti]!;
+  const valueOf = targetValues(doc);
   // Which targets match (per target index), when the reader filters by target: a value the bucket
   // does not hold matches none of its targets.
   let targets: Uint8Array | undefined;
@@ -338,8 +344,7 @@ export function humanClickCounts(doc: Pick<ClickBucketDoc, keyof typeof BUCKET_C
   const at = bytes(doc.at);
   const l = bytes(doc.l);
   const b = bytes(doc.b);
-  const tm = doc.tm ? bytes(doc.tm) : undefined;
-  const valueOf = <T>(values: T[], ti: number, at: number): T => values[tm ? tm.readUInt16LE(6 * ti + at) : ti]!;
+  const valueOf = targetValues(doc);
   const t0 = new Date(doc.t0).getTime();
   // Keyed by slot and target (a target index is a uint16).
   const groups = new Map<number, ClickCount>();
