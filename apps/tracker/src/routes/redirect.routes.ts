@@ -3,13 +3,13 @@
  * background (buffered writes); unknown code 404. HEAD answers the same redirect without
  * recording a click (link previews). Never exposes a publisher key. Codes whose target is cached
  * are answered by the node route in front of Koa (redirect.node-route.ts); this route answers the
- * rest (first sight of a code, unknown codes, errors), with the same redirect (redirectAnswer).
+ * rest (first sight of a code, unknown codes, errors), with the same redirect (redirectHeaders).
  */
 import Router from '@koa/router';
 import { ApiError } from '@cw/errors';
 import type { ClickRedirects } from '../services/click-redirects';
 import { destination } from '@cw/links';
-import { redirectAnswer } from '../services/redirect-answer';
+import { redirectHeaders } from '../services/redirect-answer';
 
 export function redirectRouter(redirects: ClickRedirects): Router {
   const router = new Router();
@@ -22,11 +22,12 @@ export function redirectRouter(redirects: ClickRedirects): Router {
       ip: ctx.ip,
       overIpLimit: ctx.state.overIpLimit === true,
     });
-    const { headers, body } = redirectAnswer(destination(target, clickId), ctx.get('Accept') || undefined);
+    const headers = redirectHeaders(destination(target, clickId));
     ctx.status = 302;
-    ctx.set(headers);
-    ctx.body = body;
-    ctx.type = headers['Content-Type']!;
+    for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
+    // No body (Content-Length: 0), as the node route answers: Koa types an empty string, so the type goes.
+    ctx.body = '';
+    ctx.remove('Content-Type');
   });
   return router;
 }

@@ -1,21 +1,10 @@
-/** The redirect's HTTP answer, one definition for the node route and the Koa route (docs/decisions/0048-tracker-redirect-node-route.md). */
-
-/** Koa's ctx.accepts('html'): an Accept header naming text/html, text/*, or a wildcard, or none at all. */
-function acceptsHtml(accept: string | undefined): boolean {
-  return accept === undefined || accept === '' || /text\/html|text\/\*|\*\/\*/.test(accept);
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-
 /**
- * The 302's headers and body (as Koa's ctx.redirect words them: the location escaped for a reader
- * of HTML), the one definition both the node route and the Koa route answer with.
+ * The redirect's HTTP answer, one definition for the node route and the Koa route
+ * (docs/decisions/0048-tracker-redirect-node-route.md): a 302 to the location, never cached, with
+ * no body (the addendum of 0048: a redirect's reader follows Location; the spec's bodies are JSON).
  */
-export function redirectAnswer(location: string, accept: string | undefined): { headers: Record<string, string>; body: string } {
-  const html = acceptsHtml(accept);
-  return {
-    headers: { 'Cache-Control': 'no-store', Location: location, 'Content-Type': html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' },
-    body: `Redirecting to ${html ? escapeHtml(location) : location}.`,
-  };
+
+/** The 302's own headers as a flat list of names and values (node's `writeHead` takes it as it is). */
+export function redirectHeaders(location: string): string[] {
+  return ['Cache-Control', 'no-store', 'Location', location];
 }
