@@ -67,6 +67,18 @@ export function accessLog(logger: Logger) {
   };
 }
 
+/**
+ * The logger access lines are written through: the app's, without its redaction. An access line
+ * holds only the fields above, none a secret, and the redaction's wildcard paths (`*.key`, ...)
+ * ran over every value of every line: 9% of the tracker's CPU at saturation when logging at info.
+ */
+const accessLoggers = new WeakMap<Logger, Logger>();
+function accessLogger(logger: Logger): Logger {
+  let access = accessLoggers.get(logger);
+  if (!access) accessLoggers.set(logger, (access = logger.child({}, { redact: [] })));
+  return access;
+}
+
 /** The access line itself, for Koa apps (above) and a plain node:http handler in front of one (the tracker's redirect). */
 export function writeAccessLine(
   logger: Logger,
@@ -84,5 +96,5 @@ export function writeAccessLine(
   if (r.account) line.account_id = r.account;
   const trace = activeTraceId();
   if (trace) line.trace_id = trace;
-  logger.info(line, 'request');
+  accessLogger(logger).info(line, 'request');
 }

@@ -13,7 +13,7 @@ function appWithSink() {
   const router = new Router();
   router.get('/items/:id', (ctx) => {
     ctx.state.principal = { publisher: { _id: 'pub_1' } };
-    (ctx.state.log as Logger).warn({ item: ctx.params.id }, 'looked up');
+    (ctx.state.log as Logger).warn({ item: ctx.params.id, lookup: { token: 'tok_never_logged' } }, 'looked up');
     ctx.body = { ok: true };
   });
   router.get('/boom', () => {
@@ -35,8 +35,10 @@ describe('the request logger', () => {
     const res = await request(server).get('/items/42').set('X-Request-Id', 'req_test_1234');
     expect(res.status).toBe(200);
     const [handler, access] = lines();
-    expect(handler).toMatchObject({ msg: 'looked up', request_id: 'req_test_1234', account_id: 'pub_1', item: '42' });
-    expect(access).toMatchObject({ msg: 'request', route: '/items/:id', status: 200, request_id: 'req_test_1234', account_id: 'pub_1' });
+    expect(handler).toMatchObject({ msg: 'looked up', request_id: 'req_test_1234', account_id: 'pub_1', item: '42', lookup: { token: '[redacted]' } });
+    // Access lines skip the redaction (nothing in them is a secret), not the logger's own fields.
+    expect(access).toMatchObject({ msg: 'request', service: 'svc', route: '/items/:id', status: 200, request_id: 'req_test_1234', account_id: 'pub_1' });
+    expect(Object.keys(access!).sort()).toEqual(['account_id', 'duration_ms', 'level', 'method', 'msg', 'name', 'request_id', 'route', 'service', 'status', 'time']);
   });
 
   it('logs an unhandled error with the request id, then one access line of the 500', async () => {
