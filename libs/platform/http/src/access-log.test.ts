@@ -38,7 +38,19 @@ describe('the request logger', () => {
     expect(handler).toMatchObject({ msg: 'looked up', request_id: 'req_test_1234', account_id: 'pub_1', item: '42', lookup: { token: '[redacted]' } });
     // Access lines skip the redaction (nothing in them is a secret), not the logger's own fields.
     expect(access).toMatchObject({ msg: 'request', service: 'svc', route: '/items/:id', status: 200, request_id: 'req_test_1234', account_id: 'pub_1' });
-    expect(Object.keys(access!).sort()).toEqual(['account_id', 'duration_ms', 'level', 'method', 'msg', 'name', 'request_id', 'route', 'service', 'status', 'time']);
+    expect(Object.keys(access!).sort()).toEqual([
+      'account_id',
+      'duration_ms',
+      'level',
+      'method',
+      'msg',
+      'name',
+      'request_id',
+      'route',
+      'service',
+      'status',
+      'time',
+    ]);
   });
 
   it('logs an unhandled error with the request id, then one access line of the 500', async () => {
