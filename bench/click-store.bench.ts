@@ -40,7 +40,7 @@ const batch = (b: number) =>
     const l = (b * 1000 + i) % LINKS;
     return clickRecord(
       { linkId: `Lk${String(l).padStart(10, '0')}`, publisherId: 'pub_bench', programId: 1001 + (l % 5), merchantId: 501 + (l % 5), subid: `sub-${l % 40}` },
-      { userAgent: UA, referrer: i % 3 ? '' : `https://blog.example/post-${i % 20}`, ip: `203.0.${b % 250}.${i % 250}` },
+      { userAgent: UA, referrer: i % 3 ? '' : `https://blog.example/post-${i % 20}`, ip: `203.0.${b % 250}.${i % 250}`, rates: undefined, overIpLimit: false },
       ids,
       key,
     );

@@ -201,7 +201,7 @@ function* batchesOf(a: Account, now: number, count = a.clicks): Generator<ClickR
       if (!batch.length) txn = `stx_${Buffer.from(Array.from({ length: 12 }, () => Math.floor(rand() * 256))).toString('base64url')}`;
       const click = clickRecord(
         { linkId: link.id, publisherId: a.id, programId: link.program, merchantId: link.merchant, subid: link.subid },
-        { userAgent: ua, referrer, ip },
+        { userAgent: ua, referrer, ip, rates: undefined, overIpLimit: false },
         ids,
         addressKey,
         new Date(windowStart + offsets[i]!),

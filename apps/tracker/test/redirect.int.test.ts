@@ -127,11 +127,26 @@ describe('GET /c/{code}', () => {
     expect((await deps.data.links.storedClicks({})).length).toBe(before);
   });
 
-  it('redirects HEAD requests (link previews) without recording a click', async () => {
+  it('redirects HEAD requests (link previews) without recording a click, from Koa and the node route alike', async () => {
+    const [{ code: previewed }] = await ensureLinks(
+      deps.data.links,
+      deps.config.secretKey,
+      [{ publisherId: 'pub_a', programId: 9001, merchantId: 900, landingUrl: 'https://www.testshop.example/preview', subid: 'head-only' }],
+      { source: 'api', listed: true },
+    );
     await app.clicks.flush();
     const before = (await deps.data.links.storedClicks({})).length;
-    const res = await request(server).head(`/c/${code}`).set('User-Agent', BROWSER);
-    expect(res.status).toBe(302);
+    // The first HEAD resolves the code (Koa), the second finds it cached (the node route).
+    const answers = [
+      await request(server).head(`/c/${previewed}`).set('User-Agent', BROWSER),
+      await request(server).head(`/c/${previewed}`).set('User-Agent', BROWSER),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.location).pathname).toBe('/preview');
+      expect([res.headers['content-length'], res.headers['content-type']]).toEqual(['0', undefined]);
+    }
+    expect(Object.keys(answers[1]!.headers).sort()).toEqual(Object.keys(answers[0]!.headers).sort());
     await app.clicks.flush();
     expect((await deps.data.links.storedClicks({})).length).toBe(before);
   });
@@ -146,14 +161,23 @@ describe('GET /c/{code}', () => {
     const sink = new Writable({ write: (c, _e, cb) => (logged.push(String(c)), cb()) });
     const fresh = createApp({ ...deps, logger: createLogger({ name: 'tracker', destination: sink }) });
     const srv = serveApp(fresh);
+    // A link never followed: its first redirect is Koa's (it resolves and caches the target), the rest the node route's.
+    const [{ code: unseen }] = await ensureLinks(
+      deps.data.links,
+      deps.config.secretKey,
+      [{ publisherId: 'pub_a', programId: 9001, merchantId: 900, landingUrl: 'https://www.testshop.example/boots?size=42&colour=red', subid: 'koa-vs-node' }],
+      { source: 'api', listed: true },
+    );
     const follow = (accept?: string) => {
-      const r = request(srv).get(`/c/${code}`).set('User-Agent', BROWSER).set('X-Request-Id', 'req-from-caller-1');
+      const r = request(srv).get(`/c/${unseen}`).set('User-Agent', BROWSER).set('X-Request-Id', 'req-from-caller-1');
       return accept ? r.set('Accept', accept) : r;
     };
+    expect(deps.caches.redirectTargets.get(unseen!)).toBeUndefined();
     const first = await follow();
+    expect(deps.caches.redirectTargets.get(unseen!)).toBeDefined();
     const second = await follow();
     const plain = await follow('application/json');
-    for (const res of [first, second]) {
+    for (const res of [first, second, plain]) {
       expect(res.status).toBe(302);
       expect(res.headers['x-request-id']).toBe('req-from-caller-1');
       expect(res.headers['cache-control']).toBe('no-store');
@@ -166,16 +190,17 @@ describe('GET /c/{code}', () => {
     }
     const names = (res: { headers: Record<string, string> }) => Object.keys(res.headers).sort();
     expect(names(second)).toEqual(names(first));
-    expect(Number(second.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
-    expect(plain.status).toBe(302);
-    expect([plain.headers['content-type'], plain.text]).toEqual([undefined, '']);
-    const generated = await request(srv).get(`/c/${code}/?utm=x`).set('User-Agent', BROWSER);
+    // Both spend the address's point: Koa in the store, the node route in this process's count
+    // (decision 0050: a new address shows a fresh window until its first batch is answered).
+    expect(Number(first.headers['ratelimit-remaining'])).toBeLessThan(100000);
+    expect(Number(plain.headers['ratelimit-remaining'])).toBe(Number(second.headers['ratelimit-remaining']) - 1);
+    const generated = await request(srv).get(`/c/${unseen}/?utm=x`).set('User-Agent', BROWSER);
     expect(generated.status).toBe(302);
     expect(generated.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
     const ids = [first, second, plain, generated].map((r) => new URL(r.headers.location).searchParams.get('cw_click_id'));
     expect(new Set(ids).size).toBe(4);
     await fresh.clicks.close();
-    expect((await deps.data.links.storedClicks({ linkId: code })).filter((c) => ids.includes(c._id)).length).toBe(4);
+    expect((await deps.data.links.storedClicks({ linkId: unseen })).filter((c) => ids.includes(c._id)).length).toBe(4);
     expect(await redirectsCounted()).toBe(countedBefore + 4);
     // One access line per redirect, Koa's (the first) and the node route's alike; never the code or the query.
     const access = logged
@@ -187,7 +212,7 @@ describe('GET /c/{code}', () => {
     expect(access.map((l) => [l.method, l.route, l.status, l.request_id])).toEqual(
       [first, second, plain, generated].map((r) => ['GET', '/c/:code', 302, r.headers['x-request-id']]),
     );
-    expect(access.every((l) => typeof l.duration_ms === 'number' && !JSON.stringify(l).includes(code))).toBe(true);
+    expect(access.every((l) => typeof l.duration_ms === 'number' && !JSON.stringify(l).includes(unseen!))).toBe(true);
   });
 
   it('loses no click: everything buffered is written when the recorder closes', async () => {

@@ -30,11 +30,12 @@ export interface ClickRequest {
   /**
    * The per-link rate: counts this click by its address hash (never called for a known bot agent);
    * true when over it. An object, not a closure made per click (a closure per click cost 0.4 µs
-   * under tsx, which names every function it makes).
+   * under tsx, which names every function it makes). `undefined`: no per-link rate (data made
+   * outside a redirect).
    */
-  rates?: { hit(ipHash: string, linkId: string, now: number): boolean };
+  rates: { hit(ipHash: string, linkId: string, now: number): boolean } | undefined;
   /** Over the per-address budget (counted elsewhere, never refused). */
-  overIpLimit?: boolean;
+  overIpLimit: boolean;
 }
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);

@@ -51,7 +51,13 @@ function batch(publisher: string, n: number): ClickRow[] {
     const l = i % 7;
     return clickRecord(
       { linkId: `Lk${publisher}${l}`, publisherId: publisher, programId: 1001 + (l % 3), merchantId: 501 + (l % 3), subid: `s${i % 5}` },
-      { userAgent: i % 11 ? 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' : 'curl/8.5', referrer: '', ip: `198.51.100.${i % 200}` },
+      {
+        userAgent: i % 11 ? 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' : 'curl/8.5',
+        referrer: '',
+        ip: `198.51.100.${i % 200}`,
+        rates: undefined,
+        overIpLimit: false,
+      },
       ids,
       key,
     );
