@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError, type ParamError } from '@cw/errors';
+import { DISPLAY_TEXT_PATTERN, DISPLAY_TEXT_PROBLEM } from './display-text';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -44,6 +45,8 @@ function describe(e: ErrorObject): string {
       return 'is not a known parameter';
     case 'enum':
       return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'pattern':
+      return (e.params as { pattern: string }).pattern === DISPLAY_TEXT_PATTERN ? DISPLAY_TEXT_PROBLEM : (e.message ?? 'is invalid');
     default:
       return e.message ?? 'is invalid';
   }
