@@ -22,6 +22,7 @@ const DOMAINS = [
   'scope:monetize',
   'scope:feeds',
   'scope:people',
+  'scope:money',
 ];
 const TESTING_ONLY = [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }];
 const PACKAGE_ONLY = [
@@ -51,7 +52,9 @@ const BOUNDARIES = {
     { sourceTag: SHARED, onlyDependOnLibsWithTags: [SHARED] },
     // Domains: each reads another's data only through that domain's package (its handle's methods).
     { sourceTag: 'scope:programs', onlyDependOnLibsWithTags: [SHARED] },
-    { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links'] },
+    { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links', 'scope:money'] },
+    // Money out: the ledger (a consumer of the sale events) and payouts over it.
+    { sourceTag: 'scope:money', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:money'] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     // The conversions family (decision record 0047): sales core <- events feed <- stats <- reports, and the operator's acts over core and feed.
@@ -74,7 +77,7 @@ const BOUNDARIES = {
     { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:worker',
-      onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:tools', RUNTIME],
+      onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:money', 'scope:tools', RUNTIME],
     },
     {
       sourceTag: 'scope:publisher',
@@ -88,6 +91,7 @@ const BOUNDARIES = {
         'scope:postbacks',
         'scope:offers',
         'scope:trending',
+        'scope:money',
         'scope:tools',
         RUNTIME,
       ],
@@ -102,6 +106,7 @@ const BOUNDARIES = {
         'scope:account',
         'scope:conversions',
         'scope:postbacks',
+        'scope:money',
         'scope:tools',
         RUNTIME,
       ],
@@ -119,6 +124,7 @@ const BOUNDARIES = {
         'scope:catalog',
         'scope:programs',
         'scope:links',
+        'scope:money',
         'scope:tools',
         RUNTIME,
       ],
@@ -126,7 +132,7 @@ const BOUNDARIES = {
     { sourceTag: 'scope:feed-service', onlyDependOnLibsWithTags: [SHARED, 'scope:feeds', 'scope:catalog', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:reporting',
-      onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:tools', RUNTIME],
+      onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links', 'scope:account', 'scope:conversions', 'scope:money', 'scope:tools', RUNTIME],
     },
   ],
 };

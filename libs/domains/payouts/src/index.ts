@@ -1,0 +1,2 @@
+/** Payouts: methods, runs, the rails' files (bank and PayPal), exchange rates. */
+export {};
