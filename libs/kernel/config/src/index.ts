@@ -2,3 +2,5 @@ export { ConfigError, DEFAULT_REDIS_URL, loadConfig, loadBrowserTarget, loadTest
 export type { BudgetName, ConfigDefaults, PlatformConfig } from './load-config';
 export { BASE_KEY_ID, keyRing } from './key-ring';
 export type { KeyRing, SecretKey } from './key-ring';
+export { open, seal, sealedWithOlderKey } from './secret-box';
+export type { SealedSecret } from './secret-box';
