@@ -45,6 +45,20 @@ describe.each(stores)('%s rate limiter', (_name, make) => {
     expect((await limiter.consume('products', 'b', 1)).allowed).toBe(true);
     expect((await limiter.consume('trending', 'a', 1)).allowed).toBe(true);
   });
+
+  it('keeps tallies the caller counts, takes points back and forgets them, never refusing', async () => {
+    const limiter = make();
+    const failures = limiter.tally('signinFailures', 7200);
+    expect(await failures.get('acct:1')).toBe(0);
+    for (let i = 1; i <= 5; i++) expect(await failures.add('acct:1')).toBe(i);
+    expect(await failures.add('acct:1', -1)).toBe(4);
+    expect(await failures.add('acct:1', 3)).toBe(7);
+    expect(await failures.get('acct:1')).toBe(7);
+    expect(await failures.get('acct:2')).toBe(0);
+    expect(await limiter.tally('otherTally', 7200).get('acct:1')).toBe(0);
+    await failures.delete('acct:1');
+    expect(await failures.get('acct:1')).toBe(0);
+  });
 });
 
 describe.each(stores)('%s: hits counted in batches (BatchedCounter)', (_name, make) => {
@@ -109,6 +123,7 @@ describe('redis rate limiter store failure', () => {
     const redisLimiter = createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`);
     const flaky: RateLimiter = {
       consume: (...args) => (down ? Promise.reject(new RateLimitStoreError(new Error('connection refused'))) : redisLimiter.consume(...args)),
+      tally: (...args) => redisLimiter.tally(...args),
     };
     const errors: Error[] = [];
     const counter = new BatchedCounter(flaky, 'ip', 100, { flushMs: 60_000, onStoreError: (e) => errors.push(e) });
@@ -127,6 +142,7 @@ describe('redis rate limiter store failure', () => {
     dead.on('error', () => undefined);
     const limiter = createRedisRateLimiter(dead, 'dead');
     await expect(limiter.consume('products', 'a', 60)).rejects.toBeInstanceOf(RateLimitStoreError);
+    await expect(limiter.tally('signinFailures', 60).add('a')).rejects.toBeInstanceOf(RateLimitStoreError);
     dead.disconnect();
   });
 });

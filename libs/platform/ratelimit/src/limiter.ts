@@ -19,7 +19,26 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Spends one point (or `points`) of `budget` for `key`, whose limit per window is `limit`. */
   consume(budget: string, key: string, limit: number, points?: number): Promise<RateLimitResult>;
+  /** The counts of `budget`, in the same store; store failures raise RateLimitStoreError. */
+  tally(budget: string, ttlSeconds: number): Tally;
 }
+
+/**
+ * A count per key that the caller reads and changes itself, kept `ttlSeconds` from its first point
+ * (the caller names the windows in its keys, by its own clock: the sign-in limits keep this window
+ * and the one before, so a budget holds over any span, whatever the boundaries).
+ */
+export interface Tally {
+  /** Adds `points` to `key`'s count (negative: takes them back) and answers the count after it. */
+  add(key: string, points?: number): Promise<number>;
+  /** `key`'s count (0 when it has none). */
+  get(key: string): Promise<number>;
+  /** Forgets `key`'s count. */
+  delete(key: string): Promise<void>;
+}
+
+/** A tally kept in memory lives at most this long (a timer longer than 2^31 ms would fire at once). */
+export const MEMORY_TALLY_MAX_TTL_SECONDS = 24 * 86_400;
 
 export class RateLimitStoreError extends Error {
   constructor(cause: unknown) {
@@ -32,11 +51,24 @@ type Factory = (opts: { points: number; duration: number; keyPrefix: string }) =
 
 class FlexibleLimiter implements RateLimiter {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly tallies = new Map<string, Tally>();
 
   constructor(
     private readonly factory: Factory,
     private readonly prefix: string,
+    private readonly maxTtlSeconds = Number.MAX_SAFE_INTEGER,
   ) {}
+
+  tally(budget: string, ttlSeconds: number): Tally {
+    const id = `${budget}:${ttlSeconds}`;
+    let t = this.tallies.get(id);
+    if (!t)
+      this.tallies.set(
+        id,
+        (t = flexibleTally(this.factory({ points: 1, duration: Math.min(ttlSeconds, this.maxTtlSeconds), keyPrefix: `${this.prefix}:${budget}` }))),
+      );
+    return t;
+  }
 
   private limiterFor(budget: string, limit: number): RateLimiterAbstract {
     const id = `${budget}:${limit}`;
@@ -61,8 +93,24 @@ class FlexibleLimiter implements RateLimiter {
   }
 }
 
+/** rate-limiter-flexible's penalty, reward, get and delete: counts that never refuse. */
+function flexibleTally(l: RateLimiterAbstract): Tally {
+  const store = async <T>(op: () => Promise<T>): Promise<T> => {
+    try {
+      return await op();
+    } catch (e) {
+      throw new RateLimitStoreError(e);
+    }
+  };
+  return {
+    add: (key, points = 1) => store(async () => (points >= 0 ? await l.penalty(key, points) : await l.reward(key, -points)).consumedPoints),
+    get: (key) => store(async () => Math.max(0, (await l.get(key))?.consumedPoints ?? 0)),
+    delete: (key) => store(async () => void (await l.delete(key))),
+  };
+}
+
 export function createMemoryRateLimiter(prefix = 'rl'): RateLimiter {
-  return new FlexibleLimiter((o) => new RateLimiterMemory(o), prefix);
+  return new FlexibleLimiter((o) => new RateLimiterMemory(o), prefix, MEMORY_TALLY_MAX_TTL_SECONDS);
 }
 
 export function createRedisRateLimiter(redis: Redis | Cluster, prefix = 'rl'): RateLimiter {
