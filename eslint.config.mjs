@@ -54,7 +54,7 @@ const BOUNDARIES = {
     { sourceTag: 'scope:programs', onlyDependOnLibsWithTags: [SHARED] },
     { sourceTag: 'scope:account', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links', 'scope:money'] },
     // Money out: the ledger (a consumer of the sale events) and payouts over it.
-    { sourceTag: 'scope:money', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:money'] },
+    { sourceTag: 'scope:money', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:links', 'scope:money'] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     // The conversions family (decision record 0047): sales core <- events feed <- stats <- reports, and the operator's acts over core and feed.

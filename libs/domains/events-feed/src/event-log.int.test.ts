@@ -11,6 +11,7 @@ import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test
 import { eventsFeedDomain } from './data/events-feed.data';
 import type { EventsFeedDeps } from './deps';
 import { appendAccountEvents, cursorSeq, eventCursor, pruneEvents, readEventLog } from './event-log';
+import { consumeAccountEvents } from './consumers';
 
 let engine: TestDatabase;
 let deps: Pick<EventsFeedDeps, 'data'>;
@@ -101,6 +102,9 @@ describe('the log', () => {
 
   it("refuses a cursor past the account's last event, and answers cursor_expired once the events after a cursor are pruned", async () => {
     await expect(readEventLog(deps, 'pub_f', { cursor: eventCursor('pub_f', 9) })).rejects.toMatchObject({ code: 'invalid_parameter' });
+    // Events a consumer of the log (the ledger) has not read are kept; once read, they can go.
+    expect(await pruneEvents(deps, new Date(Date.now() + 60_000))).toBe(0);
+    for (const account of ['pub_f', 'pub_g']) await consumeAccountEvents(deps, 'ledger', account, async () => undefined);
     expect(await pruneEvents(deps, new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(5);
     await expect(readEventLog(deps, 'pub_f', { cursor: eventCursor('pub_f', 2) })).rejects.toMatchObject({ code: 'cursor_expired' });
     // From the end it still reads (nothing after it).

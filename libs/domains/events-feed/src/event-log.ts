@@ -19,6 +19,7 @@ import { ApiError } from '@cw/errors';
 import type { ConversionRecord } from '@cw/conversions';
 import { saleEventBody, type SaleEventBody } from './sale-events';
 import { withAccountLease } from './account-lease';
+import { behindEveryConsumer, lowestCheckpoint } from './consumers';
 import { own, type EventsFeedDeps } from './deps';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
 
@@ -93,7 +94,8 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
       })),
       { ordered: true },
     );
-    await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { last_seq: seq } });
+    // After the insert: a consumer that cleared its mark before this saw these events, or sees the mark again.
+    await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { last_seq: seq }, $set: behindEveryConsumer() });
   }
   // Cleared only where no event was pushed since the read (the array has the length we saw).
   await own(deps).Conversion.bulkWrite(
@@ -291,7 +293,16 @@ export async function listEvents(deps: Deps, publisherId: string, input: { curso
   return { data: page.events.map((e) => JSON.parse(e.body) as SaleEventBody), next_cursor: page.next_cursor, has_more: page.has_more };
 }
 
-/** Removes events logged before `before` (every account); a cursor older than what is left answers 410. */
+/**
+ * Removes events logged before `before` (every account) that every consumer of the log (the
+ * ledger: ./consumers.ts) has read; a cursor older than what is left answers 410.
+ */
 export async function pruneEvents(deps: Pick<EventsFeedDeps, 'data'>, before: Date): Promise<number> {
-  return (await own(deps).SaleEvent.deleteMany({ logged_at: { $lt: before } })).deletedCount ?? 0;
+  const accounts = (await own(deps).SaleEvent.distinct('publisher_id', { logged_at: { $lt: before } })) as string[];
+  let removed = 0;
+  for (const publisherId of accounts) {
+    const read = await lowestCheckpoint(deps, publisherId);
+    removed += (await own(deps).SaleEvent.deleteMany({ publisher_id: publisherId, logged_at: { $lt: before }, seq: { $lte: read } })).deletedCount ?? 0;
+  }
+  return removed;
 }

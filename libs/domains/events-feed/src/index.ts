@@ -19,6 +19,8 @@ export type { EventStreamDeps } from './event-stream';
 export { EVENTS_PAGE_SCHEMA, eventRoutes, SALE_EVENT_SCHEMA } from './event.routes';
 export type { EventRoutesOptions } from './event.routes';
 export { withAccountLease } from './account-lease';
+export { accountsBehind, consumeAccountEvents, consumerCheckpoint, EVENT_CONSUMERS } from './consumers';
+export type { ConsumedEvent, EventConsumer } from './consumers';
 export type { AccountLease } from './account-lease';
 export { EventsFeedData, eventsFeedDomain, eventsFeedModels } from './data/events-feed.data';
 export type { EventsFeedModels } from './data/events-feed.data';

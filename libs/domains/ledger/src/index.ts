@@ -1,2 +1,15 @@
-/** The ledger: the double-entry journal of every money movement of a publisher. */
-export {};
+export { LedgerData, ledgerDomain } from './data/ledger.data';
+export type { LedgerModels } from './data/ledger.data';
+export { LEDGER_ACCOUNTS, LEDGER_TYPES } from './data/ledger.schema';
+export type { LedgerAccount, LedgerBalanceDoc, LedgerTxn, LedgerTxnDoc, LedgerType, Posting } from './data/ledger.schema';
+export type { LedgerDeps } from './deps';
+export { balancesOf, book, settle, txnId, unbalanced } from './journal';
+export type { NewTxn } from './journal';
+export { bookAccountSales, bookPendingSales } from './sales';
+export { bookCorrection, operatorAddCorrection } from './corrections';
+export { verifyLedger } from './verify';
+export type { LedgerVerification } from './verify';
+export { migrateAccount, migrateLedger } from './migrate';
+export type { LedgerMigrationProgress } from './migrate';
+export { accountBalances, BALANCE_ENTRY_SCHEMA, BALANCE_POLICY, BALANCE_TRANSACTIONS_INPUT, entriesOf, listBalanceTransactions } from './balance.service';
+export type { BalanceEntry } from './balance.service';

@@ -42,6 +42,11 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     why: "the stats read model: every read is one account's cells (targeted); increments name (publisher, cell id)",
   },
   stats_txns: { key: { _id: 'hashed' }, why: 'written, applied and deleted by id; the recovery pass scatters (it runs in the background)' },
+  ledger_transactions: {
+    key: { publisher_id: 1, _id: 1 },
+    why: "append-only and growing with history: a publisher's entries are read by (publisher, time) ranges on its chunks; the id, derived from the entry's cause, is unique cluster-wide through this key, so a cause is booked once",
+  },
+  ledger_balances: { unsharded: 'one per publisher: its balance per currency' },
   postback_deliveries: { key: { _id: 'hashed' }, why: 'every claim, attempt and redelivery names the delivery id' },
   idempotency_keys: { key: { _id: 'hashed' }, why: 'every claim and completion names the key id' },
   publishers: { unsharded: 'one document per account' },

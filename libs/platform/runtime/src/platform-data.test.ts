@@ -11,6 +11,7 @@ import * as conversions from '@cw/conversions';
 import * as eventsFeed from '@cw/events-feed';
 import * as feeds from '@cw/feeds';
 import * as idempotency from '@cw/idempotency';
+import * as ledger from '@cw/ledger';
 import * as links from '@cw/links';
 import * as monetize from '@cw/monetize';
 import * as oauth from '@cw/oauth';
@@ -36,6 +37,7 @@ const PACKAGES = {
   eventsFeed,
   feeds,
   idempotency,
+  ledger,
   links,
   monetize,
   oauth,

@@ -18,6 +18,7 @@ import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleE
 import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
+import { ledgerDomain, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
 import { linksDomain, type ClickBucketDoc, type ClickCompactionDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
 import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
@@ -40,6 +41,7 @@ export interface PlatformData {
   conversions: ConversionsData;
   eventsFeed: EventsFeedData;
   stats: StatsData;
+  ledger: LedgerData;
   postbacks: PostbacksData;
   feeds: FeedsData;
   offers: OffersData;
@@ -74,6 +76,8 @@ export interface Models extends CatalogModels {
   EventLogHead: Model<EventLogHeadDoc>;
   Stat: Model<StatDoc>;
   StatTxn: Model<StatTxnDoc>;
+  LedgerTxn: Model<LedgerTxnDoc>;
+  LedgerBalance: Model<LedgerBalanceDoc>;
   PostbackConfig: Model<PostbackConfigDoc>;
   PostbackDelivery: Model<PostbackDeliveryDoc>;
   Offer: Model<OfferDoc>;
@@ -92,6 +96,7 @@ const DOMAINS = [
   conversionsDomain,
   eventsFeedDomain,
   statsDomain,
+  ledgerDomain,
   postbacksDomain,
   feedsDomain,
   offersDomain,

@@ -44,6 +44,34 @@ export class ConversionsData extends DomainHandle {
     await this.counter?.(publisherId).catch(() => undefined);
   }
 
+  /** Accounts that have conversions (the ledger's migration walks them), after `after`, in id order. */
+  async publishersAfter(after: string, limit: number): Promise<string[]> {
+    const ids = (await open(this).Conversion.distinct('publisher_id', after ? { publisher_id: { $gt: after } } : {})) as string[];
+    return ids.sort().slice(0, limit);
+  }
+
+  /** The account's bookings by the network (`source: ledger`), for the ledger's corrections (at most `limit`, oldest first). */
+  async networkBookings(publisherId: string, limit: number): Promise<ConversionRecord[]> {
+    return open(this)
+      .Conversion.find({ publisher_id: publisherId, status: 'approved', source: 'ledger' })
+      .sort({ created_at: 1, _id: 1 })
+      .limit(limit)
+      .lean<ConversionRecord[]>();
+  }
+
+  /**
+   * Commission marked paid before the ledger existed (`paid: true`, approved), per currency: what the
+   * ledger's migration books as one payout so the balance stays what was owed.
+   */
+  async paidBeforeLedger(publisherId: string): Promise<Array<{ currency: string; amounts: string[] }>> {
+    const rows = await open(this)
+      .Conversion.find({ publisher_id: publisherId, status: 'approved', paid: true }, { commission: 1, currency: 1 })
+      .lean<Array<Pick<ConversionRecord, 'commission' | 'currency'>>>();
+    const by = new Map<string, string[]>();
+    for (const r of rows) by.set(r.currency, [...(by.get(r.currency) ?? []), r.commission.toString()]);
+    return [...by].map(([currency, amounts]) => ({ currency, amounts }));
+  }
+
   /** Stores conversions in bulk (the seed's history); ones already stored are left as they are. */
   async insertRows(rows: ConversionRow[]): Promise<number> {
     return (await insertManyTolerant(open(this).Conversion.collection, rows as never[])).inserted.size;

@@ -36,9 +36,19 @@ export const eventLogHeadSchema = new Schema(
     /** The stats applier's lease on the account (its conversion changes are counted serially). */
     stats_leased_until: { type: Date, default: null },
     stats_holder: { type: String, default: null },
+    /**
+     * The consumers of the log (./consumers.ts): `behind.<name>` is set when events are appended
+     * and cleared once that consumer has read through the last number; `consumed.<name>` is the
+     * last number it has handled (its checkpoint).
+     */
+    behind: { type: Schema.Types.Mixed },
+    consumed: { type: Schema.Types.Mixed },
   },
   { versionKey: false },
 );
+
+// Each consumer's pass: the accounts whose log has events it has not read.
+eventLogHeadSchema.index({ 'behind.ledger': 1 }, { partialFilterExpression: { 'behind.ledger': true } });
 
 export type SaleEventDoc = InferSchemaType<typeof saleEventLogSchema>;
 export type EventLogHeadDoc = InferSchemaType<typeof eventLogHeadSchema>;

@@ -1,0 +1,90 @@
+/**
+ * The events log's consumers: each one reads every account's events in log order from its own
+ * checkpoint (`event_log_heads.consumed.<name>`), so it needs no flag on the conversion and no
+ * write path knows it exists. An append marks the account behind for every consumer
+ * (`behind.<name>`); the consumer's pass reads only accounts so marked, handles their events, and
+ * moves its checkpoint; the mark is cleared only when the checkpoint reached the log's head, so
+ * an event appended meanwhile is never missed. A consumer's handling must be idempotent per event
+ * (a crash after handling and before the checkpoint moved handles those events again).
+ *
+ * Adding a consumer: its name here, and its partial index on `behind.<name>` in the schema.
+ */
+import { own, type EventsFeedDeps } from './deps';
+
+export const EVENT_CONSUMERS = ['ledger'] as const;
+export type EventConsumer = (typeof EVENT_CONSUMERS)[number];
+
+type Deps = Pick<EventsFeedDeps, 'data'>;
+
+export interface ConsumedEvent {
+  seq: number;
+  type: string;
+  /** The event as logged (the postback body, JSON). */
+  body: string;
+}
+
+interface Head {
+  _id: string;
+  last_seq?: number;
+  consumed?: Record<string, number>;
+}
+
+/** The `$set` an append adds to the account's head: every consumer is behind. */
+export const behindEveryConsumer = (): Record<string, true> => Object.fromEntries(EVENT_CONSUMERS.map((c) => [`behind.${c}`, true]));
+
+/** The consumer's checkpoint on the account (0: it has read nothing). */
+export async function consumerCheckpoint(deps: Deps, consumer: EventConsumer, publisherId: string): Promise<number> {
+  const head = await own(deps).EventLogHead.findById(publisherId, { consumed: 1 }).lean<Head>();
+  return head?.consumed?.[consumer] ?? 0;
+}
+
+/** Accounts whose log has events the consumer has not read (at most `limit`). */
+export async function accountsBehind(deps: Deps, consumer: EventConsumer, limit = 1000): Promise<string[]> {
+  const rows = await own(deps)
+    .EventLogHead.find({ [`behind.${consumer}`]: true }, { _id: 1 })
+    .limit(limit)
+    .lean<Array<{ _id: string }>>();
+  return rows.map((r) => r._id);
+}
+
+/**
+ * Reads the account's events after the consumer's checkpoint, hands them to `handle` in batches in
+ * log order, and moves the checkpoint after each batch. Returns how many it handled.
+ */
+export async function consumeAccountEvents(
+  deps: Deps,
+  consumer: EventConsumer,
+  publisherId: string,
+  handle: (events: ConsumedEvent[]) => Promise<void>,
+  opts: { batch?: number } = {},
+): Promise<number> {
+  const batch = opts.batch ?? 500;
+  let after = await consumerCheckpoint(deps, consumer, publisherId);
+  let handled = 0;
+  for (;;) {
+    const events = await own(deps)
+      .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { _id: 0, seq: 1, type: 1, body: 1 })
+      .sort({ seq: 1 })
+      .limit(batch)
+      .lean<ConsumedEvent[]>();
+    if (events.length) {
+      await handle(events);
+      after = events.at(-1)!.seq;
+      handled += events.length;
+      await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { [`consumed.${consumer}`]: after } });
+    }
+    if (events.length < batch) break;
+  }
+  // Caught up: clear the mark unless an append moved the head past what was read.
+  await own(deps).EventLogHead.updateOne(
+    { _id: publisherId, $or: [{ last_seq: { $lte: after } }, { last_seq: { $exists: false } }] },
+    { $unset: { [`behind.${consumer}`]: '' } },
+  );
+  return handled;
+}
+
+/** The lowest checkpoint of any consumer on the account: events after it are still needed. */
+export async function lowestCheckpoint(deps: Deps, publisherId: string): Promise<number> {
+  const head = await own(deps).EventLogHead.findById(publisherId, { consumed: 1 }).lean<Head>();
+  return Math.min(...EVENT_CONSUMERS.map((c) => head?.consumed?.[c] ?? 0));
+}
