@@ -5,6 +5,7 @@
  */
 import { errors } from '@cw/errors';
 import { compareDecimals, formatDecimal, parseDecimal, roundDecimal, type Dec } from '@cw/money';
+import { toDisplayText } from '@cw/validation';
 
 const AMOUNT = /^\d{1,18}(?:\.\d{1,18})?$/;
 
@@ -75,11 +76,11 @@ export function validId(value: unknown, param: string, max = 64): string {
 }
 
 /**
- * A cell a spreadsheet will not run: text starting with = + - @ or a tab or carriage return gets a
- * leading apostrophe (OWASP's advice for CSV injection), control characters are dropped.
+ * Free text for one cell or one line (a note, a reason from a bank): whitespace runs as one
+ * space, control and bidirectional characters dropped (`@cw/validation`'s display-text rule), at
+ * most `max` characters.
  */
-export function safeCell(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '').replace(/[\r\n]+/g, ' ');
-  return /^[=+\-@\t\r]/.test(clean) ? `'${clean}` : clean;
+export function plainText(value: unknown, max: number): string {
+  const text = typeof value === 'string' ? toDisplayText(value.replace(/\s+/gu, ' ')) : '';
+  return text.trim().slice(0, max).trimEnd();
 }
