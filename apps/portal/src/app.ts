@@ -53,6 +53,11 @@ export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps 
         deps.logger.info({ mail: path, subject: m.subject }, 'mail written');
         opts.onMail?.(path);
       },
+      // A mail handed to the background that could not go out yet (never its text: it holds a one-time link).
+      onFailed: (err, a) =>
+        a.final
+          ? deps.logger.error({ err, subject: a.subject, attempt: a.attempt }, 'mail given up: its person asks again for a new link')
+          : deps.logger.warn({ err, subject: a.subject, attempt: a.attempt }, 'mail not sent yet: trying again'),
     });
   return { ...deps, mailer };
 }
@@ -125,6 +130,13 @@ export function api(deps: PortalDeps) {
   };
 }
 
+const mailers = new WeakMap<Koa, Mailer>();
+
+/** Resolves once every mail the portal handed to the background went out (or was given up): a stopping service waits for it, tests before they read mail. */
+export function mailSettled(app: Koa): Promise<void> {
+  return mailers.get(app)?.idle() ?? Promise.resolve();
+}
+
 /** The publisher portal: its front end's pages and assets, and its session-authenticated API under /portal/api/. */
 export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
   const deps = portalDeps(appDeps, opts);
@@ -138,6 +150,7 @@ export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
   });
   // The provider's cookies are set through this app's context: signed with the provider's keys.
   app.keys = oauthKeys(deps.config.keys).cookieKeys;
+  mailers.set(app, deps.mailer);
   return app;
 }
 

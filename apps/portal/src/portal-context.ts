@@ -4,10 +4,10 @@
  * the principal a session is when it acts on one of its accounts.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from '@cw/errors';
 import { notAuthenticated, type Principal } from '@cw/auth';
+import { clientNetwork } from '@cw/audit';
 import { enforceRateLimit } from '@cw/ratelimit';
 import { portalPrincipal, resolveSession, type PeopleDeps, type RequestOrigin, type SessionContext } from '@cw/people';
 import type { AppDeps } from '@cw/runtime';
@@ -33,19 +33,14 @@ export function setSessionCookie(ctx: Context, deps: PortalDeps, token: string |
   });
 }
 
-/** An address kept for people to read (masked to its /24 or /48 network) and its keyed hash for matching. */
+/**
+ * Where a request came from, as kept and shown: its /24 or /48 network as a keyed hash (people
+ * recognise the same network, never see or leave behind an address or prefix) and the whole address's keyed hash for matching.
+ */
 export function requestOrigin(ctx: Context, deps: PortalDeps): RequestOrigin {
   const ip = ctx.ip || '';
-  let address: string | undefined;
-  const v = isIP(ip);
-  if (v === 4) address = `${ip.split('.').slice(0, 3).join('.')}.0/24`;
-  else if (v === 6)
-    address =
-      ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4
-        ? `${ip.slice(7).split('.').slice(0, 3).join('.')}.0/24`
-        : `${ip.split(':').slice(0, 3).join(':')}::/48`;
   return {
-    address,
+    address: clientNetwork(deps.config.secretKey, ip),
     addressHash: ip ? createHmac('sha256', deps.config.secretKey).update(`portal-address/v1:${ip}`).digest('base64url').slice(0, 22) : undefined,
     userAgent: ctx.get('User-Agent').slice(0, 300) || undefined,
     requestId: ctx.state.requestId as string | undefined,

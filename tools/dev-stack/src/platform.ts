@@ -20,7 +20,7 @@ import { createApp as monetizeApi } from '@cw/app-monetize-api';
 import { createApp as feedService } from '@cw/app-feed-service';
 import { createApp as mcpServer } from '@cw/app-mcp-server';
 import { createApp as tracker } from '@cw/app-tracker';
-import { createApp as portal, defaultWebDir, ensureWebBuilt, PAGE_PREFIXES, wantsHtml } from '@cw/app-portal';
+import { createApp as portal, defaultWebDir, ensureWebBuilt, mailSettled, PAGE_PREFIXES, wantsHtml } from '@cw/app-portal';
 import { createWorker } from '@cw/app-postback-worker';
 import { startEngineThread, type EngineThread } from './engine-thread';
 import { routeByPrefix } from './router';
@@ -218,7 +218,8 @@ async function startOn(
   });
 
   const trackerApp = tracker(appDeps);
-  const portalApp = portal(appDeps, { webDir, onMail: (path) => say(`mail: ${path}`) }).callback();
+  const portalKoa = portal(appDeps, { webDir, onMail: (path) => say(`mail: ${path}`) });
+  const portalApp = portalKoa.callback();
   const publisherApp = publisherApi(appDeps).callback();
   const handler = routeByPrefix(
     [
@@ -267,6 +268,8 @@ async function startOn(
       await trackerApp.clicks.close();
       await trackerApp.addresses.close();
       await worker.stop();
+      // The portal's mail still queued goes out before the database closes (its links are stored there).
+      await mailSettled(portalKoa);
       await background.db.close();
       await deps.close();
       if (infoPath) rmSync(infoPath, { force: true });

@@ -4,6 +4,7 @@
  * `program:*` of the admin CLI. The portal never writes the programs collections itself.
  */
 import { route, type RouteSpec } from '@cw/http';
+import { displayText } from '@cw/validation';
 import { operatorCreateMerchant, operatorCreateProgram, operatorListMerchants, operatorListPrograms, PROGRAM_STATUSES } from '@cw/programs';
 import { spendPortalBudget, type PortalDeps } from '../portal-context';
 import { operatorIn, operatorOf } from './operator.routes';
@@ -47,7 +48,7 @@ export function operatorProgramsRoutes(deps: PortalDeps): RouteSpec[] {
         required: ['id', 'name'],
         properties: {
           id: ID,
-          name: { type: 'string', minLength: 1, maxLength: 200 },
+          name: displayText({ maxLength: 200 }),
           domains: { type: 'array', maxItems: 50, items: DOMAIN },
         },
       } as const,
@@ -88,7 +89,7 @@ export function operatorProgramsRoutes(deps: PortalDeps): RouteSpec[] {
         properties: {
           id: ID,
           merchant: ID,
-          name: { type: 'string', minLength: 1, maxLength: 200 },
+          name: displayText({ maxLength: 200 }),
           country: { type: 'string', pattern: '^[A-Z]{2}$' },
           currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
           landing_url: { type: 'string', minLength: 1, maxLength: 2000 },

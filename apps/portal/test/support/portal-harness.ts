@@ -1,7 +1,9 @@
 /**
  * A portal under test, as the integration and security suites drive it: the app on the test
  * engine with its mail written to files, and browsers (each its own cookie jar and address) that
- * send the portal's Origin and, once signed in, the CSRF token.
+ * send the portal's Origin and, once signed in, the CSRF token. The portal mails in the
+ * background (after its answer); a browser reads an answer once the mail it handed off is written,
+ * as a person opens their mail after the page, so `mailTo` right after a request finds it.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
-import { createApp } from '../../src/app';
+import { createApp, mailSettled } from '../../src/app';
 
 export const PORTAL_API = '/portal/api';
 
@@ -18,6 +20,8 @@ export interface PortalHarness {
   http: ReturnType<ReturnType<typeof createApp>['callback']>;
   origin: string;
   mailDir: string;
+  /** Resolves once every mail the portal handed to the background is written (or given up). */
+  mailSent(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,13 +41,16 @@ export async function startPortal(env: Record<string, string> = {}, opts: { seed
       ...env,
     },
   });
-  const http = createApp(deps, { webDir }).callback();
+  const app = createApp(deps, { webDir });
+  const http = app.callback();
   return {
     deps,
     http,
     origin: new URL(deps.config.portalUrl).origin,
     mailDir,
+    mailSent: () => mailSettled(app),
     async close() {
+      await mailSettled(app);
       await deps.close();
       rmSync(mailDir, { recursive: true, force: true });
       rmSync(webDir, { recursive: true, force: true });
@@ -54,19 +61,30 @@ export async function startPortal(env: Record<string, string> = {}, opts: { seed
 let addressNo = 0;
 export type PortalBrowser = ReturnType<typeof portalBrowser>;
 
+/** A request whose answer is read once the mail it handed to the background is written. */
+export function afterMail(r: request.Test, mailSent?: () => Promise<void>): request.Test {
+  if (!mailSent) return r;
+  const then = r.then.bind(r);
+  r.then = ((ok, ko) => then(async (res) => (await mailSent(), res)).then(ok, ko)) as request.Test['then'];
+  return r;
+}
+
 /** A browser: its own cookie jar and address; sends the portal's Origin and, once signed in, the CSRF token. */
-export function portalBrowser(p: Pick<PortalHarness, 'http' | 'origin'>, ip = `198.51.${100 + Math.floor(++addressNo / 250)}.${(addressNo % 250) + 1}`) {
+export function portalBrowser(
+  p: Pick<PortalHarness, 'http' | 'origin'> & Partial<Pick<PortalHarness, 'mailSent'>>,
+  ip = `198.51.${100 + Math.floor(++addressNo / 250)}.${(addressNo % 250) + 1}`,
+) {
   const agent = request.agent(p.http);
   let csrf = '';
   const send = (method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: object) => {
-    const r = agent[method](`${PORTAL_API}${path}`).set('Origin', p.origin).set('X-Forwarded-For', ip);
+    const r = afterMail(agent[method](`${PORTAL_API}${path}`).set('Origin', p.origin).set('X-Forwarded-For', ip), p.mailSent);
     if (csrf) r.set('X-CSRF-Token', csrf);
     return body ? r.send(body) : r;
   };
   return {
     ip,
     agent,
-    get: (path: string) => agent.get(`${PORTAL_API}${path}`).set('X-Forwarded-For', ip),
+    get: (path: string) => afterMail(agent.get(`${PORTAL_API}${path}`).set('X-Forwarded-For', ip), p.mailSent),
     page: (path: string) => agent.get(path).set('X-Forwarded-For', ip).set('Accept', 'text/html').redirects(0),
     post: (path: string, body?: object) => send('post', path, body),
     put: (path: string, body?: object) => send('put', path, body),

@@ -1,4 +1,6 @@
 /** Inputs of the account's settings as its people change them in the portal (ajv; the forms compile the same schemas). */
+import { displayText } from '@cw/validation';
+
 export const PAYOUT_METHOD_TYPES = ['bank_account', 'paypal', 'none'] as const;
 const CHANNEL = { type: 'string', enum: ['coupon', 'content', 'social'] } as const;
 
@@ -7,7 +9,7 @@ export const ACCOUNT_PATCH_INPUT = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    name: { type: 'string', minLength: 2, maxLength: 100 },
+    name: displayText({ minLength: 2, maxLength: 100, description: 'The account’s name as people and mails show it.' }),
     website: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
     channels: { type: 'array', maxItems: 3, uniqueItems: true, items: CHANNEL },
     timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone (e.g. Europe/Berlin): the portal shows numbers in it.' },
@@ -27,7 +29,7 @@ export const KEY_ISSUE_INPUT = {
   properties: {
     type: { type: 'string', enum: ISSUABLE_TYPES },
     key_kind: KEY_KIND,
-    label: { type: 'string', minLength: 1, maxLength: 80 },
+    label: displayText({ maxLength: 80 }),
   },
   // An API key names its kind; other credentials have none.
   if: { properties: { type: { const: 'api_key' } } },

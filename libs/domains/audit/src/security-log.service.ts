@@ -1,6 +1,7 @@
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
 import { useCase, type InputOf, type UseCaseDeps } from '@cw/usecase';
+import { shownNetwork } from './client-network';
 import type { AuditData } from './data/audit.data';
 
 export const SECURITY_LOG_INPUT = {
@@ -39,8 +40,8 @@ export const securityLog = useCase(
             ? { credential: r.actor.credential_prefix }
             : null,
         detail: r.detail ?? {},
-        /** Where it came from, masked to its network (sign-ins and the person's acts). */
-        address: r.address ?? null,
+        /** The network it came from, as a keyed hash (sign-ins and the person's acts): never an address or its prefix. */
+        address: shownNetwork(deps.config.secretKey, r.address),
         user_agent: r.user_agent ?? null,
       })),
       has_more: rows.length > limit,

@@ -1,6 +1,7 @@
 /** Inputs of the instant-monetization API (validated by ajv; unknown members are refused). */
 import { PUBLISHER_CHANNELS } from '@cw/auth';
 import { PAGE_INPUT, pageSizeInput } from '@cw/usecase';
+import { displayText } from '@cw/validation';
 
 const CHANNEL = { type: 'string', enum: PUBLISHER_CHANNELS, description: 'coupon, content or social' } as const;
 const COUNTRY = { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO alpha-2; UK is accepted as GB.' } as const;
@@ -12,6 +13,8 @@ const WEB_URL = {
   description: 'A public http(s) URL (no credentials, no private or loopback host).',
 } as const;
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 } as const;
+/** The creator's name: the account's name once approved (no control, line-break or bidirectional characters). */
+const DISPLAY_NAME = displayText({ maxLength: 100 });
 
 export const MAX_POST_TEXT = 10_000;
 
@@ -68,7 +71,7 @@ export const PROFILE_PATCH_INPUT = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    display_name: { type: 'string', minLength: 1, maxLength: 100 },
+    display_name: DISPLAY_NAME,
     website: WEB_URL,
     channels: { type: 'array', maxItems: 3, uniqueItems: true, items: CHANNEL },
     country: COUNTRY,
@@ -84,7 +87,7 @@ export const CLAIM_INPUT = {
   properties: {
     application: { type: 'string', minLength: 1, maxLength: 100 },
     access_secret: { type: 'string', minLength: 1, maxLength: 200 },
-    display_name: { type: 'string', minLength: 1, maxLength: 100 },
+    display_name: DISPLAY_NAME,
     website: WEB_URL,
     channels: { type: 'array', minItems: 1, maxItems: 3, uniqueItems: true, items: CHANNEL },
     country: COUNTRY,

@@ -9,9 +9,11 @@ export type PeopleDeps = UseCaseDeps<{ people: PeopleData; auth: AuthData; audit
 
 export const own = (deps: { data: { people: PeopleData } }): PeopleModels => peopleModels(deps.data.people);
 
-/** Where a request comes from, as the security log keeps it (the address masked and hashed, never in the clear). */
+/** Where a request comes from, as the security log keeps it (never the address or its prefix in the clear). */
 export interface RequestOrigin {
+  /** The client's network (/24, /48) as a keyed hash, `net_…`: what people are shown. */
   address?: string;
+  /** The whole address as a keyed hash, for matching. */
   addressHash?: string;
   userAgent?: string;
   requestId?: string;

@@ -3,6 +3,8 @@
  * the server and, compiled to standalone code at build time, by the portal's forms: one schema, two
  * places, the same messages.
  */
+import { displayText } from '@cw/validation';
+
 export const EMAIL_INPUT = { type: 'string', format: 'email', minLength: 3, maxLength: 254, description: 'E-mail address.' } as const;
 /** NIST SP 800-63B: at least 12 characters, any characters, no composition rules; 128 at most (the KDF's input stays bounded). */
 export const PASSWORD_INPUT = { type: 'string', minLength: 12, maxLength: 128, description: 'At least 12 characters.' } as const;
@@ -11,6 +13,8 @@ const PASSWORD_GIVEN = { type: 'string', minLength: 1, maxLength: 1024 } as cons
 const TOKEN = { type: 'string', minLength: 10, maxLength: 200 } as const;
 export const ROLES = ['owner', 'developer', 'analyst'] as const;
 export type Role = (typeof ROLES)[number];
+/** A person's name as others read it (members, mails): no control, line-break or bidirectional characters. */
+export const PERSON_NAME_INPUT = displayText({ maxLength: 100, description: 'Your name.' });
 
 export const SIGNUP_INPUT = {
   type: 'object',
@@ -19,14 +23,13 @@ export const SIGNUP_INPUT = {
   properties: {
     email: EMAIL_INPUT,
     password: PASSWORD_INPUT,
-    name: { type: 'string', minLength: 1, maxLength: 100, description: 'Your name.' },
-    account_name: {
-      type: 'string',
+    name: PERSON_NAME_INPUT,
+    account_name: displayText({
       minLength: 2,
       maxLength: 100,
       description:
         'Your site, brand or company: a publisher account of that name is created, pending review. Without it only your sign-in is made (to claim an instant-monetization application).',
-    },
+    }),
     website: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Where you publish (http or https).' },
   },
 } as const;
@@ -72,5 +75,5 @@ export const ACCEPT_INVITATION_INPUT = {
   type: 'object',
   additionalProperties: false,
   required: ['token'],
-  properties: { token: TOKEN, password: PASSWORD_INPUT, name: { type: 'string', minLength: 1, maxLength: 100 } },
+  properties: { token: TOKEN, password: PASSWORD_INPUT, name: PERSON_NAME_INPUT },
 } as const;

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '@cw/errors';
 import type { MemberRole, Principal } from '@cw/auth';
-import type { SecurityEventInput, SecurityEventType } from '@cw/audit';
+import { shownNetwork, type SecurityEventInput, type SecurityEventType } from '@cw/audit';
 import { memberId, type MemberRow, type UserRow } from './data/people.data';
 import type { SessionDoc } from './data/people.schemas.data';
 import { own, type PeopleDeps, type RequestOrigin } from './deps';
@@ -128,8 +128,8 @@ export async function endAllSessions(deps: PeopleDeps, ctx: SessionContext, orig
   await recordForPerson(deps, ctx.user, 'sessions_ended', origin, { sessions: ended });
 }
 
-/** A person's own sessions, newest first (at most 100). */
-export async function listSessions(deps: Pick<PeopleDeps, 'data'>, ctx: SessionContext, now = new Date()) {
+/** A person's own sessions, newest first (at most 100); where each was opened as its network's keyed hash. */
+export async function listSessions(deps: Pick<PeopleDeps, 'data' | 'config'>, ctx: SessionContext, now = new Date()) {
   const rows = await own(deps)
     .PortalSession.find({ user_id: ctx.user._id, ends_at: { $gt: now } })
     .sort({ created_at: -1 })
@@ -143,7 +143,7 @@ export async function listSessions(deps: Pick<PeopleDeps, 'data'>, ctx: SessionC
       last_seen_at: s.last_seen_at,
       expires_at: s.ends_at,
       user_agent: s.user_agent ?? null,
-      address: s.address ?? null,
+      address: shownNetwork(deps.config.secretKey, s.address),
     })),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Signing up (a person and a publisher account pending the network's review), confirming the
  * address, and passwords (forgotten, reset, changed). Nothing answers differently for an address
- * that has an account: the mail tells its owner, the page tells nobody.
+ * that has an account: the mail tells its owner, the page tells nobody, and the answer takes as
+ * long (the same password hashing either way; every mail, or none, handed to the background).
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '@cw/errors';
@@ -9,7 +10,7 @@ import type { InputOf } from '@cw/usecase';
 import type { UserRow } from './data/people.data';
 import type { MailTokenDoc } from './data/people.schemas.data';
 import { own, type PeopleDeps, type RequestOrigin } from './deps';
-import { sendAlreadyRegistered, sendPasswordReset, sendVerification } from './mails';
+import { endPasswordLinks, sendAlreadyRegistered, sendPasswordReset, sendVerification } from './mails';
 import { hashPassword, verifyPassword } from './passwords';
 import type { CHANGE_PASSWORD_INPUT, RESET_PASSWORD_INPUT, SIGNUP_INPUT } from './people.schemas';
 import { endSessions, invalidCredentials, recordForPerson, type SessionContext } from './sessions.service';
@@ -21,7 +22,8 @@ export const newUserId = () => `usr_${randomBytes(9).toString('hex')}`;
 
 export async function signUp(deps: PeopleDeps, input: InputOf<typeof SIGNUP_INPUT>, now = new Date()): Promise<{ status: 'verification_sent' }> {
   const email = normalizeEmail(input.email);
-  const existing = await own(deps).User.findOne({ email }).lean<UserRow>();
+  // The password is hashed whether or not the address is taken (the KDF is most of the work: a taken address must not answer sooner).
+  const [existing, passwordHash] = await Promise.all([own(deps).User.findOne({ email }).lean<UserRow>(), hashPassword(input.password)]);
   if (existing) {
     if (existing.email_verified_at) await sendAlreadyRegistered(deps, email);
     else await sendVerification(deps, existing, now);
@@ -29,7 +31,7 @@ export async function signUp(deps: PeopleDeps, input: InputOf<typeof SIGNUP_INPU
   }
   const userId = newUserId();
   try {
-    await own(deps).User.create({ _id: userId, email, name: input.name, password_hash: await hashPassword(input.password), created_at: now });
+    await own(deps).User.create({ _id: userId, email, name: input.name, password_hash: passwordHash, created_at: now });
   } catch (e) {
     // The same address signed up at the same moment: that one goes on, this one is told as above.
     if ((e as { code?: number }).code === 11000) return { status: 'verification_sent' };
@@ -55,12 +57,18 @@ export async function useLink(deps: Pick<PeopleDeps, 'data'>, token: string, kin
   return row;
 }
 
+/** A reset or confirmation link asked for before the password last changed ends with that change (one minted meanwhile in the background too). */
+const endedByPasswordChange = (link: MailTokenDoc, user: UserRow) => !!user.password_changed_at && link.created_at < user.password_changed_at;
+
 export async function verifyEmail(deps: PeopleDeps, token: string, now = new Date()): Promise<{ verified: true; email: string }> {
   const link = await useLink(deps, token, 'verify_email', now);
-  await own(deps).User.updateOne({ _id: link.user_id }, { $set: { email_verified_at: now } });
+  const user = await own(deps).User.findById(link.user_id).lean<UserRow>();
+  if (!user || endedByPasswordChange(link, user)) throw linkInvalid();
+  await own(deps).User.updateOne({ _id: user._id }, { $set: { email_verified_at: now } });
   return { verified: true, email: link.email };
 }
 
+/** The same work for any address: one lookup; the link is stored and mailed in the background (or nothing is). */
 export async function forgotPassword(deps: PeopleDeps, email: string, now = new Date()): Promise<{ status: 'reset_sent' }> {
   const user = await own(deps)
     .User.findOne({ email: normalizeEmail(email) })
@@ -73,11 +81,13 @@ export async function forgotPassword(deps: PeopleDeps, email: string, now = new 
 export async function resetPassword(deps: PeopleDeps, input: InputOf<typeof RESET_PASSWORD_INPUT>, origin: RequestOrigin, now = new Date()) {
   const link = await useLink(deps, input.token, 'reset_password', now);
   const user = await own(deps).User.findById(link.user_id).lean<UserRow>();
-  if (!user) throw linkInvalid();
+  if (!user || endedByPasswordChange(link, user)) throw linkInvalid();
   await own(deps).User.updateOne(
     { _id: user._id },
     { $set: { password_hash: await hashPassword(input.password), password_changed_at: now, email_verified_at: user.email_verified_at ?? now } },
   );
+  // Every other reset link, and a confirmation link still out, ends with the new password.
+  await endPasswordLinks(deps, user._id);
   await endSessions(deps, user._id);
   await recordForPerson(deps, user, 'password_reset', origin);
   return { reset: true };
@@ -93,6 +103,7 @@ export async function changePassword(
 ) {
   if (!(await verifyPassword(input.current_password, ctx.user.password_hash))) throw invalidCredentials();
   await own(deps).User.updateOne({ _id: ctx.user._id }, { $set: { password_hash: await hashPassword(input.new_password), password_changed_at: now } });
+  await endPasswordLinks(deps, ctx.user._id);
   const ended = await endSessions(deps, ctx.user._id, ctx.session._id);
   await recordForPerson(deps, ctx.user, 'password_changed', origin, { other_sessions_ended: ended });
   return { changed: true, other_sessions_ended: ended };

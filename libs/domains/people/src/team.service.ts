@@ -65,6 +65,7 @@ export const inviteMember = useCase(
     const user = await own(deps).User.findOne({ email }, { _id: 1 }).lean<UserRow>();
     if (user && (await own(deps).AccountMember.exists({ _id: memberId(accountId, user._id) })))
       throw new ApiError({ code: 'conflict', detail: `${email} is a member of this account already.` });
+    // A new invitation to this address replaces an earlier one (its link ends): the role is the one asked last.
     const minted = await mintLink(deps, 'invitation', { email, account_id: accountId, role: input.role, invited_by: person.email }, now);
     await sendInvitation(deps, email, minted.token, principal.publisher.name, input.role, person.email);
     await deps.data.audit.record({ account_id: accountId, type: 'member_invited', ...actorOf(principal), detail: { email, role: input.role } });
@@ -172,6 +173,8 @@ export async function acceptInvitation(
   }
   const link = await useLink(deps, input.token, 'invitation', now);
   const role = link.role as MemberRole;
+  // Any other invitation of this address to this account ends: a link left over must not choose the role again later.
+  await own(deps).MailToken.deleteMany({ kind: 'invitation', account_id: link.account_id, email: link.email }).exec();
   await deps.data.people.addMember(link.account_id!, user._id, role, now);
   if (!ctx) sessionToken = await openSession(deps, user._id, origin, now);
   await deps.data.audit.record({

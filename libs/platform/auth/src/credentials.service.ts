@@ -27,7 +27,7 @@ export interface PersonActor {
   email: string;
   role: MemberRole;
   sessionId: string;
-  /** The client address masked to its network (/24, /48), and hashed whole (never stored in the clear). */
+  /** The client's network (/24, /48) as a keyed hash (`net_…`), and the address hashed whole: neither in the clear. */
   address?: string;
   addressHash?: string;
   userAgent?: string;

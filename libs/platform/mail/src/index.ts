@@ -1,2 +1,4 @@
 export { createMailer } from './mailer';
+export { DEFAULT_RETRY_DELAYS_MS } from './background';
+export type { ComposeMail } from './background';
 export type { Mailer, MailerOptions, MailMessage, SentMail } from './mailer';

@@ -71,7 +71,7 @@ export const securityEventSchema = new Schema(
     },
     /** What changed, in words and ids; no secret ever. */
     detail: { type: Schema.Types.Mixed, default: {} },
-    /** The client address masked to its network (/24, /48), for people to read. */
+    /** The client's network (/24, /48) as a keyed hash, `net_…` (client-network.ts), for people to recognise; rows of older versions hold the prefix itself, shown hashed. */
     address: { type: String },
     address_hash: { type: String },
     user_agent: { type: String },

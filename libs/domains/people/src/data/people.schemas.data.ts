@@ -51,6 +51,7 @@ export const sessionSchema = new Schema(
     ends_at: { type: Date, required: true },
     reauthenticated_until: { type: Date },
     user_agent: { type: String },
+    /** The client's network as a keyed hash, `net_…` (@cw/audit's clientNetwork); never the address or its prefix. */
     address: { type: String },
     address_hash: { type: String },
   },
