@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@cw/errors';
@@ -104,6 +107,47 @@ describe('the rails against hostile files and values', () => {
       expect(err.errors?.[0]?.param, last4).toBe('payouts[0].last4');
       expect(err.detail).not.toContain(last4 || '\u0000');
     }
+  });
+
+  it('answers any mangled status report, payment file or results CSV with a result or a 400, never another error', () => {
+    const fixtures = ['pain.002.001.10-accepted.xml', 'pain.002.001.03-rejected.xml', 'pain.002.003.03-group-rejected.xml'].map((f) =>
+      readFileSync(resolve(import.meta.dirname, '../../test/fixtures/pain002', f), 'utf8'),
+    );
+    const pain001 = sepaCreditTransfer({
+      messageId: 'run_1',
+      createdAt: '2025-06-30T00:00:00Z',
+      debtor: { name: 'CW', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A' },
+      executionDate: '2025-07-01',
+      payments: [{ endToEndId: 'po_1', amount: '1.00', creditor: { name: 'Ana', iban: 'DE89370400440532013000' }, remittance: 'r' }],
+    });
+    const csv = 'payout_id,status,reason_code,reason_message\r\npo_1,paid,,\r\npo_2,failed,AC04,"closed, sorry"\r\n';
+    const mangle = (text: string) =>
+      fc
+        .tuple(
+          fc.nat({ max: text.length }),
+          fc.nat({ max: 40 }),
+          fc.string({ unit: fc.constantFrom('<', '>', '/', '"', ',', '&', ';', '\n', 'a', '_', '\u0000', 'Cd', 'TxSts') }),
+        )
+        .map(([at, cut, insert]) => text.slice(0, at) + insert + text.slice(at + cut));
+    const holds = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        expect(err).toBeInstanceOf(ApiError);
+      }
+    };
+    fc.assert(
+      fc.property(fc.constantFrom(...fixtures).chain(mangle), (xml) => holds(() => parsePain002(xml))),
+      { numRuns: 800 },
+    );
+    fc.assert(
+      fc.property(mangle(pain001), (xml) => holds(() => sandboxBankReport(xml, { createdAt: '2025-07-01T00:00:00Z' }))),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(mangle(csv), (text) => holds(() => parseResultsCsv(text))),
+      { numRuns: 600 },
+    );
   });
 
   it('reads a results CSV crafted to break the parser as a 400, never a crash', () => {
