@@ -96,6 +96,12 @@ describe('parsePain002 (a bank status report)', () => {
         /reported both paid and failed/,
       ],
       ['a number, not text', 42, /empty/],
+      [
+        'an end-to-end id that is no reference',
+        accepted.replace('po.000002', `po.${'x'.repeat(40)}`),
+        /TxInfAndSts\[1\]: OrgnlEndToEndId is not an ISO 20022 reference/,
+      ],
+      ['markup smuggled into an id', accepted.replace('po.000002', 'po&lt;script&gt;'), /OrgnlEndToEndId is not an ISO 20022 reference/],
     ];
     for (const [what, xml, detail] of cases) {
       const err = refusal(() => parsePain002(xml as string));

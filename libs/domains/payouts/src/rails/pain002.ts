@@ -40,6 +40,11 @@ function reasonOf(node: XmlNode): PaymentReason | undefined {
   return { code, message: !isKnownReason(code) && words ? words : reasonMessage(code) };
 }
 
+/** An id as ISO 20022 carries it (Max35Text), in the SEPA set or with the "_" of other senders. */
+function isReference(text: string): boolean {
+  return /^[A-Za-z0-9/\-?:().,'+ _]{1,35}$/.test(text);
+}
+
 function statusOf(code: string | undefined, at: string, group: boolean): PaymentStatus | null {
   if (code === undefined || (group && code === 'PART')) return null;
   const status = statusOfCode(code);
@@ -56,6 +61,7 @@ export function parsePain002(xml: string): StatusReport {
   if (!group) throw invalidFile('OrgnlGrpInfAndSts is missing.');
   const originalMessageId = textOf(group, 'OrgnlMsgId');
   if (!originalMessageId) throw invalidFile('OrgnlGrpInfAndSts/OrgnlMsgId is missing.');
+  if (!isReference(originalMessageId)) throw invalidFile('OrgnlGrpInfAndSts/OrgnlMsgId is not an ISO 20022 reference (at most 35 characters).');
   const version = /xmlns(?::\w+)?="urn:iso:std:iso:20022:tech:xsd:(pain\.002\.\d{3}\.\d{2})"/.exec(xml)?.[1];
 
   const groupStatus = statusOf(textOf(group, 'GrpSts'), 'OrgnlGrpInfAndSts/GrpSts', true);
@@ -70,6 +76,7 @@ export function parsePain002(xml: string): StatusReport {
       const txAt = `${at}/TxInfAndSts[${t}]`;
       const reference = textOf(tx, 'OrgnlEndToEndId');
       if (!reference) throw invalidFile(`${txAt}: OrgnlEndToEndId is missing.`);
+      if (!isReference(reference)) throw invalidFile(`${txAt}: OrgnlEndToEndId is not an ISO 20022 reference (at most 35 characters).`);
       const status = statusOf(textOf(tx, 'TxSts'), `${txAt}/TxSts`, false) ?? blockStatus ?? groupStatus;
       if (!status) throw invalidFile(`${txAt}: TxSts is missing and no block or group status applies.`);
       const own = status === 'paid' ? undefined : reasonOf(tx);
