@@ -13,6 +13,7 @@ import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import { appendPendingEvents } from '@cw/events-feed';
+import { bookPendingSales } from '@cw/ledger';
 import { compactClicks, countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
 import type { Logger } from '@cw/logging';
 import { inSpan } from '@cw/telemetry';
@@ -116,6 +117,8 @@ export function createWorker(deps: WorkerDeps): Worker {
       loops = [
         loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),
         loop('events append', async () => void (await appendPendingEvents(deps)), slow),
+        // The ledger reads the log from its own checkpoint: approvals and reversals move balances.
+        loop('ledger', async () => void (await bookPendingSales(deps)), slow),
         loop(
           'stats count',
           async () => {

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { API_KEY_SCHEMES, apiIndexRouter, defineApp, gettingStarted } from '@cw/runtime';
 import { accountRoutes } from './routes/account.routes';
+import { moneyRoutes } from './routes/money.routes';
 import { clickRoutes } from './routes/clicks.routes';
 import { linkRoutes } from './routes/links.routes';
 import { offersRoutes } from './routes/offers.routes';
@@ -39,6 +40,7 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   },
   routes: (deps) => [
     ...accountRoutes(deps),
+    ...moneyRoutes(deps),
     ...productRoutes(deps),
     ...programRoutes(deps),
     ...linkRoutes(deps),

@@ -4,6 +4,7 @@
  * catalog (variant groups, every availability, stale and expired rows), links, clicks (some
  * bots) and conversions in every status over the last 90 days.
  */
+import { migrateLedger } from '@cw/ledger';
 import { Decimal128 } from 'bson';
 import { createPublishers } from '@cw/account';
 import { formatDecimal } from '@cw/money';
@@ -626,6 +627,9 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
       items: [item('gadgets', 1008, 'Phone gimbals', 0.9)],
     },
   ]);
+
+  // The ledger books the history (approved, reversed, corrections, what was paid before) as a migrated database would.
+  await migrateLedger({ data });
 
   const landing = merchantOf.get(501)!;
   return {

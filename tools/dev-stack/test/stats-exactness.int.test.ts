@@ -16,6 +16,7 @@ import type { ClickRow } from '@cw/links';
 import { addDecimals, formatDecimal, minorUnits, parseDecimal } from '@cw/money';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 import { bookLedgerEntry, changeStatus, conversionsDomain, recordSale } from '@cw/conversions';
+import { bookPendingSales, verifyLedger } from '@cw/ledger';
 import { countAccountChanges, countPendingChanges, rebuildStats, recoverClickBatches, STATS_STEPS, storeCountedClicks } from '@cw/stats';
 import { accountOverview, accountTop, conversionReport, linkTotals, listConversions, salesSummary } from '@cw/reports';
 
@@ -243,6 +244,8 @@ describe('the stats read model', () => {
           const { as_of } = await conversionReport(deps, principal, { group_by: 'status', timezone: 'UTC' });
           if (pending.length) expect(as_of).toBe(new Date(Math.min(...pending.map((c) => c.updated_at.getTime()))).toISOString());
           await countPendingChanges(deps);
+          // The ledger's pass (payment status reads its balance).
+          await bookPendingSales(deps);
         }
         // Click batches whose writer died are finished by the worker's pass once their lease is over.
         await recoverClickBatches(deps, new Date(Date.now() + 3_600_000));
@@ -395,6 +398,8 @@ describe('the stats read model', () => {
         expect(Object.fromEntries(status.approved_unpaid.by_currency.map((b) => [b.currency, b.amount]))).toEqual(
           sums(approved.map((c) => ({ currency: c.currency, value: c.commission.toString() }))),
         );
+
+        expect((await verifyLedger(deps)).problems).toEqual([]);
 
         // A rebuild from the raw rows finds nothing to change.
         expect((await rebuildStats(deps, { publisherId })).cells_changed).toBe(0);

@@ -1,6 +1,7 @@
 /**
  * The account as its owner sees it: the account record (access and limits) and payment status
- * (balances per currency and in USD, next payment estimate, payment method type). Money is exact
+ * (the ledger's balances per currency and in USD, commission pending review from the stats read
+ * model, next payment estimate, payment method type). Money is exact
  * throughout: sums in Decimal128, conversions in decimal with half-even rounding.
  */
 import { RATE_LIMIT_BUDGETS, type PlatformConfig } from '@cw/config';
@@ -8,6 +9,7 @@ import type { Policy, Principal } from '@cw/auth';
 import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals, parseDecimal, type Dec } from '@cw/money';
 import { useCase } from '@cw/usecase';
 import { countedAsOf, type Fact, readFacts } from '@cw/stats';
+import { accountBalances } from '@cw/ledger';
 import type { AccountDeps } from './deps';
 
 const ACCOUNT_POLICY: Policy = { budget: 'account', scope: 'affiliate:read' };
@@ -99,7 +101,10 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
   const since = Math.floor((now.getTime() - PENDING_WINDOW_DAYS * 86_400_000) / 900_000) * 900_000;
   // Read only (docs/decisions/0046-stats-read-contract.md): how fresh the cells are, then the cells.
   const asOf = await countedAsOf(deps, pub._id);
-  const approved = await sumByCurrency(deps, pub._id, (c) => c.status === 'approved' && !c.paid);
+  // Approved and not yet paid is the ledger's balance (each change is booked as it is written; the worker's pass catches up after a failure).
+  const approved: Bucket[] = (await accountBalances(deps, pub._id))
+    .filter((b) => compareDecimals(b.amount, '0') !== 0)
+    .map((b) => ({ currency: b.currency, amount: parseDecimal(b.amount) }));
   const pending = await sumByCurrency(deps, pub._id, (c) => c.status === 'pending', since);
   const payoutCurrency = pub.payout?.currency ?? 'EUR';
   const threshold = pub.payout?.threshold ? parseDecimal(pub.payout.threshold.toString()) : parseDecimal('50.00');

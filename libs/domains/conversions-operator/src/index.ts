@@ -1,7 +1,6 @@
 export {
   operatorBackfillEvents,
   operatorBackfillOutbox,
-  operatorBookLedgerEntry,
   operatorChangeConversionStatus,
   operatorListConversions,
   operatorPruneEvents,

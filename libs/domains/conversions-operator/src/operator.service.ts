@@ -1,20 +1,12 @@
 /**
  * The network's operators acting on conversions (the admin CLI, the portal's operator area):
- * support reads; admin approves, declines and reverses through the lifecycle, books ledger
- * entries and backfills. Every act is recorded in the audit log of the account it touched.
+ * support reads; admin approves, declines and reverses through the lifecycle and backfills
+ * (corrections are the ledger's: @cw/ledger). Every act is recorded in the audit log of the account it touched.
  */
 import type { AuditData } from '@cw/audit';
 import { recordOperatorAct } from '@cw/audit';
 import { operatorUseCase, type UseCaseDeps } from '@cw/usecase';
-import {
-  bookLedgerEntry,
-  changeStatus,
-  conversionsModels,
-  conversionView,
-  type ConversionRecord,
-  type ConversionsDeps,
-  type ConversionStatus,
-} from '@cw/conversions';
+import { changeStatus, conversionsModels, conversionView, type ConversionRecord, type ConversionsDeps, type ConversionStatus } from '@cw/conversions';
 import { appendPendingEvents, pruneEvents, type EventsFeedDeps } from '@cw/events-feed';
 
 /** The sales core's and the events feed's deps, and the audit log. */
@@ -62,31 +54,6 @@ export const operatorChangeConversionStatus = operatorUseCase(
       'conversion_status_changed',
       { conversion_id: c._id, to: c.status, ...(input.onlyFrom ? { reversed: true } : {}) },
       c.publisher_id,
-    );
-    return c;
-  },
-);
-
-export const operatorBookLedgerEntry = operatorUseCase(
-  'admin',
-  async function operatorBookLedgerEntry(
-    deps: OperatorConversionsDeps,
-    operator,
-    input: { publisherId: string; amount: string; currency: string; reason: string; programId?: number; merchantId?: number },
-  ) {
-    const c = await bookLedgerEntry(deps, input);
-    await recordOperatorAct(
-      deps.data.audit,
-      operator,
-      'ledger_entry_booked',
-      {
-        conversion_id: c._id,
-        amount: input.amount,
-        currency: input.currency,
-        reason: input.reason,
-        ...(input.programId ? { program_id: input.programId } : {}),
-      },
-      input.publisherId,
     );
     return c;
   },

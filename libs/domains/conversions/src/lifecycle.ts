@@ -228,6 +228,8 @@ export async function bookLedgerEntry(
     occurred_at: now,
     source: 'ledger',
     stats_pending: true,
+    // The ledger books it as a correction (its pass unsets this).
+    ledger_pending: true,
     created_at: now,
     updated_at: now,
   });

@@ -2,8 +2,8 @@
  * Corrections: bonuses and adjustments the network books (`ledger:add`). Each is a conversion row
  * of `source: ledger` (the spec's `/conversions/?source=ledger` lists them, reports count them)
  * and a ledger transaction keyed by that row's id, which is what moves the balance. The row comes
- * first; a crash before the transaction is repaired by `migrateLedger` (it books every such row
- * not yet booked, under the same key).
+ * first, flagged `ledger_pending`; the ledger books it (now, or in its pass after a crash) under the
+ * same key and unflags it.
  */
 import { bookLedgerEntry, type ConversionRecord } from '@cw/conversions';
 import { recordOperatorAct } from '@cw/audit';
@@ -15,10 +15,10 @@ type Deps = Pick<LedgerDeps, 'data'>;
 
 const negate = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
 
-/** Books the ledger transaction of a network booking (idempotent: the row's id is the key). */
+/** Books the ledger transaction of a network booking (idempotent: the row's id is the key), and unflags the row. */
 export async function bookCorrection(deps: Deps, c: ConversionRecord, actor = 'system') {
   const amount = c.commission.toString();
-  return book(deps, {
+  const booked = await book(deps, {
     key: `correction:${c._id}`,
     publisher_id: c.publisher_id,
     type: 'correction',
@@ -31,6 +31,18 @@ export async function bookCorrection(deps: Deps, c: ConversionRecord, actor = 's
     actor,
     created_at: c.created_at,
   });
+  await deps.data.conversions.networkBookingBooked(c._id);
+  return booked;
+}
+
+/** Books every network booking not booked yet (of one account, or of any: the worker's pass). */
+export async function bookPendingCorrections(deps: Deps, publisherId?: string): Promise<number> {
+  let booked = 0;
+  for (;;) {
+    const rows = await deps.data.conversions.unbookedNetworkBookings(200, publisherId);
+    for (const c of rows) if ((await bookCorrection(deps, c)).created) booked++;
+    if (rows.length < 200) return booked;
+  }
 }
 
 /** An admin books a bonus or correction: the conversion row, its ledger transaction, the audit log. */

@@ -5,8 +5,8 @@ export type { LedgerAccount, LedgerBalanceDoc, LedgerTxn, LedgerTxnDoc, LedgerTy
 export type { LedgerDeps } from './deps';
 export { balancesOf, book, settle, txnId, unbalanced } from './journal';
 export type { NewTxn } from './journal';
-export { bookAccountSales, bookPendingSales } from './sales';
-export { bookCorrection, operatorAddCorrection } from './corrections';
+export { bookAccountSales, bookPendingSales, syncLedgerAccount } from './sales';
+export { bookCorrection, bookPendingCorrections, operatorAddCorrection } from './corrections';
 export { verifyLedger } from './verify';
 export type { LedgerVerification } from './verify';
 export { migrateAccount, migrateLedger } from './migrate';

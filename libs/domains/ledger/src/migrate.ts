@@ -26,6 +26,7 @@ export interface LedgerMigrationProgress {
 export async function migrateAccount(deps: Deps, publisherId: string): Promise<Omit<LedgerMigrationProgress, 'accounts' | 'last'>> {
   const sales = await bookAccountSales(deps, publisherId);
   let corrections = 0;
+  // Every booking, flagged or not (rows from before the flag existed).
   for (const c of await deps.data.conversions.networkBookings(publisherId, 100_000)) if ((await bookCorrection(deps, c)).created) corrections++;
   let legacyPayouts = 0;
   for (const { currency, amounts } of await deps.data.conversions.paidBeforeLedger(publisherId)) {

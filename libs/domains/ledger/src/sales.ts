@@ -8,6 +8,7 @@
 import { accountsBehind, appendAccountEvents, appendPendingEvents, consumeAccountEvents, type ConsumedEvent } from '@cw/events-feed';
 import { compareDecimals } from '@cw/money';
 import { book } from './journal';
+import { bookPendingCorrections } from './corrections';
 import type { LedgerDeps } from './deps';
 
 type Deps = Pick<LedgerDeps, 'data'>;
@@ -51,10 +52,22 @@ export async function bookAccountSales(deps: Deps, publisherId: string): Promise
   });
 }
 
-/** The worker's pass: changes appended to the log, then every account whose log has events the ledger has not read. */
+/**
+ * The worker's pass: changes appended to the log, every account whose log has events the ledger
+ * has not read, and network bookings not booked yet. Returns how many events and bookings it read.
+ */
 export async function bookPendingSales(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
   await appendPendingEvents(deps, opts);
   let booked = 0;
   for (const publisherId of await accountsBehind(deps, 'ledger', opts.accounts ?? 1000)) booked += await bookAccountSales(deps, publisherId);
-  return booked;
+  return booked + (await bookPendingCorrections(deps));
+}
+
+/**
+ * One account brought up to date (its sale events and network bookings): what the composition
+ * root runs right after each conversion change is written, so a balance reflects a change at once;
+ * a failure here is left to the worker's pass.
+ */
+export async function syncLedgerAccount(deps: Deps, publisherId: string): Promise<number> {
+  return (await bookAccountSales(deps, publisherId)) + (await bookPendingCorrections(deps, publisherId));
 }

@@ -18,7 +18,7 @@ import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleE
 import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
-import { ledgerDomain, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
+import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
 import { linksDomain, type ClickBucketDoc, type ClickCompactionDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
 import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
@@ -121,6 +121,11 @@ export function openPlatformData(conn: Connection): { data: PlatformData; models
   const platform = data as unknown as PlatformData;
   // A conversion change is counted into the stats read model by its write, through the lifecycle's
   // port (docs/decisions/0046-stats-read-contract.md): the sales data never imports the stats model.
-  platform.conversions.countChangesWith((publisherId) => countWrittenChanges({ data: platform }, publisherId));
+  // The ledger, a consumer of the same changes (its own checkpoint), books them right after: a
+  // balance shows a change at once; what fails here the worker's pass books.
+  platform.conversions.countChangesWith(async (publisherId) => {
+    await countWrittenChanges({ data: platform }, publisherId);
+    await syncLedgerAccount({ data: platform }, publisherId);
+  });
   return { data: platform, models: models as unknown as Models };
 }

@@ -1,18 +1,12 @@
 /** Conversions, the events feed, stats and the ledger: through the conversions lib (acts by its operator use cases, audited). */
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { conversionView } from '@cw/conversions';
 import { readEventLog } from '@cw/events-feed';
 import { rebuildStats } from '@cw/stats';
-import {
-  operatorBackfillEvents,
-  operatorBookLedgerEntry,
-  operatorChangeConversionStatus,
-  operatorListConversions,
-  operatorPruneEvents,
-} from '@cw/conversions-operator';
+import { bookPendingSales } from '@cw/ledger';
+import { operatorBackfillEvents, operatorChangeConversionStatus, operatorListConversions, operatorPruneEvents } from '@cw/conversions-operator';
 import { ApiError } from '@cw/errors';
-import { choice, int, mustProgram, mustPublisher, str, UsageError, type CommandSpec, type Options } from './shared';
+import { choice, int, mustPublisher, str, UsageError, type CommandSpec, type Options } from './shared';
 
 export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
   'conversion:approve': conversionChange('approved', 'Approve pending conversions'),
@@ -106,6 +100,8 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
     options: { 'older-than-days': { type: 'string', required: true, doc: 'keep the last N days of events' } },
     run: async (deps, o) => {
       const days = int(o, 'older-than-days')!;
+      // The ledger reads the log first: an event it has not booked is never pruned.
+      while ((await bookPendingSales(deps)) > 0);
       return operatorPruneEvents(deps, deps.operator, { before: new Date(Date.now() - days * 86_400_000) });
     },
   },
@@ -113,29 +109,6 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
     summary: 'Put the sale events of conversions from before the events feed existed into it (safe to repeat: logged events are skipped)',
     options: {},
     run: (deps) => operatorBackfillEvents(deps, deps.operator),
-  },
-  'ledger:add': {
-    summary: 'Book a bonus or correction for a publisher (source ledger, approved; counts in conversions, reports and payment status)',
-    options: {
-      publisher: { type: 'string', required: true, doc: 'account id' },
-      amount: { type: 'string', required: true, doc: 'decimal amount; a correction is negative: --amount=-4.50' },
-      currency: { type: 'string', required: true, doc: 'ISO 4217' },
-      reason: { type: 'string', required: true, doc: 'shown to the publisher' },
-      program: { type: 'string', doc: 'program id the entry belongs to' },
-    },
-    run: async (deps, o) => {
-      const programId = int(o, 'program');
-      const program = programId === undefined ? undefined : await mustProgram(deps, programId);
-      const c = await operatorBookLedgerEntry(deps, deps.operator, {
-        publisherId: str(o, 'publisher')!,
-        amount: str(o, 'amount')!,
-        currency: str(o, 'currency')!.toUpperCase(),
-        reason: str(o, 'reason')!,
-        programId: program?._id,
-        merchantId: program?.merchant_id,
-      });
-      return { ...conversionView(c, undefined), publisher_id: c.publisher_id };
-    },
   },
 };
 

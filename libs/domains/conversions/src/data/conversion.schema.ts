@@ -65,6 +65,8 @@ export const conversionSchema = new Schema(
     outbox_claim_until: { type: Date },
     /** The stats read model: set with every change (and on creation); cleared once the change is counted. */
     stats_pending: { type: Boolean },
+    /** Network bookings (`source: ledger`) not yet booked in the ledger as corrections. */
+    ledger_pending: { type: Boolean },
     /** The state the stats read model counts this conversion in (`<status>_<paid 0|1>`); absent: not counted yet. */
     stats_key: { type: String },
     created_at: { type: Date, default: Date.now },
@@ -85,6 +87,9 @@ conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpre
 
 // The stats applier: conversions whose latest change is not counted yet, by account.
 conversionSchema.index({ stats_pending: 1, publisher_id: 1 }, { partialFilterExpression: { stats_pending: true } });
+
+// The ledger's pass: network bookings not yet booked as corrections.
+conversionSchema.index({ ledger_pending: 1, publisher_id: 1 }, { partialFilterExpression: { ledger_pending: true } });
 
 export type ConversionDoc = InferSchemaType<typeof conversionSchema>;
 

@@ -50,6 +50,19 @@ export class ConversionsData extends DomainHandle {
     return ids.sort().slice(0, limit);
   }
 
+  /** Network bookings the ledger has not booked yet (of one account, or any), at most `limit`. */
+  async unbookedNetworkBookings(limit: number, publisherId?: string): Promise<ConversionRecord[]> {
+    return open(this)
+      .Conversion.find({ ledger_pending: true, ...(publisherId ? { publisher_id: publisherId } : {}) })
+      .limit(limit)
+      .lean<ConversionRecord[]>();
+  }
+
+  /** The ledger booked this network booking. */
+  async networkBookingBooked(id: string): Promise<void> {
+    await open(this).Conversion.updateOne({ _id: id }, { $unset: { ledger_pending: '' } });
+  }
+
   /** The account's bookings by the network (`source: ledger`), for the ledger's corrections (at most `limit`, oldest first). */
   async networkBookings(publisherId: string, limit: number): Promise<ConversionRecord[]> {
     return open(this)
