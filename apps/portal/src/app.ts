@@ -38,6 +38,8 @@ export interface PortalOptions {
   onMail?: (path: string) => void;
   /** OAuth access token lifetime in seconds (default 600; tests shorten it). */
   oauthAccessTokenTtlSeconds?: number;
+  /** The clock of the sign-in limits (default: the system's; tests move it across windows). */
+  clock?: () => Date;
 }
 
 export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps {
@@ -59,7 +61,7 @@ export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps 
           ? deps.logger.error({ err, subject: a.subject, attempt: a.attempt }, 'mail given up: its person asks again for a new link')
           : deps.logger.warn({ err, subject: a.subject, attempt: a.attempt }, 'mail not sent yet: trying again'),
     });
-  return { ...deps, mailer };
+  return { ...deps, mailer, clock: opts.clock };
 }
 
 /** Operations anyone may call (before a session exists); every other needs the session cookie. */
@@ -67,6 +69,7 @@ const PUBLIC_OPERATIONS = new Set([
   'signUp',
   'verifyEmail',
   'signIn',
+  'unlockSignIn',
   'signOut',
   'forgotPassword',
   'resetPassword',

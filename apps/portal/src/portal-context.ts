@@ -12,7 +12,11 @@ import { enforceRateLimit } from '@cw/ratelimit';
 import { portalPrincipal, resolveSession, type PeopleDeps, type RequestOrigin, type SessionContext } from '@cw/people';
 import type { AppDeps } from '@cw/runtime';
 
-export type PortalDeps = AppDeps & Pick<PeopleDeps, 'mailer'>;
+export type PortalDeps = AppDeps &
+  Pick<PeopleDeps, 'mailer'> & {
+    /** The clock of the sign-in limits and sessions (tests move it; default: the system's). */
+    clock?: () => Date;
+  };
 
 /** The session cookie: `__Host-` prefixed on https (Secure, Path=/, no Domain). */
 export function sessionCookieName(portalUrl: string): string {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@cw/config';
 import { connectDatabase, type Database } from '@cw/db';
 import { createMailer } from '@cw/mail';
+import { createMemoryRateLimiter } from '@cw/ratelimit';
 import { createPerson, resolveSession, sessionOperator, sessionView, signIn } from '@cw/people';
 import { openPlatformData, type PlatformData } from '@cw/runtime';
 import { createTestDatabase, type TestDatabase } from '@cw-tools/testing';
@@ -97,9 +98,9 @@ describe('operator:grant and operator:revoke-role, through the CLI as a process'
   it("makes the person's portal session an operator's (the session's view and principal say so) until the role is taken away", async () => {
     const config = loadConfig({}, { port: 0 });
     // Messages built and dropped (neither SMTP nor a folder): the person's address is confirmed already.
-    const deps = { config, data, mailer: createMailer({ from: 'portal@network.test' }) };
+    const deps = { config, data, mailer: createMailer({ from: 'portal@network.test' }), limiter: createMemoryRateLimiter() };
     // A session of the person, as the portal's sign-in opens one.
-    const token = await signIn(deps, { email: PERSON, password: 'a long enough passphrase' }, {});
+    const { session: token } = await signIn(deps, { email: PERSON, password: 'a long enough passphrase' }, {});
     const ctx = async () => (await resolveSession(deps, token))!;
     const c0 = await ctx();
     expect((await sessionView(deps, await ctx())).operator).toBeNull();

@@ -5,7 +5,6 @@
  * never by the provider; each ends with the URL the page navigates to (`redirect_to`), where the
  * provider resumes the authorization.
  */
-import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { buildRouter, route, type RouteSpec } from '@cw/http';
 import { ApiError } from '@cw/errors';
@@ -17,6 +16,7 @@ import { accountsOf, portalPrincipal, resolveSession, signIn, type SessionContex
 import { grantableScopes, grantDetail, resourceLabel, roleMayGrant } from '../oauth-apps';
 import { INTERACTION_PREFIX, type PortalOAuth } from '../oauth';
 import { portalSession, requestOrigin, setSessionCookie, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { setDeviceCookie, signinOrigin } from '../signin-device';
 import { E } from './schemas';
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -70,8 +70,6 @@ async function finish(provider: Provider, ctx: Context, result: Record<string, u
   ctx.set('Cache-Control', 'no-store');
   ctx.body = { redirect_to: to };
 }
-
-const emailKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
 
 /** The portal session of the page, if any. */
 const sessionIn = (ctx: Context) => (ctx.state.session as SessionContext | null | undefined) ?? null;
@@ -183,10 +181,11 @@ export function oauthInteractionRoutes(deps: PortalDeps, oauth: PortalOAuth): Ro
           throw new ApiError({ code: 'invalid_parameter', detail: 'Give both the e-mail address and the password, or neither (signed in).' });
         if (body.email !== undefined && body.password !== undefined) {
           await enforceRateLimit(ctx, deps.limiter, 'signinAddress', ctx.ip || 'unknown', deps.config.rateLimits.signinAddress);
-          await enforceRateLimit(ctx, deps.limiter, 'signinEmail', emailKey(body.email), deps.config.rateLimits.signinEmail);
-          const token = await signIn(deps, { email: body.email, password: body.password }, requestOrigin(ctx, deps));
-          setSessionCookie(ctx, deps, token);
-          s = await resolveSession(deps, token);
+          // The portal's sign-in, its guard included (the e-mail's budgets, trusted devices).
+          const signedIn = await signIn(deps, { email: body.email, password: body.password }, signinOrigin(ctx, deps), deps.clock?.());
+          setSessionCookie(ctx, deps, signedIn.session);
+          setDeviceCookie(ctx, deps, signedIn.device);
+          s = await resolveSession(deps, signedIn.session);
         }
         if (!s) throw notAuthenticated();
         const personId = typeof details.session?.accountId === 'string' ? details.session.accountId : null;

@@ -1,7 +1,5 @@
 /** Signing up, in and out, confirming the address, passwords, and a person's own sessions. */
-import { createHash } from 'node:crypto';
 import { route, type RouteSpec } from '@cw/http';
-import { enforceRateLimit } from '@cw/ratelimit';
 import {
   CHANGE_PASSWORD_INPUT,
   changePassword,
@@ -22,9 +20,11 @@ import {
   SIGNUP_INPUT,
   signUp,
   TOKEN_INPUT,
+  unlockSignin,
   verifyEmail,
 } from '@cw/people';
 import { perAddress, requestOrigin, sessionOf, setSessionCookie, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { setDeviceCookie, signinOrigin } from '../signin-device';
 import { E, SESSION_SCHEMA } from './schemas';
 
 const TAGS = ['Session'];
@@ -71,7 +71,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       method: 'POST',
       path: '/signin',
       operationId: 'signIn',
-      summary: 'Sign in: sets the session cookie',
+      summary: 'Sign in: sets the session cookie, and the device cookie that lets this device past the sign-in limits next time',
       tags: TAGS,
       body: SIGNIN_INPUT,
       before: [limited],
@@ -80,14 +80,33 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
         400: E('Invalid parameter'),
         401: E('invalid_credentials (one answer for any mistake)'),
         403: E('email_not_verified, or csrf_failed'),
-        429: E('Rate limited (per address and per e-mail)'),
+        429: E('Rate limited: per address, per e-mail per minute, failures per e-mail and per address (not from a trusted device); Retry-After'),
       },
       handler: async (ctx, { body }) => {
-        const emailKey = createHash('sha256').update(body.email.trim().toLowerCase()).digest('base64url').slice(0, 22);
-        await enforceRateLimit(ctx, deps.limiter, 'signinEmail', emailKey, deps.config.rateLimits.signinEmail);
-        const token = await signIn(deps, body, requestOrigin(ctx, deps));
-        setSessionCookie(ctx, deps, token);
-        ctx.body = await opened(token);
+        const { session, device } = await signIn(deps, body, signinOrigin(ctx, deps), deps.clock?.());
+        setSessionCookie(ctx, deps, session);
+        setDeviceCookie(ctx, deps, device);
+        ctx.body = await opened(session);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/signin/unlock',
+      operationId: 'unlockSignIn',
+      summary: "Use a mailed unlock link: this device may sign in to that address while the address's sign-in is paused",
+      tags: TAGS,
+      body: TOKEN_INPUT,
+      before: [limited],
+      responses: {
+        200: E('{unlocked: true, email}: the device cookie is set'),
+        400: E('Invalid parameter'),
+        404: E('The link was used or expired'),
+        429: E('Rate limited'),
+      },
+      handler: async (ctx, { body }) => {
+        const { email, device } = await unlockSignin(deps, body.token, deps.clock?.());
+        setDeviceCookie(ctx, deps, device);
+        ctx.body = { unlocked: true, email };
       },
     }),
     route({
@@ -124,12 +143,14 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       body: REAUTH_INPUT,
       before: [limited, signedIn],
-      responses: { 200: E('Re-authenticated'), 401: E('invalid_credentials'), 403: E('csrf_failed'), 429: E('Rate limited') },
+      responses: {
+        200: E('Re-authenticated'),
+        401: E('invalid_credentials'),
+        403: E('csrf_failed'),
+        429: E("Rate limited (the sign-in limits: the e-mail's budget is shared)"),
+      },
       handler: async (ctx, { body }) => {
-        const s = sessionOf(ctx);
-        const emailKey = createHash('sha256').update(s.user.email).digest('base64url').slice(0, 22);
-        await enforceRateLimit(ctx, deps.limiter, 'signinEmail', emailKey, deps.config.rateLimits.signinEmail);
-        ctx.body = { reauthenticated_until: await reauthenticate(deps, s, body.password, requestOrigin(ctx, deps)) };
+        ctx.body = { reauthenticated_until: await reauthenticate(deps, sessionOf(ctx), body.password, signinOrigin(ctx, deps), deps.clock?.()) };
       },
     }),
     route({
@@ -170,7 +191,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       before: [limited, signedIn],
       responses: { 200: E('Changed'), 400: E('Invalid parameter'), 401: E('invalid_credentials'), 429: E('Rate limited') },
       handler: async (ctx, { body }) => {
-        ctx.body = await changePassword(deps, sessionOf(ctx), body, requestOrigin(ctx, deps));
+        ctx.body = await changePassword(deps, sessionOf(ctx), body, signinOrigin(ctx, deps), deps.clock?.());
       },
     }),
     route({

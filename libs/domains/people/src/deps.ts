@@ -17,4 +17,8 @@ export interface RequestOrigin {
   addressHash?: string;
   userAgent?: string;
   requestId?: string;
+  /** The client's address as the sign-in limits count it (an IPv6 address by its /64); only the guard reads it, keyed. */
+  client?: string;
+  /** The sign-in device cookie the request carried (signin-guard.ts); never stored or logged. */
+  device?: string;
 }

@@ -30,7 +30,11 @@ export {
   signIn,
   signOut,
 } from './sessions.service';
-export type { SessionContext } from './sessions.service';
+export type { SessionContext, SignedIn } from './sessions.service';
+export { deviceOf, issueDevice, unlockSignin, UNLOCK_TRUST_MS } from './signin-guard';
+export type { DeviceCookie, SigninGuardDeps } from './signin-guard';
+export { assertPasswordAllowed, PASSWORD_PROBLEMS, passwordProblem } from './password-policy';
+export type { PasswordContext } from './password-policy';
 export { changePassword, forgotPassword, resetPassword, signUp, verifyEmail } from './signup.service';
 export { acceptInvitation, changeRole, invitationInfo, inviteMember, listMembers, removeMember, revokeInvitation } from './team.service';
 export { createPerson } from './seed';

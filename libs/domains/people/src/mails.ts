@@ -16,6 +16,7 @@ export const LINK_TTL_MS: Record<MailTokenKind, number> = {
   verify_email: 48 * 3_600_000,
   reset_password: 3_600_000,
   invitation: 7 * 86_400_000,
+  unlock_signin: 86_400_000,
 };
 
 /** Which earlier links a new one ends: the person's of that kind; an invitation's, those to the same address for the same account. */

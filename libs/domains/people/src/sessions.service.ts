@@ -11,6 +11,7 @@ import type { SessionDoc } from './data/people.schemas.data';
 import { own, type PeopleDeps, type RequestOrigin } from './deps';
 import { DUMMY_HASH, verifyPassword } from './passwords';
 import { sendVerification } from './mails';
+import { beginAttempt, sendSigninUnlock, type DeviceCookie, type SigninGuardDeps } from './signin-guard';
 import { newToken, normalizeEmail, publicId, tokenHash } from './tokens';
 
 export const SESSION_IDLE_MS = 12 * 3_600_000;
@@ -71,19 +72,47 @@ export async function openSession(deps: Pick<PeopleDeps, 'data'>, userId: string
   return token;
 }
 
+/** A sign-in: the session cookie's value, and the device cookie that lets this device past the sign-in limits next time. */
+export interface SignedIn {
+  session: string;
+  device: DeviceCookie;
+}
+
+/** A failed password: the guard counts it; the failure that spends the address's budget mails its owner the unlock link. */
+async function passwordFailed(
+  deps: PeopleDeps,
+  attempt: { failed(): Promise<{ locked: boolean }> },
+  user: UserRow | null,
+  origin: RequestOrigin,
+  now: Date,
+  detail: Record<string, unknown> = {},
+): Promise<never> {
+  const { locked } = await attempt.failed();
+  if (user) {
+    await recordForPerson(deps, user, 'signin_failed', origin, locked ? { ...detail, locked: true } : detail);
+    if (locked) await sendSigninUnlock(deps, user, now);
+  }
+  throw invalidCredentials();
+}
+
 /**
  * Signs a person in: one answer for an unknown address and a wrong password (both verify a hash, so
  * they take as long); a right password on an unconfirmed address is told so (and mailed again).
+ * The sign-in guard (signin-guard.ts) limits the attempts first: 429 beyond a budget, except from
+ * a device this person signed in with.
  */
-export async function signIn(deps: PeopleDeps, input: { email: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<string> {
-  const user = await own(deps)
-    .User.findOne({ email: normalizeEmail(input.email) })
-    .lean<UserRow>();
+export async function signIn(
+  deps: PeopleDeps & SigninGuardDeps,
+  input: { email: string; password: string },
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<SignedIn> {
+  const email = normalizeEmail(input.email);
+  const user = await own(deps).User.findOne({ email }).lean<UserRow>();
+  const attempt = await beginAttempt(deps, { email, userId: user?._id }, origin, now);
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !ok) {
-    if (user) await recordForPerson(deps, user, 'signin_failed', origin);
-    throw invalidCredentials();
-  }
+  if (!user || !ok) return passwordFailed(deps, attempt, user, origin, now);
+  const device = await attempt.succeeded(user._id);
   if (!user.email_verified_at) {
     await sendVerification(deps, user, now);
     throw new ApiError({
@@ -91,9 +120,9 @@ export async function signIn(deps: PeopleDeps, input: { email: string; password:
       detail: 'Confirm your e-mail address first: we have sent you a new link. Then sign in.',
     });
   }
-  const token = await openSession(deps, user._id, origin, now);
+  const session = await openSession(deps, user._id, origin, now);
   await recordForPerson(deps, user, 'signin', origin);
-  return token;
+  return { session, device };
 }
 
 /** The session a cookie names, while it lasts (idle and absolute); its last-seen time is kept to the minute. */
@@ -153,15 +182,32 @@ export async function endSession(deps: Pick<PeopleDeps, 'data'>, ctx: SessionCon
   if (r.deletedCount !== 1) throw new ApiError({ code: 'not_found', detail: 'No such session.' });
 }
 
-/** The password given again: sensitive changes are allowed for the next 10 minutes. */
-export async function reauthenticate(deps: PeopleDeps, ctx: SessionContext, password: string, origin: RequestOrigin, now = new Date()): Promise<Date> {
-  if (!(await verifyPassword(password, ctx.user.password_hash))) {
-    await recordForPerson(deps, ctx.user, 'signin_failed', origin, { reauthentication: true });
-    throw invalidCredentials();
-  }
+/** The password given again (under the sign-in guard, the e-mail's budget shared): sensitive changes are allowed for the next 10 minutes. */
+export async function reauthenticate(
+  deps: PeopleDeps & SigninGuardDeps,
+  ctx: SessionContext,
+  password: string,
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<Date> {
+  await checkPassword(deps, ctx.user, password, origin, now, { reauthentication: true });
   const until = new Date(now.getTime() + REAUTH_MS);
   await own(deps).PortalSession.updateOne({ _id: ctx.session._id }, { $set: { reauthenticated_until: until } });
   return until;
+}
+
+/** A signed-in person's password checked under the sign-in guard (re-authentication, password change): 401 when wrong, 429 when limited. */
+export async function checkPassword(
+  deps: PeopleDeps & SigninGuardDeps,
+  user: UserRow,
+  password: string,
+  origin: RequestOrigin,
+  now: Date,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const attempt = await beginAttempt(deps, { email: user.email, userId: user._id }, origin, now);
+  if (!(await verifyPassword(password, user.password_hash))) return passwordFailed(deps, attempt, user, origin, now, detail);
+  await attempt.succeeded(user._id);
 }
 
 /** The accounts a person belongs to, with their role (at most 100). */

@@ -11,9 +11,11 @@ import type { UserRow } from './data/people.data';
 import type { MailTokenDoc } from './data/people.schemas.data';
 import { own, type PeopleDeps, type RequestOrigin } from './deps';
 import { endPasswordLinks, sendAlreadyRegistered, sendPasswordReset, sendVerification } from './mails';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword } from './passwords';
+import { assertPasswordAllowed, personContext, resetLinkContext } from './password-policy';
 import type { CHANGE_PASSWORD_INPUT, RESET_PASSWORD_INPUT, SIGNUP_INPUT } from './people.schemas';
-import { endSessions, invalidCredentials, recordForPerson, type SessionContext } from './sessions.service';
+import { checkPassword, endSessions, recordForPerson, type SessionContext } from './sessions.service';
+import type { SigninGuardDeps } from './signin-guard';
 import { normalizeEmail, tokenHash } from './tokens';
 
 const linkInvalid = () => new ApiError({ code: 'not_found', detail: 'This link is not valid any more: it was used, or it expired. Ask for a new one.' });
@@ -22,6 +24,8 @@ export const newUserId = () => `usr_${randomBytes(9).toString('hex')}`;
 
 export async function signUp(deps: PeopleDeps, input: InputOf<typeof SIGNUP_INPUT>, now = new Date()): Promise<{ status: 'verification_sent' }> {
   const email = normalizeEmail(input.email);
+  // Refused for everyone alike (before the address is looked at): a common password, or one with the address or names in it.
+  await assertPasswordAllowed(input.password, { email, name: input.name, accountNames: [input.account_name] });
   // The password is hashed whether or not the address is taken (the KDF is most of the work: a taken address must not answer sooner).
   const [existing, passwordHash] = await Promise.all([own(deps).User.findOne({ email }).lean<UserRow>(), hashPassword(input.password)]);
   if (existing) {
@@ -79,6 +83,9 @@ export async function forgotPassword(deps: PeopleDeps, email: string, now = new 
 
 /** A new password from a mailed link: it proves the address too, and ends every session. */
 export async function resetPassword(deps: PeopleDeps, input: InputOf<typeof RESET_PASSWORD_INPUT>, origin: RequestOrigin, now = new Date()) {
+  // The new password is checked before the link is used: a refused one leaves the link working.
+  const context = await resetLinkContext(deps, input.token, now);
+  if (context) await assertPasswordAllowed(input.password, context);
   const link = await useLink(deps, input.token, 'reset_password', now);
   const user = await own(deps).User.findById(link.user_id).lean<UserRow>();
   if (!user || endedByPasswordChange(link, user)) throw linkInvalid();
@@ -95,13 +102,14 @@ export async function resetPassword(deps: PeopleDeps, input: InputOf<typeof RESE
 
 /** Changes the password (the current one given): every other session ends. */
 export async function changePassword(
-  deps: PeopleDeps,
+  deps: PeopleDeps & SigninGuardDeps,
   ctx: SessionContext,
   input: InputOf<typeof CHANGE_PASSWORD_INPUT>,
   origin: RequestOrigin,
   now = new Date(),
 ) {
-  if (!(await verifyPassword(input.current_password, ctx.user.password_hash))) throw invalidCredentials();
+  await checkPassword(deps, ctx.user, input.current_password, origin, now, { password_change: true });
+  await assertPasswordAllowed(input.new_password, await personContext(deps, ctx.user), 'new_password');
   await own(deps).User.updateOne({ _id: ctx.user._id }, { $set: { password_hash: await hashPassword(input.new_password), password_changed_at: now } });
   await endPasswordLinks(deps, ctx.user._id);
   const ended = await endSessions(deps, ctx.user._id, ctx.session._id);

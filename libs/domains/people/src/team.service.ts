@@ -11,6 +11,7 @@ import type { MailTokenDoc } from './data/people.schemas.data';
 import { own, type PeopleDeps, type RequestOrigin } from './deps';
 import { mintLink, sendInvitation } from './mails';
 import { hashPassword } from './passwords';
+import { assertPasswordAllowed } from './password-policy';
 import { ACCEPT_INVITATION_INPUT, INVITE_INPUT, ROLE_INPUT } from './people.schemas';
 import { openSession, type SessionContext } from './sessions.service';
 import { newUserId, useLink } from './signup.service';
@@ -168,6 +169,7 @@ export async function acceptInvitation(
         detail: 'Choose a password to create your sign-in.',
         errors: [{ param: 'password', detail: 'is required' }],
       });
+    await assertPasswordAllowed(input.password, { email: info.email, name: input.name, accountNames: [info.account_name] });
     user = { _id: newUserId(), email: info.email };
     await own(deps).User.create({ ...user, name: input.name, password_hash: await hashPassword(input.password), email_verified_at: now, created_at: now });
   }

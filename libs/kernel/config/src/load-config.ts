@@ -23,12 +23,34 @@ export const RATE_LIMIT_BUDGETS = {
     default: 20,
     doc: 'portal sign-in, sign-up, password reset and re-authentication attempts, per client address',
   },
-  signinEmail: { env: 'RATELIMIT_SIGNIN_EMAIL_PER_MIN', default: 5, doc: 'portal sign-in and re-authentication failures, per e-mail address' },
+  signinEmail: {
+    env: 'RATELIMIT_SIGNIN_EMAIL_PER_MIN',
+    default: 5,
+    doc: 'portal sign-in and re-authentication attempts per e-mail address in any 60 seconds (none counted from a trusted device)',
+  },
   portal: { env: 'RATELIMIT_PORTAL_PER_MIN', default: 600, doc: "the portal's own API, per signed-in person" },
   oauthRegister: { env: 'RATELIMIT_OAUTH_REGISTER_PER_MIN', default: 10, doc: 'OAuth dynamic client registrations (POST /oauth/register), per client address' },
 } as const;
 
 export type BudgetName = keyof typeof RATE_LIMIT_BUDGETS;
+
+/**
+ * The portal's sign-in guard (docs/portal.md "Sign-in limits"): failed sign-ins and
+ * re-authentications counted per e-mail address and per client address, each budget holding over
+ * any span of `windowSeconds` whatever the window boundaries, and the trust a device earns by
+ * signing in.
+ */
+export interface SigninLimits {
+  /** Failures one e-mail address may take in any span of `windowSeconds` (ASVS 2.2.1: at most 100 an hour); beyond, 429 but from trusted devices, and an unlock link is mailed. */
+  accountFailures: number;
+  /** Failures one client address may make in any span of `windowSeconds`. */
+  addressFailures: number;
+  windowSeconds: number;
+  /** Failures in a row from a trusted device after which it loses that trust. */
+  deviceFailures: number;
+  /** How long a device that signed in stays trusted (renewed at each sign-in from it). */
+  deviceTrustDays: number;
+}
 
 export interface PlatformConfig {
   nodeEnv: 'development' | 'production' | 'test';
@@ -79,6 +101,7 @@ export interface PlatformConfig {
    */
   trustProxyHops: number;
   rateLimits: Record<BudgetName, number>;
+  signin: SigninLimits;
   clickFlushIntervalMs: number;
   /** How often the worker counts the tracker's stored click batches, all stored since together (the clicks' lag in the stats). */
   clickCountIntervalMs: number;
@@ -237,6 +260,13 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     // TRUST_PROXY=true (before hops were counted) means one proxy.
     trustProxyHops: int('TRUST_PROXY_HOPS', bool('TRUST_PROXY', false) ? 1 : 0, 0, 10),
     rateLimits,
+    signin: {
+      accountFailures: int('SIGNIN_ACCOUNT_FAILURES', 50, 1, 100),
+      addressFailures: int('SIGNIN_ADDRESS_FAILURES', 100, 1, 100_000),
+      windowSeconds: int('SIGNIN_FAILURE_WINDOW_SECONDS', 3600, 3600, 7 * 86_400),
+      deviceFailures: int('SIGNIN_DEVICE_FAILURES', 5, 1, 20),
+      deviceTrustDays: int('SIGNIN_DEVICE_TRUST_DAYS', 90, 1, 400),
+    },
     clickFlushIntervalMs: int('CLICK_FLUSH_INTERVAL_MS', 250, 10, 60_000),
     clickCountIntervalMs: int('CLICK_COUNT_INTERVAL_MS', 1000, 10, 60_000),
     clickCompactIntervalMs: int('CLICK_COMPACT_INTERVAL_MS', 15 * 60_000, 0, 24 * 3_600_000),

@@ -80,6 +80,9 @@ export const signUp = (input: { email: string; password: string; account_name?: 
 
 export const verifyEmail = (token: string) => api<{ verified: boolean; email: string }>('/verify-email', { method: 'POST', body: { token }, auth: 'public' });
 
+/** The link mailed when an address's sign-in is paused: this browser may sign in to it (the password is still asked). */
+export const unlockSignIn = (token: string) => api<{ unlocked: boolean; email: string }>('/signin/unlock', { method: 'POST', body: { token }, auth: 'public' });
+
 export const forgotPassword = (email: string) => api<{ status: string }>('/password/forgot', { method: 'POST', body: { email }, auth: 'public' });
 
 export const resetPassword = (input: { token: string; password: string }) =>

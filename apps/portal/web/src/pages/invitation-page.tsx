@@ -142,7 +142,7 @@ function Invitation({ token }: { token: string }) {
           name="password"
           type="password"
           autoComplete="new-password"
-          hint="At least 12 characters."
+          hint="At least 12 characters, not a common password, without your e-mail address or name."
           value={password}
           onChange={setPassword}
         />

@@ -90,7 +90,7 @@ export function ResetPasswordPage() {
           name="password"
           type="password"
           autoComplete="new-password"
-          hint="At least 12 characters."
+          hint="At least 12 characters, not a common password, without your e-mail address or name."
           value={password}
           onChange={setPassword}
         />

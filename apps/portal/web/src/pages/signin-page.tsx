@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { keys, signIn } from '../api/endpoints';
+import { keys, signIn, unlockSignIn } from '../api/endpoints';
+import { ErrorNotice, Notice } from '../components/feedback';
 import { Form, SubmitButton, TextField, useFormState } from '../components/form';
 import { Page } from '../components/page';
 import { validateSignin } from '../generated/validators.js';
@@ -16,6 +17,16 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useFormState(validateSignin, { email: 'E-mail', password: 'Password' });
+  const unlockToken = params.get('unlock');
+  const unlock = useMutation({ mutationFn: unlockSignIn, onSuccess: (r) => setEmail(r.email) });
+  const unlockStarted = useRef(false);
+  useEffect(() => {
+    // The link mailed when this address's sign-in was paused: this browser may sign in to it (once per link).
+    if (unlockToken && !unlockStarted.current) {
+      unlockStarted.current = true;
+      unlock.mutate(unlockToken);
+    }
+  }, [unlockToken, unlock]);
 
   const mutation = useMutation({
     mutationFn: signIn,
@@ -38,6 +49,12 @@ export function SignInPage() {
   const carry = rawNext ? `?next=${encodeURIComponent(next)}` : '';
   return (
     <Page title="Sign in" description="Welcome back. Sign in to manage your publisher account.">
+      {unlock.isSuccess ? (
+        <Notice tone="success" title="Sign-in unlocked on this device" role="status">
+          Enter the password of <strong>{unlock.data.email}</strong>. Other devices stay paused for a while.
+        </Notice>
+      ) : null}
+      {unlock.isError ? <ErrorNotice error={unlock.error} title="This unlock link cannot be used" /> : null}
       <Form form={form} onSubmit={submit} pending={mutation.isPending}>
         <TextField form={form} name="email" type="email" autoComplete="username" inputMode="email" spellCheck={false} value={email} onChange={setEmail} />
         <TextField form={form} name="password" type="password" autoComplete="current-password" value={password} onChange={setPassword} />

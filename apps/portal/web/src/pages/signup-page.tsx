@@ -61,7 +61,7 @@ export function SignUpPage() {
           name="password"
           type="password"
           autoComplete="new-password"
-          hint="At least 12 characters. A passphrase is easiest."
+          hint="At least 12 characters, not a common password, without your e-mail address or name. A passphrase is easiest."
           value={v.password}
           onChange={set('password')}
         />

@@ -61,7 +61,7 @@ sessionSchema.index({ user_id: 1, created_at: -1 });
 sessionSchema.index({ ends_at: 1 }, { expireAfterSeconds: 0 });
 export type SessionDoc = InferSchemaType<typeof sessionSchema>;
 
-export const MAIL_TOKEN_KINDS = ['verify_email', 'reset_password', 'invitation'] as const;
+export const MAIL_TOKEN_KINDS = ['verify_email', 'reset_password', 'invitation', 'unlock_signin'] as const;
 export type MailTokenKind = (typeof MAIL_TOKEN_KINDS)[number];
 
 /**

@@ -257,7 +257,15 @@ function ChangePassword() {
     <Section title="Change password" description="Changing it signs out your other sessions.">
       <Form form={form} onSubmit={submit} pending={change.isPending} className="form form-narrow">
         <TextField form={form} name="current_password" type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
-        <TextField form={form} name="new_password" type="password" autoComplete="new-password" hint="At least 12 characters." value={next} onChange={setNext} />
+        <TextField
+          form={form}
+          name="new_password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 12 characters, not a common password, without your e-mail address or name."
+          value={next}
+          onChange={setNext}
+        />
         <div className="form-actions">
           <SubmitButton pending={change.isPending}>Change password</SubmitButton>
           {done && <p className="saved">Password changed.</p>}
