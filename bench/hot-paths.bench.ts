@@ -71,6 +71,8 @@ const env = {
   ...(engineUri ? { MONGODB_URI: engineUri } : {}),
   LOG_LEVEL: 'warn',
   SHUTDOWN_DRAIN_MS: '0',
+  // /metrics answers only with its token: the redirects are counted from the tracker's.
+  METRICS_TOKEN: 'bench-hot-paths-metrics',
   RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
   RATELIMIT_LINKS_PER_MIN: LIFTED,
   RATELIMIT_IP_PER_MIN: LIFTED,
@@ -320,7 +322,7 @@ if (!values.only || values.only.split(',').some((o) => 'search: distinct pages'.
 
 // Every redirect answered has its click stored (the buffer is flushed on stop).
 await new Promise((r) => setTimeout(r, 500));
-const metrics = await (await fetch(`${trackerUrl}/metrics`)).text();
+const metrics = await (await fetch(`${trackerUrl}/metrics`, { headers: { Authorization: `Bearer ${env.METRICS_TOKEN}` } })).text();
 const redirects = metrics
   .split('\n')
   .filter((l) => l.startsWith('http_requests_total{') && l.includes('service="tracker"') && l.includes('status="302"'))

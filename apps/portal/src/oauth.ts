@@ -49,7 +49,7 @@ function revocationReason(cause: RevocationCause | undefined): string {
   const ctx = cause?.ctx;
   if (!ctx) return 'removed';
   if (ctx.path === OAUTH_ROUTES.revocation) return 'revoked_by_app';
-  if (ctx.path === OAUTH_ROUTES.end_session) return 'signed_out_of_app';
+  if (ctx.path === OAUTH_ROUTES.end_session || ctx.path.startsWith(`${OAUTH_ROUTES.end_session}/`)) return 'signed_out_of_app';
   if (ctx.path === OAUTH_ROUTES.token) {
     const grantType = (ctx as Context & { oidc?: { params?: { grant_type?: unknown } } }).oidc?.params?.grant_type;
     return grantType === 'refresh_token' ? 'refresh_token_reused' : grantType === 'authorization_code' ? 'authorization_code_reused' : 'token_refused';
@@ -104,6 +104,7 @@ export interface PortalOAuthOptions {
 }
 
 export function portalOAuth(deps: PortalDeps, opts: PortalOAuthOptions): PortalOAuth {
+  const https = deps.config.portalUrl.startsWith('https:');
   let built: Promise<{ provider: Provider; mounted: Middleware }> | undefined;
   const build = () => {
     built ??= createOAuthProvider({
@@ -114,6 +115,8 @@ export function portalOAuth(deps: PortalDeps, opts: PortalOAuthOptions): PortalO
       // Still a member of the account the grant acts for (the role is the resource servers' check).
       mayActFor: async (personId, accountId) => (await memberRole(deps, accountId, personId)) !== null,
       accessTokenTtlSeconds: opts.accessTokenTtlSeconds,
+      // The provider's own pages (sign-out, errors) carry the portal's HTML headers.
+      pageHeaders: (ctx) => htmlSecurityHeaders(ctx, https),
     }).then(
       (provider) => {
         logProviderRevocations(deps);
@@ -127,7 +130,6 @@ export function portalOAuth(deps: PortalDeps, opts: PortalOAuthOptions): PortalO
     return built;
   };
 
-  const https = deps.config.portalUrl.startsWith('https:');
   let index: Buffer | undefined;
   const interactionPage = (ctx: Context) => {
     const file = join(opts.webDir, 'index.html');

@@ -10,6 +10,7 @@ import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from '@cw/errors';
+import { CONTENT_SECURITY_POLICY, htmlSecurityHeaders } from '@cw/http';
 import { resolveSession } from '@cw/people';
 import { sessionCookieName, type PortalDeps } from './portal-context';
 
@@ -20,18 +21,9 @@ export const MEMBER_PAGES = ['/dashboard', '/products', '/programs', '/links', '
 /** What nginx and the dev stack route to the portal besides `/portal/`, `/oauth/` and `/.well-known/`. */
 export const PAGE_PREFIXES = [...PUBLIC_PAGES, ...MEMBER_PAGES, '/assets'];
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+// The strict policy and the HTML headers live in @cw/http (every service's HTML answers carry them);
+// exported from here too, as the portal's OAuth pages and its index import them.
+export { CONTENT_SECURITY_POLICY, htmlSecurityHeaders };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -85,18 +77,6 @@ function send(ctx: Context, file: StaticFile): void {
     ctx.set('Content-Encoding', 'gzip');
     ctx.body = file.gzip;
   } else ctx.body = file.raw;
-}
-
-export function htmlSecurityHeaders(ctx: Context, https: boolean): void {
-  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  // Pages carry one-time tokens in their URLs (verification, reset, invitation, claim): never in a Referer.
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-  ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-  if (https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  ctx.set('Cache-Control', 'no-store');
 }
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);

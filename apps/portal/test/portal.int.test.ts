@@ -36,6 +36,8 @@ beforeAll(async () => {
       RATELIMIT_IP_PER_MIN: '100000',
       RATELIMIT_SIGNIN_ADDRESS_PER_MIN: '100000',
       RATELIMIT_SIGNIN_EMAIL_PER_MIN: '100000',
+      // The postback test sends to a receiver on 127.0.0.1 (refused unless the setting allows it).
+      POSTBACK_ALLOW_INSECURE: 'true',
     },
   });
   const portal = createApp(deps, { webDir });

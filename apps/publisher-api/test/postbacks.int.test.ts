@@ -16,7 +16,8 @@ const put = (body: unknown, bearer = pub().portal_token, s = server) =>
     .send(body as object);
 
 beforeAll(async () => {
-  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_POSTBACKS_PER_MIN: '100000' } });
+  // Targets on a local receiver: allowed only when the setting says so (off by default).
+  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', POSTBACK_ALLOW_INSECURE: 'true' } });
   server = createApp(deps).callback();
 });
 afterAll(async () => {

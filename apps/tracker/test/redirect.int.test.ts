@@ -181,6 +181,7 @@ describe('GET /c/{code}', () => {
       expect(res.status).toBe(302);
       expect(res.headers['x-request-id']).toBe('req-from-caller-1');
       expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
       // No body: nothing to type, nothing to escape.
       expect(res.headers['content-type']).toBeUndefined();
       expect(res.headers['content-length']).toBe('0');

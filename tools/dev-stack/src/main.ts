@@ -64,6 +64,12 @@ try {
   console.log(
     `portal: ${platform.url}/signin (publishers[0].portal_login in the credentials file)   docs: ${platform.url}/docs   health: ${platform.url}/healthz`,
   );
+  if (platform.config.metricsToken)
+    console.log(
+      `metrics: ${platform.url}/metrics with Authorization: Bearer ${platform.credentialsPath ? '<metrics_token in the credentials file>' : platform.config.metricsToken}`,
+    );
+  if (platform.config.postbackAllowInsecure)
+    console.log('postback targets: http and loopback allowed (local platform; POSTBACK_ALLOW_INSECURE=false refuses them)');
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

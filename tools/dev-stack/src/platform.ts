@@ -3,6 +3,7 @@
  * production, the job worker running, on the embedded engine unless MONGODB_URI is set.
  */
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,8 @@ export interface CredentialsFile extends Omit<DemoDataset, 'counts'> {
   portal_url: string;
   base_url: string;
   feed_url: string;
+  /** The bearer token of this platform's `/metrics` (METRICS_TOKEN, else one the platform made). */
+  metrics_token?: string;
 }
 
 export interface PlatformOptions {
@@ -84,7 +87,7 @@ export class PortInUseError extends Error {}
 async function listenEarly(host: string, port: number): Promise<{ server: http.Server; serve(handler: http.RequestListener): void }> {
   let current: http.RequestListener = (req, res) => {
     const id = requestIdFor(req.headers['x-request-id'] as string | undefined);
-    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': id, 'Retry-After': '5' });
+    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'X-Request-Id': id, 'Retry-After': '5' });
     res.end(JSON.stringify({ detail: 'The platform is starting.', code: 'service_unavailable', request_id: id }));
   };
   const server = createHttpServer((req, res) => current(req, res));
@@ -101,10 +104,25 @@ async function listenEarly(host: string, port: number): Promise<{ server: http.S
   return { server, serve: (handler) => (current = handler) };
 }
 
+/**
+ * What the local platform sets unless its environment does: http and loopback postback targets
+ * allowed (the README's walkthrough receives postbacks on 127.0.0.1; services refuse them unless
+ * POSTBACK_ALLOW_INSECURE is set), and a token for /metrics, kept in the credentials file.
+ */
+function localSettings(credentialsPath: string | undefined): Record<string, string> {
+  let kept: unknown;
+  try {
+    kept = credentialsPath ? (JSON.parse(readFileSync(credentialsPath, 'utf8')) as { metrics_token?: unknown }).metrics_token : undefined;
+  } catch {
+    kept = undefined; // no file yet, or not ours to read: a new token
+  }
+  return { POSTBACK_ALLOW_INSECURE: 'true', METRICS_TOKEN: typeof kept === 'string' && kept ? kept : randomBytes(24).toString('base64url') };
+}
+
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
   const mailDir = opts.mailDir ?? opts.env.MAIL_DIR ?? (credentialsPath ? resolve(dirname(credentialsPath), 'mail') : undefined);
-  const config = loadConfig({ ...opts.env, MAIL_DIR: mailDir }, { port: 8080 });
+  const config = loadConfig({ ...localSettings(credentialsPath), ...opts.env, MAIL_DIR: mailDir }, { port: 8080 });
   const say = opts.say ?? (() => undefined);
   const { server, serve } = await listenEarly(config.host, config.port);
   try {
@@ -158,7 +176,12 @@ async function startOn(
   let seeded: DemoDataset['counts'] | undefined;
   let credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
   const store = storeOf({ mongodbUri: config.mongodbUri, dataDir: opts.dataDir });
-  const addresses = { portal_url: config.portalUrl, base_url: `${config.portalUrl}/api/v1/publisher`, feed_url: config.feedUrl };
+  const addresses = {
+    portal_url: config.portalUrl,
+    base_url: `${config.portalUrl}/api/v1/publisher`,
+    feed_url: config.feedUrl,
+    metrics_token: config.metricsToken,
+  };
   if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
     const products = opts.seedProducts ?? config.seedProducts;
     const data = await generateDemoData(deps, {
@@ -242,6 +265,7 @@ async function startOn(
       withProbes(handler, {
         checks: deps.checks,
         registry: deps.metrics.registry,
+        metricsToken: config.metricsToken,
         requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
       }),
     ),

@@ -32,7 +32,7 @@ const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
 beforeAll(async () => {
   deps = await createTestDeps({
     seedProducts: 20,
-    env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_POSTBACKS_PER_MIN: '1000', RATELIMIT_LINKS_PER_MIN: '1000' },
+    env: { RATELIMIT_IP_PER_MIN: '100000', RATELIMIT_POSTBACKS_PER_MIN: '1000', RATELIMIT_LINKS_PER_MIN: '1000', POSTBACK_ALLOW_INSECURE: 'true' },
   });
   // The rotated tracker keeps its clicks in memory for the test's length: a stored click converts
   // by its row whatever its signature, and the test shows what the signature alone allows.

@@ -4,7 +4,8 @@
  * `prometheus` package, installed by the test environment when missing) accepts the rules and the scrape config.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, inject, it } from 'vitest';
@@ -129,7 +130,20 @@ describe('alert rules', () => {
     if (problem) throw new Error(problem);
     const rulesOut = execFileSync('promtool', ['check', 'rules', join(KIT, 'alerts.yml')], { encoding: 'utf8' });
     expect(rulesOut).toContain(`SUCCESS: ${rules.length} rules found`);
-    execFileSync('promtool', ['check', 'config', join(KIT, 'prometheus.yml')], { encoding: 'utf8' });
+    // As deployed: the token file mounted beside the config (promtool checks that it exists).
+    const deployed = mkdtempSync(join(tmpdir(), 'prometheus-'));
+    for (const f of ['prometheus.yml', 'alerts.yml']) copyFileSync(join(KIT, f), join(deployed, f));
+    writeFileSync(join(deployed, 'metrics_token'), 'a-metrics-token-0123456789\n');
+    execFileSync('promtool', ['check', 'config', join(deployed, 'prometheus.yml')], { encoding: 'utf8' });
+  });
+});
+
+describe('scrape config', () => {
+  it('sends every service the metrics bearer token, since /metrics refuses a scrape without it', () => {
+    const config = parse(readFileSync(join(KIT, 'prometheus.yml'), 'utf8')) as {
+      scrape_configs: Array<{ job_name: string; authorization?: { type?: string; credentials_file?: string } }>;
+    };
+    for (const job of config.scrape_configs) expect(job.authorization, job.job_name).toEqual({ type: 'Bearer', credentials_file: 'metrics_token' });
   });
 });
 

@@ -21,7 +21,8 @@ const get = (path: string, headers: Record<string, string> = {}) => fetch(`${pla
 describe('local platform', () => {
   it('writes the credentials file in the documented shape', () => {
     const c = JSON.parse(readFileSync(credentialsPath, 'utf8'));
-    expect(Object.keys(c).sort()).toEqual(['base_url', 'feed_url', 'fixtures', 'portal_url', 'publishers', 'special_keys', 'store']);
+    expect(Object.keys(c).sort()).toEqual(['base_url', 'feed_url', 'fixtures', 'metrics_token', 'portal_url', 'publishers', 'special_keys', 'store']);
+    expect(c.metrics_token).toBe(platform.config.metricsToken);
     expect(c.store).toBe('embedded:in-memory');
     expect(c.base_url).toBe(`${c.portal_url}/api/v1/publisher`);
     expect(c.publishers.length).toBeGreaterThanOrEqual(2);
@@ -50,14 +51,17 @@ describe('local platform', () => {
   });
 
   it('answers probes and metrics before any rate limit: no probe spends or meets the per-address budget', async () => {
+    const scraper = { Authorization: `Bearer ${JSON.parse(readFileSync(credentialsPath, 'utf8')).metrics_token}` };
     for (let i = 0; i < 5; i++) {
       for (const path of ['/healthz', '/readyz', '/metrics']) {
-        const res = await get(path);
+        const res = await get(path, path === '/metrics' ? scraper : {});
         expect(res.status, path).toBe(200);
         expect(res.headers.get('ratelimit-limit'), path).toBeNull();
       }
     }
-    const metrics = await (await get('/metrics')).text();
+    // Without the credentials file's token, no metrics.
+    expect((await get('/metrics')).status).toBe(401);
+    const metrics = await (await get('/metrics', scraper)).text();
     expect(metrics).toContain('http_requests_total');
     // What an operator watches: the driver's pool, the postback pipeline, the queue, the click buffer.
     expect(Number(/^mongodb_pool_connections\{state="open"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(0);
@@ -264,6 +268,9 @@ describe('local platform on a data directory', () => {
       expect(second.seeded).toBeUndefined();
       const upgraded = JSON.parse(readFileSync(opts.credentialsPath, 'utf8'));
       expect(upgraded.fixtures.analyst_login.email).toMatch(/^analyst\+2@/);
+      // The metrics token stays what the file says: a scraper set up once keeps working.
+      expect(upgraded.metrics_token).toBe(creds.metrics_token);
+      expect(second.config.metricsToken).toBe(creds.metrics_token);
       const signin = await fetch(`${second.url}/portal/api/signin`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: second.url },

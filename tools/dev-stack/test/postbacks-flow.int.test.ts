@@ -20,7 +20,11 @@ const pub = () => deps.demo!.publishers[0];
 const api = () => publisherApi(deps).callback();
 
 beforeAll(async () => {
-  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+  // The receiver is local (http on 127.0.0.1): allowed only because the setting says so.
+  deps = await createTestDeps({
+    seedProducts: 20,
+    env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000', POSTBACK_ALLOW_INSECURE: 'true' },
+  });
   receiver = await startReceiver();
   receiver.behave = () => (failing ? 503 : 'ok');
   fx = await postbackFixture(deps, receiver.url);

@@ -62,7 +62,10 @@ beforeAll(async () => {
   telemetry = await startTelemetry(env, 'tracker');
   expect(telemetry).toBeDefined();
 
-  deps = await createTestDeps({ seedProducts: 20, env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000' } });
+  deps = await createTestDeps({
+    seedProducts: 20,
+    env: { RATELIMIT_POSTBACKS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '100000', POSTBACK_ALLOW_INSECURE: 'true' },
+  });
   receiver = await startReceiver();
   fx = await postbackFixture(deps, receiver.url);
   const sink = new Writable({ write: (c, _e, cb) => (logLines.push(String(c)), cb()) });

@@ -21,6 +21,14 @@ export function describeServiceBasics(name: string, createApp: (deps: TestDeps) 
       expectErrorShape(res, 404, 'not_found');
     });
 
+    it('tells browsers never to sniff an answer into another type (nosniff), errors included', async () => {
+      for (const res of [
+        await request(server).get('/definitely/not/here'),
+        await request(server).post('/nope').set('Content-Type', 'application/json').send('{'),
+      ])
+        expect(res.headers['x-content-type-options'], `${res.status}`).toBe('nosniff');
+    });
+
     it('echoes a safe caller X-Request-Id and replaces an unsafe one', async () => {
       const mine = await request(server).get('/nope').set('X-Request-Id', 'client-req-12345');
       expect(mine.headers['x-request-id']).toBe('client-req-12345');

@@ -46,6 +46,29 @@ describe('postback target URLs', () => {
     }
   });
 
+  it('refuses every spelling of a loopback or private address, over http or https, when insecure targets are not allowed', async () => {
+    const spellings = [
+      '127.0.0.1',
+      'localhost',
+      '[::1]',
+      '2130706433',
+      '0x7f000001',
+      '127.1',
+      '0177.0.0.1',
+      '[::ffff:127.0.0.1]',
+      '0',
+      '10.0.0.1',
+      '169.254.169.254',
+    ];
+    const local = { allowInsecure: false, resolve: async (host: string) => (host === 'localhost' ? ['127.0.0.1', '::1'] : []) };
+    for (const host of spellings)
+      for (const scheme of ['http', 'https'])
+        await expect(validateTarget(`${scheme}://${host}:8080/cb`, local), `${scheme}://${host}`).rejects.toMatchObject({
+          code: 'invalid_parameter',
+          errors: [{ param: 'url' }],
+        });
+  });
+
   it('allows http and loopback when insecure targets are allowed (development and tests)', async () => {
     await expect(validateTarget('http://127.0.0.1:9999/cb?e={event}', { allowInsecure: true })).resolves.toBeTruthy();
     await expect(validateTarget('http://127.0.0.1/cb?x={nope}', { allowInsecure: true })).rejects.toMatchObject({ code: 'invalid_parameter' });

@@ -34,6 +34,21 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('refuses insecure postback targets unless POSTBACK_ALLOW_INSECURE says otherwise, in every environment', () => {
+    for (const NODE_ENV of ['development', 'test', 'production']) {
+      const env = NODE_ENV === 'production' ? { NODE_ENV, SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') } : { NODE_ENV };
+      expect(loadConfig(env, { port: 1 }).postbackAllowInsecure, NODE_ENV).toBe(false);
+      expect(loadConfig({ ...env, POSTBACK_ALLOW_INSECURE: 'true' }, { port: 1 }).postbackAllowInsecure, NODE_ENV).toBe(true);
+    }
+  });
+
+  it('serves no metrics without METRICS_TOKEN, and takes only a token long enough to guess at', () => {
+    expect(loadConfig({}, { port: 1 }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(32) }, { port: 1 }).metricsToken).toBe('a'.repeat(32));
+    for (const bad of ['short', 'has a space in it here', 'x'.repeat(513)])
+      expect(() => loadConfig({ METRICS_TOKEN: bad }, { port: 1 }), bad).toThrow(/METRICS_TOKEN/);
+  });
+
   it('reads every budget from its own variable', () => {
     const c = loadConfig({ RATELIMIT_PRODUCTS_PER_MIN: '100000', RATELIMIT_IP_PER_MIN: '5' }, { port: 1 });
     expect(c.rateLimits.products).toBe(100000);

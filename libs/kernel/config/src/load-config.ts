@@ -70,8 +70,16 @@ export interface PlatformConfig {
   secretKey: Buffer;
   /** Rotatable keys (SECRET_KEYS, then the base key): postback secrets, feed URL and click id signatures. */
   keys: KeyRing;
-  /** Allow http:// and loopback postback targets (development and tests only). */
+  /**
+   * Allow http:// and loopback or private postback targets (POSTBACK_ALLOW_INSECURE; false unless
+   * set, in every environment: the local platform and tests with a local receiver set it).
+   */
   postbackAllowInsecure: boolean;
+  /**
+   * The bearer token /metrics asks for (METRICS_TOKEN, at least 16 characters); absent: /metrics
+   * is not served (404), so a process never exposes its metrics to whoever reaches its port.
+   */
+  metricsToken?: string;
   /** Budget of one postback attempt (connect, send, answer). */
   postbackTimeoutMs: number;
   /** The retry schedule's minute: 60,000 ms; tests shorten it to run the schedule quickly. */
@@ -215,6 +223,9 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   if (str('REDIS_URL') !== undefined && str('REDIS_CLUSTER_NODES') !== undefined)
     problems.push('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: one Redis, or one cluster');
   const keys = keyRing(secretKey, parseSecretKeys(str('SECRET_KEYS'), problems));
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,512}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 16 to 512 printable characters without spaces (e.g. `openssl rand -hex 32`)');
 
   const usdRates: Record<string, string> = {};
   const ratesRaw = str('INDICATIVE_USD_RATES') ?? DEFAULT_USD_RATES;
@@ -244,7 +255,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     logLevel,
     secretKey,
     keys,
-    postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', nodeEnv !== 'production'),
+    postbackAllowInsecure: bool('POSTBACK_ALLOW_INSECURE', false),
+    metricsToken,
     postbackTimeoutMs: int('POSTBACK_TIMEOUT_MS', 10_000, 100, 60_000),
     postbackRetryUnitMs: int('POSTBACK_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
     workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),

@@ -9,6 +9,7 @@ let base: string;
 let database = true;
 let draining = false;
 let appCalls = 0;
+const TOKEN = 'scraper-token-0123456789abcdef';
 
 beforeAll(async () => {
   const registry = new Registry();
@@ -28,6 +29,7 @@ beforeAll(async () => {
         },
       ],
       registry,
+      metricsToken: TOKEN,
       draining: () => draining,
       requestId: () => 'req_probe',
     }),
@@ -37,21 +39,47 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const get = async (path: string) => {
-  const res = await fetch(`${base}${path}`);
-  return { status: res.status, body: await res.text(), type: res.headers.get('content-type') };
+const get = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${base}${path}`, { headers });
+  return { status: res.status, body: await res.text(), type: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options') };
 };
+const scraper = { Authorization: `Bearer ${TOKEN}` };
 
 describe('probes in front of the app', () => {
   it('answer liveness, readiness and metrics without reaching the app (no budget of it can refuse them)', async () => {
-    expect(await get('/healthz')).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+    expect(await get('/healthz')).toMatchObject({ status: 200, body: '{"status":"ok"}', nosniff: 'nosniff' });
     expect(JSON.parse((await get('/readyz/')).body)).toEqual({ status: 'ok', checks: { mongodb: 'ok' } });
-    const metrics = await get('/metrics');
+    const metrics = await get('/metrics', scraper);
     expect(metrics.status).toBe(200);
     expect(metrics.body).toContain('probe_test_total 1');
     expect(appCalls).toBe(0);
     expect((await get('/healthzz')).status).toBe(429);
     expect(appCalls).toBe(1);
+  });
+
+  it('serve metrics only to the scraper with the token, and not at all without one configured', async () => {
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { Authorization: 'Bearer wrong-token-0123456789abcdef' },
+      { Authorization: TOKEN },
+      { Authorization: `Basic ${TOKEN}` },
+    ];
+    for (const headers of attempts) {
+      const refused = await get('/metrics', headers);
+      expect(refused, JSON.stringify(headers)).toMatchObject({ status: 401, nosniff: 'nosniff' });
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'not_authenticated', request_id: 'req_probe' });
+      expect(refused.body).not.toContain('probe_test_total');
+    }
+    const open = http.createServer(
+      withProbes((_req, res) => void res.writeHead(404).end('app'), { checks: [], registry: new Registry(), requestId: () => 'r' }),
+    );
+    await new Promise<void>((r) => open.listen(0, '127.0.0.1', () => r()));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(open.address() as AddressInfo).port}/metrics`);
+      expect({ status: res.status, body: await res.text() }).toEqual({ status: 404, body: 'app' });
+    } finally {
+      await new Promise((r) => open.close(r));
+    }
   });
 
   it('keeps liveness at 200 while a dependency is down; readiness answers 503 naming it', async () => {

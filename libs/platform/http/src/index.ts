@@ -12,6 +12,7 @@ export { pageEnvelopeSchema } from '@cw/usecase';
 export type { OpenApiExamples, OpenApiGroup, OpenApiOptions } from './openapi';
 export { docsRouter } from './docs.routes';
 export { createServiceApp, MAX_URL_LENGTH } from './service-app';
+export { CONTENT_SECURITY_POLICY, htmlSecurityHeaders, inlineSource, securityHeaders } from './security-headers';
 export { clientAddress } from './client-address';
 export { serveApp, withNodeRoutes } from './node-routes';
 export type { NodeRoute, NodeRoutedApp } from './node-routes';

@@ -1,5 +1,6 @@
 /**
- * The standard middleware stack every service starts from: request id, the one error mapper,
+ * The standard middleware stack every service starts from: security headers (nosniff on every
+ * answer, the strict HTML headers on a page without its own policy), request id, the one error mapper,
  * metrics, the per-address rate limit (before any credential is read), the request target's
  * length (414), trailing-slash tolerance and JSON bodies. Apps add their routers after it.
  */
@@ -12,6 +13,7 @@ import { errorHandler, type ErrorClassifier, type ErrorRenderer } from './error.
 import { accessLog } from './access-log.middleware';
 import { clientAddress } from './client-address';
 import { requestId } from './request-id.middleware';
+import { securityHeaders } from './security-headers';
 import { trailingSlash } from './trailing-slash.middleware';
 
 export interface ServiceAppOptions {
@@ -48,6 +50,7 @@ export function createServiceApp(opts: ServiceAppOptions): Koa {
   const hops = opts.trustProxyHops ?? 0;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
+  app.use(securityHeaders);
   app.use((ctx, next) => {
     ctx.request.ip = clientAddress(ctx.req, hops);
     return next();

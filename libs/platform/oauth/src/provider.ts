@@ -2,17 +2,23 @@
  * The OAuth 2.1 authorization server: oidc-provider configured for this platform. Issuer = the
  * portal's origin; every endpoint under `/oauth/`; authorization code with PKCE S256 only; open
  * dynamic registration of public clients; two resources (the publisher API and MCP) whose access
- * tokens are ES256 JWTs signed with keys derived from the key ring; refresh tokens rotated;
- * revocation. Sign-in and consent are the portal's pages at `/oauth/interaction/<uid>`.
+ * tokens are ES256 JWTs signed with keys derived from the key ring; refresh tokens rotated (a
+ * refused refresh never spends one); revocation, of access tokens too (their grant); sign-out
+ * that redirects only for the app's own ID token, after the person confirms. Sign-in and consent
+ * are the portal's pages at `/oauth/interaction/<uid>`.
  *
  * oidc-provider is loaded when the provider is created (`await import`), so the libs and apps
  * that import this package for its data or its token check never load it.
  */
-import type { Configuration, ErrorOut, KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { Configuration, ErrorOut, KoaContextWithOIDC, Provider, RefreshToken } from 'oidc-provider';
 import type { PlatformConfig } from '@cw/config';
+import { accessTokenRevocation } from './access-token-revocation';
 import type { OAuthData } from './data/oauth.data';
+import { endSessionGuard, logoutSource, postLogoutSuccessSource } from './end-session';
 import { oauthKeys } from './keys';
-import { resourceIndicators, resourceScopes, STATIC_SCOPES } from './resources';
+import { errorPage, strictPageHeaders, type PageHeaders } from './pages';
+import { applyRegistrationPolicy } from './registration-policy';
+import { RESOURCE_SCOPES, resourceIndicators, resourceScopes, STATIC_SCOPES } from './resources';
 
 export interface OAuthPerson {
   /** Claims the userinfo endpoint and ID tokens may carry besides `sub` (none needed). */
@@ -39,9 +45,15 @@ export interface OAuthProviderOptions {
   accessTokenTtlSeconds?: number;
   /**
    * The page for an error the provider cannot send back to the client (an unknown client, a
-   * redirect URI not registered): default a minimal page naming the error.
+   * redirect URI not registered): default a minimal page naming the error. It gets `pageHeaders` first.
    */
   renderError?: (ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => void | Promise<void>;
+  /**
+   * The security headers of every HTML page the provider renders (sign-out, signed out, errors):
+   * the portal passes its own (CSP, frame-ancestors 'none', X-Frame-Options, nosniff,
+   * Referrer-Policy); default a strict set of the same.
+   */
+  pageHeaders?: PageHeaders;
 }
 
 /** The provider's routes: every endpoint under `/oauth/` (nginx and the dev stack route `/oauth/` to the portal). */
@@ -86,13 +98,14 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   return 'redirect URIs must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)';
 }
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** The default error page: the error and its description, escaped; nothing else of the request. */
 function renderErrorPage(ctx: KoaContextWithOIDC, out: ErrorOut): void {
   ctx.type = 'html';
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connecting an app failed</title></head><body><h1>Connecting an app failed</h1><p><code>${escapeHtml(String(out.error))}</code>: ${escapeHtml(String(out.error_description ?? ''))}</p></body></html>`;
+  ctx.body = errorPage(String(out.error), String(out.error_description ?? ''));
 }
+
+/** What the metadata lists in `scopes_supported`: every scope an app may ask for (the resources' and the static ones). */
+export const SCOPES_SUPPORTED = [...Object.keys(RESOURCE_SCOPES), ...STATIC_SCOPES];
 
 /** The configured provider (a Koa application): mount it at the root of the portal (see README). */
 export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<Provider> {
@@ -103,6 +116,32 @@ export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<P
   const { publisherApi } = resourceIndicators(issuer);
   const accessTokenTTL = opts.accessTokenTtlSeconds ?? OAUTH_TTL.accessToken;
   const oauth = opts.data.oauth;
+  const pageHeaders = opts.pageHeaders ?? strictPageHeaders;
+  const renderError = opts.renderError ?? renderErrorPage;
+
+  /** The account a grant's tokens act for, while its person may still act for it; else the token is refused (`invalid_grant`). */
+  const actingAccount = async (grantId: string | undefined, personId: string | undefined): Promise<string> => {
+    const accountId = grantId ? await oauth.grantAccount(grantId) : undefined;
+    if (!grantId || !accountId) throw new errors.InvalidGrant('the grant acts for no account');
+    if (opts.mayActFor && (!personId || !(await opts.mayActFor(personId, accountId))))
+      throw new errors.InvalidGrant('the person may no longer act for the account');
+    return accountId;
+  };
+
+  /**
+   * What would refuse a refresh after oidc-provider spends the refresh token (it consumes it, then
+   * resolves the resource and issues the access token): checked before, so a refused refresh
+   * leaves the token as it was and the app's retry is not taken for a replay.
+   */
+  const refuseBeforeSpending = async (ctx: KoaContextWithOIDC): Promise<void> => {
+    const rt = ctx.oidc.entities.RefreshToken as RefreshToken;
+    // As oidc-provider resolves it (useGrantedResource): the resource asked for, else the one granted.
+    const resource = (ctx.oidc.params?.resource as string | string[] | undefined) ?? rt.resource;
+    if (Array.isArray(resource))
+      throw new errors.InvalidTarget('only a single resource indicator value must be requested/resolved during Access Token Request');
+    if (resource !== undefined && (!rt.resourceIndicators.has(resource) || !resources[resource])) throw new errors.InvalidTarget();
+    await actingAccount(rt.grantId, rt.accountId);
+  };
 
   const configuration: Configuration = {
     adapter: oauth.adapterFactory(),
@@ -134,7 +173,8 @@ export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<P
       // A client revokes only its own tokens (others' are ignored with a 200, RFC 7009).
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      // Sign-out redirects only for the app's own ID token and the same person, after they confirm (end-session.ts).
+      rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(pageHeaders), postLogoutSuccessSource: postLogoutSuccessSource(pageHeaders) },
       resourceIndicators: {
         enabled: true,
         // A client that names no resource gets a token for the publisher API.
@@ -151,12 +191,16 @@ export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<P
     extraClientMetadata: {
       properties: [POLICY_PROPERTY],
       // Runs for every registration (and every client loaded from storage), before the schema checks.
-      validator: (_ctx, key, _value, metadata) => {
+      validator: (ctx, key, _value, metadata) => {
         if (key !== POLICY_PROPERTY) return;
         delete metadata[POLICY_PROPERTY];
         // Resource scopes are not the provider's static scopes: a registered `scope` naming them
         // would be refused (and would become an allow-list of static scopes); MCP clients send one.
         delete metadata.scope;
+        // A new registration: names, sizes, public clients only (registration-policy.ts). Apps
+        // stored before keep loading; the consent page bounds what it shows of them.
+        if ((ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration')
+          applyRegistrationPolicy(metadata, (problem) => new errors.InvalidClientMetadata(problem));
         for (const uri of [
           ...((metadata.redirect_uris as unknown[] | undefined) ?? []),
           ...((metadata.post_logout_redirect_uris as unknown[] | undefined) ?? []),
@@ -174,15 +218,15 @@ export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<P
     // Every access token names the publisher account its grant acts for, and the grant itself.
     extraTokenClaims: async (_ctx, token) => {
       const grantId = 'grantId' in token ? token.grantId : undefined;
-      const accountId = grantId ? await oauth.grantAccount(grantId) : undefined;
-      if (!grantId || !accountId) throw new errors.InvalidGrant('the grant acts for no account');
-      const personId = 'accountId' in token ? token.accountId : undefined;
-      if (opts.mayActFor && (!personId || !(await opts.mayActFor(personId, accountId))))
-        throw new errors.InvalidGrant('the person may no longer act for the account');
+      const accountId = await actingAccount(grantId, 'accountId' in token ? token.accountId : undefined);
       return { account_id: accountId, grant_id: grantId };
     },
     issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
-    rotateRefreshToken: true,
+    // Always rotated; the function runs just before the token is spent, so a refusal leaves it unspent.
+    rotateRefreshToken: async (ctx) => {
+      await refuseBeforeSpending(ctx);
+      return true;
+    },
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTTL,
       AuthorizationCode: OAUTH_TTL.authorizationCode,
@@ -197,12 +241,25 @@ export async function createOAuthProvider(opts: OAuthProviderOptions): Promise<P
       },
     },
     interactions: { url: (_ctx, interaction) => (opts.interactionUrl ? opts.interactionUrl(interaction.uid) : `/oauth/interaction/${interaction.uid}`) },
-    renderError: opts.renderError ?? renderErrorPage,
+    renderError: async (ctx, out, error) => {
+      pageHeaders(ctx);
+      await renderError(ctx, out, error);
+    },
     // Browser apps: CORS only for an origin one of the client's redirect URIs has.
     clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
   };
 
-  return new Provider(issuer, configuration);
+  const provider = new Provider(issuer, configuration);
+  // Around the provider's routes, in this order (each runs before the routes and after them).
+  provider.use(endSessionGuard({ issuer, jwks: keys.jwks, oauth, pageHeaders, routes: OAUTH_ROUTES }));
+  provider.use(accessTokenRevocation({ issuer, jwks: keys.jwks, audiences: Object.keys(resources), revokeGrant: (grantId) => oauth.revokeGrant(grantId) }));
+  // The metadata lists every scope (the provider lists its static ones only: resource scopes are not OIDC scopes).
+  provider.use(async (ctx, next) => {
+    await next();
+    if ((ctx as Partial<KoaContextWithOIDC>).oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object')
+      (ctx.body as { scopes_supported?: string[] }).scopes_supported = [...SCOPES_SUPPORTED];
+  });
+  return provider;
 }
 
 export type { KoaContextWithOIDC, Provider };

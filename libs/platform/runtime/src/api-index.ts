@@ -5,6 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { CONTENT_SECURITY_POLICY, htmlSecurityHeaders, inlineSource } from '@cw/http';
 
 export interface ApiReference {
   title: string;
@@ -38,6 +39,10 @@ export const API_REFERENCES: readonly ApiReference[] = [
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}li{margin:0 0 1rem}';
+/** The strict policy, with the page's one inline style named by its hash. */
+const POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' ${inlineSource(STYLE)}`);
+
 function page(): string {
   const items = API_REFERENCES.map(
     (r) => `<li><a href="${r.prefix}/docs">${escape(r.title)}</a> <small>(<a href="${r.prefix}/openapi.json">OpenAPI</a>)</small><br>${escape(r.about)}</li>`,
@@ -45,7 +50,7 @@ function page(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API reference</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}li{margin:0 0 1rem}</style></head>
+<style>${STYLE}</style></head>
 <body><h1>API reference</h1>
 <p>Each API has a getting-started section, its credentials and example answers. Tracked links are <code>/c/{code}</code>.</p>
 <ul>
@@ -58,6 +63,7 @@ export function apiIndexRouter(): Router {
   const router = new Router();
   const index = (ctx: Context) => {
     if (ctx.accepts('json', 'html') === 'html') {
+      htmlSecurityHeaders(ctx, ctx.secure, POLICY);
       ctx.type = 'text/html';
       ctx.body = page();
       return;

@@ -2,7 +2,7 @@ export { createPlatformCaches, IndexesMissingError, openBackgroundData, openServ
 export { openPlatformData } from './platform-data';
 export type { Models, PlatformData } from './platform-data';
 export type { AppDeps, PlatformCaches, ServiceDeps, ServiceDepsOptions } from './service-deps';
-export { runHttpService } from './run-http-service';
+export { runHttpService, serviceListener } from './run-http-service';
 export type { RunOptions } from './run-http-service';
 export { closeServer } from './close-server';
 export { API_KEY_SCHEMES, API_KEY_SECURITY, API_VERSION, apiDocument, createPlatformApp, defineApp } from './platform-app';

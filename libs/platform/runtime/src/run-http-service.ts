@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { loadConfig, requireMongoUri, ConfigError } from '@cw/config';
 import { withProbes } from '@cw/health';
+import type { RequestListener } from 'node:http';
 import { endEventStreams, requestIdFor, withNodeRoutes, type NodeRoutedApp } from '@cw/http';
 import { startTelemetry } from '@cw/telemetry';
 import { closeServer } from './close-server';
@@ -21,6 +22,23 @@ export interface RunOptions {
   background?: boolean;
 }
 
+/**
+ * What a service's server runs: the app's node routes (the tracker's redirect) first, then the
+ * probes (/metrics behind METRICS_TOKEN), then Koa.
+ */
+export function serviceListener(app: Koa, deps: Pick<ServiceDeps, 'checks' | 'config' | 'metrics'>, draining: () => boolean = () => false): RequestListener {
+  return withNodeRoutes(
+    (app as NodeRoutedApp).nodeRoutes,
+    withProbes(app.callback(), {
+      checks: deps.checks,
+      registry: deps.metrics.registry,
+      metricsToken: deps.config.metricsToken,
+      draining,
+      requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
+    }),
+  );
+}
+
 /** Loads config, connects, listens, and shuts down gracefully on SIGTERM/SIGINT. For main.ts. */
 export async function runHttpService(opts: RunOptions): Promise<void> {
   let deps: Awaited<ReturnType<typeof openServiceDeps>>;
@@ -37,18 +55,7 @@ export async function runHttpService(opts: RunOptions): Promise<void> {
   }
   const app = await opts.createApp(deps);
   let draining = false;
-  // The app's node routes (the tracker's redirect) first, then probes, then Koa.
-  const server = createHttpServer(
-    withNodeRoutes(
-      (app as NodeRoutedApp).nodeRoutes,
-      withProbes(app.callback(), {
-        checks: deps.checks,
-        registry: deps.metrics.registry,
-        draining: () => draining,
-        requestId: (req) => requestIdFor(req.headers['x-request-id'] as string | undefined),
-      }),
-    ),
-  );
+  const server = createHttpServer(serviceListener(app, deps, () => draining));
   server.listen(deps.config.port, deps.config.host, () => deps.logger.info({ port: deps.config.port }, `${opts.name} listening`));
   let stopping = false;
   const stop = async () => {

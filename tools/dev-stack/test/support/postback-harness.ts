@@ -173,6 +173,8 @@ export async function faultBed(opts: { unitMs: number; timeoutMs: number }): Pro
       RATELIMIT_IP_PER_MIN: '100000',
       POSTBACK_RETRY_UNIT_MS: String(opts.unitMs),
       POSTBACK_TIMEOUT_MS: String(opts.timeoutMs),
+      // The receiver is local (http on 127.0.0.1).
+      POSTBACK_ALLOW_INSECURE: 'true',
     },
   });
   // The seeded sales counted in the stats now, so the workers under test spend their first rounds on

@@ -37,6 +37,8 @@ export interface ClientRow {
   clientId: string;
   clientName?: string;
   redirectUris: string[];
+  /** Where it may send a person after signing out (RP-initiated logout, with its ID token). */
+  postLogoutRedirectUris: string[];
   createdAt?: Date;
   /** When an operator disabled it. */
   disabledAt?: Date;
@@ -62,6 +64,8 @@ const recordId = (model: string, id: string): string => `${model}:${id}`;
 const epochSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 const live = (row: { expires_at?: Date | null } | null, now = Date.now()): boolean => !!row && (!row.expires_at || row.expires_at.getTime() > now);
 const asString = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string') : []);
 
 function scopeList(value: unknown): string[] {
   return typeof value === 'string' ? value.split(' ').filter(Boolean) : [];
@@ -194,7 +198,8 @@ export class OAuthData extends DomainHandle {
         const row: ClientRow = {
           clientId,
           clientName: asString(p.client_name),
-          redirectUris: Array.isArray(p.redirect_uris) ? p.redirect_uris.filter((u): u is string => typeof u === 'string') : [],
+          redirectUris: strings(p.redirect_uris),
+          postLogoutRedirectUris: strings(p.post_logout_redirect_uris),
           ...(issuedAt ? { createdAt: issuedAt } : {}),
           ...(r.disabled_at ? { disabledAt: r.disabled_at } : {}),
         };
