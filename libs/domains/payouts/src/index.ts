@@ -14,4 +14,49 @@ export { PAIN_002_NAMESPACE, sandboxBankReport } from './rails/sandbox-bank';
 export type { SandboxBankOptions } from './rails/sandbox-bank';
 export { reasonMessage } from './rails/status-reasons';
 export type { PaymentReason, PaymentResult, PaymentStatus } from './rails/status-reasons';
-export {};
+// Payout methods: validated (IBAN + BIC, US ACH, PayPal), sealed with the key ring, shown masked.
+export { ACH_ACCOUNT_TYPES, PAYOUT_METHOD_FIELDS, PAYOUT_METHOD_INPUT, PAYOUT_METHOD_TYPES } from './methods/payout-method.schemas';
+export type { AchAccountType, PayoutMethodType } from './methods/payout-method.schemas';
+export { clearFields, maskEmail } from './methods/payout-method';
+export type { AchMethod, IbanMethod, MaskedPayoutMethod, PaypalMethod, PayoutMethod } from './methods/payout-method';
+export { validatePayoutMethod } from './methods/validate-payout-method';
+export { maskedMethod, openPayoutMethod, payoutMethodFingerprint, sealPayoutMethod } from './methods/seal-payout-method';
+export type { StoredPayoutMethod } from './methods/seal-payout-method';
+// Exchange rates: the ECB's reference rates (XML) and exact conversions through the euro.
+export { MAX_ECB_XML_BYTES, parseEcbRateDays, parseEcbRates, ratesOn } from './fx/ecb-rates';
+export type { EcbRates } from './fx/ecb-rates';
+export { convert, RATE_SIGNIFICANT_DIGITS } from './fx/convert';
+export type { Conversion } from './fx/convert';
+// The data, settings, runs and publishers' payouts.
+export { PayoutsData, payoutsDomain } from './data/payouts.data';
+export type { PayoutsModels } from './data/payouts.data';
+export { HOLD_REASONS, PAYOUT_SCHEDULES, PAYOUT_STATUSES, RAILS } from './data/payouts.schema';
+export type { FxRatesDoc, HoldReason, PayoutDoc, PayoutProfileDoc, PayoutRunDoc, PayoutSchedule, PayoutStatus, Rail } from './data/payouts.schema';
+export type { PayoutNotice, PayoutsDeps } from './deps';
+export { latestRates, operatorImportFx } from './fx.service';
+export { getPayoutSettings, PAYOUT_SETTINGS_INPUT, updatePayoutSettings } from './settings.service';
+export {
+  addPayout,
+  dueNow,
+  operatorApprovePayoutRun,
+  operatorCreatePayoutRun,
+  operatorDecideHold,
+  operatorExportPayoutRun,
+  operatorListPayoutRuns,
+  operatorPayoutRun,
+  operatorSettlePayoutRun,
+  payoutIdOf,
+  payoutPostings,
+} from './runs.service';
+export type { PayoutRow, RailFile, RunRow } from './runs.service';
+export {
+  getPayout,
+  LIST_PAYOUTS_INPUT,
+  listPayouts,
+  PAYOUT_ID_INPUT,
+  PAYOUT_REQUEST_POLICY,
+  PAYOUT_SCHEMA,
+  PAYOUTS_READ_POLICY,
+  payoutView,
+  requestPayout,
+} from './payouts.service';

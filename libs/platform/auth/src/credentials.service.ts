@@ -8,7 +8,7 @@ import { displayPrefix, generateSecret, hashesEqual, hashSecret, looksLikeSecret
 export type PrincipalType = CredentialType | 'portal_session' | 'oauth_token';
 
 /** The scopes people grant apps (DESIGN.md "People"); a use case's policy names the one it needs. */
-export type OAuthScope = 'affiliate:read' | 'catalog:read' | 'links:write' | 'reports:read' | 'postbacks:read';
+export type OAuthScope = 'affiliate:read' | 'catalog:read' | 'links:write' | 'reports:read' | 'postbacks:read' | 'payouts:write';
 
 /** An app acting for a person in one account, by an access token of theirs. */
 export interface OAuthActor {

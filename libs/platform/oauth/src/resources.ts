@@ -10,6 +10,7 @@ export const RESOURCE_SCOPES = {
   'links:write': 'Apply to programs and create tracking links',
   'reports:read': 'Read conversions, reports, clicks and events',
   'postbacks:read': 'Read the postback configuration and deliveries, send test postbacks',
+  'payouts:write': 'Request a payout of the available balance',
 } as const;
 export type ResourceScope = keyof typeof RESOURCE_SCOPES;
 
@@ -31,10 +32,11 @@ export function resourceIndicators(portalUrl: string): ResourceIndicators {
 
 /**
  * The scopes each resource accepts. The publisher API: all of them. MCP: all but
- * `postbacks:read`, since no MCP tool reads postbacks (a tool that does would add it here).
+ * `postbacks:read` and `payouts:write`, since no MCP tool reads postbacks or requests a payout
+ * (a tool that does would add it here).
  */
 export function resourceScopes(portalUrl: string): Record<string, readonly ResourceScope[]> {
   const r = resourceIndicators(portalUrl);
   const all = Object.keys(RESOURCE_SCOPES) as ResourceScope[];
-  return { [r.publisherApi]: all, [r.mcp]: all.filter((s) => s !== 'postbacks:read') };
+  return { [r.publisherApi]: all, [r.mcp]: all.filter((s) => s !== 'postbacks:read' && s !== 'payouts:write') };
 }

@@ -15,6 +15,7 @@ import * as ledger from '@cw/ledger';
 import * as links from '@cw/links';
 import * as monetize from '@cw/monetize';
 import * as oauth from '@cw/oauth';
+import * as payouts from '@cw/payouts';
 import * as offers from '@cw/offers';
 import * as people from '@cw/people';
 import * as postbacks from '@cw/postbacks';
@@ -42,6 +43,7 @@ const PACKAGES = {
   monetize,
   oauth,
   offers,
+  payouts,
   people,
   postbacks,
   programs,

@@ -18,6 +18,7 @@ import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleE
 import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
+import { payoutsDomain, type FxRatesDoc, type PayoutDoc, type PayoutProfileDoc, type PayoutRunDoc, type PayoutsData } from '@cw/payouts';
 import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
 import { linksDomain, type ClickBucketDoc, type ClickCompactionDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
@@ -42,6 +43,7 @@ export interface PlatformData {
   eventsFeed: EventsFeedData;
   stats: StatsData;
   ledger: LedgerData;
+  payouts: PayoutsData;
   postbacks: PostbacksData;
   feeds: FeedsData;
   offers: OffersData;
@@ -78,6 +80,10 @@ export interface Models extends CatalogModels {
   StatTxn: Model<StatTxnDoc>;
   LedgerTxn: Model<LedgerTxnDoc>;
   LedgerBalance: Model<LedgerBalanceDoc>;
+  PayoutProfile: Model<PayoutProfileDoc>;
+  PayoutRun: Model<PayoutRunDoc>;
+  Payout: Model<PayoutDoc>;
+  FxRates: Model<FxRatesDoc>;
   PostbackConfig: Model<PostbackConfigDoc>;
   PostbackDelivery: Model<PostbackDeliveryDoc>;
   Offer: Model<OfferDoc>;
@@ -97,6 +103,7 @@ const DOMAINS = [
   eventsFeedDomain,
   statsDomain,
   ledgerDomain,
+  payoutsDomain,
   postbacksDomain,
   feedsDomain,
   offersDomain,

@@ -21,6 +21,8 @@ export const SECURITY_EVENT_TYPES = [
   'account_claimed',
   'app_granted',
   'app_revoked',
+  'payout_settings_changed',
+  'payout_requested',
   // Operators' acts (the actor is an operator: `actor.operator_role` is set).
   'operator_token_issued',
   'publisher_created',
@@ -48,6 +50,13 @@ export const SECURITY_EVENT_TYPES = [
   'oauth_app_enabled',
   'operator_role_granted',
   'operator_role_revoked',
+  'fx_rates_imported',
+  'payout_run_created',
+  'payout_run_approved',
+  'payout_run_exported',
+  'payout_run_settled',
+  'payout_released',
+  'payout_canceled',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 
