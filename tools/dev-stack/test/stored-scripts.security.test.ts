@@ -16,7 +16,7 @@ import { freePort } from '@cw-tools/testing';
 import { startPlatform, type Platform } from '../src/platform';
 import { CHROMIUM_ARGS, chromiumPath, mailedLink, portalEnv, settle, signIn, uniqueEmail, type PortalEnv } from '../src/portal-journeys';
 import { connectAppJourney } from '../src/oauth-journeys';
-import { apiSignIn, emailPayloads, inspect, textPayloads, urlPayloads, watch, type ApiSession, type Watch } from './support/stored-scripts';
+import { apiSignIn, emailPayloads, inspect, textPayloads, urlPayloads, watch, type ApiSession, type PageGlobals, type Watch } from './support/stored-scripts';
 
 let platform: Platform;
 let env: PortalEnv;
@@ -185,10 +185,13 @@ describe('stored scripts in the portal’s pages (a real browser)', () => {
     await v.page.goto(`${env.url}/signin`);
     await settle(v.page);
     // Markup put into the page as a broken template would: CSP blocks its handler and reports it.
-    await v.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', `<img src="/x.png" onerror="__xss('control')">`));
-    await v.page.waitForFunction(() => (globalThis as unknown as { __csp: string[] }).__csp.length > 0, undefined, { timeout: 15_000 });
-    await v.page.evaluate(() => (globalThis as unknown as { __xss: (t: string) => void }).__xss('control-ran'));
-    await v.page.evaluate(() => setTimeout(() => alert('control'), 0));
+    // (Each function runs in the page: it names the page's globals itself.)
+    await v.page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).document.body.insertAdjacentHTML('beforeend', `<img src="/x.png" onerror="__xss('control')">`),
+    );
+    await v.page.waitForFunction(() => (globalThis as unknown as PageGlobals).__csp.length > 0, undefined, { timeout: 15_000 });
+    await v.page.evaluate(() => (globalThis as unknown as PageGlobals).__xss('control-ran'));
+    await v.page.evaluate(() => setTimeout(() => (globalThis as unknown as PageGlobals).alert('control'), 0));
     const f = await inspect(v.page);
     expect(f.dom.join()).toContain('onerror');
     expect(f.csp.join()).toMatch(/script-src/);

@@ -48,6 +48,32 @@ export function emailPayloads(tag: string): string[] {
   ];
 }
 
+/** The few DOM members the page-side functions use (this code is type-checked without the DOM library). */
+interface DomAttribute {
+  name: string;
+  value: string;
+}
+interface DomElement {
+  tagName: string;
+  attributes: ArrayLike<DomAttribute>;
+  textContent: string | null;
+  src?: string;
+  value?: string;
+}
+export interface PageGlobals {
+  document: {
+    body: { innerText: string; insertAdjacentHTML(where: string, html: string): void };
+    querySelectorAll(selector: string): ArrayLike<DomElement>;
+    addEventListener(type: 'securitypolicyviolation', fn: (e: { violatedDirective: string; blockedURI: string; sample: string }) => void): void;
+  };
+  location: { origin: string };
+  alert(message: string): void;
+  __xssRan: string[];
+  __xss: (t: unknown) => void;
+  __csp: string[];
+  __xssflag?: unknown;
+}
+
 /** What a context saw on its pages since `watch`: payloads run, dialogs opened, CSP reports. */
 export interface Watch {
   dialogs: string[];
@@ -59,11 +85,11 @@ export interface Watch {
 export async function watch(context: BrowserContext): Promise<Watch> {
   const w: Watch = { dialogs: [], cspConsole: [], pageErrors: [] };
   await context.addInitScript(() => {
-    const g = globalThis as unknown as { __xssRan: string[]; __xss: (t: unknown) => void; __csp: string[] };
+    const g = globalThis as unknown as PageGlobals;
     g.__xssRan = [];
     g.__xss = (t) => void g.__xssRan.push(String(t));
     g.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => g.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+    g.document.addEventListener('securitypolicyviolation', (e) => g.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
   });
   context.on('page', (page) => {
     page.on('dialog', (d) => {
@@ -92,25 +118,24 @@ export interface PageFindings {
 /** What the page holds now. */
 export async function inspect(page: Page): Promise<PageFindings> {
   return page.evaluate(() => {
-    const g = globalThis as unknown as { __xssRan?: string[]; __csp?: string[]; __xssflag?: unknown };
+    const g = globalThis as unknown as Partial<PageGlobals> & Pick<PageGlobals, 'document' | 'location'>;
     const dom: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('*'))) {
+    for (const el of Array.from(g.document.querySelectorAll('*'))) {
       for (const a of Array.from(el.attributes)) {
         if (/^on/i.test(a.name)) dom.push(`<${el.tagName.toLowerCase()} ${a.name}="${a.value.slice(0, 60)}">`);
         if (/^(href|src|action|formaction|xlink:href|data|poster|srcdoc)$/i.test(a.name) && /^\s*(javascript|vbscript|data:text\/html)/i.test(a.value))
           dom.push(`<${el.tagName.toLowerCase()} ${a.name}="${a.value.slice(0, 60)}">`);
         if (a.name === 'srcdoc') dom.push(`<${el.tagName.toLowerCase()} srcdoc>`);
       }
-      if (el.tagName === 'SCRIPT' && !(el as HTMLScriptElement).src.startsWith(`${location.origin}/assets/`))
-        dom.push(`<script>${(el.textContent ?? '').slice(0, 60)}`);
+      if (el.tagName === 'SCRIPT' && !(el.src ?? '').startsWith(`${g.location.origin}/assets/`)) dom.push(`<script>${(el.textContent ?? '').slice(0, 60)}`);
       if (['IFRAME', 'FRAME', 'OBJECT', 'EMBED', 'BASE'].includes(el.tagName)) dom.push(`<${el.tagName.toLowerCase()}>`);
     }
-    const values = Array.from(document.querySelectorAll('input, textarea, select')).map((e) => (e as HTMLInputElement).value);
+    const values = Array.from(g.document.querySelectorAll('input, textarea, select')).map((e) => e.value ?? '');
     return {
       ran: [...(g.__xssRan ?? []), ...(g.__xssflag === undefined ? [] : [`flag ${String(g.__xssflag)}`])],
       csp: [...(g.__csp ?? [])],
       dom,
-      text: `${document.body.innerText}\n${values.join('\n')}`,
+      text: `${g.document.body.innerText}\n${values.join('\n')}`,
     };
   });
 }
