@@ -11,11 +11,14 @@ import { clientNetwork } from '@cw/audit';
 import { enforceRateLimit } from '@cw/ratelimit';
 import { portalPrincipal, resolveSession, type PeopleDeps, type RequestOrigin, type SessionContext } from '@cw/people';
 import type { AppDeps } from '@cw/runtime';
+import type { PayoutNotice } from '@cw/payouts';
 
 export type PortalDeps = AppDeps &
   Pick<PeopleDeps, 'mailer'> & {
     /** The clock of the sign-in limits and sessions (tests move it; default: the system's). */
     clock?: () => Date;
+    /** Payout notices (paid, returned, method changed), mailed to the account's owners. */
+    notify?: (notice: PayoutNotice) => Promise<void>;
   };
 
 /** The session cookie: `__Host-` prefixed on https (Secure, Path=/, no Domain). */

@@ -6,11 +6,15 @@ import { loadConfig } from '@cw/config';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { operatorTokensExist, verifyOperatorToken, type OperatorPrincipal } from '@cw/auth';
 import { parseArgs } from 'node:util';
 import { migrateIndexes } from '@cw/db';
 import { createLogger } from '@cw/logging';
 import { createHttpMetrics } from '@cw/metrics';
+import { createMailer } from '@cw/mail';
+import { mailAccountOwners } from '@cw/people';
+import { payoutNoticeMail, type PayoutNotice } from '@cw/payouts';
 import { openServiceDeps } from '@cw/runtime';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
@@ -83,7 +87,14 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   let values: Record<string, string | boolean | undefined>;
   try {
     const options = Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type }]));
-    ({ values } = parseArgs({ args: rest, options: { ...options, json: { type: 'boolean' } }, strict: true }) as { values: Record<string, string | boolean> });
+    const parsed = parseArgs({ args: rest, options: { ...options, json: { type: 'boolean' } }, strict: true, allowPositionals: 'file' in spec.options }) as {
+      values: Record<string, string | boolean>;
+      positionals: string[];
+    };
+    values = parsed.values;
+    // `fx:import FILE`: a command with a --file option also takes the file as its one argument.
+    if (parsed.positionals.length > 1) throw new Error(`${name} takes one file`);
+    if (parsed.positionals[0] !== undefined && values.file === undefined) values.file = parsed.positionals[0];
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -119,7 +130,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (name !== 'db:migrate') await migrateIndexes(deps.models);
     const operator = await operatorOf(env, { config, data: deps.data }, name);
     if (typeof operator === 'string') return fail(operator, 3);
-    const result = publicIds(await spec.run({ config, data: deps.data, models: deps.models, operator }, values, json ? undefined : progressBar(name)));
+    // Mail (payout notices) as the portal sends it: SMTP_URL, else MAIL_DIR, else the local platform's folder.
+    const mailer = createMailer({
+      from: config.mailFrom,
+      smtpUrl: config.smtpUrl,
+      dir: config.mailDir ?? (config.smtpUrl ? undefined : join(root, '.local', 'mail')),
+    });
+    const notify = (n: PayoutNotice) => mailAccountOwners({ data: deps.data, mailer }, n.publisherId, payoutNoticeMail(n, config.portalUrl));
+    const result = publicIds(await spec.run({ config, data: deps.data, models: deps.models, operator, notify }, values, json ? undefined : progressBar(name)));
+    await mailer.idle();
     return { code: 0, out: result === undefined ? '' : json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);

@@ -9,7 +9,7 @@ import { CATALOG_COMMANDS } from './commands/catalog';
 import { CONVERSIONS_COMMANDS } from './commands/conversions';
 import { DB_COMMANDS } from './commands/db';
 import { MONETIZE_COMMANDS } from './commands/monetize';
-import { MONEY_COMMANDS } from './commands/money';
+import { MONEY_COMMANDS, PAYOUT_COMMANDS } from './commands/money';
 import { OAUTH_COMMANDS } from './commands/oauth';
 import { OFFERS_COMMANDS } from './commands/offers';
 import { PEOPLE_COMMANDS } from './commands/people';
@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...PROGRAMS_COMMANDS,
   ...CONVERSIONS_COMMANDS,
   ...MONEY_COMMANDS,
+  ...PAYOUT_COMMANDS,
   ...OFFERS_COMMANDS,
   ...MONETIZE_COMMANDS,
   ...OAUTH_COMMANDS,

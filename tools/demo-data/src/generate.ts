@@ -4,7 +4,11 @@
  * catalog (variant groups, every availability, stale and expired rows), links, clicks (some
  * bots) and conversions in every status over the last 90 days.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { PlatformConfig } from '@cw/config';
 import { migrateLedger } from '@cw/ledger';
+import { operatorImportFx, setPayoutProfile } from '@cw/payouts';
 import { Decimal128 } from 'bson';
 import { createPublishers } from '@cw/account';
 import { formatDecimal } from '@cw/money';
@@ -14,7 +18,7 @@ import { storeCountedClicks } from '@cw/stats';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
 import type { ApiKeyKind } from '@cw/auth';
-import { createOperatorLogin, createPortalLogin, OPERATOR_EMAIL } from './portal-logins';
+import { APPROVER_EMAIL, createOperatorLogin, createPortalLogin, OPERATOR_EMAIL } from './portal-logins';
 import type { ProductRow } from '@cw/catalog';
 import type { ConversionRow } from '@cw/conversions';
 import type { ClickRow, LinkRow } from '@cw/links';
@@ -68,6 +72,8 @@ export interface DemoDataset {
     analyst_login: PortalLogin;
     /** An admin operator of the network in the portal's operator area (Operations), member of no account. */
     operator_login: PortalLogin;
+    /** A second admin operator: approves the payout runs `operator_login` creates (four eyes). */
+    approver_login: PortalLogin;
   };
   counts: Record<string, number>;
 }
@@ -144,7 +150,7 @@ const money = (cents: number) => Decimal128.fromString(formatDecimal({ units: Bi
  * Seeds through the same domain data and use cases as the API and the operator CLI (their bulk
  * paths), so seeded documents have the shape, defaults and rules of real ones.
  */
-export async function generateDemoData(store: { models: Models; data: PlatformData }, opts: SeedOptions): Promise<DemoDataset> {
+export async function generateDemoData(store: { models: Models; data: PlatformData; config?: PlatformConfig }, opts: SeedOptions): Promise<DemoDataset> {
   const { models, data } = store;
   const rng = new Prng(opts.seed ?? 20261122);
   const now = opts.now ?? new Date();
@@ -269,6 +275,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
   }
   const analyst_login = await createPortalLogin(data, accounts[0].id, 'analyst', `analyst@${new URL(accounts[0].website).hostname}`, now);
   const operator_login = await createOperatorLogin(data, OPERATOR_EMAIL, now);
+  const approver_login = await createOperatorLogin(data, APPROVER_EMAIL, now);
   const special_keys = {} as DemoDataset['special_keys'];
   for (const s of specials) special_keys[s.key] = (await issueCredential(data.auth, s.id, 'api_key', 'live')).secret;
 
@@ -630,6 +637,20 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
 
   // The ledger books the history (approved, reversed, corrections, what was paid before) as a migrated database would.
   await migrateLedger({ data });
+  if (store.config) {
+    // Money out: ECB rates of a day, and publishers[0] paid by bank transfer (its method set a month ago: no hold).
+    const seedOperator = { type: 'operator', email: 'seed@network.example', role: 'admin' } as const;
+    await operatorImportFx(
+      { data, config: store.config },
+      seedOperator,
+      readFileSync(fileURLToPath(new URL('../fixtures/eurofxref-daily.xml', import.meta.url)), 'utf8'),
+    );
+    await setPayoutProfile({ data, config: store.config }, accounts[0].id, {
+      method: { type: 'iban', holder_name: 'Trailhead Reviews GmbH', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+      threshold: '50.00',
+      methodChangedAt: new Date(t - 30 * DAY),
+    });
+  }
 
   const landing = merchantOf.get(501)!;
   return {
@@ -650,6 +671,7 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
       merchant_token: merchantToken,
       analyst_login,
       operator_login,
+      approver_login,
     },
     counts,
   };

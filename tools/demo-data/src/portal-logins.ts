@@ -52,11 +52,17 @@ export async function addMissingPortalLogins(data: PlatformData, dataset: Pick<D
     dataset.fixtures.operator_login = await createOperatorLogin(data, await unusedEmail(data, OPERATOR_EMAIL));
     added = true;
   }
+  if (!dataset.fixtures.approver_login) {
+    dataset.fixtures.approver_login = await createOperatorLogin(data, await unusedEmail(data, APPROVER_EMAIL));
+    added = true;
+  }
   return added;
 }
 
 /** The demo operator's address. */
 export const OPERATOR_EMAIL = 'operator@network.example';
+/** The second admin operator, who approves payout runs. */
+export const APPROVER_EMAIL = 'approver@network.example';
 
 /** The address itself when no one has it, else a tagged one (`owner+2@…`): a password cannot be recovered, only a new person made. */
 async function unusedEmail(data: PlatformData, email: string): Promise<string> {

@@ -138,7 +138,7 @@ export const PAYOUT_ID_INPUT = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: '^po_[a-f0-9]{24}$' } },
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
 const notFound = (id: string) => new ApiError({ code: 'not_found', detail: `No payout ${id}.` });

@@ -73,6 +73,30 @@ function settingsView(deps: Pick<PayoutsDeps, 'config'>, p: Awaited<ReturnType<t
   };
 }
 
+/** Sets a publisher's payout settings as given (the seed and operators' tools; people go through `updatePayoutSettings`). */
+export async function setPayoutProfile(
+  deps: Pick<PayoutsDeps, 'data' | 'config'>,
+  publisherId: string,
+  input: { method: unknown; currency?: string; threshold?: string; schedule?: PayoutSchedule; methodChangedAt?: Date },
+): Promise<void> {
+  const method = sealPayoutMethod(deps.config.keys, validatePayoutMethod(input.method));
+  const currency = input.currency ?? 'EUR';
+  await own(deps).PayoutProfile.updateOne(
+    { _id: publisherId },
+    {
+      $set: {
+        method,
+        method_changed_at: input.methodChangedAt ?? new Date(),
+        currency,
+        threshold: input.threshold ?? deps.config.payouts.minimumThresholds[currency] ?? '0',
+        schedule: input.schedule ?? 'monthly',
+        updated_at: new Date(),
+      },
+    },
+    { upsert: true },
+  );
+}
+
 export const getPayoutSettings = useCase(READ_POLICY, async function getPayoutSettings(deps: PayoutsDeps, principal: Principal) {
   return settingsView(deps, await profileOf(deps, principal.publisher._id));
 });

@@ -41,3 +41,4 @@ export { createPerson } from './seed';
 export { findPerson, memberRole } from './persons';
 export { operatorGrantRole, operatorRevokeRole, operatorRoleOf, sessionOperator } from './operator.service';
 export type { OperatorPeopleDeps } from './operator.service';
+export { mailAccountOwners } from './mails';

@@ -95,3 +95,21 @@ export async function sendInvitation(deps: PeopleDeps, to: string, token: string
     text: `${inviter} invited you to the publisher account ${account} as ${role}.\n\nAccept: ${link(deps, '/invitations/accept', token)}\n\nThe invitation is valid for 7 days.\n`,
   }));
 }
+
+/**
+ * A notice to every owner of an account (payouts paid or failed, a payout method changed),
+ * handed to the mailer's background path: the act that caused it never waits on the mail.
+ */
+export async function mailAccountOwners(
+  deps: Pick<PeopleDeps, 'data' | 'mailer'>,
+  accountId: string,
+  compose: (accountName: string) => { subject: string; text: string },
+): Promise<void> {
+  const owners = await own(deps).AccountMember.find({ account_id: accountId, role: 'owner' }, { user_id: 1 }).limit(20).lean<Array<{ user_id: string }>>();
+  const people = await own(deps)
+    .User.find({ _id: { $in: owners.map((o) => o.user_id) } }, { email: 1 })
+    .lean<Array<{ email: string }>>();
+  const account = await deps.data.auth.publisherById(accountId);
+  const message = compose(toDisplayText(account?.name ?? accountId));
+  for (const p of people) deps.mailer.later(() => ({ to: p.email, subject: message.subject, text: message.text }));
+}

@@ -2,6 +2,7 @@
 import type { OperatorPrincipal } from '@cw/auth';
 import type { PlatformConfig } from '@cw/config';
 import type { Models, PlatformData } from '@cw/runtime';
+import type { PayoutNotice } from '@cw/payouts';
 
 /**
  * What a command works with: the config, every domain's data, the operator acting (whom the audit
@@ -12,6 +13,8 @@ export interface CliDeps {
   data: PlatformData;
   models: Models;
   operator: OperatorPrincipal;
+  /** Payout notices (paid, returned) mailed to the account's owners after the command's work. */
+  notify?: (notice: PayoutNotice) => Promise<void>;
 }
 
 export class UsageError extends Error {}
