@@ -90,7 +90,7 @@ async function passwordFailed(
   const { locked } = await attempt.failed();
   if (user) {
     await recordForPerson(deps, user, 'signin_failed', origin, locked ? { ...detail, locked: true } : detail);
-    if (locked) await sendSigninUnlock(deps, user, now);
+    if (locked) sendSigninUnlock(deps, user, now);
   }
   throw invalidCredentials();
 }

@@ -198,13 +198,19 @@ export async function beginAttempt(
   });
 }
 
-/** Mails the person a one-time link that unlocks sign-in on the device that opens it (their address's budget was spent). */
-export async function sendSigninUnlock(deps: PeopleDeps, user: Pick<UserRow, '_id' | 'email'>, now = new Date()): Promise<void> {
-  const { token } = await mintLink(deps, 'unlock_signin', { email: user.email, user_id: user._id }, now);
-  await deps.mailer.send({
-    to: user.email,
-    subject: 'Sign-in to your account is paused',
-    text: `Someone (you, perhaps) gave a wrong password for this address too many times, so the publisher portal has paused signing in with it, except from devices you have signed in with before.\n\nTo sign in from this device now, open:\n\n${deps.config.portalUrl}/signin?unlock=${encodeURIComponent(token)}\n\nThe link works once, for 24 hours, and only on the device that opens it. If it was not you, nobody got in; consider choosing a new password: ${deps.config.portalUrl}/forgot-password\n`,
+/**
+ * Mails the person a one-time link that unlocks sign-in on the device that opens it (their
+ * address's budget was spent); in the background, as all the people's mail: the failing answer
+ * does not wait for it, so its time does not tell that the address has an account.
+ */
+export function sendSigninUnlock(deps: PeopleDeps, user: Pick<UserRow, '_id' | 'email'>, now = new Date()): void {
+  deps.mailer.later(async () => {
+    const { token } = await mintLink(deps, 'unlock_signin', { email: user.email, user_id: user._id }, now);
+    return {
+      to: user.email,
+      subject: 'Sign-in to your account is paused',
+      text: `Someone (you, perhaps) gave a wrong password for this address too many times, so the publisher portal has paused signing in with it, except from devices you have signed in with before.\n\nTo sign in from this device now, open:\n\n${deps.config.portalUrl}/signin?unlock=${encodeURIComponent(token)}\n\nThe link works once, for 24 hours, and only on the device that opens it. If it was not you, nobody got in; consider choosing a new password: ${deps.config.portalUrl}/forgot-password\n`,
+    };
   });
 }
 
