@@ -34,7 +34,7 @@ export { HOLD_REASONS, PAYOUT_SCHEDULES, PAYOUT_STATUSES, RAILS } from './data/p
 export type { FxRatesDoc, HoldReason, PayoutDoc, PayoutProfileDoc, PayoutRunDoc, PayoutSchedule, PayoutStatus, Rail } from './data/payouts.schema';
 export type { PayoutNotice, PayoutsDeps } from './deps';
 export { latestRates, operatorImportFx } from './fx.service';
-export { getPayoutSettings, PAYOUT_SETTINGS_INPUT, updatePayoutSettings } from './settings.service';
+export { getPayoutSettings, PAYOUT_SETTINGS_INPUT, profileOf, setPayoutProfile, updatePayoutSettings } from './settings.service';
 export {
   addPayout,
   dueNow,
@@ -60,3 +60,4 @@ export {
   payoutView,
   requestPayout,
 } from './payouts.service';
+export { payoutNoticeMail } from './notices';

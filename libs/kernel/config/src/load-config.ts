@@ -137,6 +137,15 @@ export interface PlatformConfig {
   productPageCacheMaxAgeMs: number;
   /** Indicative rates to USD (currency -> decimal string) for multi-currency totals. */
   usdRates: Record<string, string>;
+  /** Money out: the network as the payer (its bank account debited by SEPA files) and the lowest threshold per payout currency. */
+  payouts: {
+    payerName: string;
+    payerIban: string;
+    payerBic: string;
+    minimumThresholds: Record<string, string>;
+    /** How long a new or changed payout method holds the next payout (account-takeover defence). */
+    methodHoldMs: number;
+  };
   /** Products the local platform seeds into an empty database. */
   seedProducts: number;
   /** Where mail goes: an SMTP server (SMTP_URL, production), else files in `mailDir`. */
@@ -239,6 +248,17 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   }
   usdRates.USD = '1';
 
+  const minimumThresholds: Record<string, string> = {};
+  const minimaRaw = str('PAYOUT_MINIMUM_THRESHOLDS') ?? 'EUR:20.00,USD:25.00,GBP:20.00';
+  for (const pair of minimaRaw.split(',')) {
+    const m = /^\s*([A-Z]{3})\s*[:=]\s*([0-9]{1,9}(\.[0-9]{1,2})?)\s*$/.exec(pair);
+    if (!m?.[1] || !m[2]) {
+      problems.push(`PAYOUT_MINIMUM_THRESHOLDS must be a list like "EUR:20.00,USD:25.00" (decimals), got "${minimaRaw}"`);
+      break;
+    }
+    minimumThresholds[m[1]] = m[2];
+  }
+
   const rateLimits = {} as Record<BudgetName, number>;
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) rateLimits[name as BudgetName] = int(b.env, b.default, 1, 10_000_000);
 
@@ -293,6 +313,13 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     productRowCacheEntries: int('PRODUCT_ROW_CACHE_ENTRIES', 20_000, 0, 1_000_000),
     productPageCacheMaxAgeMs: int('PRODUCT_PAGE_CACHE_MAX_AGE_MS', 5000, 1, 60_000),
     usdRates,
+    payouts: {
+      payerName: str('PAYOUT_PAYER_NAME') ?? 'CW Affiliate Network GmbH',
+      payerIban: str('PAYOUT_PAYER_IBAN') ?? 'DE89370400440532013000',
+      payerBic: str('PAYOUT_PAYER_BIC') ?? 'COBADEFFXXX',
+      minimumThresholds,
+      methodHoldMs: int('PAYOUT_METHOD_HOLD_HOURS', 72, 0, 24 * 90) * 3_600_000,
+    },
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),
     smtpUrl: url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailDir: str('MAIL_DIR'),
