@@ -78,6 +78,8 @@ describe('MCP tools', () => {
       'get_report',
       'list_clicks',
       'get_payment_status',
+      'list_balance_transactions',
+      'list_payouts',
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
@@ -197,6 +199,13 @@ describe('MCP tools', () => {
     expect(clicks).toMatchObject({ page: 1 });
     const payment = data(await call(client, 'get_payment_status'));
     expect(payment.approved_unpaid.total_usd).toMatch(/^-?[0-9]+\.[0-9]{2}$/);
+    // The balance is the sum of its entries, the payouts show no account number.
+    const entries = data(await call(client, 'list_balance_transactions', { page_size: 500, currency: 'EUR' }));
+    expect(entries.data.length).toBeGreaterThan(0);
+    expect(entries.data.every((e: { currency: string }) => e.currency === 'EUR')).toBe(true);
+    const payouts = data(await call(client, 'list_payouts', {}));
+    expect(payouts).toMatchObject({ page: 1, data: [] });
+    expect((await call(client, 'list_payouts', { status: 'sent' })).isError).toBe(true);
   });
 
   it("reads the events feed page by page with the HTTP API's cursors", async () => {

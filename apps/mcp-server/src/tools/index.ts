@@ -4,10 +4,12 @@ import { applyToProgramTool } from './apply-to-program.tool';
 import { createTrackingLinkTool } from './create-tracking-link.tool';
 import { getPaymentStatusTool } from './get-payment-status.tool';
 import { getReportTool } from './get-report.tool';
+import { listBalanceTransactionsTool } from './list-balance-transactions.tool';
 import { listClicksTool } from './list-clicks.tool';
 import { listConversionsTool } from './list-conversions.tool';
 import { listEventsTool } from './list-events.tool';
 import { listLinksTool } from './list-links.tool';
+import { listPayoutsTool } from './list-payouts.tool';
 import { listProgramsTool } from './list-programs.tool';
 import { lookupProductsTool } from './lookup-products.tool';
 import { networkStatsTool } from './network-stats.tool';
@@ -26,4 +28,6 @@ export const TOOLS: readonly Tool[] = [
   getReportTool,
   listClicksTool,
   getPaymentStatusTool,
+  listBalanceTransactionsTool,
+  listPayoutsTool,
 ];
