@@ -90,6 +90,20 @@ const CALLS: Record<string, SdkCall> = {
     ts: "for await (const click of cw.clicks.list({ sub_id: 'newsletter' })) console.log(click);",
     py: 'for click in cw.clicks.list(sub_id="newsletter"):\n    print(click)',
   },
+  listBalanceTransactions: {
+    query: 'currency=EUR',
+    ts: "for await (const entry of cw.balance.transactions({ currency: 'EUR' })) console.log(entry.type, entry.amount);",
+    py: 'for entry in cw.balance.transactions(currency="EUR"):\n    print(entry["type"], entry["amount"])',
+  },
+  listPayouts: {
+    ts: 'for await (const payout of cw.payouts.list()) console.log(payout.id, payout.status, payout.amount, payout.currency);',
+    py: 'for payout in cw.payouts.list():\n    print(payout["id"], payout["status"], payout["amount"], payout["currency"])',
+  },
+  getPayout: { ts: "const payout = await cw.payouts.get('po_0123456789abcdef01234567');", py: 'payout = cw.payouts.get("po_0123456789abcdef01234567")' },
+  requestPayout: {
+    ts: 'const payout = await cw.payouts.request(); // Idempotency-Key sent for you',
+    py: 'payout = cw.payouts.request()  # Idempotency-Key sent for you',
+  },
   getPostback: { ts: 'const postback = await cw.postback.get();', py: 'postback = cw.postback.get()' },
   // Postback changes take the portal API token only (no SDK method: a leaked key cannot redirect conversions).
   putPostback: { auth: '-H "Authorization: Bearer $PTL"', body: { url: 'https://example.com/postback?subid={subid}', http_method: 'POST' } },

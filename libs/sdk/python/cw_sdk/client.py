@@ -140,6 +140,25 @@ class Clicks(_Resource):
         return self._paged(f"{PUB}/clicks/", query, "publisher", by_cursor)
 
 
+class Payouts(_Resource):
+    def list(self, **query: Any) -> Paged[Json]:
+        """status, page_size; newest first."""
+        return self._paged(f"{PUB}/payouts/", query, "publisher", by_cursor)
+
+    def get(self, payout_id: str) -> Json:
+        return self._t.call("GET", f"{PUB}/payouts/{urllib.parse.quote(payout_id, safe='')}/", "publisher")
+
+    def request(self, *, idempotency_key: Key = None) -> Json:
+        """The whole available balance in the payout currency (409: below_threshold, payout_hold, no_payout_method, payout_in_progress)."""
+        return self._t.call("POST", f"{PUB}/payouts/", "publisher", body={}, idempotent=True, idempotency_key=idempotency_key)
+
+
+class Balance(_Resource):
+    def transactions(self, **query: Any) -> Paged[Json]:
+        """type, currency, page_size; newest first: every movement of the balance."""
+        return self._paged(f"{PUB}/balance/transactions/", query, "publisher", by_cursor)
+
+
 class Postback(_Resource):
     def get(self) -> Json:
         return self._t.call("GET", f"{PUB}/postback/", "publisher")
@@ -250,6 +269,8 @@ class CwClient:
         self.conversions = Conversions(t)
         self.clicks = Clicks(t)
         self.postback = Postback(t)
+        self.payouts = Payouts(t)
+        self.balance = Balance(t)
         self.events = Events(t, PUB, "publisher")
         self.reporting = Reporting(t)
         self.feeds = Feeds(t)

@@ -139,6 +139,29 @@ export class ClicksResource extends Resource {
   }
 }
 
+/** Money out: the account's payouts and the owner's request for one. */
+export class PayoutsResource extends Resource {
+  list(query: Query<P['listPayouts']> = {}, options?: RequestOptions): PageIterator<T.PayoutPage, T.Payout> {
+    return this.paged<T.PayoutPage>(`${PUB}/payouts/`, query, 'publisher', byCursor, options);
+  }
+
+  get(id: string, options?: RequestOptions): Promise<T.Payout> {
+    return this.t.call({ method: 'GET', path: `${PUB}/payouts/${encodeURIComponent(id)}/`, auth: 'publisher' }, options);
+  }
+
+  /** The whole available balance, in the payout currency (409: below_threshold, payout_hold, no_payout_method, payout_in_progress). */
+  request(options?: RequestOptions): Promise<T.Payout> {
+    return this.t.call({ method: 'POST', path: `${PUB}/payouts/`, body: {}, auth: 'publisher', idempotent: true }, options);
+  }
+}
+
+/** The ledger's entries of the account: every movement of its balance. */
+export class BalanceResource extends Resource {
+  transactions(query: Query<P['listBalanceTransactions']> = {}, options?: RequestOptions): PageIterator<T.BalanceTransactionPage, T.BalanceTransaction> {
+    return this.paged<T.BalanceTransactionPage>(`${PUB}/balance/transactions/`, query, 'publisher', byCursor, options);
+  }
+}
+
 export class PostbackResource extends Resource {
   /** The configuration (its changes need the portal). */
   get(options?: RequestOptions): Promise<T.PostbackConfig> {
@@ -248,6 +271,8 @@ export class CwClient {
   readonly reporting: ReportingResource;
   readonly feeds: FeedsResource;
   readonly monetize: MonetizeResource;
+  readonly payouts: PayoutsResource;
+  readonly balance: BalanceResource;
 
   constructor(options: ClientOptions = {}) {
     const t = (this.transport = new Transport(options));
@@ -261,6 +286,8 @@ export class CwClient {
     this.reporting = new ReportingResource(t);
     this.feeds = new FeedsResource(t);
     this.monetize = new MonetizeResource(t);
+    this.payouts = new PayoutsResource(t);
+    this.balance = new BalanceResource(t);
   }
 
   get baseUrl(): string {

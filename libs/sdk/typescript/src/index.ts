@@ -1,11 +1,13 @@
 export {
   CwClient,
+  BalanceResource,
   ClicksResource,
   ConversionsResource,
   EventsResource,
   FeedsResource,
   LinksResource,
   MonetizeResource,
+  PayoutsResource,
   PostbackResource,
   ProductsResource,
   ProgramsResource,
@@ -37,6 +39,8 @@ export type { AuthorizationServer, OAuthTokenProviderOptions, OAuthTokens } from
 export type { StreamedEvent, StreamOptions } from './events.js';
 export type {
   Account,
+  BalanceTransaction,
+  BalanceTransactionPage,
   Body,
   Click,
   ClickPage,
@@ -54,6 +58,8 @@ export type {
   OfferPage,
   Ok,
   PaymentStatus,
+  Payout,
+  PayoutPage,
   PostbackConfig,
   PostbackDelivery,
   PostbackDeliveryPage,

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+  '/api/v1/publisher/balance/transactions/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ledger entries of the account, newest first: commission, reversals, corrections, payouts and returned payouts
+     * @description Every movement of the balance as a signed decimal amount per currency; the balance is their sum. Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope affiliate:read.
+     */
+    get: operations['listBalanceTransactions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/publisher/clicks/': {
     parameters: {
       query?: never;
@@ -171,6 +191,50 @@ export interface paths {
      * @description Read-only. Test, sandbox and read-only keys get 403. OAuth scope affiliate:read.
      */
     get: operations['getPaymentStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/publisher/payouts/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payouts of the account, newest first
+     * @description Each payout with its status, amount, method (type and last 4 only), the exchange rates it used, why it waits (hold) or failed. Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope affiliate:read.
+     */
+    get: operations['listPayouts'];
+    put?: never;
+    /**
+     * Request a payout of the whole available balance in the payout currency
+     * @description Optional Idempotency-Key (max 255). The payout waits for the network's approval (status pending). Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope payouts:write; in the portal, owners only. 409: below_threshold, payout_hold, no_payout_method, tax_profile_incomplete, payout_in_progress.
+     */
+    post: operations['requestPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/publisher/payouts/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One payout of the account
+     * @description Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope affiliate:read. Another account's payout is 404.
+     */
+    get: operations['getPayout'];
     put?: never;
     post?: never;
     delete?: never;
@@ -419,6 +483,163 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  listBalanceTransactions: {
+    parameters: {
+      query?: {
+        /** @description Only entries in this currency (ISO 4217). */
+        currency?: string;
+        /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
+        cursor?: string;
+        /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
+        page?: number;
+        page_size?: number;
+        /** @description Only entries of this type. */
+        type?: 'commission' | 'reversal' | 'correction' | 'payout' | 'payout_return';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page envelope of ledger entries */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Signed decimal: what the entry adds to the balance (negative: taken from it). */
+              amount: string;
+              conversion_id: string | null;
+              /** Format: date-time */
+              created_at: string;
+              currency: string;
+              /** @description The entry (`ltx_…`; a payout that converts currencies has one entry per currency, `ltx_…:EUR`). */
+              id: string;
+              payout_id: string | null;
+              /** @description Corrections and payouts: why, in words. */
+              reason: string | null;
+              /** @enum {string} */
+              type: 'commission' | 'reversal' | 'correction' | 'payout' | 'payout_return';
+            }[];
+            /** @description True when page + 1 holds more items. */
+            has_more: boolean;
+            /** @description Pass as `cursor` (with the same filters) for the next page, however deep; null on the last page. */
+            next_cursor: string | null;
+            /** @description The next page number, or null on the last page. */
+            next_page: number | null;
+            page: number;
+            page_size: number;
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listClicks: {
     parameters: {
       query?: {
@@ -2038,6 +2259,565 @@ export interface operations {
       };
       /** @description Credential not allowed */
       403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listPayouts: {
+    parameters: {
+      query?: {
+        /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
+        cursor?: string;
+        /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
+        page?: number;
+        page_size?: number;
+        status?: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page envelope of payouts */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Decimal string in `currency`. */
+              amount: string;
+              /** Format: date-time */
+              created_at: string;
+              currency: string;
+              failure: {
+                code: string;
+                message: string;
+              } | null;
+              /** @description Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`). */
+              fx: {
+                amount: string;
+                converted: string;
+                date: string;
+                from: string;
+                rate: string;
+                to: string;
+              }[];
+              /** @description Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…). */
+              hold: {
+                reasons: string[];
+              } | null;
+              /** @description `po_…` */
+              id: string;
+              method: {
+                last4: string;
+                /** @enum {string} */
+                type: 'iban' | 'ach' | 'paypal';
+              };
+              /** Format: date-time */
+              paid_at: string | null;
+              statement: {
+                number: string;
+              } | null;
+              /** @enum {string} */
+              status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+            }[];
+            /** @description True when page + 1 holds more items. */
+            has_more: boolean;
+            /** @description Pass as `cursor` (with the same filters) for the next page, however deep; null on the last page. */
+            next_cursor: string | null;
+            /** @description The next page number, or null on the last page. */
+            next_page: number | null;
+            page: number;
+            page_size: number;
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  requestPayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, unknown>;
+      };
+    };
+    responses: {
+      /** @description The payout requested */
+      201: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            failure: {
+              code: string;
+              message: string;
+            } | null;
+            /** @description Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`). */
+            fx: {
+              amount: string;
+              converted: string;
+              date: string;
+              from: string;
+              rate: string;
+              to: string;
+            }[];
+            /** @description Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…). */
+            hold: {
+              reasons: string[];
+            } | null;
+            /** @description `po_…` */
+            id: string;
+            method: {
+              last4: string;
+              /** @enum {string} */
+              type: 'iban' | 'ach' | 'paypal';
+            };
+            /** Format: date-time */
+            paid_at: string | null;
+            statement: {
+              number: string;
+            } | null;
+            /** @enum {string} */
+            status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description below_threshold, payout_hold, no_payout_method, tax_profile_incomplete or payout_in_progress; or the Idempotency-Key reused */
+      409: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large: the body is over 1 MiB */
+      413: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description unsupported_media_type: the body must be application/json */
+      415: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getPayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payout */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            failure: {
+              code: string;
+              message: string;
+            } | null;
+            /** @description Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`). */
+            fx: {
+              amount: string;
+              converted: string;
+              date: string;
+              from: string;
+              rate: string;
+              to: string;
+            }[];
+            /** @description Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…). */
+            hold: {
+              reasons: string[];
+            } | null;
+            /** @description `po_…` */
+            id: string;
+            method: {
+              last4: string;
+              /** @enum {string} */
+              type: 'iban' | 'ach' | 'paypal';
+            };
+            /** Format: date-time */
+            paid_at: string | null;
+            statement: {
+              number: string;
+            } | null;
+            /** @enum {string} */
+            status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such payout */
+      404: {
         headers: {
           'RateLimit-Limit'?: string;
           'RateLimit-Policy'?: string;
