@@ -17,7 +17,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Policy } from '@cw/auth';
-import { resourceIndicators } from '@cw/oauth';
+import { RESOURCE_SCOPES, resourceIndicators, STATIC_SCOPES } from '@cw/oauth';
+import { isDisplayText } from '@cw/validation';
 import { startPortal, type PortalHarness } from './support/portal-harness';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, read field by field in assertions
@@ -256,6 +257,33 @@ const uidOf = (o: Outcome) => {
   return m[1]!;
 };
 
+/** Sends `b` through the authorization to the consent step (signing the owner in when it has no portal session); the consent's uid. */
+async function toConsent(b: Browser, clientId: string, opts: { scope?: string; resource?: string } = {}) {
+  const { verifier, challenge } = pkce();
+  const query = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope: opts.scope ?? 'openid offline_access affiliate:read catalog:read',
+    state: 'st-1',
+    prompt: 'consent',
+    resource: opts.resource ?? resources.mcp,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  let uid = uidOf(await b.open(`/oauth/authorize?${query}`));
+  const details = await b.json(interaction(uid, '/details'));
+  if (details.body.prompt === 'login') {
+    const login = await b.json(interaction(uid, '/login'), { method: 'POST', body: b.csrf ? {} : owner() });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    uid = uidOf(await b.open(login.body.redirect_to));
+  }
+  const consent = await b.json(interaction(uid, '/details'));
+  expect(consent.body.prompt).toBe('consent');
+  b.csrf = consent.body.csrf_token;
+  return { uid, verifier, details: consent.body };
+}
+
 interface Connected {
   clientId: string;
   tokens: Json;
@@ -274,27 +302,7 @@ async function connect(
   expect(reg.status, JSON.stringify(reg.body)).toBe(201);
   const clientId = reg.body.client_id as string;
   const resource = opts.resource ?? resources.mcp;
-  const { verifier, challenge } = pkce();
-  const query = new URLSearchParams({
-    client_id: clientId,
-    response_type: 'code',
-    redirect_uri: REDIRECT,
-    scope: opts.scope ?? 'openid offline_access affiliate:read catalog:read',
-    state: 'st-1',
-    prompt: 'consent',
-    resource,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
-  let uid = uidOf(await b.open(`/oauth/authorize?${query}`));
-  const details = await b.json(interaction(uid, '/details'));
-  if (details.body.prompt === 'login') {
-    const login = await b.json(interaction(uid, '/login'), { method: 'POST', body: b.csrf ? {} : owner() });
-    expect(login.status, JSON.stringify(login.body)).toBe(200);
-    uid = uidOf(await b.open(login.body.redirect_to));
-  }
-  const consent = await b.json(interaction(uid, '/details'));
-  b.csrf = consent.body.csrf_token;
+  const { uid, verifier } = await toConsent(b, clientId, { scope: opts.scope, resource });
   const allowed = await b.json(interaction(uid, '/consent'), { method: 'POST', body: { account_id: opts.account ?? ACC() } });
   expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
   const back = await b.open(allowed.body.redirect_to);
@@ -544,12 +552,38 @@ describe('registering an app', () => {
   });
 });
 
+describe('the consent page', () => {
+  it("gets a stored app's name as one line of plain text of at most 100 characters, however it was stored", async () => {
+    const stored: Array<[string, string]> = [
+      ['50,000 characters', 'A'.repeat(50_000)],
+      ['line breaks posing as the portal', 'Probe\n\nPortal notice: your session expired. Press Allow to continue.'],
+      ['a right-to-left override', 'Probe \u202eecnaniF'],
+      ['bidi isolates and marks', '\u2066Portal\u2069 \u200fOfficial'],
+      ['control characters', 'Probe\u0000\u001b[31m\u0085Agent'],
+    ];
+    const attempts = new Attempts();
+    const b = new Browser();
+    for (const [name, clientName] of stored) {
+      // As an app registered before the registration rules, or written by hand: straight into its record.
+      const clientId = (await register(app())).body.client_id as string;
+      await p.deps.models.OAuthRecord.updateOne({ _id: `Client:${clientId}` }, { $set: { 'payload.client_name': clientName } });
+      const { details } = await toConsent(b, clientId);
+      const shown = details.client?.name;
+      attempts.check(name, typeof shown === 'string' && [...shown].length <= 100 && isDisplayText(shown) && shown.trim() === shown, shown);
+    }
+    expect(attempts.breaches).toEqual([]);
+  });
+});
+
 describe('the authorization server metadata', () => {
   it('lists every scope an app can ask for, and an MCP client that registers with all of them is registered', async () => {
-    const all = ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'openid', 'offline_access'];
+    const all = [...Object.keys(RESOURCE_SCOPES), ...STATIC_SCOPES];
     for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       const res = await fetch(`${base}${path}`);
       const body = (await res.json()) as Json;
+      expect(body.scopes_supported, path).toEqual(
+        expect.arrayContaining(['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'openid', 'offline_access']),
+      );
       expect([...body.scopes_supported].sort(), path).toEqual([...all].sort());
     }
     const reg = await register(app({ scope: all.join(' ') }));

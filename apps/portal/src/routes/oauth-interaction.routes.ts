@@ -11,7 +11,15 @@ import { ApiError } from '@cw/errors';
 import { authorize, notAuthenticated, type MemberRole } from '@cw/auth';
 import { actorOf } from '@cw/audit';
 import { enforceRateLimit } from '@cw/ratelimit';
-import { OFFLINE_ACCESS_DESCRIPTION, RESOURCE_SCOPES, grantConsent, requestedAccess, type Provider, type RequestedAccess } from '@cw/oauth';
+import {
+  OFFLINE_ACCESS_DESCRIPTION,
+  RESOURCE_SCOPES,
+  clientNameForDisplay,
+  grantConsent,
+  requestedAccess,
+  type Provider,
+  type RequestedAccess,
+} from '@cw/oauth';
 import { accountsOf, portalPrincipal, resolveSession, signIn, type SessionContext } from '@cw/people';
 import { grantableScopes, grantDetail, resourceLabel, roleMayGrant } from '../oauth-apps';
 import { INTERACTION_PREFIX, type PortalOAuth } from '../oauth';
@@ -129,7 +137,13 @@ export function oauthInteractionRoutes(deps: PortalDeps, oauth: PortalOAuth): Ro
         const base = {
           uid: details.uid,
           prompt: details.prompt.name,
-          client: { client_id: clientId, name: client?.clientName ?? null, redirect_uri: redirectUri, redirect_host: URL.parse(redirectUri)?.host ?? null },
+          // The name is the app's claim: one line of at most 100 characters, whatever was stored.
+          client: {
+            client_id: clientId,
+            name: clientNameForDisplay(client?.clientName),
+            redirect_uri: redirectUri,
+            redirect_host: URL.parse(redirectUri)?.host ?? null,
+          },
           signed_in: s ? { user_id: s.user._id, email: s.user.email } : null,
           csrf_token: s?.session.csrf_token ?? null,
         };

@@ -6,7 +6,7 @@ export type { OAuthKeys, PublicJwk, SigningJwk } from './keys';
 export { OFFLINE_ACCESS_DESCRIPTION, RESOURCE_SCOPES, resourceIndicators, resourceScopes, STATIC_SCOPES } from './resources';
 export type { ResourceIndicators, ResourceScope } from './resources';
 export { createOAuthProvider, OAUTH_COOKIE_NAMES, OAUTH_ROUTES, OAUTH_TTL, redirectUriProblem, SCOPES_SUPPORTED } from './provider';
-export { applyRegistrationPolicy, DEFAULT_CLIENT_NAME, REGISTRATION_LIMITS, registrationProblem } from './registration-policy';
+export { applyRegistrationPolicy, clientNameForDisplay, DEFAULT_CLIENT_NAME, REGISTRATION_LIMITS, registrationProblem } from './registration-policy';
 export type { PageHeaders } from './pages';
 export type { KoaContextWithOIDC, OAuthPerson, OAuthProviderOptions, Provider } from './provider';
 export { grantConsent, requestedAccess } from './consent';

@@ -12,7 +12,7 @@
  *
  * A refusal names the field: the provider answers 400 `invalid_client_metadata` with it.
  */
-import { DISPLAY_TEXT_PROBLEM, isDisplayText } from '@cw/validation';
+import { DISPLAY_TEXT_PROBLEM, isDisplayText, toDisplayText } from '@cw/validation';
 
 export const REGISTRATION_LIMITS = { clientName: 100, listEntries: 10, stringLength: 2000 } as const;
 /** The name of an app that registered without one. */
@@ -93,4 +93,22 @@ export function applyRegistrationPolicy(metadata: Record<string, unknown>, refus
   if (metadata.client_name === undefined || metadata.client_name === null) metadata.client_name = DEFAULT_CLIENT_NAME;
   delete metadata.client_secret;
   delete metadata.client_secret_expires_at;
+}
+
+/**
+ * An app's name as the portal shows it, whatever is stored (apps registered before the policy,
+ * or written by hand): one line of display text, at most 100 characters (longer names end in
+ * "…"); null when it has none.
+ */
+export function clientNameForDisplay(name: unknown): string | null {
+  if (typeof name !== 'string') return null;
+  const line = toDisplayText(name.replace(/\s+/gu, ' ')).trim();
+  if (!line) return null;
+  const chars = [...line];
+  return chars.length <= REGISTRATION_LIMITS.clientName
+    ? line
+    : `${chars
+        .slice(0, REGISTRATION_LIMITS.clientName - 1)
+        .join('')
+        .trimEnd()}…`;
 }

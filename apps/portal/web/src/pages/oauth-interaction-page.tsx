@@ -4,6 +4,8 @@
  * portal's sign-in form), then asks what the app may do: the app's name and where it sends you
  * back, each scope in words, the resource, the account it acts for (only what your role there
  * allows), Allow or Deny. Each step ends with the URL the page goes to (back to the provider).
+ * The app's name is its own claim, shown as such and kept to one line of 100 characters; the
+ * buttons stay in view however long the page is (styles/oauth.css).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,14 +17,39 @@ import { ErrorNotice, Loading, Notice } from '../components/feedback';
 import { Form, SelectField, SubmitButton, TextField, useFormState } from '../components/form';
 import { Page } from '../components/page';
 import { validateReauth, validateSignin } from '../generated/validators.js';
+import '../styles/oauth.css';
 
-const appName = (d: InteractionDetails) => d.client.name ?? 'An unnamed app';
+const NAME_MAX = 100;
+// Control characters, line breaks and bidirectional controls (the platform's display-text rule).
+// eslint-disable-next-line no-control-regex -- these are exactly what is dropped
+const NOT_DISPLAY_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The app's name as the page shows it, whatever the portal was given: one line, at most 100 characters. */
+function appName(d: InteractionDetails): string {
+  const line = (d.client.name ?? '').replace(/\s+/gu, ' ').replace(NOT_DISPLAY_TEXT, '').trim();
+  const chars = [...line];
+  if (!chars.length) return 'An unnamed app';
+  return chars.length <= NAME_MAX
+    ? line
+    : `${chars
+        .slice(0, NAME_MAX - 1)
+        .join('')
+        .trimEnd()}…`;
+}
 const LOOPBACK = /^(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?$/;
 
 /** Leaves the page for the provider (which sends the browser on: another step, or back to the app). */
 const go = (url: string) => window.location.assign(url);
 
 export function OAuthInteractionPage() {
+  return (
+    <div className="oauth-interaction">
+      <Interaction />
+    </div>
+  );
+}
+
+function Interaction() {
   const { uid = '' } = useParams();
   const details = useQuery(interactionQuery(uid));
   if (details.isPending)
@@ -120,7 +147,7 @@ function SignIn({ uid, details }: { uid: string; details: InteractionDetails }) 
       <Form form={form} onSubmit={submit} pending={login.isPending}>
         <TextField form={form} name="email" type="email" autoComplete="username" inputMode="email" spellCheck={false} value={email} onChange={setEmail} />
         <TextField form={form} name="password" type="password" autoComplete="current-password" value={password} onChange={setPassword} />
-        <div className="button-row">
+        <div className="button-row consent-actions">
           <SubmitButton pending={login.isPending}>Sign in</SubmitButton>
           <DenyButton uid={uid} csrf={details.csrf_token} label="Cancel" />
         </div>
@@ -208,7 +235,10 @@ function Consent({ uid, details }: { uid: string; details: InteractionDetails })
       <dl className="summary-list compact">
         <div>
           <dt>App</dt>
-          <dd>{name}</dd>
+          <dd>
+            <bdi className="app-claim">{name}</bdi>
+            <p className="muted small">The name the app gives itself: the portal does not check it. Allow only an app you are connecting yourself.</p>
+          </dd>
         </div>
         <div>
           <dt>Sends you back to</dt>
@@ -290,7 +320,7 @@ function Consent({ uid, details }: { uid: string; details: InteractionDetails })
             onChange={setPassword}
           />
         )}
-        <div className="button-row">
+        <div className="button-row consent-actions">
           <SubmitButton pending={allow.isPending}>Allow</SubmitButton>
           <DenyButton uid={uid} csrf={details.csrf_token} />
         </div>
