@@ -18,6 +18,8 @@ import { catalogRoutes } from './routes/catalog.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { operatorRoutes } from './routes/operator.routes';
 import { operatorProgramsRoutes } from './routes/operator-programs.routes';
+import { operatorPayoutsRoutes } from './routes/operator-payouts.routes';
+import { payoutsRoutes } from './routes/payouts.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -102,6 +104,8 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...catalogRoutes(deps),
     ...operatorRoutes(deps),
     ...operatorProgramsRoutes(deps),
+    ...payoutsRoutes(deps),
+    ...operatorPayoutsRoutes(deps),
   ].map((r) => ({
     ...r,
     before: [guard, ...(r.before ?? [])],
