@@ -45,10 +45,24 @@ export function htmlSecurityHeaders(ctx: Context, https: boolean, csp: string = 
 /**
  * The service stack's outermost header middleware: nosniff set before anything runs (so errors,
  * 404s, redirects and streamed answers written straight to the socket carry it too), and the
- * strict HTML headers on an HTML answer that set no policy of its own.
+ * strict HTML headers on an HTML answer that did not set its own (`htmlSecurityHeaders`).
+ *
+ * A browser's navigation (Accept names text/html) gets the strict policy before the handler runs:
+ * a handler that renders an inline script adds its hash to the policy it finds (oidc-provider's
+ * form_post page does), which it could not do to one set afterwards. An answer that turns out not
+ * to be HTML (a redirect, JSON) goes without it.
  */
 export async function securityHeaders(ctx: Context, next: Next): Promise<void> {
   ctx.set('X-Content-Type-Options', 'nosniff');
+  const navigation = (ctx.get('Accept') ?? '').includes('text/html');
+  if (navigation) ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   await next();
-  if (!ctx.headerSent && ctx.response.is('html') && !ctx.response.get('Content-Security-Policy')) htmlSecurityHeaders(ctx, ctx.secure);
+  if (ctx.headerSent) return;
+  if (!ctx.response.is('html')) {
+    if (navigation && ctx.response.get('Content-Security-Policy') === CONTENT_SECURITY_POLICY) ctx.remove('Content-Security-Policy');
+    return;
+  }
+  // A page that set its headers set frame protection with them; otherwise the strict set, keeping
+  // the policy it has (the strict one, perhaps with its inline script's hash added) or the strict one.
+  if (!ctx.response.get('X-Frame-Options')) htmlSecurityHeaders(ctx, ctx.secure, ctx.response.get('Content-Security-Policy') || CONTENT_SECURITY_POLICY);
 }
