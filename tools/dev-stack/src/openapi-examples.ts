@@ -103,6 +103,11 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   // Publisher API.
   await pubCall('getAccount', 'GET', '/me/');
   await pubCall('getPaymentStatus', 'GET', '/payment-status/');
+  await pubCall('listBalanceTransactions', 'GET', '/balance/transactions/?page_size=2');
+  // publishers[0] has a bank payout method and a balance above its threshold: a payout it requests waits for the network.
+  const payout = await pubCall('requestPayout', 'POST', '/payouts/', key, {});
+  await pubCall('listPayouts', 'GET', '/payouts/?page_size=2');
+  await pubCall('getPayout', 'GET', `/payouts/${String(payout.id)}/`);
   await pubCall('searchProducts', 'GET', `/products/?q=${encodeURIComponent(f.group_query)}&country=${f.country}&limit=2`);
   await pubCall('lookupProducts', 'GET', `/products/lookup/?gtins=${f.gtin_leading_zero}&country=${f.country}`);
   await pubCall('listPrograms', 'GET', '/programs/?page_size=2');
