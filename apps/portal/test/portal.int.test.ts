@@ -510,7 +510,7 @@ describe('protected resource metadata (RFC 9728)', () => {
       [
         '/.well-known/oauth-protected-resource/api/v1/publisher',
         `${deps.config.portalUrl}/api/v1/publisher`,
-        ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'offline_access'],
+        ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'payouts:write', 'offline_access'],
       ],
     ] as const) {
       const res = await request(http).get(path);

@@ -25,7 +25,7 @@ export interface OAuthTokens {
 }
 
 /** Every scope of the publisher API, and a refresh token. */
-export const PUBLISHER_SCOPES = ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'offline_access'];
+export const PUBLISHER_SCOPES = ['affiliate:read', 'catalog:read', 'links:write', 'reports:read', 'postbacks:read', 'payouts:write', 'offline_access'];
 
 /** The publisher API's resource indicator (the audience of its tokens). */
 export const publisherResource = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/api/v1/publisher`;
