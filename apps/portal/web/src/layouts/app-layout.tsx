@@ -39,6 +39,7 @@ const NAV = [
   { to: '/settings/apps', label: 'Apps', settings: true },
   { to: '/settings/team', label: 'Team', settings: true },
   { to: '/settings/security', label: 'Security', settings: true },
+  { to: '/settings/payouts', label: 'Payouts', settings: true },
   { to: '/settings/account', label: 'Account', settings: true },
 ] as const;
 const FIRST_SETTING = NAV.find((i) => 'settings' in i)?.to;
@@ -50,6 +51,7 @@ const OPERATIONS_NAV = [
   { to: '/operations/keys', label: 'Publisher keys' },
   { to: '/operations/dead-letters', label: 'Dead letters' },
   { to: '/operations/programs', label: 'Merchants and programs' },
+  { to: '/operations/payouts', label: 'Payouts' },
   { to: '/operations/audit', label: 'Audit log' },
 ] as const;
 

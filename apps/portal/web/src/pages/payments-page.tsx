@@ -1,16 +1,32 @@
 /**
- * Payments: the payment status as the spec defines it (GET /payment-status/), in full: approved
- * commission not yet paid and commission pending review (last 180 days), per currency and in USD;
- * the next payment estimate with its threshold; the payout method (a bank account by its last 4
- * digits only). The dashboard shows a summary of the same answer.
+ * Payments: the ledger's balance per currency, the next payout (what it would be now, its
+ * threshold and schedule, the method by type and last 4) with "Request payment" for owners (or why
+ * it cannot be asked for yet), the payment status as the spec defines it (approved not yet paid and
+ * pending review, per currency and in USD), the payout history (status, amount, method, exchange
+ * rates used, why one waits or failed) with each payout's ledger entries, and every ledger entry.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { paymentStatusQuery } from '../api/endpoints';
+import { isApiError } from '../api/client';
+import { keys } from '../api/endpoints';
+import {
+  balanceEntriesQuery,
+  balanceQuery,
+  payoutEntriesQuery,
+  payoutKeys,
+  payoutsQuery,
+  requestPayout,
+  type AccountBalance,
+  type BalanceEntry,
+  type Payout,
+} from '../api/payouts';
 import type { MoneyAmount, PaymentStatus } from '../api/types';
-import { ErrorNotice, Loading, StatusPill } from '../components/feedback';
+import { useAnnounce } from '../components/announcer';
+import { ErrorNotice, Loading, Notice, StatusPill } from '../components/feedback';
 import { Page, Section } from '../components/page';
 import { useFormat } from '../lib/format';
+import { entryInWords, holdInWords, methodInWords, payoutStatus } from '../lib/payouts';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
 
@@ -26,23 +42,28 @@ export function PaymentsPage() {
 
 function Payments() {
   const account = useAccount();
-  const status = useQuery(paymentStatusQuery(account.account_id));
+  const balance = useQuery(balanceQuery(account.account_id));
   return (
     <Page
       title={TITLE}
-      description="What you have earned, what is still under review, and when the next payment is due. Amounts are kept in their own currency."
+      description="What you have earned, what is still under review, and your payouts. Amounts are kept in their own currency until a payout converts them."
     >
-      {status.isPending ? (
-        <Section title="Payment status">
-          <Loading label="Loading payment status…" />
+      {balance.isPending ? (
+        <Section title="Next payment">
+          <Loading label="Loading the balance…" />
         </Section>
-      ) : status.isError ? (
-        <Section title="Payment status">
-          <ErrorNotice error={status.error} onRetry={() => void status.refetch()} />
+      ) : balance.isError ? (
+        <Section title="Next payment">
+          <ErrorNotice error={balance.error} onRetry={() => void balance.refetch()} />
         </Section>
       ) : (
-        <Detail status={status.data} />
+        <>
+          <Detail status={balance.data.payment_status} method={balance.data.next_payout.method} />
+          <RequestPayment balance={balance.data} accountId={account.account_id} owner={account.role === 'owner'} />
+        </>
       )}
+      <PayoutHistory accountId={account.account_id} />
+      <LedgerEntries accountId={account.account_id} />
     </Page>
   );
 }
@@ -79,12 +100,9 @@ function CurrencyTable({ label, list, totalUsd }: { label: string; list: MoneyAm
   );
 }
 
-const METHODS: Record<string, string> = { bank_account: 'Bank account', paypal: 'PayPal', none: 'None yet' };
-
-function Detail({ status }: { status: PaymentStatus }) {
+function Detail({ status, method }: { status: PaymentStatus; method: AccountBalance['next_payout']['method'] }) {
   const fmt = useFormat();
   const next = status.next_payment;
-  const method = status.payment_method;
   const approved = status.approved_unpaid;
   const pending = status.pending_review;
   return (
@@ -108,16 +126,13 @@ function Detail({ status }: { status: PaymentStatus }) {
           </div>
           <div>
             <dt>Payout method</dt>
-            <dd>
-              {METHODS[method.type] ?? method.type}
-              {method.last4 ? ` ending in ${method.last4}` : ''}
-            </dd>
+            <dd>{methodInWords(method)}</dd>
           </div>
         </dl>
         <p className="muted">
-          {method.type === 'none' ? (
+          {!method ? (
             <>
-              No payout method yet: <Link to="/settings/account">add one in the account settings</Link> so payments can be made.
+              No payout method yet: <Link to="/settings/payouts">add one in the payout settings</Link> so payments can be made.
             </>
           ) : next.estimated_date ? (
             'The estimate is the approved commission not yet paid, converted to the payout currency.'
@@ -127,14 +142,17 @@ function Detail({ status }: { status: PaymentStatus }) {
             `Payments start once approved commission reaches ${fmt.money(next.threshold, next.currency)}. Build links and promote approved programs to get there.`
           )}
         </p>
-        {method.type !== 'none' && (
+        {method && (
           <p className="small">
-            <Link to="/settings/account">Change the payout method</Link>
+            <Link to="/settings/payouts">Change the payout method</Link>
           </p>
         )}
       </Section>
 
-      <Section title="Approved, not yet paid" description="Commission merchants have approved, per currency, to be paid with the next payments.">
+      <Section
+        title="Approved, not yet paid"
+        description="Your balance in the ledger, per currency: commission merchants have approved, less reversals and what was paid out."
+      >
         {approved.by_currency.length ? (
           <CurrencyTable label="Approved, not yet paid, per currency" list={approved.by_currency} totalUsd={approved.total_usd} />
         ) : (
@@ -156,5 +174,315 @@ function Detail({ status }: { status: PaymentStatus }) {
       </Section>
       {status.currency_note && <p className="muted small">{status.currency_note}</p>}
     </>
+  );
+}
+
+const REFUSALS: Record<string, string> = {
+  no_payout_method: 'Set a payout method first',
+  payout_in_progress: 'A payout is already on its way',
+  payout_hold: 'Payouts are on hold',
+  below_threshold: 'The available balance is below your threshold',
+};
+
+/** "Request payment" (owners): the whole available balance now, or why not yet. */
+function RequestPayment({ balance, accountId, owner }: { balance: AccountBalance; accountId: string; owner: boolean }) {
+  const fmt = useFormat();
+  const queryClient = useQueryClient();
+  const announce = useAnnounce();
+  const reasonId = useId();
+  const next = balance.next_payout;
+  const refused = next.request_refused;
+  const [done, setDone] = useState<string | null>(null);
+  const request = useMutation({
+    mutationFn: () => requestPayout(accountId),
+    onMutate: () => setDone(null),
+    onSuccess: async (p) => {
+      const message = `Payment requested: ${fmt.money(p.amount, p.currency)} to ${methodInWords(p.method)}. It is paid once the network approves it.`;
+      setDone(message);
+      announce(message);
+      await Promise.all(
+        [payoutKeys.balance(accountId), payoutKeys.payouts(accountId), payoutKeys.entries(accountId), keys.paymentStatus(accountId)].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+  const blocked = !!refused || request.isPending;
+  return (
+    <Section
+      title="Request payment"
+      description={`The whole available balance, every currency converted to ${next.currency} at the European Central Bank's rate, paid with a run the network approves.`}
+    >
+      <dl className="summary-list">
+        <div>
+          <dt>Available now</dt>
+          <dd>{fmt.money(next.amount, next.currency)}</dd>
+        </div>
+        <div>
+          <dt>Your threshold</dt>
+          <dd>{fmt.money(next.threshold, next.currency)}</dd>
+        </div>
+        <div>
+          <dt>Schedule</dt>
+          <dd>{next.schedule === 'on_request' ? 'On request' : 'Monthly, with the network’s payout run'}</dd>
+        </div>
+        <div>
+          <dt>Payout method</dt>
+          <dd>{methodInWords(next.method)}</dd>
+        </div>
+      </dl>
+      {next.holds.length > 0 && (
+        <Notice tone="warning" title="Payouts wait for the network">
+          <ul>
+            {next.holds.map((h) => (
+              <li key={h}>
+                {holdInWords(h)}
+                {h === 'method_changed' && next.method_hold_until ? ` (until ${fmt.dateTime(next.method_hold_until)})` : ''}
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+      {done && (
+        <Notice tone="success" role="status">
+          <p>{done}</p>
+        </Notice>
+      )}
+      {request.isError && (
+        <ErrorNotice error={request.error} title={isApiError(request.error) && request.error.status === 409 ? 'Payment not requested' : undefined} />
+      )}
+      {owner ? (
+        <div className="button-row">
+          <button
+            type="button"
+            className="button button-primary"
+            aria-disabled={blocked || undefined}
+            aria-describedby={refused ? reasonId : undefined}
+            data-pending={request.isPending || undefined}
+            onClick={() => !blocked && request.mutate()}
+          >
+            Request payment
+            {request.isPending && <span className="spinner" aria-hidden="true" />}
+          </button>
+          {refused && (
+            <p id={reasonId} className="muted">
+              {REFUSALS[refused.code] ?? 'Not available now'}: {refused.detail}{' '}
+              {refused.code === 'no_payout_method' && <Link to="/settings/payouts">Payout settings</Link>}
+            </p>
+          )}
+        </div>
+      ) : (
+        <p className="muted">Only owners of the account request payment.</p>
+      )}
+    </Section>
+  );
+}
+
+function Rates({ fx }: { fx: Payout['fx'] }) {
+  const fmt = useFormat();
+  if (!fx.length) return <span className="muted">None (paid in its own currency)</span>;
+  return (
+    <ul className="plain-list">
+      {fx.map((f) => (
+        <li key={f.from}>
+          {fmt.money(f.amount, f.from)} → {fmt.money(f.converted, f.to)} at {f.rate} {f.to} per {f.from} (ECB, {fmt.day(f.date)})
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PayoutDetails({ p }: { p: Payout }) {
+  const fmt = useFormat();
+  return (
+    <>
+      {p.paid_at && <p>Paid {fmt.dateTime(p.paid_at)}</p>}
+      {p.failure && (
+        <p>
+          Failed: {p.failure.message} <span className="muted small mono">({p.failure.code})</span>. The amount is back in your balance.
+        </p>
+      )}
+      {p.hold && <p>Held: {p.hold.reasons.map(holdInWords).join('; ')}.</p>}
+      {p.statement && <p className="small">Statement {p.statement.number}</p>}
+      {!p.paid_at && !p.failure && !p.hold && <p className="muted">—</p>}
+    </>
+  );
+}
+
+function PayoutEntries({ payout, entries }: { payout: Payout; entries: BalanceEntry[] | undefined }) {
+  const fmt = useFormat();
+  const mine = (entries ?? []).filter((e) => e.payout_id === payout.id);
+  return (
+    <details>
+      <summary>
+        Ledger entries<span className="visually-hidden"> of payout {payout.id}</span>
+      </summary>
+      {entries === undefined ? (
+        <p className="muted small">Loading…</p>
+      ) : mine.length ? (
+        <ul className="plain-list">
+          {mine.map((e) => (
+            <li key={e.id}>
+              {fmt.dateTime(e.created_at)}: {entryInWords(e.type)} {fmt.money(e.amount, e.currency)}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted small">None yet: a payout is booked when the network approves it.</p>
+      )}
+    </details>
+  );
+}
+
+function PayoutHistory({ accountId }: { accountId: string }) {
+  const fmt = useFormat();
+  const list = useInfiniteQuery(payoutsQuery(accountId));
+  const entries = useQuery(payoutEntriesQuery(accountId));
+  const rows = list.data?.pages.flatMap((pg) => pg.data) ?? [];
+  return (
+    <Section title="Payouts" description="Newest first: what was paid, to which method, and at which exchange rates.">
+      {list.isPending ? (
+        <Loading label="Loading the payouts…" />
+      ) : list.isError && !rows.length ? (
+        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
+      ) : !rows.length ? (
+        <p className="empty">No payouts yet.</p>
+      ) : (
+        <>
+          {entries.isError && <ErrorNotice error={entries.error} title="The ledger entries could not be loaded" onRetry={() => void entries.refetch()} />}
+          <div className="table-wrap" role="region" aria-label="Table of payouts" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col">Method</th>
+                  <th scope="col">Exchange rates</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((p) => {
+                  const st = payoutStatus(p.status, !!p.hold);
+                  return (
+                    <tr key={p.id} data-payout={p.id}>
+                      <td className="nowrap">
+                        {fmt.dateTime(p.created_at)}
+                        <p className="muted small mono">{p.id}</p>
+                      </td>
+                      <td>
+                        <StatusPill tone={st.tone}>{st.label}</StatusPill>
+                      </td>
+                      <td className="num">{fmt.money(p.amount, p.currency)}</td>
+                      <td>{methodInWords(p.method)}</td>
+                      <td>
+                        <Rates fx={p.fx} />
+                      </td>
+                      <td>
+                        <PayoutDetails p={p} />
+                        <PayoutEntries payout={p} entries={entries.data} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {list.isFetchNextPageError && <ErrorNotice error={list.error} onRetry={() => void list.fetchNextPage()} />}
+          {list.hasNextPage && (
+            <div className="load-more">
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-disabled={list.isFetchingNextPage || undefined}
+                onClick={() => !list.isFetchingNextPage && void list.fetchNextPage()}
+              >
+                {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                <span className="visually-hidden"> payouts</span>
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function LedgerEntries({ accountId }: { accountId: string }) {
+  const fmt = useFormat();
+  const list = useInfiniteQuery(balanceEntriesQuery(accountId));
+  const rows = list.data?.pages.flatMap((pg) => pg.data) ?? [];
+  return (
+    <Section
+      title="Balance entries"
+      description="Every change of the balance, newest first: commission approved or reversed, corrections, payouts and returned payouts."
+    >
+      {list.isPending ? (
+        <Loading label="Loading the balance entries…" />
+      ) : list.isError && !rows.length ? (
+        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
+      ) : !rows.length ? (
+        <p className="empty">No entries yet: approved commission appears here first.</p>
+      ) : (
+        <>
+          <div className="table-wrap" role="region" aria-label="Table of balance entries" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Entry</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col">For</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((e) => (
+                  <tr key={e.id} data-entry={e.id}>
+                    <td className="nowrap">{fmt.dateTime(e.created_at)}</td>
+                    <td>
+                      {entryInWords(e.type)}
+                      {e.reason && <p className="muted small">{e.reason}</p>}
+                    </td>
+                    <td className="num">{fmt.money(e.amount, e.currency)}</td>
+                    <td>
+                      {e.conversion_id ? (
+                        <Link to={`/conversions/${encodeURIComponent(e.conversion_id)}`}>
+                          Conversion <span className="mono">{e.conversion_id}</span>
+                        </Link>
+                      ) : e.payout_id ? (
+                        <>
+                          Payout <span className="mono">{e.payout_id}</span>
+                        </>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {list.isFetchNextPageError && <ErrorNotice error={list.error} onRetry={() => void list.fetchNextPage()} />}
+          {list.hasNextPage && (
+            <div className="load-more">
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-disabled={list.isFetchingNextPage || undefined}
+                onClick={() => !list.isFetchingNextPage && void list.fetchNextPage()}
+              >
+                {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                <span className="visually-hidden"> balance entries</span>
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </Section>
   );
 }
