@@ -31,7 +31,7 @@ const IBAN = 'DE89370400440532013000';
 
 describe('GET /balance/transactions/', () => {
   it("lists the ledger's entries newest first, whose sum per currency is the payment status's approved unpaid", async () => {
-    const entries: Array<{ amount: string; currency: string; created_at: string }> = [];
+    const entries: Array<{ type: string; amount: string; currency: string; created_at: string }> = [];
     let cursor: string | null = null;
     do {
       const res = await get(`/balance/transactions/?page_size=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, pub().keys.live);
@@ -46,7 +46,7 @@ describe('GET /balance/transactions/', () => {
     for (const e of entries) sums.set(e.currency, [...(sums.get(e.currency) ?? []), e.amount]);
     const status = await get('/payment-status/', pub().keys.live);
     for (const b of status.body.approved_unpaid.by_currency) expect(formatDecimal(addDecimals(sums.get(b.currency)!), 2)).toBe(b.amount);
-    expect(new Set(entries.map((e: { type?: string }) => e.type))).toEqual(new Set(['commission', 'reversal', 'correction', 'payout']));
+    expect(new Set(entries.map((e) => e.type))).toEqual(new Set(['commission', 'reversal', 'correction', 'payout']));
   });
 
   it('refuses test, sandbox, read-only and demo keys with 403, and no key with 401', async () => {

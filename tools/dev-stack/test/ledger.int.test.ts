@@ -8,12 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal128 } from 'bson';
 import { bookLedgerEntry, changeStatus, saleEvent, type ConversionRow } from '@cw/conversions';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
-import { balancesOf, book, settle } from './journal';
-import { bookAccountSales, bookPendingSales } from './sales';
-import { bookCorrection } from './corrections';
-import { verifyLedger } from './verify';
-import { migrateLedger } from './migrate';
-import { listBalanceTransactions } from './balance.service';
+import { balancesOf, book, bookAccountSales, bookCorrection, bookPendingSales, listBalanceTransactions, migrateLedger, settle, verifyLedger } from '@cw/ledger';
 
 let deps: TestDeps;
 beforeAll(async () => {

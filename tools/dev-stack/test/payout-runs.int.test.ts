@@ -11,18 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorPrincipal, Principal } from '@cw/auth';
 import { balancesOf, book, verifyLedger } from '@cw/ledger';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
-import { operatorImportFx } from './fx.service';
 import {
+  getPayout,
+  getPayoutSettings,
+  listPayouts,
   operatorApprovePayoutRun,
   operatorCreatePayoutRun,
   operatorDecideHold,
   operatorExportPayoutRun,
+  operatorImportFx,
   operatorPayoutRun,
   operatorSettlePayoutRun,
+  payoutPostings,
+  requestPayout,
+  updatePayoutSettings,
   type PayoutRow,
-} from './runs.service';
-import { getPayout, listPayouts, requestPayout } from './payouts.service';
-import { getPayoutSettings, updatePayoutSettings } from './settings.service';
+} from '@cw/payouts';
 
 let deps: TestDeps;
 const alice: OperatorPrincipal = { type: 'operator', email: 'alice@network.example', role: 'admin' };
@@ -30,7 +34,7 @@ const bob: OperatorPrincipal = { type: 'operator', email: 'bob@network.example',
 
 beforeAll(async () => {
   deps = await createTestDeps({ env: { PAYOUT_METHOD_HOLD_HOURS: '0' } });
-  await operatorImportFx(deps, alice, readFileSync(join(__dirname, '../test/fx/eurofxref-daily.xml'), 'utf8'));
+  await operatorImportFx(deps, alice, readFileSync(join(import.meta.dirname, '../../demo-data/fixtures/eurofxref-daily.xml'), 'utf8'));
 }, 60_000);
 afterAll(() => deps?.close());
 
@@ -135,7 +139,7 @@ describe('a payout run', () => {
       key: `payout:${first._id}`,
       publisher_id: first.publisher_id,
       type: 'payout',
-      postings: (await import('./runs.service')).payoutPostings(first, first.converted),
+      postings: payoutPostings(first, first.converted),
       payout_id: first._id,
     });
     const approved = await operatorApprovePayoutRun(deps, bob, { runId });

@@ -9,7 +9,6 @@ import { OWNERS, type Policy, type Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import { compareDecimals } from '@cw/money';
 import { CURSOR_PAGING, pageSizeInput, pageWindow, useCase, type InputOf, type ListSort } from '@cw/usecase';
-import { PAYOUT_STATUSES } from './data/payouts.schema';
 import { latestRates } from './fx.service';
 import { addPayout, dueNow, type PayoutRow } from './runs.service';
 import { profileOf } from './settings.service';

@@ -26,4 +26,5 @@ export const displayText = (opts: { minLength?: number; maxLength: number; descr
 export const isDisplayText = (s: string): boolean => DISPLAY_TEXT.test(s);
 
 /** `s` made safe for a mail subject or a log line whatever it holds: every forbidden character dropped. */
+// eslint-disable-next-line no-control-regex -- the control characters are what this removes
 export const toDisplayText = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu, '');
