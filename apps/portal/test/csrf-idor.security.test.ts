@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payoutIdOf } from '@cw/payouts';
 import { storeGrant } from '@cw-tools/testing';
 import { openApiDocument, portalDeps } from '../src/app';
 import { portalOAuth } from '../src/oauth';
@@ -121,6 +122,33 @@ interface Objects {
   grant: string;
   delivery: string;
   conversion: string;
+  payout: string;
+  run: string;
+}
+
+/** A payout of the account held for review (what an operator releases or cancels), written as a payout run writes it. */
+async function heldPayout(account: string): Promise<string> {
+  const id = payoutIdOf(`prun_probe_${randomBytes(4).toString('hex')}`, account, 'EUR');
+  await p.deps.models.Payout.create({
+    _id: id,
+    run_id: 'prun_probe',
+    publisher_id: account,
+    status: 'held',
+    amount: '25.00',
+    currency: 'EUR',
+    rail: 'sepa',
+    method: { type: 'iban', last4: '3000' },
+    holds: ['shared_account'],
+    created_at: new Date(),
+  });
+  return id;
+}
+
+/** A payout run waiting for approval by another admin than its creator (what an operator approves). */
+async function draftRun(): Promise<string> {
+  const id = `prun_probe_${randomBytes(6).toString('hex')}`;
+  await p.deps.models.PayoutRun.create({ _id: id, kind: 'scheduled', status: 'draft', created_by: 'someone.else@network.test', created_at: new Date() });
+  return id;
 }
 
 /** Gives an account one of everything an id names, through its owner's session. */
@@ -150,6 +178,8 @@ async function objectsOf(owner: Session, account: string, invitee: string): Prom
     grant: await storeGrant(p.deps, { personId: owner.userId, accountId: account, scopes: 'affiliate:read' }),
     delivery: await failedDelivery(account),
     conversion: String(conversion!.conversion_id ?? conversion!.id),
+    payout: await heldPayout(account),
+    run: await draftRun(),
   };
 }
 
@@ -168,6 +198,8 @@ function objectKind(path: string, param: string): keyof Objects | 'publisher' | 
     apps: 'grant',
     deliveries: 'delivery',
     conversions: 'conversion',
+    payouts: 'payout',
+    'payout-runs': 'run',
   };
   return (before && kinds[before]) || 'made-up';
 }
@@ -328,6 +360,8 @@ describe('IDOR: every route that names an account or an object, across two accou
       grant: 'grant_does_not_exist_0',
       delivery: 'dlv_does_not_exist_0',
       conversion: 'conv_does_not_exist_0',
+      payout: `po_${'0'.repeat(24)}`,
+      run: 'prun_does_not_exist_0',
     };
     const named = ops.filter((op) => op.pathParams.length && !op.path.startsWith('/operator/'));
     expect(named.length).toBeGreaterThanOrEqual(15);
