@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { RouteSpec } from '@cw/http';
 import { createMailer, type Mailer } from '@cw/mail';
+import { mailAccountOwners } from '@cw/people';
+import { payoutNoticeMail, type PayoutNotice } from '@cw/payouts';
 import { oauthKeys } from '@cw/oauth';
 import { apiDocument, createPlatformApp, gettingStarted, type AppDeps } from '@cw/runtime';
 import { portalOAuth } from './oauth';
@@ -63,7 +65,8 @@ export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps 
           ? deps.logger.error({ err, subject: a.subject, attempt: a.attempt }, 'mail given up: its person asks again for a new link')
           : deps.logger.warn({ err, subject: a.subject, attempt: a.attempt }, 'mail not sent yet: trying again'),
     });
-  return { ...deps, mailer, clock: opts.clock };
+  const notify = (n: PayoutNotice) => mailAccountOwners({ data: deps.data, mailer }, n.publisherId, payoutNoticeMail(n, deps.config.portalUrl));
+  return { ...deps, mailer, clock: opts.clock, notify };
 }
 
 /** Operations anyone may call (before a session exists); every other needs the session cookie. */
