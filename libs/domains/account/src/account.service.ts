@@ -10,6 +10,7 @@ import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals
 import { useCase } from '@cw/usecase';
 import { countedAsOf, type Fact, readFacts } from '@cw/stats';
 import { accountBalances } from '@cw/ledger';
+import { profileOf } from '@cw/payouts';
 import type { AccountDeps } from './deps';
 
 const ACCOUNT_POLICY: Policy = { budget: 'account', scope: 'affiliate:read' };
@@ -106,12 +107,25 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
     .filter((b) => compareDecimals(b.amount, '0') !== 0)
     .map((b) => ({ currency: b.currency, amount: parseDecimal(b.amount) }));
   const pending = await sumByCurrency(deps, pub._id, (c) => c.status === 'pending', since);
-  const payoutCurrency = pub.payout?.currency ?? 'EUR';
-  const threshold = pub.payout?.threshold ? parseDecimal(pub.payout.threshold.toString()) : parseDecimal('50.00');
+  // The payout settings (Settings, Payouts); an account without them keeps its settings from before them.
+  const profile = await profileOf(deps, pub._id);
+  const settings = profile.row;
+  const payoutCurrency = settings ? profile.currency : (pub.payout?.currency ?? 'EUR');
+  const threshold = parseDecimal(settings ? profile.threshold : pub.payout?.threshold ? pub.payout.threshold.toString() : '50.00');
   const payable = addDecimals(approved.map((b) => convert(config, b, payoutCurrency)));
   const reached = compareDecimals(payable, threshold) >= 0;
   const nextDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
-  const method = pub.payout?.method_type ?? 'none';
+  const stored = settings?.method;
+  const paymentMethod = stored
+    ? stored.type === 'paypal'
+      ? { type: 'paypal' as const }
+      : { type: 'bank_account' as const, last4: stored.last4 }
+    : pub.payout?.method_type === 'bank_account'
+      ? { type: 'bank_account' as const, last4: pub.payout?.last4 ?? null }
+      : { type: pub.payout?.method_type ?? 'none' };
+  const method = paymentMethod.type;
+  // Monthly: the run after the 15th of next month; on request: when the owner asks.
+  const scheduled = !settings || profile.schedule === 'monthly';
   const totalUsd = (buckets: Bucket[]) => moneyIn(addDecimals(buckets.map((b) => inUsd(config, b))), 'USD');
   return {
     account_id: pub._id,
@@ -120,12 +134,12 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
     approved_unpaid: { by_currency: show(approved), total_usd: totalUsd(approved) },
     pending_review: { window_days: PENDING_WINDOW_DAYS, by_currency: show(pending), total_usd: totalUsd(pending) },
     next_payment: {
-      estimated_date: reached && method !== 'none' ? nextDate.toISOString().slice(0, 10) : null,
+      estimated_date: reached && method !== 'none' && scheduled ? nextDate.toISOString().slice(0, 10) : null,
       estimated_amount: moneyIn(reached && method !== 'none' ? payable : parseDecimal('0'), payoutCurrency),
       currency: payoutCurrency,
       threshold: moneyIn(threshold, payoutCurrency),
       threshold_reached: reached,
     },
-    payment_method: method === 'bank_account' ? { type: 'bank_account', last4: pub.payout?.last4 ?? null } : { type: method },
+    payment_method: paymentMethod,
   };
 });
