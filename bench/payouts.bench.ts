@@ -14,12 +14,7 @@ import { listBalanceTransactions, verifyLedger } from '@cw/ledger';
 import { createLogger } from '@cw/logging';
 import { createHttpMetrics } from '@cw/metrics';
 import { paymentStatus } from '@cw/account';
-import {
-  operatorApprovePayoutRun,
-  operatorCreatePayoutRun,
-  operatorExportPayoutRun,
-  setPayoutProfile,
-} from '@cw/payouts';
+import { operatorApprovePayoutRun, operatorCreatePayoutRun, operatorExportPayoutRun, setPayoutProfile } from '@cw/payouts';
 import { openServiceDeps } from '@cw/runtime';
 import { generatedUsage, parseCommandLine } from '@cw-tools/cli-kit';
 import { startEngineProcess } from './lib/engine-process';
@@ -98,13 +93,17 @@ const bob = { type: 'operator', email: 'bob@network.example', role: 'admin' } as
 const rss0 = process.memoryUsage().rss;
 t = performance.now();
 const run = await operatorCreatePayoutRun(deps, alice);
-console.log(`payout-run:create: ${ms(t)}; totals ${JSON.stringify(run.totals)}, held ${run.held}; rss +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MiB`);
+console.log(
+  `payout-run:create: ${ms(t)}; totals ${JSON.stringify(run.totals)}, held ${run.held}; rss +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MiB`,
+);
 t = performance.now();
 await operatorApprovePayoutRun(deps, bob, { runId: run._id });
 console.log(`payout-run:approve: ${ms(t)}; rss +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MiB`);
 t = performance.now();
 const files = await operatorExportPayoutRun(deps, bob, { runId: run._id });
-console.log(`payout-run:export: ${ms(t)}; ${files.map((f) => `${f.name} ${f.content.length} B`).join(', ')}; rss +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MiB`);
+console.log(
+  `payout-run:export: ${ms(t)}; ${files.map((f) => `${f.name} ${f.content.length} B`).join(', ')}; rss +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MiB`,
+);
 t = performance.now();
 const v = await verifyLedger(deps);
 console.log(`ledger:verify: ${ms(t)}; ${v.entries} entries, ${v.transactions} transactions, ${v.balanced ? 'balanced' : 'NOT balanced'}`);
