@@ -136,6 +136,8 @@ describe('postback delivery under faults', () => {
           LOG_LEVEL: 'silent',
           POSTBACK_RETRY_UNIT_MS: String(UNIT),
           POSTBACK_TIMEOUT_MS: String(TIMEOUT),
+          // The receiver is local (http on 127.0.0.1), as the bed's own deps allow.
+          POSTBACK_ALLOW_INSECURE: 'true',
           REDIS_URL: '',
         },
         stdio: ['ignore', 'ignore', 'pipe'],
