@@ -6,7 +6,7 @@
  * process's memory: a mail still queued when the process is killed (not stopped) is lost, and its
  * person asks again (every link can be asked for again).
  */
-import type { MailMessage, SentMail } from './mailer';
+import type { MailMessage, SentMail } from './message';
 
 /** Builds the message when its turn comes (null: nothing to send after all). */
 export type ComposeMail = () => Promise<MailMessage | null> | MailMessage | null;

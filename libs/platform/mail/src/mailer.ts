@@ -9,18 +9,8 @@ import nodemailer from 'nodemailer';
 import { toDisplayText } from '@cw/validation';
 import { mailInBackground, type ComposeMail } from './background';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  /** Plain text; links on lines of their own. */
-  text: string;
-}
-
-export interface SentMail {
-  messageId: string;
-  /** The file written (local folder transport only). */
-  path?: string;
-}
+export type { MailMessage, SentMail } from './message';
+import type { MailMessage, SentMail } from './message';
 
 export interface Mailer {
   /** Sends now: the caller waits for the transport (and sees its error). */
