@@ -89,7 +89,7 @@ function SecurityLog({ accountId }: { accountId: string }) {
                   <th scope="col">Event</th>
                   <th scope="col">Who</th>
                   <th scope="col">When</th>
-                  <th scope="col">Address</th>
+                  <th scope="col">Network</th>
                   <th scope="col">Device</th>
                 </tr>
               </thead>
@@ -203,7 +203,7 @@ function Sessions() {
                   {s.current && <span className="tag tag-accent">This device</span>}
                 </p>
                 <p className="muted small">
-                  Last seen {fmt.dateTime(s.last_seen_at)} · signed in {fmt.dateTime(s.created_at)} · address <span className="mono">{s.address ?? '—'}</span>
+                  Last seen {fmt.dateTime(s.last_seen_at)} · signed in {fmt.dateTime(s.created_at)} · network <span className="mono">{s.address ?? '—'}</span>
                 </p>
               </div>
               {!s.current && (
