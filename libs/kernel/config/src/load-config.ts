@@ -145,6 +145,13 @@ export interface PlatformConfig {
     minimumThresholds: Record<string, string>;
     /** How long a new or changed payout method holds the next payout (account-takeover defence). */
     methodHoldMs: number;
+    /** Payee countries (ISO alpha-2) whose payouts wait for a complete tax profile; `*`: every payee. */
+    taxProfileRequiredCountries: string[];
+    /** The payer's US taxpayer id (EIN) and address, as a 1099-NEC filing names them (tax:year-end). */
+    payerTin: string;
+    payerAddress: string;
+    /** Per tax year (from that year on), the USD amount at or above which a US payee gets a 1099-NEC. */
+    form1099NecThresholds: Record<string, string>;
   };
   /** Products the local platform seeds into an empty database. */
   seedProducts: number;
@@ -259,6 +266,27 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     minimumThresholds[m[1]] = m[2];
   }
 
+  const taxCountriesRaw = str('PAYOUT_TAX_PROFILE_COUNTRIES') ?? 'US';
+  const taxProfileRequiredCountries = taxCountriesRaw
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  if (taxProfileRequiredCountries.some((c) => c !== '*' && !/^[A-Z]{2}$/.test(c)))
+    problems.push(`PAYOUT_TAX_PROFILE_COUNTRIES must be ISO alpha-2 countries like "US,CA", or "*", got "${taxCountriesRaw}"`);
+  const payerTin = str('PAYOUT_PAYER_TIN') ?? '';
+  if (payerTin && !/^\d{2}-?\d{7}$/.test(payerTin)) problems.push(`PAYOUT_PAYER_TIN must be an EIN (12-3456789), got "${payerTin}"`);
+  const form1099NecThresholds: Record<string, string> = {};
+  // 2026: $2,000 (One Big Beautiful Bill Act, section 70433: payments after 31 December 2025; indexed from 2027).
+  const thresholdsRaw = str('TAX_1099_NEC_THRESHOLDS') ?? '2025:600.00,2026:2000.00';
+  for (const pair of thresholdsRaw.split(',')) {
+    const m = /^\s*(\d{4})\s*[:=]\s*([0-9]{1,9}(\.[0-9]{1,2})?)\s*$/.exec(pair);
+    if (!m?.[1] || !m[2]) {
+      problems.push(`TAX_1099_NEC_THRESHOLDS must be a list like "2025:600.00,2026:2000.00" (year: USD), got "${thresholdsRaw}"`);
+      break;
+    }
+    form1099NecThresholds[m[1]] = m[2];
+  }
+
   const rateLimits = {} as Record<BudgetName, number>;
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) rateLimits[name as BudgetName] = int(b.env, b.default, 1, 10_000_000);
 
@@ -319,6 +347,10 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
       payerBic: str('PAYOUT_PAYER_BIC') ?? 'COBADEFFXXX',
       minimumThresholds,
       methodHoldMs: int('PAYOUT_METHOD_HOLD_HOURS', 72, 0, 24 * 90) * 3_600_000,
+      taxProfileRequiredCountries,
+      payerTin,
+      payerAddress: str('PAYOUT_PAYER_ADDRESS') ?? 'Musterstrasse 1, 10115 Berlin, Germany',
+      form1099NecThresholds,
     },
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),
     smtpUrl: url('SMTP_URL', undefined, ['smtp:', 'smtps:']),

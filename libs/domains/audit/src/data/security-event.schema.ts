@@ -23,6 +23,7 @@ export const SECURITY_EVENT_TYPES = [
   'app_revoked',
   'payout_settings_changed',
   'payout_requested',
+  'tax_profile_changed',
   // Operators' acts (the actor is an operator: `actor.operator_role` is set).
   'operator_token_issued',
   'publisher_created',
@@ -57,6 +58,7 @@ export const SECURITY_EVENT_TYPES = [
   'payout_run_settled',
   'payout_released',
   'payout_canceled',
+  'tax_year_end_exported',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 
