@@ -21,6 +21,7 @@ export function conversionView(c: ConversionRecord, merchantName: string | undef
     click_id: c.click_id ?? null,
     deeplink_id: c.link_id ?? null,
     source: c.source,
+    channel: c.channel ?? 'link',
     ...(c.source === 'ledger' ? { reason: c.reason ?? null } : {}),
     reversed: c.reversed,
     occurred_at: c.occurred_at,

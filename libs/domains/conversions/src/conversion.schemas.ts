@@ -47,6 +47,11 @@ export const LIST_CONVERSIONS_INPUT = {
     subid: SUBID,
     status: { type: 'string', enum: ['pending', 'approved', 'declined'] },
     source: { type: 'string', enum: ['all', 'v1', 'ledger'], default: 'all' },
+    channel: {
+      type: 'string',
+      enum: ['link', 'code', 'agent', 'inquiry'],
+      description: 'Only sales attributed this way: link (a tracked link; also every sale from before channels existed), code, agent or inquiry.',
+    },
     updated_since: { type: 'string', format: 'date-time', description: 'Only conversions changed at or after this instant (incremental sync).' },
     ...CURSOR_PAGING,
     page_size: pageSizeInput(500),

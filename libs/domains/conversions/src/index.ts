@@ -7,6 +7,6 @@ export { conversionView } from './conversion-view';
 export { ConversionsData, conversionsDomain, conversionsModels } from './data/conversions.data';
 export type { ConversionRow, ConversionsModels } from './data/conversions.data';
 export type { ConversionCounter } from './data/conversions.data';
-export { CONVERSION_STATUSES, SALE_EVENT_TYPES } from './data/conversion.schema';
-export type { ConversionDoc, ConversionRecord, ConversionStatus, SaleEventType } from './data/conversion.schema';
+export { CONVERSION_CHANNELS, CONVERSION_STATUSES, SALE_EVENT_TYPES } from './data/conversion.schema';
+export type { ConversionChannel, ConversionDoc, ConversionRecord, ConversionStatus, SaleEventType } from './data/conversion.schema';
 export type { ConversionsDeps } from './deps';

@@ -49,7 +49,7 @@ const LIST_ORDER: ListSort = [
 /** The filter of GET /conversions/ (also the portal's CSV export of the same list): 400 when date_from is after date_to. */
 export function conversionsFilter(
   principal: Principal,
-  input: Pick<InputOf<typeof LIST_CONVERSIONS_INPUT>, 'date_from' | 'date_to' | 'subid' | 'status' | 'source' | 'updated_since'>,
+  input: Pick<InputOf<typeof LIST_CONVERSIONS_INPUT>, 'date_from' | 'date_to' | 'subid' | 'status' | 'source' | 'updated_since' | 'channel'>,
 ): Record<string, unknown> {
   const { from, toExclusive } = range(input.date_from, input.date_to);
   const filter: Record<string, unknown> = { publisher_id: principal.publisher._id };
@@ -57,6 +57,8 @@ export function conversionsFilter(
   if (input.subid !== undefined) filter.subid = input.subid;
   if (input.status !== undefined) filter.status = input.status;
   if (input.source !== undefined && input.source !== 'all') filter.source = input.source;
+  // Rows from before channels existed (and ledger entries) carry none: they are links.
+  if (input.channel !== undefined) filter.channel = input.channel === 'link' ? { $in: ['link', null] } : input.channel;
   if (input.updated_since !== undefined) filter.updated_at = { $gte: new Date(input.updated_since) };
   return filter;
 }
@@ -66,7 +68,7 @@ export const CONVERSIONS_ORDER = LIST_ORDER;
 
 /**
  * The caller's conversions, newest first, with a sub-ID rollup over the whole filtered set (from
- * the stats read model; with `updated_since`, which the model does not key, from the matched rows).
+ * the stats read model; with `updated_since` or `channel`, which the model does not key, from the matched rows).
  */
 export const listConversions = useCase(
   CONVERSIONS_POLICY,
@@ -88,7 +90,8 @@ export const listConversions = useCase(
       e.sums.push({ currency, value: commission });
       bySubid.set(subid ?? '', e);
     };
-    if (input.updated_since !== undefined) {
+    // The read model keys neither the change time nor the channel: those rollups come from the matched rows.
+    if (input.updated_since !== undefined || input.channel !== undefined) {
       const rollup = await own(deps).Conversion.aggregate<{ _id: { subid: string; currency: string }; n: number; commission: { toString(): string } }>([
         { $match: filter },
         { $group: { _id: { subid: '$subid', currency: '$currency' }, n: { $sum: 1 }, commission: { $sum: '$commission' } } },

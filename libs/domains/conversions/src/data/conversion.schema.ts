@@ -3,6 +3,14 @@ import { Schema, type InferSchemaType } from 'mongoose';
 export const CONVERSION_STATUSES = ['pending', 'approved', 'declined'] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
+/**
+ * How a sale reached its publisher: `link` (a click id, as always), `code` (a publisher's personal
+ * coupon code), `agent` (an AI agent's attribution token), `inquiry` (a missing-sale inquiry the
+ * merchant accepted). Rows written before the field existed have none and read as `link`.
+ */
+export const CONVERSION_CHANNELS = ['link', 'code', 'agent', 'inquiry'] as const;
+export type ConversionChannel = (typeof CONVERSION_CHANNELS)[number];
+
 export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] as const;
 export type SaleEventType = (typeof SALE_EVENT_TYPES)[number];
 
@@ -38,6 +46,10 @@ export const conversionSchema = new Schema(
     click_id: { type: String },
     link_id: { type: String },
     subid: { type: String, default: '' },
+    /** How the sale was attributed (CONVERSION_CHANNELS); absent on older rows and ledger entries: read as `link`. */
+    channel: { type: String, enum: CONVERSION_CHANNELS },
+    /** The personal coupon code a `code` sale came by (its id in `codes`). */
+    code_id: { type: String },
     /** The merchant's order id: never shown to publishers; unique per merchant (campaign) through _id. */
     order_ref: { type: String },
     /** Ledger entries: why the network booked it. */
@@ -78,6 +90,8 @@ export const conversionSchema = new Schema(
 conversionSchema.index({ publisher_id: 1, occurred_at: -1, _id: 1 });
 // The same lists filtered by sub-ID (a publisher's most common filter): one sub-ID's rows only.
 conversionSchema.index({ publisher_id: 1, subid: 1, occurred_at: -1, _id: 1 });
+// The same lists filtered by channel (older rows, without one, are indexed as null and read as `link`).
+conversionSchema.index({ publisher_id: 1, channel: 1, occurred_at: -1, _id: 1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
 conversionSchema.index({ publisher_id: 1, updated_at: 1 });
 // The postback outbox, oldest first: only conversions with unpublished events are in it.
@@ -102,6 +116,8 @@ export interface ConversionRecord {
   click_id?: string;
   link_id?: string;
   subid: string;
+  channel?: ConversionChannel;
+  code_id?: string;
   order_ref?: string;
   reason?: string;
   status: ConversionStatus;
