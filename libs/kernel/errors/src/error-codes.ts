@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   idempotency_key_in_use: 409,
   conflict: 409,
   invalid_transition: 409,
+  order_already_credited: 409,
   last_owner: 409,
   below_threshold: 409,
   payout_hold: 409,

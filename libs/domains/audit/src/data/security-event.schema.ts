@@ -34,6 +34,7 @@ export const SECURITY_EVENT_TYPES = [
   'conversion_status_changed',
   'conversions_backfilled',
   'events_pruned',
+  'inquiry_decided',
   'merchant_created',
   'program_created',
   'program_status_changed',
