@@ -152,6 +152,13 @@ export interface PlatformConfig {
     payerAddress: string;
     /** Per tax year (from that year on), the USD amount at or above which a US payee gets a 1099-NEC. */
     form1099NecThresholds: Record<string, string>;
+    /**
+     * The network's legal details as its self-billing statements name it (the recipient of the
+     * publishers' services, who issues each statement on the publisher's behalf): legal name,
+     * postal address lines, country (ISO alpha-2), VAT id, tax number, and the VAT wording for a
+     * publisher business in the network's own country (docs/decisions, statements and VAT).
+     */
+    network: { legalName: string; address: string[]; country: string; vatId: string; taxId: string; domesticVatText: string };
   };
   /** Products the local platform seeds into an empty database. */
   seedProducts: number;
@@ -287,6 +294,9 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     form1099NecThresholds[m[1]] = m[2];
   }
 
+  const networkCountry = (str('PAYOUT_NETWORK_COUNTRY') ?? 'DE').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(networkCountry)) problems.push(`PAYOUT_NETWORK_COUNTRY must be an ISO alpha-2 country like "DE", got "${networkCountry}"`);
+
   const rateLimits = {} as Record<BudgetName, number>;
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) rateLimits[name as BudgetName] = int(b.env, b.default, 1, 10_000_000);
 
@@ -351,6 +361,18 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
       payerTin,
       payerAddress: str('PAYOUT_PAYER_ADDRESS') ?? 'Musterstrasse 1, 10115 Berlin, Germany',
       form1099NecThresholds,
+      network: {
+        legalName: str('PAYOUT_NETWORK_LEGAL_NAME') ?? str('PAYOUT_PAYER_NAME') ?? 'CW Affiliate Network GmbH',
+        address: (str('PAYOUT_NETWORK_ADDRESS') ?? str('PAYOUT_PAYER_ADDRESS') ?? 'Musterstrasse 1, 10115 Berlin, Germany')
+          .split(/\s*[;,|]\s*/)
+          .filter(Boolean),
+        country: networkCountry,
+        vatId: str('PAYOUT_NETWORK_VAT_ID') ?? 'DE123456789',
+        taxId: str('PAYOUT_NETWORK_TAX_ID') ?? '27/123/45678',
+        domesticVatText:
+          str('PAYOUT_NETWORK_DOMESTIC_VAT_TEXT') ??
+          'Domestic supply: the amounts above are the commission paid; a supplier registered for VAT invoices the VAT on it separately.',
+      },
     },
     seedProducts: int('SEED_PRODUCTS', 20_000, 1, 20_000_000),
     smtpUrl: url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
