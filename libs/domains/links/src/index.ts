@@ -14,6 +14,8 @@ export {
 export type { LinkRequest, LinkView } from './link-requests';
 export { addressHash, clickRecord, CLICKS_INPUT, listClicks } from './clicks';
 export { ClickIds, readClickId } from './click-ids';
+export { affiliateAttribution, ATTRIBUTION_TOKEN_PATTERN, ATTRIBUTION_TOKEN_TTL_MS, readAttributionToken, signAttributionToken } from './attribution-tokens';
+export type { AffiliateAttribution, AttributionClaims } from './attribution-tokens';
 export type { ClickClaims } from './click-ids';
 export type { ClickRequest, ClickTarget } from './clicks';
 export { ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReason } from './bot-detection';
