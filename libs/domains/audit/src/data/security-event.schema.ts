@@ -35,6 +35,7 @@ export const SECURITY_EVENT_TYPES = [
   'conversions_backfilled',
   'events_pruned',
   'inquiry_decided',
+  'code_reviewed',
   'merchant_created',
   'program_created',
   'program_status_changed',
