@@ -23,6 +23,8 @@ const DOMAINS = [
   'scope:feeds',
   'scope:people',
   'scope:money',
+  'scope:inquiries',
+  'scope:notifications',
 ];
 const TESTING_ONLY = [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }];
 const PACKAGE_ONLY = [
@@ -56,6 +58,8 @@ const BOUNDARIES = {
     // Money out: the ledger (a consumer of the sale events) and payouts over it.
     { sourceTag: 'scope:money', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:programs', 'scope:links', 'scope:money'] },
     { sourceTag: 'scope:links', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
+    // Missing-sale inquiries: the publisher's clicks (evidence), programs, and the sales core that credits an accepted one.
+    { sourceTag: 'scope:inquiries', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
     // The conversions family (decision record 0047): sales core <- events feed <- stats <- reports, and the operator's acts over core and feed.
     { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions'] },
@@ -70,14 +74,16 @@ const BOUNDARIES = {
     { sourceTag: 'scope:monetize', onlyDependOnLibsWithTags: [SHARED, 'scope:programs', 'scope:links', 'scope:conversions', 'scope:people'] },
     // People: persons, their memberships and sessions; accounts through auth, the log through audit (shared).
     { sourceTag: 'scope:people', onlyDependOnLibsWithTags: [SHARED] },
+    // Notification mail: people's choices and the mail job, rendering what money, stats and links say.
+    { sourceTag: 'scope:notifications', onlyDependOnLibsWithTags: [SHARED, 'scope:people', 'scope:money', 'scope:conversions', 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:feeds', onlyDependOnLibsWithTags: [SHARED, 'scope:catalog', 'scope:programs', 'scope:links'] },
     // The composition root: every domain's data on one connection (apps and tools open it; no domain lib does).
     { sourceTag: RUNTIME, onlyDependOnLibsWithTags: [SHARED, ...DOMAINS] },
     // Apps: the domains their surface serves, and the composition root.
-    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:tools', RUNTIME] },
+    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:inquiries', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:worker',
-      onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:money', 'scope:tools', RUNTIME],
+      onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:money', 'scope:inquiries', 'scope:notifications', 'scope:tools', RUNTIME],
     },
     {
       sourceTag: 'scope:publisher',
@@ -92,6 +98,7 @@ const BOUNDARIES = {
         'scope:offers',
         'scope:trending',
         'scope:money',
+        'scope:inquiries',
         'scope:tools',
         RUNTIME,
       ],
@@ -107,6 +114,7 @@ const BOUNDARIES = {
         'scope:conversions',
         'scope:postbacks',
         'scope:money',
+        'scope:inquiries',
         'scope:tools',
         RUNTIME,
       ],
@@ -125,6 +133,8 @@ const BOUNDARIES = {
         'scope:programs',
         'scope:links',
         'scope:money',
+        'scope:inquiries',
+        'scope:notifications',
         'scope:tools',
         RUNTIME,
       ],

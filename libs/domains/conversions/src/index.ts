@@ -3,6 +3,8 @@
 export { INTAKE_INPUT, LIST_CONVERSIONS_INPUT, REPORT_INPUT, STATUS_INPUT, TIMEZONE } from './conversion.schemas';
 export { bookLedgerEntry, changeStatus, commissionFor, conversionId, recordSale, saleEvent } from './lifecycle';
 export type { RecordedSale } from './lifecycle';
+export { recordAttributedSale, saleOfOrder } from './attributed-sale';
+export type { SaleAttribution } from './attributed-sale';
 export { conversionView } from './conversion-view';
 export { ConversionsData, conversionsDomain, conversionsModels } from './data/conversions.data';
 export type { ConversionRow, ConversionsModels } from './data/conversions.data';

@@ -20,7 +20,16 @@ import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { payoutsDomain, type FxRatesDoc, type PayoutDoc, type PayoutProfileDoc, type PayoutRunDoc, type PayoutsData } from '@cw/payouts';
 import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
+import { inquiriesDomain, type InquiriesData, type InquiryDoc } from '@cw/inquiries';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
+import {
+  noticeBreakerOpen,
+  noticeReversal,
+  notificationsDomain,
+  type NotificationPreferenceDoc,
+  type NotificationsData,
+  type NotificationSendDoc,
+} from '@cw/notifications';
 import { linksDomain, type ClickBucketDoc, type ClickCompactionDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
 import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
 import { oauthDomain, type OAuthData, type OAuthRecordDoc } from '@cw/oauth';
@@ -44,6 +53,7 @@ export interface PlatformData {
   stats: StatsData;
   ledger: LedgerData;
   payouts: PayoutsData;
+  inquiries: InquiriesData;
   postbacks: PostbacksData;
   feeds: FeedsData;
   offers: OffersData;
@@ -51,6 +61,7 @@ export interface PlatformData {
   trending: TrendingData;
   idempotency: IdempotencyData;
   people: PeopleData;
+  notifications: NotificationsData;
   audit: AuditData;
   oauth: OAuthData;
 }
@@ -64,6 +75,8 @@ export interface Models extends CatalogModels {
   AccountMember: Model<AccountMemberDoc>;
   PortalSession: Model<SessionDoc>;
   MailToken: Model<MailTokenDoc>;
+  NotificationPreference: Model<NotificationPreferenceDoc>;
+  NotificationSend: Model<NotificationSendDoc>;
   SecurityEvent: Model<SecurityEventDoc>;
   Merchant: Model<MerchantDoc>;
   Program: Model<ProgramDoc>;
@@ -83,6 +96,7 @@ export interface Models extends CatalogModels {
   PayoutProfile: Model<PayoutProfileDoc>;
   PayoutRun: Model<PayoutRunDoc>;
   Payout: Model<PayoutDoc>;
+  Inquiry: Model<InquiryDoc>;
   FxRates: Model<FxRatesDoc>;
   PostbackConfig: Model<PostbackConfigDoc>;
   PostbackDelivery: Model<PostbackDeliveryDoc>;
@@ -104,6 +118,7 @@ const DOMAINS = [
   statsDomain,
   ledgerDomain,
   payoutsDomain,
+  inquiriesDomain,
   postbacksDomain,
   feedsDomain,
   offersDomain,
@@ -111,6 +126,7 @@ const DOMAINS = [
   trendingDomain,
   idempotencyDomain,
   peopleDomain,
+  notificationsDomain,
   auditDomain,
   oauthDomain,
   jobsDomain,
@@ -134,5 +150,9 @@ export function openPlatformData(conn: Connection): { data: PlatformData; models
     await countWrittenChanges({ data: platform }, publisherId);
     await syncLedgerAccount({ data: platform }, publisherId);
   });
+  // Notices other domains raise without knowing people (@cw/notifications): a reversal booked after
+  // its commission was paid out, a postback endpoint whose breaker opened. Their mail is a job.
+  platform.ledger.onReversal(async (r) => void (await noticeReversal({ data: platform }, r)));
+  platform.postbacks.onBreakerOpen(async (publisherId) => void (await noticeBreakerOpen({ data: platform }, publisherId)));
   return { data: platform, models: models as unknown as Models };
 }
