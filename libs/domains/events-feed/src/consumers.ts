@@ -7,12 +7,25 @@
  * an event appended meanwhile is never missed. A consumer's handling must be idempotent per event
  * (a crash after handling and before the checkpoint moved handles those events again).
  *
- * Adding a consumer: its name here, and its partial index on `behind.<name>` in the schema.
+ * Adding a consumer: its name here, and its partial index on `behind.<name>` in the schema. A
+ * consumer added after accounts already had logs starts from their first event on the account's
+ * next append; one that needs nothing logged before it existed is listed in FROM_ITS_START, so an
+ * account it was never behind on does not keep its old events from `events:prune`.
+ *
+ * - `ledger`: books approvals and reversals (@cw/ledger).
+ * - `postbacks`: turns the events that are not sale events (`payout.*`…) into postback deliveries
+ *   (@cw/postbacks `deliverLoggedEvents`); sale events keep the conversions' outbox.
  */
 import { own, type EventsFeedDeps } from './deps';
 
-export const EVENT_CONSUMERS = ['ledger'] as const;
+export const EVENT_CONSUMERS = ['ledger', 'postbacks'] as const;
 export type EventConsumer = (typeof EVENT_CONSUMERS)[number];
+
+/**
+ * Consumers that need only events appended since they were added (postbacks: no payout event was
+ * logged before them): where such a consumer is not behind, it has read everything it needs.
+ */
+const FROM_ITS_START: readonly EventConsumer[] = ['postbacks'];
 
 type Deps = Pick<EventsFeedDeps, 'data'>;
 
@@ -27,6 +40,7 @@ interface Head {
   _id: string;
   last_seq?: number;
   consumed?: Record<string, number>;
+  behind?: Record<string, boolean>;
 }
 
 /** The `$set` an append adds to the account's head: every consumer is behind. */
@@ -49,28 +63,36 @@ export async function accountsBehind(deps: Deps, consumer: EventConsumer, limit 
 
 /**
  * Reads the account's events after the consumer's checkpoint, hands them to `handle` in batches in
- * log order, and moves the checkpoint after each batch. Returns how many it handled.
+ * log order, and moves the checkpoint after each batch. Returns how many it handled. With `except`,
+ * events whose type matches it are skipped by the query (never handed over, never counted) and the
+ * checkpoint still moves past them.
  */
 export async function consumeAccountEvents(
   deps: Deps,
   consumer: EventConsumer,
   publisherId: string,
   handle: (events: ConsumedEvent[]) => Promise<void>,
-  opts: { batch?: number } = {},
+  opts: { batch?: number; except?: RegExp } = {},
 ): Promise<number> {
   const batch = opts.batch ?? 500;
   let after = await consumerCheckpoint(deps, consumer, publisherId);
+  // Skipping types: read up to the head as it is now (the head's number is set after the events it counts).
+  const head = opts.except ? ((await own(deps).EventLogHead.findById(publisherId, { last_seq: 1 }).lean<Head>())?.last_seq ?? 0) : Infinity;
   let handled = 0;
   for (;;) {
+    const seq = opts.except ? { $gt: after, $lte: head } : { $gt: after };
     const events = await own(deps)
-      .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { _id: 0, seq: 1, type: 1, body: 1 })
+      .SaleEvent.find({ publisher_id: publisherId, seq, ...(opts.except ? { type: { $not: opts.except } } : {}) }, { _id: 0, seq: 1, type: 1, body: 1 })
       .sort({ seq: 1 })
       .limit(batch)
       .lean<ConsumedEvent[]>();
     if (events.length) {
       await handle(events);
-      after = events.at(-1)!.seq;
       handled += events.length;
+    }
+    const through = events.length < batch && opts.except ? Math.max(after, head) : (events.at(-1)?.seq ?? after);
+    if (through > after) {
+      after = through;
       await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { [`consumed.${consumer}`]: after } });
     }
     if (events.length < batch) break;
@@ -85,6 +107,8 @@ export async function consumeAccountEvents(
 
 /** The lowest checkpoint of any consumer on the account: events after it are still needed. */
 export async function lowestCheckpoint(deps: Deps, publisherId: string): Promise<number> {
-  const head = await own(deps).EventLogHead.findById(publisherId, { consumed: 1 }).lean<Head>();
-  return Math.min(...EVENT_CONSUMERS.map((c) => head?.consumed?.[c] ?? 0));
+  const head = await own(deps).EventLogHead.findById(publisherId, { consumed: 1, behind: 1, last_seq: 1 }).lean<Head>();
+  return Math.min(
+    ...EVENT_CONSUMERS.map((c) => (FROM_ITS_START.includes(c) && !head?.behind?.[c] ? Math.max(head?.consumed?.[c] ?? 0, head?.last_seq ?? 0) : (head?.consumed?.[c] ?? 0))),
+  );
 }

@@ -1,9 +1,11 @@
 /**
- * The events feed: every sale event of an account in one ordered log, read from a cursor that
- * resumes exactly after the last event seen.
+ * The events feed: every event of an account (its sales' changes, and the events other domains
+ * add through the event-source port, ./event-sources.ts: payouts paid or failed...) in one ordered
+ * log, read from a cursor that resumes exactly after the last event seen.
  *
  * A status change pushes its event into the conversion and flags it (`log_pending`) in one
- * update (./lifecycle.ts). Appending moves flagged events into `sale_events`, numbering them
+ * update (./lifecycle.ts); a source's row gets its event and its mark in the write that changes it.
+ * Appending moves flagged events into `sale_events`, numbering them
  * 1, 2, 3... per account. Only the holder of the account's lease (`event_log_heads`) appends, and
  * each append is one ordered insert numbered from the last stored number, checked by the unique
  * `{publisher_id, seq}` index: numbers are contiguous and never reused. An event joins the log
@@ -17,7 +19,9 @@
 import type { Policy } from '@cw/auth';
 import { ApiError } from '@cw/errors';
 import type { ConversionRecord } from '@cw/conversions';
-import { saleEventBody, type SaleEventBody } from './sale-events';
+import { saleEventBody } from './sale-events';
+import type { EventSource, PendingRow } from './event-sources';
+import type { FeedEventBody } from './event-types';
 import { withAccountLease } from './account-lease';
 import { behindEveryConsumer, lowestCheckpoint } from './consumers';
 import { own, type EventsFeedDeps } from './deps';
@@ -41,12 +45,19 @@ interface LoggedEvent {
   body: string;
 }
 
+/** The account has events not yet in its log: sale events flagged on conversions, or a source's marked rows. */
+async function hasPending(deps: Deps, publisherId: string): Promise<boolean> {
+  if (await own(deps).Conversion.exists({ log_pending: true, publisher_id: publisherId })) return true;
+  for (const source of deps.data.eventsFeed.eventSources()) if (await source.hasPending(publisherId)) return true;
+  return false;
+}
+
 /**
  * Appends the account's events not yet in its log. Returns how many it appended; 0 also when
  * another process holds the account's lease (that process appends them).
  */
 export async function appendAccountEvents(deps: Deps, publisherId: string): Promise<number> {
-  if (!(await own(deps).Conversion.exists({ log_pending: true, publisher_id: publisherId }))) return 0;
+  if (!(await hasPending(deps, publisherId))) return 0;
   const appended = await withAccountLease(deps, publisherId, 'log', LEASE_MS, async (lease) => {
     let n = 0;
     for (;;) {
@@ -59,10 +70,24 @@ export async function appendAccountEvents(deps: Deps, publisherId: string): Prom
   return appended ?? 0;
 }
 
+interface FreshEvent {
+  _id: string;
+  type: string;
+  conversion_id?: string;
+  body: () => string;
+  created_at: Date;
+}
+
 async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: number; more: boolean }> {
   const rows = await own(deps).Conversion.find({ log_pending: true, publisher_id: publisherId }).limit(BATCH).lean<ConversionRecord[]>();
-  if (!rows.length) return { appended: 0, more: false };
-  const ids = rows.flatMap((c) => c.events.map((e) => e._id));
+  // Other domains' marked rows (../event-sources.ts), read in the same step so they are numbered together.
+  const sourced: Array<{ source: EventSource; rows: PendingRow[] }> = [];
+  for (const source of deps.data.eventsFeed.eventSources()) {
+    const pending = await source.pending(publisherId, BATCH);
+    if (pending.length) sourced.push({ source, rows: pending });
+  }
+  if (!rows.length && !sourced.length) return { appended: 0, more: false };
+  const ids = [...rows.flatMap((c) => c.events.map((e) => e._id)), ...sourced.flatMap((s) => s.rows.flatMap((r) => r.events.map((e) => e.id)))];
   const logged = new Set(
     (
       await own(deps)
@@ -70,10 +95,27 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
         .lean()
     ).map((e) => String(e._id)),
   );
-  const names = await deps.data.programs.merchantNames(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])));
-  const fresh = rows
-    .flatMap((c) => c.events.filter((e) => !logged.has(e._id)).map((e) => ({ c, e })))
-    .sort((a, b) => a.e.created_at.getTime() - b.e.created_at.getTime() || (a.e._id < b.e._id ? -1 : 1));
+  const names = rows.length
+    ? await deps.data.programs.merchantNames(rows.flatMap((c) => (c.campaign_id !== undefined && c.campaign_id !== null ? [c.campaign_id] : [])))
+    : new Map<number, string>();
+  const fresh: FreshEvent[] = [
+    ...rows.flatMap((c) =>
+      c.events
+        .filter((e) => !logged.has(e._id))
+        .map((e) => ({
+          _id: e._id,
+          type: e.type,
+          conversion_id: c._id,
+          body: () => JSON.stringify(saleEventBody(c, e, c.campaign_id !== undefined ? names.get(c.campaign_id) : undefined)),
+          created_at: e.created_at,
+        })),
+    ),
+    ...sourced.flatMap((s) =>
+      s.rows.flatMap((r) =>
+        r.events.filter((e) => !logged.has(e.id)).map((e) => ({ _id: e.id, type: e.type, body: () => JSON.stringify(e.body), created_at: e.created_at })),
+      ),
+    ),
+  ].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a._id < b._id ? -1 : 1));
   if (fresh.length) {
     // Numbered after the newest event stored and the head's last number: once every event is
     // pruned the head still knows it, so a cursor held from before sees what comes next.
@@ -82,13 +124,13 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
     const loggedAt = new Date();
     let seq = Math.max(last?.seq ?? 0, head?.last_seq ?? 0);
     await own(deps).SaleEvent.insertMany(
-      fresh.map(({ c, e }) => ({
+      fresh.map((e) => ({
         _id: e._id,
         publisher_id: publisherId,
         seq: ++seq,
         type: e.type,
-        conversion_id: c._id,
-        body: JSON.stringify(saleEventBody(c, e, c.campaign_id !== undefined ? names.get(c.campaign_id) : undefined)),
+        ...(e.conversion_id !== undefined ? { conversion_id: e.conversion_id } : {}),
+        body: e.body(),
         created_at: e.created_at,
         logged_at: loggedAt,
       })),
@@ -98,16 +140,21 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
     await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { last_seq: seq }, $set: behindEveryConsumer() });
   }
   // Cleared only where no event was pushed since the read (the array has the length we saw).
-  await own(deps).Conversion.bulkWrite(
-    rows.map((c) => ({ updateOne: { filter: { _id: c._id, events: { $size: c.events.length } }, update: { $unset: { log_pending: '' } } } })),
-    { ordered: false },
-  );
-  return { appended: fresh.length, more: rows.length === BATCH };
+  if (rows.length)
+    await own(deps).Conversion.bulkWrite(
+      rows.map((c) => ({ updateOne: { filter: { _id: c._id, events: { $size: c.events.length } }, update: { $unset: { log_pending: '' } } } })),
+      { ordered: false },
+    );
+  for (const s of sourced) await s.source.clear(publisherId, s.rows);
+  return { appended: fresh.length, more: rows.length === BATCH || sourced.some((s) => s.rows.length >= BATCH) };
 }
 
 /** Every account with events not yet logged gets them appended (the worker's pass). */
 export async function appendPendingEvents(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
-  const accounts = (await own(deps).Conversion.distinct('publisher_id', { log_pending: true })).slice(0, opts.accounts ?? 1000) as string[];
+  const limit = opts.accounts ?? 1000;
+  const found = new Set((await own(deps).Conversion.distinct('publisher_id', { log_pending: true })).slice(0, limit) as string[]);
+  for (const source of deps.data.eventsFeed.eventSources()) for (const account of await source.pendingAccounts(limit)) found.add(account);
+  const accounts = [...found].slice(0, limit);
   // Workers running this side by side start on different accounts (one holding an account's lease skips it for the others).
   for (let i = accounts.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
@@ -243,7 +290,7 @@ export const EVENTS_INPUT = {
 } as const;
 
 export interface EventsPage {
-  data: SaleEventBody[];
+  data: FeedEventBody[];
   next_cursor: string;
   has_more: boolean;
 }
@@ -290,12 +337,12 @@ export async function readEventLog(deps: Deps, publisherId: string, input: { cur
 /** GET /events/: a page of the account's events after the cursor. */
 export async function listEvents(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }): Promise<EventsPage> {
   const page = await readEventLog(deps, publisherId, input);
-  return { data: page.events.map((e) => JSON.parse(e.body) as SaleEventBody), next_cursor: page.next_cursor, has_more: page.has_more };
+  return { data: page.events.map((e) => JSON.parse(e.body) as FeedEventBody), next_cursor: page.next_cursor, has_more: page.has_more };
 }
 
 /**
  * Removes events logged before `before` (every account) that every consumer of the log (the
- * ledger: ./consumers.ts) has read; a cursor older than what is left answers 410.
+ * ledger, postbacks: ./consumers.ts) has read; a cursor older than what is left answers 410.
  */
 export async function pruneEvents(deps: Pick<EventsFeedDeps, 'data'>, before: Date): Promise<number> {
   const accounts = (await own(deps).SaleEvent.distinct('publisher_id', { logged_at: { $lt: before } })) as string[];

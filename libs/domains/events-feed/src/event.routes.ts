@@ -5,6 +5,7 @@
 import type { Middleware } from 'koa';
 import { route, type RouteSpec } from '@cw/http';
 import { EVENTS_INPUT, listEvents } from './event-log';
+import { PAYOUT_EVENT_SCHEMA } from './event-types';
 import { openEventStream, type EventStreamDeps } from './event-stream';
 
 const MONEY = { type: 'string', description: 'Decimal string.' };
@@ -38,11 +39,14 @@ export const SALE_EVENT_SCHEMA = {
   },
 };
 
+/** An entry of the feed: a sale event or another domain's event (./event-types.ts), told apart by `type`. */
+export const FEED_EVENT_SCHEMA = { anyOf: [SALE_EVENT_SCHEMA, PAYOUT_EVENT_SCHEMA] };
+
 export const EVENTS_PAGE_SCHEMA = {
   type: 'object',
   required: ['data', 'next_cursor', 'has_more'],
   properties: {
-    data: { type: 'array', items: SALE_EVENT_SCHEMA },
+    data: { type: 'array', items: FEED_EVENT_SCHEMA },
     next_cursor: { type: 'string', description: 'Pass as `cursor` to get what follows (also when `data` is empty: keep it and poll again).' },
     has_more: { type: 'boolean', description: 'More events follow already: ask again at once.' },
   },
@@ -67,9 +71,9 @@ export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): Ro
       method: 'GET',
       path: '/events',
       operationId: opts.operationIds?.list ?? 'listEvents',
-      summary: 'Every sale event of the account, oldest first, from a cursor',
+      summary: 'Every event of the account, oldest first, from a cursor',
       description:
-        'Each change to a conversion (created, approved, declined, reversed) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids).',
+        'Each change to a conversion (`sale.created`, `sale.approved`, `sale.declined`, `sale.reversed`) and each payout paid or failed (`payout.paid`, `payout.failed`, with the payout as `GET /payouts/{id}` shows it) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids). Tell events apart by `type`; ignore types you do not know (more may be added).',
       tags: ['Events'],
       security: opts.security,
       query: EVENTS_INPUT,

@@ -16,7 +16,18 @@ export { saleEventBody } from './sale-events';
 export type { SaleEventBody } from './sale-events';
 export { openEventStream } from './event-stream';
 export type { EventStreamDeps } from './event-stream';
-export { EVENTS_PAGE_SCHEMA, eventRoutes, SALE_EVENT_SCHEMA } from './event.routes';
+export { EVENTS_PAGE_SCHEMA, eventRoutes, FEED_EVENT_SCHEMA, SALE_EVENT_SCHEMA } from './event.routes';
+export type { EventSource, PendingRow, SourceEvent } from './event-sources';
+export {
+  DEFAULT_POSTBACK_EVENT_TYPES,
+  EVENT_TYPES,
+  eventEnvelope,
+  isSaleEventType,
+  PAYOUT_EVENT_SCHEMA,
+  PAYOUT_EVENT_TYPES,
+  SALE_EVENT_TYPES,
+} from './event-types';
+export type { AccountEventBody, EventType, FeedEventBody, PayoutEventBody } from './event-types';
 export type { EventRoutesOptions } from './event.routes';
 export { withAccountLease } from './account-lease';
 export { accountsBehind, consumeAccountEvents, consumerCheckpoint, EVENT_CONSUMERS } from './consumers';

@@ -1,8 +1,9 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
- * The events feed: every sale event of an account, numbered 1, 2, 3... in the order it joined the
- * account's log (`seq`, contiguous, never reused). The body is the postback body, frozen when the
+ * The events feed: every event of an account (sale events, and other domains' events through the
+ * event-source port: `payout.paid`...), numbered 1, 2, 3... in the order it joined the account's
+ * log (`seq`, contiguous, never reused). The collection keeps its first name, `sale_events`. The body is the postback body, frozen when the
  * event was logged. Appended only by the holder of the account's log lease (event_log_heads), so
  * numbers never collide or leave gaps; kept as long as conversions are (`events:prune` aside).
  */
@@ -13,7 +14,8 @@ export const saleEventLogSchema = new Schema(
     publisher_id: { type: String, required: true },
     seq: { type: Number, required: true },
     type: { type: String, required: true },
-    conversion_id: { type: String, required: true },
+    /** Sale events: their conversion; other domains' events have none. */
+    conversion_id: { type: String },
     /** The postback body (JSON), as of the event. */
     body: { type: String, required: true },
     created_at: { type: Date, required: true },
@@ -49,6 +51,7 @@ export const eventLogHeadSchema = new Schema(
 
 // Each consumer's pass: the accounts whose log has events it has not read.
 eventLogHeadSchema.index({ 'behind.ledger': 1 }, { partialFilterExpression: { 'behind.ledger': true } });
+eventLogHeadSchema.index({ 'behind.postbacks': 1 }, { partialFilterExpression: { 'behind.postbacks': true } });
 
 export type SaleEventDoc = InferSchemaType<typeof saleEventLogSchema>;
 export type EventLogHeadDoc = InferSchemaType<typeof eventLogHeadSchema>;
