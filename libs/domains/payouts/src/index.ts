@@ -32,7 +32,7 @@ export { PayoutsData, payoutsDomain } from './data/payouts.data';
 export type { PayoutsModels } from './data/payouts.data';
 export { HOLD_REASONS, PAYOUT_SCHEDULES, PAYOUT_STATUSES, RAILS } from './data/payouts.schema';
 export type { FxRatesDoc, HoldReason, PayoutDoc, PayoutProfileDoc, PayoutRunDoc, PayoutSchedule, PayoutStatus, Rail } from './data/payouts.schema';
-export type { PayoutNotice, PayoutsDeps } from './deps';
+export type { NoticeAttachment, PayoutNotice, PayoutsDeps } from './deps';
 export { latestRates, operatorImportFx } from './fx.service';
 export { getPayoutSettings, PAYOUT_SETTINGS_INPUT, profileOf, setPayoutProfile, updatePayoutSettings } from './settings.service';
 export {
@@ -45,6 +45,7 @@ export {
   operatorListPayoutRuns,
   operatorPayoutRun,
   operatorSettlePayoutRun,
+  payoutEvent,
   payoutIdOf,
   payoutPostings,
 } from './runs.service';
@@ -61,3 +62,37 @@ export {
   requestPayout,
 } from './payouts.service';
 export { payoutNoticeMail } from './notices';
+export { payoutEventBody, payoutEventSource } from './payout-events';
+// Self-billing statements: issued when a payout is paid, numbered without gaps, a PDF and its snapshot.
+export { STATEMENT_SCHEMA } from './statements/snapshot';
+export type { StatementCurrency, StatementLine, StatementSnapshot } from './statements/snapshot';
+export { issueMissingStatements, issueStatement, operatorReissueStatement, pdfBytes, statementNumber } from './statements/issue';
+export { getPayoutStatement, statementOf } from './statements/statements.service';
+export type { PayoutStatement } from './statements/statements.service';
+export { renderStatementPdf } from './statements/render';
+export { pdfText } from './statements/pdf-text';
+export { EU_MEMBER_STATES, REVERSE_CHARGE_TEXT, VAT_TREATMENTS, vatTreatment } from './statements/vat';
+export type { VatTreatment } from './statements/vat';
+// The tax profile, its hold, the payee as a statement names it, the year-end exports.
+export {
+  addressLines,
+  countryName,
+  EU_COUNTRIES,
+  getTaxProfile,
+  isCountry,
+  maskTin,
+  maskVatId,
+  openTaxProfile,
+  payeeCountryOf,
+  setTaxProfile,
+  TAX_FORMS,
+  TAX_KINDS,
+  TAX_PROFILE_INPUT,
+  taxPartyOf,
+  taxProfileIncomplete,
+  taxProfileRequired,
+  updateTaxProfile,
+  validateTaxProfile,
+  VAT_COUNTRIES,
+} from './tax/index';
+export type { StoredTaxProfile, TaxAddress, TaxForm, TaxKind, TaxParty, TaxProfile, TinKind } from './tax/index';

@@ -157,7 +157,10 @@ export const getPayout = useCase(
   PAYOUT_ID_INPUT,
 );
 
-/** The owner asks to be paid now: the whole available balance, a run of its own that an admin approves. */
+/**
+ * The owner asks to be paid now: the whole available balance, a run of its own that an admin
+ * approves. A payee the network's rules need a tax profile of, without one: 409 `tax_profile_incomplete`.
+ */
 export const requestPayout = useCase(PAYOUT_REQUEST_POLICY, async function requestPayout(deps: PayoutsDeps, principal: Principal, now: Date = new Date()) {
   const id = principal.publisher._id;
   const profile = await profileOf(deps, id);
@@ -166,6 +169,8 @@ export const requestPayout = useCase(PAYOUT_REQUEST_POLICY, async function reque
     throw new ApiError({ code: 'payout_in_progress', detail: 'A payout of this account is already waiting for the network; it is paid with the next run.' });
   const rates = await latestRates(deps);
   const due = await dueNow(deps, id, profile, rates, now);
+  if (due.holds.includes('tax_profile_incomplete'))
+    throw new ApiError({ code: 'tax_profile_incomplete', detail: 'Payouts to this payee need a tax profile first (Settings, Tax: the W-9 or W-8 details).' });
   if (due.holds.length)
     throw new ApiError({ code: 'payout_hold', detail: `Payouts of this account are on hold (${due.holds.join(', ')}); the network reviews it.` });
   if (compareDecimals(due.amount, profile.threshold) < 0)

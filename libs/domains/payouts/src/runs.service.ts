@@ -30,6 +30,8 @@ import { sandboxBankReport } from './rails/sandbox-bank';
 import { sepaCreditTransfer } from './rails/sepa-credit-transfer';
 import type { PaymentResult } from './rails/status-reasons';
 import { methodHoldUntil, profileOf, type ProfileRow } from './settings.service';
+import { issueMissingStatements, issueStatement, pdfBytes } from './statements/issue';
+import { taxProfileIncomplete } from './tax/tax.service';
 import { own, type PayoutsDeps } from './deps';
 
 type Deps = PayoutsDeps;
@@ -132,6 +134,7 @@ export async function dueNow(
     holds.push('shared_account');
   const publisher = await deps.data.auth.publisherById(publisherId);
   if (!publisher || publisher.status !== 'active') holds.push('account_inactive');
+  if (taxProfileIncomplete(deps, row)) holds.push('tax_profile_incomplete');
   return { amount: formatDecimal(sum, minorUnits(to)), currency: to, sources, fx, converted, holds };
 }
 
@@ -360,12 +363,40 @@ export const operatorExportPayoutRun = operatorUseCase('admin', async function o
   return files;
 });
 
+/**
+ * A payout's event as its settling write pushes it (the events feed logs it: ./payout-events.ts).
+ * Its id derives from (payout, type): a payout is paid or fails once, so the id is unique and the
+ * same however often the row is read.
+ */
+export const payoutEvent = (payoutId: string, type: 'payout.paid' | 'payout.failed', at: Date) => ({
+  _id: `evt_${createHash('sha256').update(`${payoutId}\u0000${type}`).digest('base64url').slice(0, 22)}`,
+  type,
+  created_at: at,
+});
+
 /** Settles one payout from the bank's answer (idempotent: a return is booked once, a status moves once). */
 async function settlePayout(deps: Deps, p: PayoutRow, r: PaymentResult, now: Date): Promise<'paid' | 'failed' | null> {
   if (r.status === 'paid') {
-    const u = await own(deps).Payout.updateOne({ _id: p._id, status: 'in_transit' }, { $set: { status: 'paid', paid_at: now, updated_at: now } });
-    if (u.modifiedCount) await deps.notify?.({ kind: 'payout_paid', publisherId: p.publisher_id, payoutId: p._id }).catch(() => undefined);
-    return u.modifiedCount ? 'paid' : null;
+    // The status and its event (payout.paid, for the events feed) in one write: a crash leaves neither or both.
+    const u = await own(deps).Payout.updateOne(
+      { _id: p._id, status: 'in_transit' },
+      { $set: { status: 'paid', paid_at: now, updated_at: now, log_pending: true }, $push: { events: payoutEvent(p._id, 'payout.paid', now) } },
+    );
+    if (!u.modifiedCount) return null;
+    // Its self-billing statement, issued once (a failure here is repaired at the end of this settlement, or the next).
+    const statement = await issueStatement(deps, p._id).catch(() => null);
+    const attachments = statement
+      ? [
+          {
+            filename: `statement-${statement.number}.pdf`,
+            contentType: 'application/pdf',
+            content: pdfBytes(statement).toString('base64'),
+            encoding: 'base64' as const,
+          },
+        ]
+      : undefined;
+    await deps.notify?.({ kind: 'payout_paid', publisherId: p.publisher_id, payoutId: p._id, ...(attachments ? { attachments } : {}) }).catch(() => undefined);
+    return 'paid';
   }
   if (r.status !== 'failed' || (p.status !== 'in_transit' && p.status !== 'failed')) return null;
   await book(deps, {
@@ -382,7 +413,10 @@ async function settlePayout(deps: Deps, p: PayoutRow, r: PaymentResult, now: Dat
     created_at: now,
   });
   const failure = { code: r.reason?.code ?? 'failed', message: r.reason?.message ?? 'The bank did not pay it.' };
-  const u = await own(deps).Payout.updateOne({ _id: p._id, status: 'in_transit' }, { $set: { status: 'failed', failed_at: now, failure, updated_at: now } });
+  const u = await own(deps).Payout.updateOne(
+    { _id: p._id, status: 'in_transit' },
+    { $set: { status: 'failed', failed_at: now, failure, updated_at: now, log_pending: true }, $push: { events: payoutEvent(p._id, 'payout.failed', now) } },
+  );
   if (!u.modifiedCount) return null;
   // The method that failed is flagged (the publisher sets it again; payouts to it are held meanwhile).
   await own(deps).PayoutProfile.updateOne({ _id: p.publisher_id, 'method.fingerprint': p.method_fingerprint }, { $set: { 'method.failed_at': now } });
@@ -430,6 +464,8 @@ export const operatorSettlePayoutRun = operatorUseCase(
       if (done) counts[done]++;
       else if (r.status === 'pending') counts.pending++;
     }
+    // Every paid payout has its statement (one a crash left without gets it now).
+    await issueMissingStatements(deps, run._id);
     if (!(await own(deps).Payout.exists({ run_id: run._id, status: 'in_transit' })))
       await own(deps).PayoutRun.updateOne({ _id: run._id, status: 'approved' }, { $set: { status: 'settled', settled_at: now } });
     await recordOperatorAct(deps.data.audit, operator, 'payout_run_settled', { run_id: run._id, ...counts });
@@ -448,6 +484,12 @@ export const operatorDecideHold = operatorUseCase(
       await own(deps).Payout.updateOne({ _id: p._id, status: 'held' }, { $set: { status: 'canceled', updated_at: now } });
       await recordOperatorAct(deps.data.audit, operator, 'payout_canceled', { payout_id: p._id, holds: p.holds }, p.publisher_id);
     } else {
+      // Released once the tax profile is there (until then the payee may not be paid at all).
+      if (p.holds.includes('tax_profile_incomplete') && taxProfileIncomplete(deps, (await profileOf(deps, p.publisher_id)).row as ProfileRow | null))
+        throw new ApiError({
+          code: 'tax_profile_incomplete',
+          detail: `The payee of ${p._id} has no tax profile yet: release it once they set one (Settings, Tax).`,
+        });
       await own(deps).Payout.updateOne({ _id: p._id, status: 'held' }, { $set: { status: 'pending', updated_at: now } });
       const run = await runById(deps, p.run_id);
       if (run.status === 'approved') await approvePayout(deps, { ...p, status: 'pending' }, operator.email, now);

@@ -38,6 +38,8 @@ export const payoutProfileSchema = new Schema(
     currency: { type: String, default: 'EUR' },
     threshold: { type: Schema.Types.Decimal128 },
     schedule: { type: String, enum: PAYOUT_SCHEDULES, default: 'monthly' },
+    /** The tax profile (`/settings/tax`): sealed, beside what may be shown (`src/tax/`, `StoredTaxProfile`). */
+    tax: { type: Schema.Types.Mixed, default: undefined },
     updated_at: { type: Date },
   },
   { versionKey: false },
@@ -91,11 +93,20 @@ export const payoutSchema = new Schema(
     paid_at: Date,
     failed_at: Date,
     updated_at: Date,
+    /**
+     * Its events (`payout.paid`, `payout.failed`), pushed by the write that settles it, with
+     * `log_pending` set in that same write until the events feed has logged them
+     * (@cw/events-feed's event-source port; `payoutEventSource`, ../payout-events.ts).
+     */
+    events: { type: [{ _id: String, type: { type: String }, created_at: Date }], default: undefined },
+    log_pending: { type: Boolean },
   },
   { versionKey: false },
 );
 payoutSchema.index({ publisher_id: 1, created_at: -1, _id: -1 });
 payoutSchema.index({ run_id: 1, _id: 1 });
+// The events feed's appends: payouts whose events are not logged yet.
+payoutSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpression: { log_pending: true } });
 
 /** The ECB's reference rates of one day (units per 1 EUR, as published). */
 export const fxRatesSchema = new Schema(
