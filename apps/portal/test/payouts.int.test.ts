@@ -37,7 +37,8 @@ const ACC1 = () => p.deps.demo!.publishers[0]!.account_id;
 const ACC2 = () => p.deps.demo!.publishers[1]!.account_id;
 
 beforeAll(async () => {
-  p = await startPortal({ RATELIMIT_PORTAL_PER_MIN: '100000' });
+  // No tax profile needed here (the US ACH payee below): tools/dev-stack/test/tax-profile.int.test.ts covers that hold.
+  p = await startPortal({ RATELIMIT_PORTAL_PER_MIN: '100000', PAYOUT_TAX_PROFILE_COUNTRIES: 'none' });
   await createPerson(p.deps, APPROVER, []);
   await createPerson(p.deps, SUPPORT, []);
   await operatorGrantRole(p.deps, ROOT, { email: APPROVER.email, role: 'admin' });

@@ -274,12 +274,16 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
   }
 
   const taxCountriesRaw = str('PAYOUT_TAX_PROFILE_COUNTRIES') ?? 'US';
-  const taxProfileRequiredCountries = taxCountriesRaw
-    .split(',')
-    .map((c) => c.trim().toUpperCase())
-    .filter(Boolean);
+  // `none`: no payee needs one (a network that files nothing); `*`: every payee.
+  const taxProfileRequiredCountries =
+    taxCountriesRaw.trim().toLowerCase() === 'none'
+      ? []
+      : taxCountriesRaw
+          .split(',')
+          .map((c) => c.trim().toUpperCase())
+          .filter(Boolean);
   if (taxProfileRequiredCountries.some((c) => c !== '*' && !/^[A-Z]{2}$/.test(c)))
-    problems.push(`PAYOUT_TAX_PROFILE_COUNTRIES must be ISO alpha-2 countries like "US,CA", or "*", got "${taxCountriesRaw}"`);
+    problems.push(`PAYOUT_TAX_PROFILE_COUNTRIES must be ISO alpha-2 countries like "US,CA", "*" or "none", got "${taxCountriesRaw}"`);
   const payerTin = str('PAYOUT_PAYER_TIN') ?? '';
   if (payerTin && !/^\d{2}-?\d{7}$/.test(payerTin)) problems.push(`PAYOUT_PAYER_TIN must be an EIN (12-3456789), got "${payerTin}"`);
   const form1099NecThresholds: Record<string, string> = {};
