@@ -8,6 +8,8 @@ export type { NewTxn } from './journal';
 export { bookAccountSales, bookPendingSales, syncLedgerAccount } from './sales';
 export { bookCorrection, bookPendingCorrections, operatorAddCorrection } from './corrections';
 export { verifyLedger } from './verify';
+export { earningsBetween } from './earnings';
+export type { Earning } from './earnings';
 export type { LedgerVerification } from './verify';
 export { migrateAccount, migrateLedger } from './migrate';
 export type { LedgerMigrationProgress } from './migrate';

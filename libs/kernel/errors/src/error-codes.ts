@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   click_not_found: 404,
   code_not_found: 404,
+  statement_not_issued: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   idempotency_key_reused: 409,

@@ -51,6 +51,10 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   payout_runs: { unsharded: 'one per payout run (monthly and on request)' },
   payouts: { unsharded: 'one per publisher and run: at most a few per publisher a month; read by publisher and by run' },
   fx_rates: { unsharded: 'one per day of ECB reference rates' },
+  statements: {
+    key: { publisher_id: 1 },
+    why: "one per paid payout with its PDF: read by (publisher, payout); both unique indexes (the numbering's {publisher_id, year, seq} and {publisher_id, payout_id, revision}) start with the key",
+  },
   postback_deliveries: { key: { _id: 'hashed' }, why: 'every claim, attempt and redelivery names the delivery id' },
   idempotency_keys: { key: { _id: 'hashed' }, why: 'every claim and completion names the key id' },
   publishers: { unsharded: 'one document per account' },

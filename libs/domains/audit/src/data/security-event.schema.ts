@@ -61,6 +61,7 @@ export const SECURITY_EVENT_TYPES = [
   'payout_released',
   'payout_canceled',
   'tax_year_end_exported',
+  'statement_reissued',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

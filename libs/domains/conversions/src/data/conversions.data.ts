@@ -85,6 +85,14 @@ export class ConversionsData extends DomainHandle {
     return [...by].map(([currency, amounts]) => ({ currency, amounts }));
   }
 
+  /** Of each sale or network booking in `ids` (the account's): its program (null: none) and when it occurred (a statement's lines). */
+  async programsAndDates(publisherId: string, ids: string[]): Promise<Map<string, { program_id: number | null; occurred_at: Date }>> {
+    const rows = await open(this)
+      .Conversion.find({ _id: { $in: [...new Set(ids)] }, publisher_id: publisherId }, { program_id: 1, occurred_at: 1 })
+      .lean<Array<{ _id: string; program_id?: number; occurred_at: Date }>>();
+    return new Map(rows.map((r) => [r._id, { program_id: r.program_id ?? null, occurred_at: r.occurred_at }]));
+  }
+
   /** Stores conversions in bulk (the seed's history); ones already stored are left as they are. */
   async insertRows(rows: ConversionRow[]): Promise<number> {
     return (await insertManyTolerant(open(this).Conversion.collection, rows as never[])).inserted.size;

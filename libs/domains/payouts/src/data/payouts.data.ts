@@ -11,12 +11,14 @@ import {
   type PayoutProfileDoc,
   type PayoutRunDoc,
 } from './payouts.schema';
+import { statementSchema, type StatementDoc } from '../statements/statement.schema';
 
 export interface PayoutsModels {
   PayoutProfile: Model<PayoutProfileDoc>;
   PayoutRun: Model<PayoutRunDoc>;
   Payout: Model<PayoutDoc>;
   FxRates: Model<FxRatesDoc>;
+  Statement: Model<StatementDoc>;
 }
 
 const { DomainHandle, open } = modelVault<PayoutsModels>('payouts');
@@ -32,6 +34,7 @@ export const payoutsDomain = defineDomain(
     PayoutRun: [payoutRunSchema, 'payout_runs'],
     Payout: [payoutSchema, 'payouts'],
     FxRates: [fxRatesSchema, 'fx_rates'],
+    Statement: [statementSchema, 'statements'],
   },
   (m: PayoutsModels) => new PayoutsData(m),
 );
