@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import { API_KEY_SCHEMES, apiIndexRouter, defineApp, gettingStarted } from '@cw/runtime';
 import { accountRoutes } from './routes/account.routes';
 import { moneyRoutes } from './routes/money.routes';
+import { inquiryRoutes } from './routes/inquiries.routes';
 import { clickRoutes } from './routes/clicks.routes';
 import { linkRoutes } from './routes/links.routes';
 import { offersRoutes } from './routes/offers.routes';
@@ -41,6 +42,7 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
   routes: (deps) => [
     ...accountRoutes(deps),
     ...moneyRoutes(deps),
+    ...inquiryRoutes(deps),
     ...productRoutes(deps),
     ...programRoutes(deps),
     ...linkRoutes(deps),

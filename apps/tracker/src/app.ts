@@ -5,6 +5,7 @@ import { BatchedCounter } from '@cw/ratelimit';
 import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
 import { conversionRoutes } from './routes/conversions.routes';
+import { inquiryRoutes } from './routes/inquiries.routes';
 import { redirectRoute } from './routes/redirect.node-route';
 import { redirectRouter } from './routes/redirect.routes';
 import { ClickRecorder } from './services/click-recorder';
@@ -25,7 +26,7 @@ export interface TrackerApp extends Koa {
 /** How often the redirects' per-address counts go to the rate-limit store (docs/decisions/0050-tracker-counts-addresses-in-batches.md). */
 export const ADDRESS_COUNT_FLUSH_MS = 100;
 
-export const routes = (deps: AppDeps): RouteSpec[] => conversionRoutes(deps);
+export const routes = (deps: AppDeps): RouteSpec[] => [...conversionRoutes(deps), ...inquiryRoutes(deps)];
 
 export function api(deps: AppDeps): ApiDescription {
   return {
