@@ -6,6 +6,7 @@
  * same address and account), and a reset or confirmation link when the password changes.
  */
 import type { MemberRole } from '@cw/auth';
+import type { MailMessage } from '@cw/mail';
 import { toDisplayText } from '@cw/validation';
 import type { MailTokenKind } from './data/people.schemas.data';
 import type { UserRow } from './data/people.data';
@@ -103,7 +104,7 @@ export async function sendInvitation(deps: PeopleDeps, to: string, token: string
 export async function mailAccountOwners(
   deps: Pick<PeopleDeps, 'data' | 'mailer'>,
   accountId: string,
-  compose: (accountName: string) => { subject: string; text: string },
+  compose: (accountName: string) => { subject: string; text: string; attachments?: MailMessage['attachments'] },
 ): Promise<void> {
   const owners = await own(deps).AccountMember.find({ account_id: accountId, role: 'owner' }, { user_id: 1 }).limit(20).lean<Array<{ user_id: string }>>();
   const people = await own(deps)
@@ -111,5 +112,5 @@ export async function mailAccountOwners(
     .lean<Array<{ email: string }>>();
   const account = await deps.data.auth.publisherById(accountId);
   const message = compose(toDisplayText(account?.name ?? accountId));
-  for (const p of people) deps.mailer.later(() => ({ to: p.email, subject: message.subject, text: message.text }));
+  for (const p of people) deps.mailer.later(() => ({ to: p.email, subject: message.subject, text: message.text, ...(message.attachments ? { attachments: message.attachments } : {}) }));
 }

@@ -4,6 +4,15 @@ export interface MailMessage {
   subject: string;
   /** Plain text; links on lines of their own. */
   text: string;
+  /** Files attached (a paid payout's statement PDF), their bytes as base64 text. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+  encoding: 'base64';
 }
 
 export interface SentMail {
