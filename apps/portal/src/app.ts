@@ -22,6 +22,7 @@ import { operatorRoutes } from './routes/operator.routes';
 import { operatorProgramsRoutes } from './routes/operator-programs.routes';
 import { operatorPayoutsRoutes } from './routes/operator-payouts.routes';
 import { payoutsRoutes } from './routes/payouts.routes';
+import { taxRoutes } from './routes/tax.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -108,6 +109,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...operatorRoutes(deps),
     ...operatorProgramsRoutes(deps),
     ...payoutsRoutes(deps),
+    ...taxRoutes(deps),
     ...operatorPayoutsRoutes(deps),
   ].map((r) => ({
     ...r,

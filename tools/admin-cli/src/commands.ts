@@ -15,6 +15,7 @@ import { OFFERS_COMMANDS } from './commands/offers';
 import { PEOPLE_COMMANDS } from './commands/people';
 import { POSTBACKS_COMMANDS } from './commands/postbacks';
 import { PROGRAMS_COMMANDS } from './commands/programs';
+import { TAX_COMMANDS } from './commands/tax';
 import { TRENDING_COMMANDS } from './commands/trending';
 import type { CommandSpec } from './commands/shared';
 
@@ -28,6 +29,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...CONVERSIONS_COMMANDS,
   ...MONEY_COMMANDS,
   ...PAYOUT_COMMANDS,
+  ...TAX_COMMANDS,
   ...OFFERS_COMMANDS,
   ...MONETIZE_COMMANDS,
   ...OAUTH_COMMANDS,

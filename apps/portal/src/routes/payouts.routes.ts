@@ -41,6 +41,8 @@ async function requestRefusal(deps: PortalDeps, principal: Principal, hasMethod:
   const open = await listPayouts(deps, principal, { status: 'pending', page: 1, page_size: 1 });
   if (open.data.length)
     return { code: 'payout_in_progress', detail: 'A payout of this account is already waiting for the network; it is paid with the next run.' };
+  if (due.holds.includes('tax_profile_incomplete'))
+    return { code: 'tax_profile_incomplete', detail: 'Payouts to this payee need a tax profile first (Settings, Tax: the W-9 or W-8 details).' };
   if (due.holds.length) return { code: 'payout_hold', detail: `Payouts of this account are on hold (${due.holds.join(', ')}); the network reviews it.` };
   if (compareDecimals(due.amount, threshold) < 0) return { code: 'below_threshold', detail: 'The available balance is below your payout threshold.' };
   return null;
@@ -184,7 +186,7 @@ export function payoutsRoutes(deps: PortalDeps): RouteSpec[] {
       responses: {
         201: { description: 'The payout (pending)', schema: PAYOUT_SCHEMA },
         ...ERRORS,
-        409: E('below_threshold, payout_hold, no_payout_method or payout_in_progress'),
+        409: E('below_threshold, payout_hold, no_payout_method, tax_profile_incomplete or payout_in_progress'),
       },
       handler: async (ctx) => {
         ctx.status = 201;

@@ -78,11 +78,17 @@ export {
   addressLines,
   countryName,
   EU_COUNTRIES,
+  FORM_1099_NEC_COLUMNS,
+  form1099NecCsv,
+  form1099Threshold,
   getTaxProfile,
   isCountry,
   maskTin,
   maskVatId,
   openTaxProfile,
+  operatorTaxYearEnd,
+  PAYOUTS_BY_COUNTRY_COLUMNS,
+  payoutsByCountryCsv,
   payeeCountryOf,
   setTaxProfile,
   TAX_FORMS,
@@ -94,5 +100,7 @@ export {
   updateTaxProfile,
   validateTaxProfile,
   VAT_COUNTRIES,
+  YEAR_END_INPUT,
+  yearEndExports,
 } from './tax/index';
-export type { StoredTaxProfile, TaxAddress, TaxForm, TaxKind, TaxParty, TaxProfile, TinKind } from './tax/index';
+export type { CountryTotal, Form1099Row, StoredTaxProfile, TaxAddress, TaxForm, TaxKind, TaxParty, TaxProfile, TinKind, YearEndFile } from './tax/index';

@@ -7,3 +7,14 @@ export { addressLines, maskTin, maskVatId, openTaxProfile, ownerTaxView, sealTax
 export type { StoredTaxProfile, TinKind } from './seal-tax-profile';
 export { getTaxProfile, payeeCountryOf, setTaxProfile, taxPartyOf, taxProfileIncomplete, taxProfileRequired, updateTaxProfile } from './tax.service';
 export type { TaxParty } from './tax.service';
+export {
+  FORM_1099_NEC_COLUMNS,
+  form1099NecCsv,
+  form1099Threshold,
+  operatorTaxYearEnd,
+  PAYOUTS_BY_COUNTRY_COLUMNS,
+  payoutsByCountryCsv,
+  YEAR_END_INPUT,
+  yearEndExports,
+} from './year-end';
+export type { CountryTotal, Form1099Row, Payer, YearEndFile } from './year-end';
