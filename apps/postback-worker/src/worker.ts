@@ -22,6 +22,9 @@ import { createMemorySlots, type Slots } from '@cw/ratelimit';
 import type { PlatformData } from '@cw/runtime';
 import type { UseCaseDeps } from '@cw/usecase';
 import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
+import { createMailer, type Mailer } from '@cw/mail';
+import { MAIL_JOB, mailJobs, WEEKLY_SUMMARIES_JOB, type MailJobOptions } from './jobs/mail.job';
+import { INQUIRIES_DECIDE_EVERY_MS, INQUIRIES_DECIDE_JOB, inquiryJobs } from './jobs/inquiries.job';
 import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -36,6 +39,12 @@ export interface WorkerDeps extends UseCaseDeps<PlatformData> {
   feedsRefreshMs?: number;
   /** Where the Agenda queue's depth is reported (agenda_jobs_due at each scrape). */
   registry?: Registry;
+  /** Sends the notification mail jobs (default: SMTP_URL, else files in MAIL_DIR, from the config). */
+  mailer?: Mailer;
+  /** The mail jobs' retry timing (tests shorten it). */
+  mail?: MailJobOptions;
+  /** How often the weekly summaries due are looked for (default 15 minutes). */
+  weeklySummariesMs?: number;
 }
 
 export interface Worker {
@@ -64,7 +73,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       help: 'Agenda jobs due now and not running (the queue the workers have not caught up with; -1: not measured)',
       registers: [deps.registry],
       async collect() {
-        const due = { name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB] }, nextRunAt: { $lte: new Date() }, lockedAt: null };
+        const due = { name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB] }, nextRunAt: { $lte: new Date() }, lockedAt: null };
         this.set(await jobs.countDocuments(due, { maxTimeMS: 1000 }).catch(() => -1));
       },
     });
@@ -72,7 +81,20 @@ export function createWorker(deps: WorkerDeps): Worker {
   const http = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: deps.config.postbackTimeoutMs });
   const onError = (err: Error) => deps.logger.error({ err: err.message }, 'postback attempt failed');
   const dispatcher = createDispatcher(deps, { agent: http, slots: deps.slots ?? createMemorySlots(), scheduleRetry: retryScheduler(agenda), onError });
-  for (const job of [...retryJobs(deps, dispatcher), ...feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated'))])
+  const mailer =
+    deps.mailer ??
+    createMailer({
+      from: deps.config.mailFrom,
+      smtpUrl: deps.config.smtpUrl,
+      dir: deps.config.mailDir,
+      onWritten: (path, m) => deps.logger.info({ mail: path, subject: m.subject }, 'mail written'),
+    });
+  for (const job of [
+    ...retryJobs(deps, dispatcher),
+    ...mailJobs(deps, mailer, deps.mail),
+    ...feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated')),
+    ...inquiryJobs(deps, (r) => deps.logger.info(r, 'overdue inquiries decided')),
+  ])
     // Each run in its own span (nothing when tracing is off): a retry's or a feed refresh's time and failure in the traces.
     agenda.define(
       job.name,
@@ -113,6 +135,8 @@ export function createWorker(deps: WorkerDeps): Worker {
         .catch(() => undefined);
       await agenda.start();
       await agenda.every(deps.feedsRefreshMs ?? 5 * 60_000, FEEDS_REFRESH_JOB);
+      await agenda.every(deps.weeklySummariesMs ?? 15 * 60_000, WEEKLY_SUMMARIES_JOB);
+      await agenda.every(INQUIRIES_DECIDE_EVERY_MS, INQUIRIES_DECIDE_JOB);
       const slow = Math.max(every, APPEND_EVERY_MS);
       loops = [
         loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),

@@ -69,7 +69,10 @@ export async function decideInquiry(deps: InquiriesDeps, row: InquiryRecord, dec
       // Created now, or by this very acceptance before it could be recorded here (a crash in between).
       const ours = sale.created || (c.channel === 'inquiry' && c.publisher_id === held.publisher_id && c.program_id === held.program_id);
       if (!ours) {
-        await Inquiry.updateOne({ _id: row._id, status: 'open' }, { $set: { conflict: 'order_already_credited', updated_at: now }, $unset: { deciding_until: '' } });
+        await Inquiry.updateOne(
+          { _id: row._id, status: 'open' },
+          { $set: { conflict: 'order_already_credited', updated_at: now }, $unset: { deciding_until: '' } },
+        );
         throw new ApiError({
           code: 'order_already_credited',
           detail: `Order ${held.order_id} is already credited: the inquiry cannot be accepted (reject it as duplicate).`,

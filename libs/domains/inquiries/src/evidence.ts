@@ -51,7 +51,7 @@ export async function gatherEvidence(deps: { config: { keys: KeyRing }; data: { 
   const found: EvidenceClick[] = [];
   let cursor = before(q.occurredAt, '');
   // The merchant's clicks newest first (its buckets through their merchant index), until the window's start.
-  for (let done = false; !done && found.length < EVIDENCE_MAX; ) {
+  for (let done = false; !done && found.length < EVIDENCE_MAX;) {
     const rows: ClickRow[] = await deps.data.links.listClicks(
       { publisherId: q.publisherId, merchantId: q.program.merchant_id, includeBots: false },
       cursor,

@@ -73,11 +73,21 @@ export interface FiledInquiry {
 
 export const fileInquiry = useCase(
   INQUIRY_FILE_POLICY,
-  async function fileInquiry(deps: InquiriesDeps, principal: Principal, input: InputOf<typeof FILE_INQUIRY_INPUT>, now: Date = new Date()): Promise<FiledInquiry> {
+  async function fileInquiry(
+    deps: InquiriesDeps,
+    principal: Principal,
+    input: InputOf<typeof FILE_INQUIRY_INPUT>,
+    now: Date = new Date(),
+  ): Promise<FiledInquiry> {
     const publisherId = principal.publisher._id;
     const occurredAt = checkInquiryOrder(input, now);
     const program = await deps.data.programs.byId(input.program_id, { merchant_id: 1, cookie_days: 1, inquiry_response_days: 1 });
-    if (!program) throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist.`, errors: [{ param: 'program_id', detail: 'no such program' }] });
+    if (!program)
+      throw new ApiError({
+        code: 'not_found',
+        detail: `Program ${input.program_id} does not exist.`,
+        errors: [{ param: 'program_id', detail: 'no such program' }],
+      });
     if (!(await deps.data.programs.approvedIds(publisherId)).includes(input.program_id))
       throw new ApiError({
         code: 'program_not_approved',

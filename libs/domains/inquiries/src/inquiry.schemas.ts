@@ -22,7 +22,10 @@ export const FILE_INQUIRY_INPUT = {
       format: 'date-time',
       description: `When the order was placed: not in the future, at most ${INQUIRY_MAX_AGE_DAYS} days ago.`,
     },
-    amount: { ...INTAKE_INPUT.properties.amount, description: "The order's amount, a positive decimal string with at most the currency's minor-unit decimals." },
+    amount: {
+      ...INTAKE_INPUT.properties.amount,
+      description: "The order's amount, a positive decimal string with at most the currency's minor-unit decimals.",
+    },
     currency: INTAKE_INPUT.properties.currency,
     click_id: { ...INTAKE_INPUT.properties.click_id, description: 'The click id of your tracked link that brought the order, if you know it.' },
     note: displayText({ maxLength: 1000, description: 'What the merchant should know (shown to the merchant).' }),

@@ -47,7 +47,11 @@ export const operatorDecideInquiry = operatorUseCase(
   async function operatorDecideInquiry(deps: InquiriesDeps, operator, input: { id: string; decision: 'accept' | 'reject'; reason?: RejectReason; now?: Date }) {
     const now = input.now ?? new Date();
     if (input.decision !== 'accept' && input.decision !== 'reject')
-      throw new ApiError({ code: 'invalid_parameter', detail: "Invalid parameter 'decision': accept or reject.", errors: [{ param: 'decision', detail: 'accept or reject' }] });
+      throw new ApiError({
+        code: 'invalid_parameter',
+        detail: "Invalid parameter 'decision': accept or reject.",
+        errors: [{ param: 'decision', detail: 'accept or reject' }],
+      });
     if (input.decision === 'reject' && !REJECT_REASONS.includes(input.reason as RejectReason))
       throw new ApiError({
         code: 'invalid_parameter',
@@ -61,7 +65,12 @@ export const operatorDecideInquiry = operatorUseCase(
       deps.data.audit,
       operator,
       'inquiry_decided',
-      { inquiry_id: decided._id, status: decided.status, ...(decided.reason ? { reason: decided.reason } : {}), ...(decided.conversion_id ? { conversion_id: decided.conversion_id } : {}) },
+      {
+        inquiry_id: decided._id,
+        status: decided.status,
+        ...(decided.reason ? { reason: decided.reason } : {}),
+        ...(decided.conversion_id ? { conversion_id: decided.conversion_id } : {}),
+      },
       decided.publisher_id,
     );
     return operatorView(decided, now);
