@@ -13,6 +13,7 @@ import {
   dueNow,
   getPayout,
   getPayoutSettings,
+  getPayoutStatement,
   latestRates,
   LIST_PAYOUTS_INPUT,
   listPayouts,
@@ -173,6 +174,33 @@ export function payoutsRoutes(deps: PortalDeps): RouteSpec[] {
         // Any id that is not one of this account's payouts is the same 404 (a malformed one too).
         if (!/^po_[a-f0-9]{24}$/.test(id)) throw new ApiError({ code: 'not_found', detail: `No payout ${id}.` });
         ctx.body = await getPayout(deps, principalIn(ctx), { id });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/payouts/:id/statement',
+      operationId: 'getAccountPayoutStatement',
+      summary: "A paid payout's self-billing statement (PDF, a download); another account's payout or one not paid yet: 404",
+      tags: TAGS,
+      pathParams: { ...ACCOUNT, id: { type: 'string', description: '`po_…`' } },
+      before: member,
+      responses: {
+        200: {
+          description: 'The statement PDF (Content-Disposition: attachment)',
+          contentType: 'application/pdf',
+          schema: { type: 'string', format: 'binary' },
+        },
+        ...ERRORS,
+        404: E('No such payout of this account (not_found), no statement yet (statement_not_issued), or not a member'),
+      },
+      handler: async (ctx) => {
+        const id = String(ctx.params.id);
+        if (!/^po_[a-f0-9]{24}$/.test(id)) throw new ApiError({ code: 'not_found', detail: `No payout ${id}.` });
+        const statement = await getPayoutStatement(deps, principalIn(ctx), { id });
+        ctx.type = 'application/pdf';
+        ctx.attachment(statement.filename, { type: 'attachment' });
+        ctx.set('Cache-Control', 'private, no-store');
+        ctx.body = statement.pdf;
       },
     }),
     route({

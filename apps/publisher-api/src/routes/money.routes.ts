@@ -3,7 +3,7 @@ import { principalOf, requirePolicy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
 import { BALANCE_ENTRY_SCHEMA, BALANCE_TRANSACTIONS_INPUT, listBalanceTransactions } from '@cw/ledger';
-import { getPayout, LIST_PAYOUTS_INPUT, listPayouts, PAYOUT_SCHEMA, requestPayout } from '@cw/payouts';
+import { getPayout, getPayoutStatement, LIST_PAYOUTS_INPUT, listPayouts, PAYOUT_SCHEMA, requestPayout, STATEMENT_SCHEMA } from '@cw/payouts';
 import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
 
 const READ_ERRORS = {
@@ -62,6 +62,39 @@ export function moneyRoutes(deps: AppDeps): RouteSpec[] {
       responses: { 200: { description: 'The payout', schema: PAYOUT_SCHEMA }, ...READ_ERRORS, 404: { description: 'No such payout' } },
       handler: async (ctx) => {
         ctx.body = await getPayout(deps, principalOf(ctx), { id: String(ctx.params.id) });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/payouts/:id/statement',
+      operationId: 'getPayoutStatement',
+      summary: "A paid payout's self-billing statement: PDF, or its content as JSON",
+      description: `The statement issued when the payout was paid (its newest, when corrected): \`application/pdf\` by default, with a Content-Disposition filename; the same statement as JSON with \`Accept: application/json\`. Numbered without gaps per account and calendar year; never changed once issued (a correction is a new statement naming the one it supersedes). ${KEY_RULES} OAuth scope affiliate:read. Another account's payout is 404 not_found; a payout not paid yet, 404 statement_not_issued.`,
+      tags: ['Payouts'],
+      security: API_KEY_SECURITY,
+      pathParams: { id: { type: 'string', description: '`po_…`' } },
+      before: [requirePolicy(deps, getPayoutStatement.policy)],
+      responses: {
+        200: {
+          description: 'The statement: a PDF (text selectable), or with Accept: application/json its content',
+          contentType: 'application/pdf',
+          schema: { type: 'string', format: 'binary' },
+          alternatives: { 'application/json': STATEMENT_SCHEMA },
+        },
+        ...READ_ERRORS,
+        404: { description: 'No such payout (not_found), or no statement yet: it is issued when the payout is paid (statement_not_issued)' },
+      },
+      handler: async (ctx) => {
+        const statement = await getPayoutStatement(deps, principalOf(ctx), { id: String(ctx.params.id) });
+        ctx.vary('Accept');
+        if (ctx.accepts('application/pdf', 'application/json') === 'application/json') {
+          ctx.type = 'application/json';
+          ctx.body = statement.snapshot;
+          return;
+        }
+        ctx.type = 'application/pdf';
+        ctx.attachment(statement.filename, { type: 'attachment' });
+        ctx.body = statement.pdf;
       },
     }),
     route({

@@ -138,6 +138,9 @@ export const balanceEntriesQuery = (id: string) =>
 
 export const requestPayout = (id: string) => api<Payout>(`${acct(id)}/payouts`, { method: 'POST' });
 
+/** A paid payout's self-billing statement (PDF): a link the browser downloads with the session cookie. */
+export const statementUrl = (id: string, payoutId: string) => `/portal/api${acct(id)}/payouts/${enc(payoutId)}/statement`;
+
 // Operators
 
 export interface PayoutRun {

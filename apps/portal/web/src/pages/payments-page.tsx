@@ -17,6 +17,7 @@ import {
   payoutKeys,
   payoutsQuery,
   requestPayout,
+  statementUrl,
   type AccountBalance,
   type BalanceEntry,
   type Payout,
@@ -292,7 +293,7 @@ function Rates({ fx }: { fx: Payout['fx'] }) {
   );
 }
 
-function PayoutDetails({ p }: { p: Payout }) {
+function PayoutDetails({ p, accountId }: { p: Payout; accountId: string }) {
   const fmt = useFormat();
   return (
     <>
@@ -303,7 +304,15 @@ function PayoutDetails({ p }: { p: Payout }) {
         </p>
       )}
       {p.hold && <p>Held: {p.hold.reasons.map(holdInWords).join('; ')}.</p>}
-      {p.statement && <p className="small">Statement {p.statement.number}</p>}
+      {p.statement ? (
+        <p>
+          <a href={statementUrl(accountId, p.id)} download={`statement-${p.statement.number}.pdf`}>
+            Statement {p.statement.number} (PDF)<span className="visually-hidden">, payout {p.id}</span>
+          </a>
+        </p>
+      ) : (
+        p.status === 'paid' && <p className="muted small">Statement: being issued.</p>
+      )}
       {!p.paid_at && !p.failure && !p.hold && <p className="muted">—</p>}
     </>
   );
@@ -382,7 +391,7 @@ function PayoutHistory({ accountId }: { accountId: string }) {
                         <Rates fx={p.fx} />
                       </td>
                       <td>
-                        <PayoutDetails p={p} />
+                        <PayoutDetails p={p} accountId={accountId} />
                         <PayoutEntries payout={p} entries={entries.data} />
                       </td>
                     </tr>

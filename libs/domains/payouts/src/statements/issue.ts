@@ -86,7 +86,14 @@ export async function insertNumbered(
   throw new Error(`statements: no free number for ${key.publisherId} in ${year} after ${MAX_ATTEMPTS} attempts`);
 }
 
-async function build(deps: PayoutsDeps, p: PayoutRow, number: string, supersedes: string | null, issuedAt: Date, content: Awaited<ReturnType<typeof statementContent>>) {
+async function build(
+  deps: PayoutsDeps,
+  p: PayoutRow,
+  number: string,
+  supersedes: string | null,
+  issuedAt: Date,
+  content: Awaited<ReturnType<typeof statementContent>>,
+) {
   const snapshot: StatementSnapshot = { number, ...content, supersedes, issued_at: issuedAt.toISOString() };
   return { snapshot, pdf: await renderStatementPdf(snapshot) };
 }
@@ -135,7 +142,8 @@ export const operatorReissueStatement = operatorUseCase(
     const m = own(deps);
     const p = await m.Payout.findById(input.payoutId).lean<PayoutRow>();
     if (!p) throw new ApiError({ code: 'not_found', detail: `No payout ${input.payoutId}.` });
-    if (p.status !== 'paid') throw new ApiError({ code: 'statement_not_issued', detail: `Payout ${p._id} is ${p.status}: a statement is issued once it is paid.` });
+    if (p.status !== 'paid')
+      throw new ApiError({ code: 'statement_not_issued', detail: `Payout ${p._id} is ${p.status}: a statement is issued once it is paid.` });
     const previous = (await latestStatement(deps, p.publisher_id, p._id)) ?? (await issueStatement(deps, p._id));
     if (!previous) throw new ApiError({ code: 'statement_not_issued', detail: `Payout ${p._id} has no statement.` });
     const issuedAt = input.now ?? new Date();

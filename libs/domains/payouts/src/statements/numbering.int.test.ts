@@ -51,14 +51,26 @@ describe('statement numbers', () => {
   });
 
   it('starts each calendar year at 1, and keeps publishers apart', async () => {
-    const n2027 = await insertNumbered(models, { publisherId: 'pub_num', payoutId: payoutId(200), revision: 1, issuedAt: new Date('2027-01-01T00:00:00Z') }, make);
+    const n2027 = await insertNumbered(
+      models,
+      { publisherId: 'pub_num', payoutId: payoutId(200), revision: 1, issuedAt: new Date('2027-01-01T00:00:00Z') },
+      make,
+    );
     expect(n2027.number).toBe('2027-000001');
-    const other = await insertNumbered(models, { publisherId: 'pub_other', payoutId: payoutId(201), revision: 1, issuedAt: new Date('2026-12-31T23:59:59Z') }, make);
+    const other = await insertNumbered(
+      models,
+      { publisherId: 'pub_other', payoutId: payoutId(201), revision: 1, issuedAt: new Date('2026-12-31T23:59:59Z') },
+      make,
+    );
     expect(other.number).toBe('2026-000001');
   });
 
   it('gives a correction of a payout the next number, beside the statement it supersedes', async () => {
-    const first = await insertNumbered(models, { publisherId: 'pub_fix', payoutId: payoutId(300), revision: 1, issuedAt: new Date('2026-06-01T00:00:00Z') }, make);
+    const first = await insertNumbered(
+      models,
+      { publisherId: 'pub_fix', payoutId: payoutId(300), revision: 1, issuedAt: new Date('2026-06-01T00:00:00Z') },
+      make,
+    );
     const fix = await insertNumbered(
       models,
       { publisherId: 'pub_fix', payoutId: payoutId(300), revision: 2, issuedAt: new Date('2026-06-03T00:00:00Z') },

@@ -10,8 +10,20 @@ const snapshot = (over: Partial<StatementSnapshot> = {}): StatementSnapshot => (
   document: 'self_billing_statement',
   issued_at: '2026-03-02T09:30:00.000Z',
   supersedes: null,
-  payout: { id: 'po_0123456789abcdef01234567', amount: '1261.24', currency: 'EUR', paid_at: '2026-03-02T09:30:00.000Z', method: { type: 'iban', last4: '3000' } },
-  issuer: { legal_name: 'CW Affiliate Network GmbH', address: ['Musterstrasse 1', '10115 Berlin', 'Germany'], country: 'DE', vat_id: 'DE123456789', tax_id: '27/123/45678' },
+  payout: {
+    id: 'po_0123456789abcdef01234567',
+    amount: '1261.24',
+    currency: 'EUR',
+    paid_at: '2026-03-02T09:30:00.000Z',
+    method: { type: 'iban', last4: '3000' },
+  },
+  issuer: {
+    legal_name: 'CW Affiliate Network GmbH',
+    address: ['Musterstrasse 1', '10115 Berlin', 'Germany'],
+    country: 'DE',
+    vat_id: 'DE123456789',
+    tax_id: '27/123/45678',
+  },
   supplier: {
     account_id: 'pub_zoe',
     name: 'Zoë Müller Médias SARL',
@@ -25,8 +37,26 @@ const snapshot = (over: Partial<StatementSnapshot> = {}): StatementSnapshot => (
   },
   period: { from: '2026-02-01T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z' },
   lines: [
-    { program_id: 7, program: 'Trail Shoes EU', month: '2026-01', currency: 'EUR', commission: '1200.00', reversals: '-40.00', corrections: '0.00', amount: '1160.00' },
-    { program_id: null, program: 'Network bookings', month: '2026-02', currency: 'EUR', commission: '0.00', reversals: '0.00', corrections: '25.00', amount: '25.00' },
+    {
+      program_id: 7,
+      program: 'Trail Shoes EU',
+      month: '2026-01',
+      currency: 'EUR',
+      commission: '1200.00',
+      reversals: '-40.00',
+      corrections: '0.00',
+      amount: '1160.00',
+    },
+    {
+      program_id: null,
+      program: 'Network bookings',
+      month: '2026-02',
+      currency: 'EUR',
+      commission: '0.00',
+      reversals: '0.00',
+      corrections: '25.00',
+      amount: '25.00',
+    },
     { program_id: 9, program: 'Outdoor UK', month: '2026-02', currency: 'GBP', commission: '64.00', reversals: '0.00', corrections: '0.00', amount: '64.00' },
   ],
   currencies: [
@@ -76,7 +106,17 @@ describe('the statement PDF', () => {
   });
 
   it('says so when there is no tax profile, and names the statement a correction supersedes', async () => {
-    const supplier = { ...snapshot().supplier, tax_profile: false, name: 'Trail Notes', kind: null, address: [], country: null, vat_id: null, tin_kind: null, tin_masked: null };
+    const supplier = {
+      ...snapshot().supplier,
+      tax_profile: false,
+      name: 'Trail Notes',
+      kind: null,
+      address: [],
+      country: null,
+      vat_id: null,
+      tin_kind: null,
+      tin_masked: null,
+    };
     const [text] = await pdfPages(await renderStatementPdf(snapshot({ supplier, supersedes: '2026-000003', number: '2026-000009' })));
     expect(text).toContain('No tax profile on file');
     expect(text).toContain('Supersedes statement 2026-000003');

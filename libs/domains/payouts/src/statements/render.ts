@@ -54,12 +54,17 @@ export async function renderStatementPdf(s: StatementSnapshot): Promise<Buffer> 
   const t = (text: string) => pdfText(text);
 
   // Heading.
-  doc.font('Helvetica-Bold').fontSize(16).text(s.supersedes ? 'Self-billing statement (correction)' : 'Self-billing statement', MARGIN, MARGIN);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(16)
+    .text(s.supersedes ? 'Self-billing statement (correction)' : 'Self-billing statement', MARGIN, MARGIN);
   doc.font('Helvetica').fontSize(9).fillColor('#333333');
   doc.text(`Statement number: ${s.number}`);
   doc.text(`Issue date: ${s.issued_at.slice(0, 10)}`);
   if (s.supersedes) doc.text(`Supersedes statement ${s.supersedes}`);
-  doc.text(`Payout: ${s.payout.id}, paid ${s.payout.paid_at.slice(0, 10)} to ${METHOD_NAMES[s.payout.method.type] ?? s.payout.method.type} ending ${t(s.payout.method.last4)}`);
+  doc.text(
+    `Payout: ${s.payout.id}, paid ${s.payout.paid_at.slice(0, 10)} to ${METHOD_NAMES[s.payout.method.type] ?? s.payout.method.type} ending ${t(s.payout.method.last4)}`,
+  );
   doc.moveDown(1);
 
   // Parties, side by side.
@@ -132,7 +137,8 @@ export async function renderStatementPdf(s: StatementSnapshot): Promise<Buffer> 
   doc.moveDown(1);
   for (const c of s.currencies) {
     const rows: Array<[string, string]> = [[`Subtotal of the lines in ${c.currency}`, `${c.lines} ${c.currency}`]];
-    if (c.brought_forward !== '0' && !/^-?0(\.0+)?$/.test(c.brought_forward)) rows.push([`Balance brought forward in ${c.currency}`, `${c.brought_forward} ${c.currency}`]);
+    if (c.brought_forward !== '0' && !/^-?0(\.0+)?$/.test(c.brought_forward))
+      rows.push([`Balance brought forward in ${c.currency}`, `${c.brought_forward} ${c.currency}`]);
     rows.push([`Paid from the ${c.currency} balance`, `${c.paid} ${c.currency}`]);
     if (c.fx) rows.push([`Converted at ${c.fx.rate} ${c.fx.to} per 1 ${c.currency} (ECB reference rate of ${c.fx.date})`, `${c.converted} ${c.fx.to}`]);
     block(rows);
@@ -165,7 +171,11 @@ export async function renderStatementPdf(s: StatementSnapshot): Promise<Buffer> 
       .font('Helvetica')
       .fontSize(7)
       .fillColor('#555555')
-      .text(`Statement ${s.number} - page ${i + 1} of ${range.count}`, MARGIN, PAGE.height - MARGIN, { width: PAGE.width - 2 * MARGIN, align: 'right', lineBreak: false });
+      .text(`Statement ${s.number} - page ${i + 1} of ${range.count}`, MARGIN, PAGE.height - MARGIN, {
+        width: PAGE.width - 2 * MARGIN,
+        align: 'right',
+        lineBreak: false,
+      });
   }
   doc.end();
   await ended;

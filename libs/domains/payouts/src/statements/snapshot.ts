@@ -68,7 +68,8 @@ export interface StatementSnapshot {
 
 const str = { type: 'string' } as const;
 const strOrNull = { type: ['string', 'null'] } as const;
-const obj = (required: readonly string[], properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, required, properties }) as const;
+const obj = (required: readonly string[], properties: Record<string, unknown>) =>
+  ({ type: 'object', additionalProperties: false, required, properties }) as const;
 
 /** The JSON form of a statement (`GET /payouts/{id}/statement` with `Accept: application/json`, MCP). */
 export const STATEMENT_SCHEMA = obj(
