@@ -25,6 +25,7 @@ const DOMAINS = [
   'scope:money',
   'scope:inquiries',
   'scope:notifications',
+  'scope:codes',
 ];
 const TESTING_ONLY = [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }];
 const PACKAGE_ONLY = [
@@ -61,8 +62,10 @@ const BOUNDARIES = {
     // Missing-sale inquiries: the publisher's clicks (evidence), programs, and the sales core that credits an accepted one.
     { sourceTag: 'scope:inquiries', onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:links', 'scope:programs'] },
     { sourceTag: 'scope:catalog', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs'] },
+    // Personal coupon codes: the programs' rules; the sales core asks it which publisher holds a code.
+    { sourceTag: 'scope:codes', onlyDependOnLibsWithTags: [SHARED, 'scope:programs'] },
     // The conversions family (decision record 0047): sales core <- events feed <- stats <- reports, and the operator's acts over core and feed.
-    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions'] },
+    { sourceTag: 'scope:conversions', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:codes'] },
     { sourceTag: 'conversions:sales', notDependOnLibsWithTags: ['conversions:feed', 'conversions:stats', 'conversions:reports', 'conversions:operator'] },
     { sourceTag: 'conversions:feed', notDependOnLibsWithTags: ['conversions:stats', 'conversions:reports', 'conversions:operator'] },
     { sourceTag: 'conversions:stats', notDependOnLibsWithTags: ['conversions:reports', 'conversions:operator'] },
@@ -80,7 +83,7 @@ const BOUNDARIES = {
     // The composition root: every domain's data on one connection (apps and tools open it; no domain lib does).
     { sourceTag: RUNTIME, onlyDependOnLibsWithTags: [SHARED, ...DOMAINS] },
     // Apps: the domains their surface serves, and the composition root.
-    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:inquiries', 'scope:tools', RUNTIME] },
+    { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:inquiries', 'scope:codes', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:worker',
       onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:money', 'scope:inquiries', 'scope:notifications', 'scope:tools', RUNTIME],
@@ -99,6 +102,7 @@ const BOUNDARIES = {
         'scope:trending',
         'scope:money',
         'scope:inquiries',
+        'scope:codes',
         'scope:tools',
         RUNTIME,
       ],
@@ -115,6 +119,7 @@ const BOUNDARIES = {
         'scope:postbacks',
         'scope:money',
         'scope:inquiries',
+        'scope:codes',
         'scope:tools',
         RUNTIME,
       ],
@@ -135,6 +140,7 @@ const BOUNDARIES = {
         'scope:money',
         'scope:inquiries',
         'scope:notifications',
+        'scope:codes',
         'scope:tools',
         RUNTIME,
       ],
