@@ -80,6 +80,9 @@ describe('MCP tools', () => {
       'get_payment_status',
       'list_balance_transactions',
       'list_payouts',
+      'get_payout_statement',
+      'file_inquiry',
+      'list_inquiries',
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
@@ -206,6 +209,26 @@ describe('MCP tools', () => {
     const payouts = data(await call(client, 'list_payouts', {}));
     expect(payouts).toMatchObject({ page: 1, data: [] });
     expect((await call(client, 'list_payouts', { status: 'sent' })).isError).toBe(true);
+  });
+
+  it('files a missing-sale inquiry once per idempotency key and lists it', async () => {
+    const client = await connect(keys().live);
+    const args = {
+      program_id: 1001,
+      order_id: 'MCP-INQ-1',
+      occurred_at: new Date().toISOString(),
+      amount: '42.00',
+      currency: 'EUR',
+      idempotency_key: 'mcp-inq-1',
+    };
+    const filed = await call(client, 'file_inquiry', args);
+    expect(filed.isError).toBeFalsy();
+    expect(data(filed)).toMatchObject({ status: 'open', order_id: 'MCP-INQ-1', amount: '42.00', evidence: { clicks: expect.any(Array) } });
+    const again = data(await call(client, 'file_inquiry', args));
+    expect(again.id).toBe(data(filed).id);
+    expect((await call(client, 'file_inquiry', { ...args, idempotency_key: undefined, amount: '0' })).isError).toBe(true);
+    const listed = data(await call(client, 'list_inquiries', { status: 'open' }));
+    expect(listed.data.map((i: { id: string }) => i.id)).toContain(data(filed).id);
   });
 
   it("reads the events feed page by page with the HTTP API's cursors", async () => {

@@ -10,6 +10,9 @@ import { listConversionsTool } from './list-conversions.tool';
 import { listEventsTool } from './list-events.tool';
 import { listLinksTool } from './list-links.tool';
 import { listPayoutsTool } from './list-payouts.tool';
+import { getPayoutStatementTool } from './get-payout-statement.tool';
+import { fileInquiryTool } from './file-inquiry.tool';
+import { listInquiriesTool } from './list-inquiries.tool';
 import { listProgramsTool } from './list-programs.tool';
 import { lookupProductsTool } from './lookup-products.tool';
 import { networkStatsTool } from './network-stats.tool';
@@ -30,4 +33,7 @@ export const TOOLS: readonly Tool[] = [
   getPaymentStatusTool,
   listBalanceTransactionsTool,
   listPayoutsTool,
+  getPayoutStatementTool,
+  fileInquiryTool,
+  listInquiriesTool,
 ];
