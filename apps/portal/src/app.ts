@@ -23,6 +23,7 @@ import { operatorProgramsRoutes } from './routes/operator-programs.routes';
 import { operatorPayoutsRoutes } from './routes/operator-payouts.routes';
 import { payoutsRoutes } from './routes/payouts.routes';
 import { taxRoutes } from './routes/tax.routes';
+import { operatorTaxRoutes } from './routes/operator-tax.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -110,6 +111,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...operatorProgramsRoutes(deps),
     ...payoutsRoutes(deps),
     ...taxRoutes(deps),
+    ...operatorTaxRoutes(deps),
     ...operatorPayoutsRoutes(deps),
   ].map((r) => ({
     ...r,

@@ -52,6 +52,7 @@ export function createRouter() {
             { path: 'settings/security', lazy: async () => ({ Component: (await import('./pages/settings/security-page')).SecurityPage }) },
             { path: 'settings/account', lazy: async () => ({ Component: (await import('./pages/settings/account-page')).AccountPage }) },
             { path: 'settings/payouts', lazy: async () => ({ Component: (await import('./pages/settings/payouts-page')).PayoutsSettingsPage }) },
+            { path: 'settings/tax', lazy: async () => ({ Component: (await import('./pages/settings/tax-page')).TaxSettingsPage }) },
             { path: 'operations', element: <Navigate to="/operations/review" replace /> },
             { path: 'operations/review', lazy: async () => ({ Component: (await import('./pages/operations-pages')).ReviewQueuePage }) },
             { path: 'operations/claims', lazy: async () => ({ Component: (await import('./pages/operations-pages')).ClaimsPage }) },

@@ -28,6 +28,7 @@ import { useAnnounce } from '../components/announcer';
 import { useConfirm } from '../components/dialog';
 import { ErrorNotice, Loading, Notice, StatusPill } from '../components/feedback';
 import { Page, Section } from '../components/page';
+import { YearEnd } from './operations-year-end';
 import { useFormat } from '../lib/format';
 import { holdInWords, methodInWords, payoutStatus, railInWords, runStatus } from '../lib/payouts';
 import { useSessionState } from '../session';
@@ -48,6 +49,7 @@ export function OperationsPayoutsPage() {
         <Runs />
         <SelectedRun />
         <FxRates />
+        <YearEnd />
       </Page>
     </OperatorOnly>
   );
