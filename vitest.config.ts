@@ -24,6 +24,7 @@ export const SLOW_TIER = [
   'tools/dev-stack/test/portal-catalog.browser.test.ts',
   'tools/dev-stack/test/portal-operator.browser.test.ts',
   'tools/dev-stack/test/portal-payouts.browser.test.ts',
+  'tools/dev-stack/test/portal-tax.browser.test.ts',
   'tools/dev-stack/test/stored-scripts.security.test.ts',
   'tools/embedded-mongo/test/durability.test.ts',
   'tools/embedded-mongo/test/wire-robustness.test.ts',
