@@ -1,7 +1,8 @@
 /**
  * Postback delivery in the worker (docs/decisions/0023-postbacks.md):
  * - the dispatch loop, in every worker process (no job one replica holds): every interval the
- *   outbox pump (pending sale events become deliveries), then the first attempts due and the
+ *   outbox pump (pending sale events become deliveries), the events log's other events
+ *   (`deliverLoggedEvents`: payout.paid, payout.failed), then the first attempts due and the
  *   retries whose wake-up was lost; beside it, on its own timer so neither waits for the other, the
  *   events feed's appender (sale events join their account's log);
  * - `postbacks:retry`, Agenda jobs that wake the retries: one job per due-time slot (data
@@ -12,7 +13,7 @@
  * job and another worker never send one attempt twice.
  */
 import type { Agenda } from 'agenda';
-import { OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
+import { deliverLoggedEvents, OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
 import type { PlatformData } from '@cw/runtime';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from './job';
@@ -35,11 +36,15 @@ export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
   };
 }
 
-/** One round of the dispatch loop: pump the outbox, launch due first attempts and lost retries. */
+/**
+ * One round of the dispatch loop: pump the outbox (sale events), make the log's other events
+ * (payout.paid…, the `postbacks` consumer) deliveries, launch due first attempts and lost retries.
+ */
 export async function dispatchRound(deps: UseCaseDeps<PlatformData>, dispatcher: Dispatcher): Promise<void> {
   // A round ends well inside a lease, so a claim it makes is never older than its lease.
   const deadline = Date.now() + leaseMs(deps);
   while (Date.now() < deadline && (await publishPendingEvents(deps)).taken >= OUTBOX_BATCH);
+  await deliverLoggedEvents(deps);
   await dispatcher.pass('first', deadline);
   await dispatcher.pass('overdue', deadline);
 }

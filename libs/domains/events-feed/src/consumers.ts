@@ -109,6 +109,8 @@ export async function consumeAccountEvents(
 export async function lowestCheckpoint(deps: Deps, publisherId: string): Promise<number> {
   const head = await own(deps).EventLogHead.findById(publisherId, { consumed: 1, behind: 1, last_seq: 1 }).lean<Head>();
   return Math.min(
-    ...EVENT_CONSUMERS.map((c) => (FROM_ITS_START.includes(c) && !head?.behind?.[c] ? Math.max(head?.consumed?.[c] ?? 0, head?.last_seq ?? 0) : (head?.consumed?.[c] ?? 0))),
+    ...EVENT_CONSUMERS.map((c) =>
+      FROM_ITS_START.includes(c) && !head?.behind?.[c] ? Math.max(head?.consumed?.[c] ?? 0, head?.last_seq ?? 0) : (head?.consumed?.[c] ?? 0),
+    ),
   );
 }

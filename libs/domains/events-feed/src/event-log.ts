@@ -301,25 +301,41 @@ export interface LoggedPage {
   has_more: boolean;
 }
 
+/** What one reader sees of the log: the types hidden from it (./event-visibility.ts `hiddenEventTypes`). */
+export interface EventsView {
+  hidden?: readonly string[];
+}
+
 /**
  * The account's events after `cursor`, oldest first, as stored JSON with each one's cursor.
  * `next_cursor` is always set (the last event's, or the given one when there is nothing new), so
  * a poller keeps it and asks again. A cursor before the oldest event kept (pruned) answers 410.
+ * Events of types `view.hidden` names are skipped (their numbers too: the cursor moves past them).
  */
-export async function readEventLog(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }): Promise<LoggedPage> {
+export async function readEventLog(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }, view: EventsView = {}): Promise<LoggedPage> {
   const after = input.cursor ? seqOf(input.cursor, publisherId) : 0;
   const limit = input.limit ?? 100;
+  const hidden = view.hidden?.length ? [...view.hidden] : undefined;
   await appendAccountEvents(deps, publisherId);
   // The head first: its number is set after the events it counts, so it never runs ahead of them.
-  const lastSeq = after > 0 ? ((await own(deps).EventLogHead.findById(publisherId, { last_seq: 1 }).lean<{ last_seq?: number }>())?.last_seq ?? 0) : 0;
+  const lastSeq =
+    after > 0 || hidden ? ((await own(deps).EventLogHead.findById(publisherId, { last_seq: 1 }).lean<{ last_seq?: number }>())?.last_seq ?? 0) : 0;
   if (after > lastSeq) throw invalidCursor("past the account's last event");
   const rows = await own(deps)
-    .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { seq: 1, type: 1, body: 1 })
+    .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after }, ...(hidden ? { type: { $nin: hidden } } : {}) }, { seq: 1, type: 1, body: 1 })
     .sort({ seq: 1 })
     .limit(limit + 1)
     .lean<LoggedEvent[]>();
   // The next event after the cursor is gone (or, with nothing left, every one it had seen the head count).
-  if ((rows.length && rows[0]!.seq !== after + 1) || (!rows.length && after < lastSeq)) {
+  const next = hidden
+    ? ((
+        await own(deps)
+          .SaleEvent.findOne({ publisher_id: publisherId, seq: { $gt: after } }, { seq: 1 })
+          .sort({ seq: 1 })
+          .lean<{ seq: number }>()
+      )?.seq ?? null)
+    : (rows[0]?.seq ?? null);
+  if ((next !== null && next !== after + 1) || (next === null && after < lastSeq)) {
     throw new ApiError({
       code: 'cursor_expired',
       detail: 'The events after this cursor are no longer kept; list from the start (no cursor) and reconcile with /conversions/.',
@@ -327,16 +343,19 @@ export async function readEventLog(deps: Deps, publisherId: string, input: { cur
   }
   const page = rows.slice(0, limit);
   const last = page.at(-1);
+  const hasMore = rows.length > limit;
+  // Hiding events: with nothing more to show, the cursor moves to the head (every event up to it was read).
+  const through = hidden && !hasMore ? Math.max(last?.seq ?? after, lastSeq) : last?.seq;
   return {
     events: page.map((r) => ({ type: r.type, body: r.body, cursor: eventCursor(publisherId, r.seq) })),
-    next_cursor: last ? eventCursor(publisherId, last.seq) : (input.cursor ?? eventCursor(publisherId, 0)),
-    has_more: rows.length > limit,
+    next_cursor: through !== undefined && through > after ? eventCursor(publisherId, through) : (input.cursor ?? eventCursor(publisherId, 0)),
+    has_more: hasMore,
   };
 }
 
-/** GET /events/: a page of the account's events after the cursor. */
-export async function listEvents(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }): Promise<EventsPage> {
-  const page = await readEventLog(deps, publisherId, input);
+/** GET /events/: a page of the account's events after the cursor (those `view` hides left out). */
+export async function listEvents(deps: Deps, publisherId: string, input: { cursor?: string; limit?: number }, view: EventsView = {}): Promise<EventsPage> {
+  const page = await readEventLog(deps, publisherId, input, view);
   return { data: page.events.map((e) => JSON.parse(e.body) as FeedEventBody), next_cursor: page.next_cursor, has_more: page.has_more };
 }
 

@@ -82,11 +82,11 @@ const sale = (id: string, publisher: string, events: Array<[string, string, Date
     created_at: T(0),
     updated_at: T(0),
   }) as unknown as ConversionRow;
-const paid = (id: string, publisher: string, at: Date): SourceEvent => ({
+const paid = (id: string, publisher: string, at: Date, type = 'payout.paid'): SourceEvent => ({
   id,
-  type: 'payout.paid',
+  type,
   created_at: at,
-  body: { id, type: 'payout.paid', event: 'paid', created_at: at.toISOString(), publisher_id: publisher, payout: { id: 'po_1', status: 'paid' } },
+  body: { id, type, event: type.slice('payout.'.length), created_at: at.toISOString(), publisher_id: publisher, payout: { id: 'po_1', status: 'paid' } },
 });
 
 describe('event sources', () => {
@@ -126,7 +126,7 @@ describe('event sources', () => {
   it('keeps the mark of a row that got an event after it was read', async () => {
     source.push('po_3', 'pub_t', paid('evt_p3', 'pub_t', T(5)));
     const rows = await source.pending('pub_t', 10);
-    source.push('po_3', 'pub_t', { ...paid('evt_p4', 'pub_t', T(6)), type: 'payout.failed' });
+    source.push('po_3', 'pub_t', paid('evt_p4', 'pub_t', T(6), 'payout.failed'));
     await source.clear('pub_t', rows);
     expect(await source.hasPending('pub_t')).toBe(true);
     expect(await appendPendingEvents(deps)).toBe(2);

@@ -9,7 +9,7 @@ import type { PlatformConfig } from '@cw/config';
 import { ApiError } from '@cw/errors';
 import { serveEventStream } from '@cw/http';
 import type { Slots } from '@cw/ratelimit';
-import { cursorSeq, eventCursor, readEventLog, tailAfter, type EventTails } from './event-log';
+import { cursorSeq, eventCursor, readEventLog, tailAfter, type EventsView, type EventTails } from './event-log';
 import { type EventsFeedDeps } from './deps';
 
 export interface EventStreamDeps extends Pick<EventsFeedDeps, 'data'> {
@@ -22,9 +22,16 @@ export interface EventStreamDeps extends Pick<EventsFeedDeps, 'data'> {
 /** A slot not refreshed for this long is free again (its process died). */
 const SLOT_TTL_FACTOR = 3;
 
-export async function openEventStream(ctx: Context, deps: EventStreamDeps, publisherId: string, cursor: string | undefined): Promise<void> {
+export async function openEventStream(
+  ctx: Context,
+  deps: EventStreamDeps,
+  publisherId: string,
+  cursor: string | undefined,
+  view: EventsView = {},
+): Promise<void> {
   // Refused before anything is sent: a malformed, foreign or expired cursor is a plain 4xx.
-  await readEventLog(deps, publisherId, { cursor, limit: 1 });
+  await readEventLog(deps, publisherId, { cursor, limit: 1 }, view);
+  const hidden = new Set(view.hidden ?? []);
   const ttl = deps.config.eventsHeartbeatMs * SLOT_TTL_FACTOR;
   const slot = await deps.slots.hold(`events:${publisherId}`, deps.config.eventStreamsPerAccount, ttl);
   if (!slot)
@@ -42,10 +49,11 @@ export async function openEventStream(ctx: Context, deps: EventStreamDeps, publi
       // Caught up: from this process's tail of the account (shared by its streams); behind: the log.
       const tail = await tailAfter(deps, publisherId, cursorSeq(after, publisherId), deps.config.eventsPollMs);
       if (tail) {
-        const events = tail.map((e) => ({ id: eventCursor(publisherId, e.seq), event: e.type, data: e.body }));
-        return { events, cursor: events.at(-1)?.id ?? after };
+        // The tail is contiguous: the cursor moves past events this reader does not see.
+        const events = tail.filter((e) => !hidden.has(e.type)).map((e) => ({ id: eventCursor(publisherId, e.seq), event: e.type, data: e.body }));
+        return { events, cursor: tail.length ? eventCursor(publisherId, tail.at(-1)!.seq) : after };
       }
-      const page = await readEventLog(deps, publisherId, { cursor: after, limit: 500 });
+      const page = await readEventLog(deps, publisherId, { cursor: after, limit: 500 }, view);
       return {
         events: page.events.map((e) => ({ id: e.cursor, event: e.type, data: e.body })),
         cursor: page.next_cursor,

@@ -6,6 +6,8 @@ import type { Middleware } from 'koa';
 import { route, type RouteSpec } from '@cw/http';
 import { EVENTS_INPUT, listEvents } from './event-log';
 import { PAYOUT_EVENT_SCHEMA } from './event-types';
+import { hiddenEventTypes } from './event-visibility';
+import type { Principal } from '@cw/auth';
 import { openEventStream, type EventStreamDeps } from './event-stream';
 
 const MONEY = { type: 'string', description: 'Decimal string.' };
@@ -73,7 +75,7 @@ export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): Ro
       operationId: opts.operationIds?.list ?? 'listEvents',
       summary: 'Every event of the account, oldest first, from a cursor',
       description:
-        'Each change to a conversion (`sale.created`, `sale.approved`, `sale.declined`, `sale.reversed`) and each payout paid or failed (`payout.paid`, `payout.failed`, with the payout as `GET /payouts/{id}` shows it) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids). Tell events apart by `type`; ignore types you do not know (more may be added).',
+        'Each change to a conversion (`sale.created`, `sale.approved`, `sale.declined`, `sale.reversed`) and each payout paid or failed (`payout.paid`, `payout.failed`, with the payout as `GET /payouts/{id}` shows it) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids). Tell events apart by `type`; ignore types you do not know (more may be added). Payout events reach only callers that may read payouts (live keys, OAuth `affiliate:read`, the portal); for the others they are skipped.',
       tags: ['Events'],
       security: opts.security,
       query: EVENTS_INPUT,
@@ -84,7 +86,7 @@ export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): Ro
         410: { description: 'cursor_expired: the events after this cursor are no longer kept' },
       },
       handler: async (ctx, { query }) => {
-        ctx.body = await listEvents(deps, opts.accountOf(ctx), query);
+        ctx.body = await listEvents(deps, opts.accountOf(ctx), query, { hidden: hiddenEventTypes(ctx.state.principal as Principal | undefined) });
       },
     }),
     route({
@@ -105,7 +107,9 @@ export function eventRoutes(deps: EventStreamDeps, opts: EventRoutesOptions): Ro
       },
       handler: async (ctx, { query }) => {
         const lastEventId = ctx.get('Last-Event-ID');
-        await openEventStream(ctx, deps, opts.accountOf(ctx), lastEventId || query.cursor);
+        await openEventStream(ctx, deps, opts.accountOf(ctx), lastEventId || query.cursor, {
+          hidden: hiddenEventTypes(ctx.state.principal as Principal | undefined),
+        });
       },
     }),
   ];

@@ -11,7 +11,8 @@ export {
   pruneEvents,
   readEventLog,
 } from './event-log';
-export type { EventsPage, LoggedPage } from './event-log';
+export type { EventsPage, EventsView, LoggedPage } from './event-log';
+export { hiddenEventTypes } from './event-visibility';
 export { saleEventBody } from './sale-events';
 export type { SaleEventBody } from './sale-events';
 export { openEventStream } from './event-stream';

@@ -6,7 +6,7 @@
 import { ApiError } from '@cw/errors';
 import { WRITERS, type Policy, type Principal } from '@cw/auth';
 import { actorOf } from '@cw/audit';
-import { SALE_EVENT_TYPES } from '@cw/conversions';
+import { DEFAULT_POSTBACK_EVENT_TYPES, EVENT_TYPES } from '@cw/events-feed';
 import type { PostbackConfigDoc } from './data/postback-config.schema';
 import { useCase, type InputOf } from '@cw/usecase';
 import { newSigningSecret, seal } from './secret-box';
@@ -33,16 +33,18 @@ export const POSTBACK_INPUT = {
       format: 'uri',
       minLength: 1,
       maxLength: 2048,
-      description: 'https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}.',
+      description:
+        'https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}. For events that are not sale events (payout.paid, payout.failed) only {event} has a value (`paid`, `failed`); the sale macros are empty.',
     },
     http_method: { type: 'string', enum: ['GET', 'POST'], default: 'POST' },
     event_types: {
       type: 'array',
       minItems: 1,
-      maxItems: 4,
+      maxItems: EVENT_TYPES.length,
       uniqueItems: true,
-      items: { type: 'string', enum: [...SALE_EVENT_TYPES] },
-      default: [...SALE_EVENT_TYPES],
+      items: { type: 'string', enum: [...EVENT_TYPES] },
+      default: [...DEFAULT_POSTBACK_EVENT_TYPES],
+      description: 'The sale events by default; payout.paid and payout.failed only when listed (opt-in).',
     },
     active: { type: 'boolean', default: true },
   },

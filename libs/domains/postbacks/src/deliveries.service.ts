@@ -8,7 +8,7 @@ import type { Agent } from 'undici';
 import { ApiError } from '@cw/errors';
 import { WRITERS, type Policy, type Principal } from '@cw/auth';
 import { type ConversionRecord } from '@cw/conversions';
-import { saleEventBody } from '@cw/events-feed';
+import { EVENT_TYPES, saleEventBody } from '@cw/events-feed';
 import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { attemptNow, type ConfigRow, type DeliveryRow } from './dispatch';
 import { deliveryIdOf } from './outbox';
@@ -33,7 +33,7 @@ export const DELIVERIES_INPUT = {
   additionalProperties: false,
   properties: {
     status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'dead'] },
-    event: { type: 'string', enum: ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] },
+    event: { type: 'string', enum: [...EVENT_TYPES] },
     ...CURSOR_PAGING,
     page_size: pageSizeInput(200),
   },

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt: the SaleEvent as JSON (POST) or the macros in the URL (GET), signed,
+ * One delivery attempt: the event as JSON (POST) or the macros in the URL (GET), signed,
  * sent with undici: 10 s budget, redirects not followed, the response body discarded, and the
  * address actually connected to checked again (a lookup that refuses non-public addresses, so a
  * name that re-resolves to a private address after the write-time check is still refused).
@@ -10,9 +10,9 @@ import { Agent, request } from 'undici';
 import { isForbiddenAddress } from '@cw/validation';
 import { signatures } from './signing';
 import type { Macro } from './target';
-import type { SaleEventBody } from '@cw/events-feed';
+import type { FeedEventBody, SaleEventBody } from '@cw/events-feed';
 
-export type { SaleEventBody };
+export type { FeedEventBody, SaleEventBody };
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const USER_AGENT = 'CW-Postbacks/1.0 (+https://standardwebhooks.com)';
@@ -25,19 +25,39 @@ export interface Attempt {
   url: string;
 }
 
-/** The URL with every macro replaced by the event's URL-encoded value. */
-export function expandMacros(url: string, ev: SaleEventBody): string {
-  const values: Record<Macro, string> = {
-    subid: ev.conversion.subid ?? '',
-    commission: ev.conversion.commission,
-    currency: ev.conversion.currency,
-    status: ev.conversion.status,
-    event: ev.event,
-    conversion_id: ev.conversion.id,
-    program_id: ev.conversion.program_id === null ? '' : String(ev.conversion.program_id),
-    campaign_id: ev.conversion.campaign_id === null ? '' : String(ev.conversion.campaign_id),
-    click_id: ev.conversion.click_id ?? '',
-  };
+/** Every macro empty: what an event that is not a sale event (payout.paid…) fills, {event} aside. */
+const NO_SALE: Record<Macro, string> = {
+  subid: '',
+  commission: '',
+  currency: '',
+  status: '',
+  event: '',
+  conversion_id: '',
+  program_id: '',
+  campaign_id: '',
+  click_id: '',
+};
+
+/**
+ * The URL with every macro replaced by the event's URL-encoded value. The macros are the sale's:
+ * for another event (`payout.paid`, `payout.failed`) only {event} has a value (the type's last
+ * part, `paid`), the others are empty (docs/postbacks.md).
+ */
+export function expandMacros(url: string, ev: FeedEventBody): string {
+  const c = 'conversion' in ev ? (ev as SaleEventBody).conversion : undefined;
+  const values: Record<Macro, string> = c
+    ? {
+        subid: c.subid ?? '',
+        commission: c.commission,
+        currency: c.currency,
+        status: c.status,
+        event: ev.event,
+        conversion_id: c.id,
+        program_id: c.program_id === null ? '' : String(c.program_id),
+        campaign_id: c.campaign_id === null ? '' : String(c.campaign_id),
+        click_id: c.click_id ?? '',
+      }
+    : { ...NO_SALE, event: typeof ev.event === 'string' ? ev.event : '' };
   return url.replace(/\{([a-z_]+)\}/g, (m, name: string) => (name in values ? encodeURIComponent(values[name as Macro]) : m));
 }
 
@@ -68,7 +88,7 @@ export function createDeliveryAgent(opts: { allowInsecure: boolean; timeoutMs?: 
 
 export async function attemptDelivery(
   target: { url: string; method: 'GET' | 'POST'; secrets: string[] },
-  ev: SaleEventBody,
+  ev: FeedEventBody,
   deliveryId: string,
   agent: Agent,
   opts: { allowInsecure: boolean; now?: Date; timeoutMs?: number },

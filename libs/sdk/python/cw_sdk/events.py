@@ -13,12 +13,19 @@ from typing import Any, Callable, Dict, Iterator, Optional
 from ._retry import backoff_delay, retry_after_delay
 from .errors import CwApiError
 
+#: Every event type the feed, the stream and postbacks carry (sale events, then payout events).
+SALE_EVENT_TYPES = ("sale.created", "sale.approved", "sale.declined", "sale.reversed")
+PAYOUT_EVENT_TYPES = ("payout.paid", "payout.failed")
+EVENT_TYPES = SALE_EVENT_TYPES + PAYOUT_EVENT_TYPES
+
 
 @dataclass
 class StreamedEvent:
     #: The cursor after this event: pass it as ``cursor`` to resume after it.
     cursor: str
-    #: sale.created, sale.approved, sale.declined or sale.reversed.
+    #: The event type: sale.created, sale.approved, sale.declined, sale.reversed, or (see
+    #: EVENT_TYPES) payout.paid / payout.failed, whose ``event["payout"]`` is the payout as
+    #: ``payouts.get`` returns it. Ignore types you do not know: more may be added.
     type: str
     event: Dict[str, Any]
     #: The event's JSON exactly as sent (the postback body, byte for byte).

@@ -106,7 +106,8 @@ def verify_postback(
     tolerance_seconds: int = 300,
     now: Optional[float] = None,
 ) -> Dict[str, Any]:
-    """Verifies a POST postback and returns its SaleEvent.
+    """Verifies a POST postback and returns its event (a sale event, or ``payout.paid`` /
+    ``payout.failed`` with ``payout`` when the postback opted in to them: check ``type``).
 
     ``raw_body`` is the body exactly as received (not re-serialized JSON); ``secrets`` every secret
     valid now (two during a rotation). Raises PostbackVerificationError for a missing header, a

@@ -47,7 +47,7 @@ export class EventsResource extends Resource {
   }
 
   /** Events after `cursor`, oldest first; iterating walks until caught up (`has_more` false). */
-  list(query: Query<P['listEvents']> = {}, options?: RequestOptions): PageIterator<T.EventPage, T.SaleEvent> {
+  list(query: Query<P['listEvents']> = {}, options?: RequestOptions): PageIterator<T.EventPage, T.AccountEvent> {
     return this.paged<T.EventPage>(`${this.prefix}/events/`, query, this.auth, byEventCursor, options);
   }
 

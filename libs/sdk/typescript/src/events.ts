@@ -7,14 +7,14 @@
  */
 import { CwApiError } from './errors.js';
 import { backoffDelay, retryAfterDelay, sleep } from './retry.js';
-import type { SaleEvent } from './types.js';
+import type { AccountEvent } from './types.js';
 
 export interface StreamedEvent {
   /** The cursor after this event: pass it as `cursor` (or keep it) to resume after it. */
   cursor: string;
-  /** sale.created, sale.approved, sale.declined or sale.reversed. */
+  /** sale.created, sale.approved, sale.declined, sale.reversed, payout.paid or payout.failed (more may be added: ignore what you do not know). */
   type: string;
-  event: SaleEvent;
+  event: AccountEvent;
   /** The event's JSON exactly as sent (the postback body, byte for byte). */
   data: string;
 }
@@ -117,7 +117,7 @@ export async function* streamEvents(connector: StreamConnector, options: StreamO
           continue;
         }
         if (!raw.id) continue;
-        const event = JSON.parse(raw.data) as SaleEvent;
+        const event = JSON.parse(raw.data) as AccountEvent;
         cursor = raw.id;
         delivered = true;
         failures = 0;

@@ -39,6 +39,7 @@ export type { AuthorizationServer, OAuthTokenProviderOptions, OAuthTokens } from
 export type { StreamedEvent, StreamOptions } from './events.js';
 export type {
   Account,
+  AccountEvent,
   BalanceTransaction,
   BalanceTransactionPage,
   Body,
@@ -59,6 +60,7 @@ export type {
   Ok,
   PaymentStatus,
   Payout,
+  PayoutEvent,
   PayoutPage,
   PostbackConfig,
   PostbackDelivery,

@@ -4,7 +4,7 @@
  * keyed by the bytes after `whsec_`; during a secret rotation several space-separated signatures.
  * Web Crypto only, so it runs wherever fetch does (Node, Deno, Bun, edge workers).
  */
-import type { SaleEvent } from './types.js';
+import type { AccountEvent } from './types.js';
 
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
@@ -123,7 +123,8 @@ export async function verifyPostbackSignature(
 }
 
 /**
- * Verifies a POST postback and returns its SaleEvent. `rawBody` is the body exactly as received
+ * Verifies a POST postback and returns its event (a sale event, or `payout.paid` / `payout.failed`
+ * when the postback opted in to them: narrow on `type`). `rawBody` is the body exactly as received
  * (not re-serialized JSON); `secrets` every secret valid now (two during a rotation). Throws
  * PostbackVerificationError for a missing header, a timestamp outside the tolerance window, or
  * no matching signature.
@@ -133,10 +134,10 @@ export async function verifyPostback(
   rawBody: string | Uint8Array,
   secrets: string | string[],
   options: VerifyOptions = {},
-): Promise<SaleEvent> {
+): Promise<AccountEvent> {
   await verifyPostbackSignature(headers, rawBody, secrets, options);
   try {
-    return JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody)) as SaleEvent;
+    return JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody)) as AccountEvent;
   } catch {
     throw new PostbackVerificationError('invalid_body', 'The signed body is not JSON (a GET postback? use verifyPostbackSignature with the URL).');
   }

@@ -44,8 +44,16 @@ export type PostbackConfig = Ok<Publisher['getPostback']>;
 export type PostbackDeliveryPage = Ok<Publisher['listPostbackDeliveries']>;
 export type PostbackDelivery = Item<PostbackDeliveryPage>;
 export type EventPage = Ok<Publisher['listEvents']>;
-/** A sale event: the body of a postback and of an events feed entry. */
-export type SaleEvent = Item<EventPage>;
+/**
+ * An event of the account: the body of a postback and of an events feed entry. A sale event
+ * (`sale.*`, with `conversion`) or a payout event (`payout.paid` / `payout.failed`, with `payout`);
+ * narrow on `type`, and ignore types you do not know (more may be added).
+ */
+export type AccountEvent = Item<EventPage>;
+/** A sale event (`sale.created`, `sale.approved`, `sale.declined`, `sale.reversed`): the conversion as of the event. */
+export type SaleEvent = Extract<AccountEvent, { conversion: unknown }>;
+/** `payout.paid` / `payout.failed` (postbacks: opt-in event types): the payout as `payouts.get` answers it. */
+export type PayoutEvent = Extract<AccountEvent, { payout: unknown }>;
 export type OfferPage = Ok<Publisher['listOffers']>;
 export type TrendingOpportunities = Ok<Publisher['listTrendingOpportunities']>;
 export type SalesPage = Ok<Reporting['listSales']>;
