@@ -8,6 +8,7 @@ import { AUDIT_COMMANDS } from './commands/audit';
 import { CATALOG_COMMANDS } from './commands/catalog';
 import { CONVERSIONS_COMMANDS } from './commands/conversions';
 import { DB_COMMANDS } from './commands/db';
+import { INQUIRIES_COMMANDS } from './commands/inquiries';
 import { MONETIZE_COMMANDS } from './commands/monetize';
 import { MONEY_COMMANDS, PAYOUT_COMMANDS } from './commands/money';
 import { OAUTH_COMMANDS } from './commands/oauth';
@@ -27,6 +28,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...ACCOUNT_COMMANDS,
   ...PROGRAMS_COMMANDS,
   ...CONVERSIONS_COMMANDS,
+  ...INQUIRIES_COMMANDS,
   ...MONEY_COMMANDS,
   ...PAYOUT_COMMANDS,
   ...TAX_COMMANDS,

@@ -51,6 +51,7 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   payout_runs: { unsharded: 'one per payout run (monthly and on request)' },
   payouts: { unsharded: 'one per publisher and run: at most a few per publisher a month; read by publisher and by run' },
   fx_rates: { unsharded: 'one per day of ECB reference rates' },
+  inquiries: { unsharded: 'missing-sale inquiries, filed by hand: a few per publisher a month; read by publisher, by merchant and by deadline' },
   statements: {
     key: { publisher_id: 1 },
     why: "one per paid payout with its PDF: read by (publisher, payout); both unique indexes (the numbering's {publisher_id, year, seq} and {publisher_id, payout_id, revision}) start with the key",
