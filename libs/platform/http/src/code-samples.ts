@@ -100,10 +100,25 @@ const CALLS: Record<string, SdkCall> = {
     py: 'for payout in cw.payouts.list():\n    print(payout["id"], payout["status"], payout["amount"], payout["currency"])',
   },
   getPayout: { ts: "const payout = await cw.payouts.get('po_0123456789abcdef01234567');", py: 'payout = cw.payouts.get("po_0123456789abcdef01234567")' },
+  getPayoutStatement: {
+    ts: "const pdf = await cw.payouts.statement('po_0123456789abcdef01234567'); // Uint8Array; 'json' as 2nd argument for its content",
+    py: 'pdf = cw.payouts.statement("po_0123456789abcdef01234567")  # bytes; statement_json() for its content',
+  },
   requestPayout: {
     ts: 'const payout = await cw.payouts.request(); // Idempotency-Key sent for you',
     py: 'payout = cw.payouts.request()  # Idempotency-Key sent for you',
   },
+  fileInquiry: {
+    body: { program_id: 1001, order_id: 'A-1001', occurred_at: '2026-05-04T18:20:00Z', amount: '89.90', currency: 'EUR' },
+    ts: "const inquiry = await cw.inquiries.file({ program_id: 1001, order_id: 'A-1001', occurred_at: '2026-05-04T18:20:00Z', amount: '89.90', currency: 'EUR' });\nconsole.log(inquiry.id, inquiry.evidence.clicks);",
+    py: 'inquiry = cw.inquiries.file({"program_id": 1001, "order_id": "A-1001", "occurred_at": "2026-05-04T18:20:00Z", "amount": "89.90", "currency": "EUR"})\nprint(inquiry["id"], inquiry["evidence"]["clicks"])',
+  },
+  listInquiries: {
+    query: 'status=open',
+    ts: "for await (const inquiry of cw.inquiries.list({ status: 'open' })) console.log(inquiry.id, inquiry.respond_by);",
+    py: 'for inquiry in cw.inquiries.list(status="open"):\n    print(inquiry["id"], inquiry["respond_by"])',
+  },
+  getInquiry: { path: { id: 'inq_…' }, ts: "const inquiry = await cw.inquiries.get('inq_…');", py: 'inquiry = cw.inquiries.get("inq_…")' },
   getPostback: { ts: 'const postback = await cw.postback.get();', py: 'postback = cw.postback.get()' },
   // Postback changes take the portal API token only (no SDK method: a leaked key cannot redirect conversions).
   putPostback: { auth: '-H "Authorization: Bearer $PTL"', body: { url: 'https://example.com/postback?subid={subid}', http_method: 'POST' } },

@@ -152,6 +152,31 @@ class Payouts(_Resource):
         """The whole available balance in the payout currency (409: below_threshold, payout_hold, no_payout_method, payout_in_progress)."""
         return self._t.call("POST", f"{PUB}/payouts/", "publisher", body={}, idempotent=True, idempotency_key=idempotency_key)
 
+    def statement(self, payout_id: str) -> bytes:
+        """A paid payout's self-billing statement as PDF bytes (404 statement_not_issued until it is paid)."""
+        path = f"{PUB}/payouts/{urllib.parse.quote(payout_id, safe='')}/statement/"
+        with self._t.open("GET", path, "publisher", accept="application/pdf") as res:
+            return res.read()
+
+    def statement_json(self, payout_id: str) -> Json:
+        """The same statement's content: parties, lines, totals, exchange rates, VAT treatment."""
+        return self._t.call("GET", f"{PUB}/payouts/{urllib.parse.quote(payout_id, safe='')}/statement/", "publisher", accept="application/json")
+
+
+class Inquiries(_Resource):
+    """Missing-sale inquiries: an order you earned that was not credited, with the platform's click evidence."""
+
+    def file(self, body: Json, *, idempotency_key: Key = None) -> Json:
+        """program_id, order_id, occurred_at, amount, currency, optional click_id and note (201 filed; 200 the same order filed before)."""
+        return self._t.call("POST", f"{PUB}/inquiries/", "publisher", body=body, idempotent=True, idempotency_key=idempotency_key)
+
+    def list(self, **query: Any) -> Paged[Json]:
+        """status, page_size; newest first."""
+        return self._paged(f"{PUB}/inquiries/", query, "publisher", by_cursor)
+
+    def get(self, inquiry_id: str) -> Json:
+        return self._t.call("GET", f"{PUB}/inquiries/{urllib.parse.quote(inquiry_id, safe='')}/", "publisher")
+
 
 class Balance(_Resource):
     def transactions(self, **query: Any) -> Paged[Json]:
@@ -270,6 +295,7 @@ class CwClient:
         self.clicks = Clicks(t)
         self.postback = Postback(t)
         self.payouts = Payouts(t)
+        self.inquiries = Inquiries(t)
         self.balance = Balance(t)
         self.events = Events(t, PUB, "publisher")
         self.reporting = Reporting(t)

@@ -153,6 +153,35 @@ export class PayoutsResource extends Resource {
   request(options?: RequestOptions): Promise<T.Payout> {
     return this.t.call({ method: 'POST', path: `${PUB}/payouts/`, body: {}, auth: 'publisher', idempotent: true }, options);
   }
+
+  /**
+   * A paid payout's self-billing statement: the PDF's bytes, or with `'json'` its content (404
+   * statement_not_issued until the payout is paid; a correction is served in its place).
+   */
+  statement(id: string, format?: 'pdf', options?: RequestOptions): Promise<Uint8Array>;
+  statement(id: string, format: 'json', options?: RequestOptions): Promise<T.PayoutStatement>;
+  async statement(id: string, format: 'pdf' | 'json' = 'pdf', options?: RequestOptions): Promise<Uint8Array | T.PayoutStatement> {
+    const path = `${PUB}/payouts/${encodeURIComponent(id)}/statement/`;
+    if (format === 'json') return this.t.call<T.PayoutStatement>({ method: 'GET', path, auth: 'publisher', accept: 'application/json' }, options);
+    const res = await this.t.call<Response>({ method: 'GET', path, auth: 'publisher', accept: 'application/pdf', as: 'response' }, options);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+}
+
+/** Missing-sale inquiries: an order you earned that was not credited, with the platform's click evidence. */
+export class InquiriesResource extends Resource {
+  /** Files one (201; 200 when the same order was filed before); sent with an Idempotency-Key, so retries are safe. */
+  file(body: Body<P['fileInquiry']>, options?: RequestOptions): Promise<T.Inquiry> {
+    return this.t.call({ method: 'POST', path: `${PUB}/inquiries/`, body, auth: 'publisher', idempotent: true }, options);
+  }
+
+  list(query: Query<P['listInquiries']> = {}, options?: RequestOptions): PageIterator<T.InquiryPage, T.Inquiry> {
+    return this.paged<T.InquiryPage>(`${PUB}/inquiries/`, query, 'publisher', byCursor, options);
+  }
+
+  get(id: string, options?: RequestOptions): Promise<T.Inquiry> {
+    return this.t.call({ method: 'GET', path: `${PUB}/inquiries/${encodeURIComponent(id)}/`, auth: 'publisher' }, options);
+  }
 }
 
 /** The ledger's entries of the account: every movement of its balance. */
@@ -272,6 +301,7 @@ export class CwClient {
   readonly feeds: FeedsResource;
   readonly monetize: MonetizeResource;
   readonly payouts: PayoutsResource;
+  readonly inquiries: InquiriesResource;
   readonly balance: BalanceResource;
 
   constructor(options: ClientOptions = {}) {
@@ -287,6 +317,7 @@ export class CwClient {
     this.feeds = new FeedsResource(t);
     this.monetize = new MonetizeResource(t);
     this.payouts = new PayoutsResource(t);
+    this.inquiries = new InquiriesResource(t);
     this.balance = new BalanceResource(t);
   }
 

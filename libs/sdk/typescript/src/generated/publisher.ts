@@ -69,8 +69,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Every sale event of the account, oldest first, from a cursor
-     * @description Each change to a conversion (created, approved, declined, reversed) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids).
+     * Every event of the account, oldest first, from a cursor
+     * @description Each change to a conversion (`sale.created`, `sale.approved`, `sale.declined`, `sale.reversed`) and each payout paid or failed (`payout.paid`, `payout.failed`, with the payout as `GET /payouts/{id}` shows it) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids). Tell events apart by `type`; ignore types you do not know (more may be added). Payout events reach only callers that may read payouts (live keys, OAuth `affiliate:read`, the portal); for the others they are skipped.
      */
     get: operations['listEvents'];
     put?: never;
@@ -93,6 +93,50 @@ export interface paths {
      * @description text/event-stream: one `id:` (the cursor after that event), `event:` (the type) and `data:` (the event JSON) per event, a comment every 15 s when idle. Reconnect with `Last-Event-ID` (or `?cursor=`) to resume exactly after the last event received. At most EVENT_STREAMS_PER_ACCOUNT (default 5) open streams per account: 429 `too_many_streams` beyond.
      */
     get: operations['streamEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/publisher/inquiries/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your missing-sale inquiries, newest first
+     * @description Filter by `status` (open, accepted, rejected). Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope links:write.
+     */
+    get: operations['listInquiries'];
+    put?: never;
+    /**
+     * File a missing-sale inquiry: an order you earned that was not credited, with the platform’s click evidence
+     * @description Optional Idempotency-Key (max 255). The merchant sees it on the tracking API and accepts (a conversion with channel `inquiry` is credited) or rejects it with a reason; unanswered by `respond_by`, it is accepted when `evidence.clicks` holds a verified click, else rejected (`outside_window`). `occurred_at` within the last 90 days. The same order filed again answers the first inquiry (200). Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope links:write. In the portal, owners and developers.
+     */
+    post: operations['fileInquiry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/publisher/inquiries/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of your missing-sale inquiries
+     * @description Its status, the reason of a rejection, the conversion an acceptance created, a conflict (the order credited already). Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope links:write. Another account's inquiry is 404.
+     */
+    get: operations['getInquiry'];
     put?: never;
     post?: never;
     delete?: never;
@@ -235,6 +279,26 @@ export interface paths {
      * @description Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope affiliate:read. Another account's payout is 404.
      */
     get: operations['getPayout'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/publisher/payouts/{id}/statement/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A paid payout's self-billing statement: PDF, or its content as JSON
+     * @description The statement issued when the payout was paid (its newest, when corrected): `application/pdf` by default, with a Content-Disposition filename; the same statement as JSON with `Accept: application/json`. Numbered without gaps per account and calendar year; never changed once issued (a correction is a new statement naming the one it supersedes). Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope affiliate:read. Another account's payout is 404 not_found; a payout not paid yet, 404 statement_not_issued.
+     */
+    get: operations['getPayoutStatement'];
     put?: never;
     post?: never;
     delete?: never;
@@ -802,6 +866,8 @@ export interface operations {
   listConversions: {
     parameters: {
       query?: {
+        /** @description Only sales attributed this way: link (a tracked link; also every sale from before channels existed), code, agent or inquiry. */
+        channel?: 'link' | 'code' | 'agent' | 'inquiry';
         /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
         cursor?: string;
         /** @description UTC day, YYYY-MM-DD (inclusive). */
@@ -837,6 +903,11 @@ export interface operations {
           'application/json': {
             data: {
               campaign_id: number | null;
+              /**
+               * @description How the sale was attributed: a tracked link, a personal coupon code, an agent attribution token, or an accepted missing-sale inquiry.
+               * @enum {string}
+               */
+              channel?: 'link' | 'code' | 'agent' | 'inquiry';
               click_id: string | null;
               /** @description Decimal string (negative for a correction). */
               commission: string;
@@ -1009,41 +1080,99 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: {
-              /** @description The conversion as of this event. */
-              conversion: {
-                campaign_id?: number | null;
-                click_id?: string | null;
-                /** @description Decimal string. */
-                commission?: string;
-                currency?: string;
-                id?: string;
-                merchant?: {
-                  id?: number;
-                  name?: string;
-                } | null;
-                /** Format: date-time */
-                occurred_at?: string;
-                program_id?: number | null;
-                /** @description Decimal string. */
-                sale_amount?: string;
-                /** @enum {string} */
-                status?: 'pending' | 'approved' | 'declined';
-                subid?: string | null;
-              };
-              /**
-               * Format: date-time
-               * @description When the change happened.
-               */
-              created_at: string;
-              /** @enum {string} */
-              event: 'created' | 'approved' | 'declined' | 'reversed';
-              /** @description The event id: the same as the postback's for this event. */
-              id: string;
-              publisher_id: string;
-              /** @enum {string} */
-              type: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed';
-            }[];
+            data: (
+              | {
+                  /** @description The conversion as of this event. */
+                  conversion: {
+                    campaign_id?: number | null;
+                    click_id?: string | null;
+                    /** @description Decimal string. */
+                    commission?: string;
+                    currency?: string;
+                    id?: string;
+                    merchant?: {
+                      id?: number;
+                      name?: string;
+                    } | null;
+                    /** Format: date-time */
+                    occurred_at?: string;
+                    program_id?: number | null;
+                    /** @description Decimal string. */
+                    sale_amount?: string;
+                    /** @enum {string} */
+                    status?: 'pending' | 'approved' | 'declined';
+                    subid?: string | null;
+                  };
+                  /**
+                   * Format: date-time
+                   * @description When the change happened.
+                   */
+                  created_at: string;
+                  /** @enum {string} */
+                  event: 'created' | 'approved' | 'declined' | 'reversed';
+                  /** @description The event id: the same as the postback's for this event. */
+                  id: string;
+                  publisher_id: string;
+                  /** @enum {string} */
+                  type: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed';
+                }
+              | {
+                  /**
+                   * Format: date-time
+                   * @description When the change happened.
+                   */
+                  created_at: string;
+                  /**
+                   * @description The type's last part (the `{event}` macro): paid or failed.
+                   * @enum {string}
+                   */
+                  event: 'paid' | 'failed';
+                  /** @description The event id (`evt_…`): the same as the postback's for this event. */
+                  id: string;
+                  /** @description The payout as GET /payouts/{id} answers it, as of the event. */
+                  payout: {
+                    /** @description Decimal string in `currency`. */
+                    amount: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    currency: string;
+                    failure: {
+                      code: string;
+                      message: string;
+                    } | null;
+                    /** @description Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`). */
+                    fx: {
+                      amount: string;
+                      converted: string;
+                      date: string;
+                      from: string;
+                      rate: string;
+                      to: string;
+                    }[];
+                    /** @description Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…). */
+                    hold: {
+                      reasons: string[];
+                    } | null;
+                    /** @description `po_…` */
+                    id: string;
+                    method: {
+                      last4: string;
+                      /** @enum {string} */
+                      type: 'iban' | 'ach' | 'paypal';
+                    };
+                    /** Format: date-time */
+                    paid_at: string | null;
+                    statement: {
+                      number: string;
+                    } | null;
+                    /** @enum {string} */
+                    status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+                  };
+                  publisher_id: string;
+                  /** @enum {string} */
+                  type: 'payout.paid' | 'payout.failed';
+                }
+            )[];
             /** @description More events follow already: ask again at once. */
             has_more: boolean;
             /** @description Pass as `cursor` to get what follows (also when `data` is empty: keep it and poll again). */
@@ -1290,6 +1419,877 @@ export interface operations {
         };
       };
       /** @description Unavailable */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listInquiries: {
+    parameters: {
+      query?: {
+        /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
+        cursor?: string;
+        /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
+        page?: number;
+        page_size?: number;
+        status?: 'open' | 'accepted' | 'rejected';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page envelope of inquiries */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Decimal string in `currency`. */
+              amount: string;
+              /** @description The click id named when filing. */
+              click_id: string | null;
+              /**
+               * @description The order was credited already when the inquiry was to be accepted.
+               * @enum {string|null}
+               */
+              conflict: 'order_already_credited' | null;
+              /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+              conversion_id: string | null;
+              /** Format: date-time */
+              created_at: string;
+              currency: string;
+              /** Format: date-time */
+              decided_at: string | null;
+              /**
+               * @description merchant, operator, or window (the response window's job).
+               * @enum {string|null}
+               */
+              decided_by: 'merchant' | 'operator' | 'window' | null;
+              evidence: {
+                /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+                clicks: {
+                  click_id: string;
+                  /** Format: date-time */
+                  clicked_at: string;
+                  /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                  verified: boolean;
+                }[];
+              };
+              /** @description `inq_…` */
+              id: string;
+              note: string | null;
+              /** Format: date-time */
+              occurred_at: string;
+              order_id: string;
+              program_id: number;
+              /**
+               * @description Why it was rejected.
+               * @enum {string|null}
+               */
+              reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+              /**
+               * Format: date-time
+               * @description Unanswered by then, the inquiry is decided on its evidence.
+               */
+              respond_by: string;
+              /** @enum {string} */
+              status: 'open' | 'accepted' | 'rejected';
+              /** Format: date-time */
+              updated_at: string;
+            }[];
+            /** @description True when page + 1 holds more items. */
+            has_more: boolean;
+            /** @description Pass as `cursor` (with the same filters) for the next page, however deep; null on the last page. */
+            next_cursor: string | null;
+            /** @description The next page number, or null on the last page. */
+            next_page: number | null;
+            page: number;
+            page_size: number;
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  fileInquiry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The order's amount, a positive decimal string with at most the currency's minor-unit decimals. */
+          amount: string;
+          /** @description The click id of your tracked link that brought the order, if you know it. */
+          click_id?: string;
+          /**
+           * @description ISO 4217 (upper case).
+           * @enum {string}
+           */
+          currency:
+            | 'AED'
+            | 'AFN'
+            | 'ALL'
+            | 'AMD'
+            | 'ANG'
+            | 'AOA'
+            | 'ARS'
+            | 'AUD'
+            | 'AWG'
+            | 'AZN'
+            | 'BAM'
+            | 'BBD'
+            | 'BDT'
+            | 'BGN'
+            | 'BHD'
+            | 'BIF'
+            | 'BMD'
+            | 'BND'
+            | 'BOB'
+            | 'BRL'
+            | 'BSD'
+            | 'BTN'
+            | 'BWP'
+            | 'BYN'
+            | 'BZD'
+            | 'CAD'
+            | 'CDF'
+            | 'CHF'
+            | 'CLP'
+            | 'CNY'
+            | 'COP'
+            | 'CRC'
+            | 'CUC'
+            | 'CUP'
+            | 'CVE'
+            | 'CZK'
+            | 'DJF'
+            | 'DKK'
+            | 'DOP'
+            | 'DZD'
+            | 'EGP'
+            | 'ERN'
+            | 'ETB'
+            | 'EUR'
+            | 'FJD'
+            | 'FKP'
+            | 'GBP'
+            | 'GEL'
+            | 'GHS'
+            | 'GIP'
+            | 'GMD'
+            | 'GNF'
+            | 'GTQ'
+            | 'GYD'
+            | 'HKD'
+            | 'HNL'
+            | 'HRK'
+            | 'HTG'
+            | 'HUF'
+            | 'IDR'
+            | 'ILS'
+            | 'INR'
+            | 'IQD'
+            | 'IRR'
+            | 'ISK'
+            | 'JMD'
+            | 'JOD'
+            | 'JPY'
+            | 'KES'
+            | 'KGS'
+            | 'KHR'
+            | 'KMF'
+            | 'KPW'
+            | 'KRW'
+            | 'KWD'
+            | 'KYD'
+            | 'KZT'
+            | 'LAK'
+            | 'LBP'
+            | 'LKR'
+            | 'LRD'
+            | 'LSL'
+            | 'LYD'
+            | 'MAD'
+            | 'MDL'
+            | 'MGA'
+            | 'MKD'
+            | 'MMK'
+            | 'MNT'
+            | 'MOP'
+            | 'MRU'
+            | 'MUR'
+            | 'MVR'
+            | 'MWK'
+            | 'MXN'
+            | 'MYR'
+            | 'MZN'
+            | 'NAD'
+            | 'NGN'
+            | 'NIO'
+            | 'NOK'
+            | 'NPR'
+            | 'NZD'
+            | 'OMR'
+            | 'PAB'
+            | 'PEN'
+            | 'PGK'
+            | 'PHP'
+            | 'PKR'
+            | 'PLN'
+            | 'PYG'
+            | 'QAR'
+            | 'RON'
+            | 'RSD'
+            | 'RUB'
+            | 'RWF'
+            | 'SAR'
+            | 'SBD'
+            | 'SCR'
+            | 'SDG'
+            | 'SEK'
+            | 'SGD'
+            | 'SHP'
+            | 'SLE'
+            | 'SLL'
+            | 'SOS'
+            | 'SRD'
+            | 'SSP'
+            | 'STN'
+            | 'SVC'
+            | 'SYP'
+            | 'SZL'
+            | 'THB'
+            | 'TJS'
+            | 'TMT'
+            | 'TND'
+            | 'TOP'
+            | 'TRY'
+            | 'TTD'
+            | 'TWD'
+            | 'TZS'
+            | 'UAH'
+            | 'UGX'
+            | 'USD'
+            | 'UYU'
+            | 'UZS'
+            | 'VES'
+            | 'VND'
+            | 'VUV'
+            | 'WST'
+            | 'XAF'
+            | 'XCD'
+            | 'XCG'
+            | 'XDR'
+            | 'XOF'
+            | 'XPF'
+            | 'XSU'
+            | 'YER'
+            | 'ZAR'
+            | 'ZMW'
+            | 'ZWG'
+            | 'ZWL';
+          /** @description What the merchant should know (shown to the merchant). */
+          note?: string;
+          /**
+           * Format: date-time
+           * @description When the order was placed: not in the future, at most 90 days ago.
+           */
+          occurred_at: string;
+          /** @description The merchant's order id (from your customer's confirmation, or the merchant's report). */
+          order_id: string;
+          /** @description A program you are approved for. */
+          program_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description This order was filed before: its inquiry */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** @description The click id named when filing. */
+            click_id: string | null;
+            /**
+             * @description The order was credited already when the inquiry was to be accepted.
+             * @enum {string|null}
+             */
+            conflict: 'order_already_credited' | null;
+            /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+            conversion_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * @description merchant, operator, or window (the response window's job).
+             * @enum {string|null}
+             */
+            decided_by: 'merchant' | 'operator' | 'window' | null;
+            evidence: {
+              /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+              clicks: {
+                click_id: string;
+                /** Format: date-time */
+                clicked_at: string;
+                /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                verified: boolean;
+              }[];
+            };
+            /** @description `inq_…` */
+            id: string;
+            note: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            order_id: string;
+            program_id: number;
+            /**
+             * @description Why it was rejected.
+             * @enum {string|null}
+             */
+            reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+            /**
+             * Format: date-time
+             * @description Unanswered by then, the inquiry is decided on its evidence.
+             */
+            respond_by: string;
+            /** @enum {string} */
+            status: 'open' | 'accepted' | 'rejected';
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Filed, open */
+      201: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** @description The click id named when filing. */
+            click_id: string | null;
+            /**
+             * @description The order was credited already when the inquiry was to be accepted.
+             * @enum {string|null}
+             */
+            conflict: 'order_already_credited' | null;
+            /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+            conversion_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * @description merchant, operator, or window (the response window's job).
+             * @enum {string|null}
+             */
+            decided_by: 'merchant' | 'operator' | 'window' | null;
+            evidence: {
+              /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+              clicks: {
+                click_id: string;
+                /** Format: date-time */
+                clicked_at: string;
+                /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                verified: boolean;
+              }[];
+            };
+            /** @description `inq_…` */
+            id: string;
+            note: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            order_id: string;
+            program_id: number;
+            /**
+             * @description Why it was rejected.
+             * @enum {string|null}
+             */
+            reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+            /**
+             * Format: date-time
+             * @description Unanswered by then, the inquiry is decided on its evidence.
+             */
+            respond_by: string;
+            /** @enum {string} */
+            status: 'open' | 'accepted' | 'rejected';
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description program_not_approved, or the credential not allowed */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such program */
+      404: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description order_already_credited (to you), or the Idempotency-Key reused */
+      409: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large: the body is over 1 MiB */
+      413: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description unsupported_media_type: the body must be application/json */
+      415: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getInquiry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The inquiry */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** @description The click id named when filing. */
+            click_id: string | null;
+            /**
+             * @description The order was credited already when the inquiry was to be accepted.
+             * @enum {string|null}
+             */
+            conflict: 'order_already_credited' | null;
+            /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+            conversion_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * @description merchant, operator, or window (the response window's job).
+             * @enum {string|null}
+             */
+            decided_by: 'merchant' | 'operator' | 'window' | null;
+            evidence: {
+              /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+              clicks: {
+                click_id: string;
+                /** Format: date-time */
+                clicked_at: string;
+                /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                verified: boolean;
+              }[];
+            };
+            /** @description `inq_…` */
+            id: string;
+            note: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            order_id: string;
+            program_id: number;
+            /**
+             * @description Why it was rejected.
+             * @enum {string|null}
+             */
+            reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+            /**
+             * Format: date-time
+             * @description Unanswered by then, the inquiry is decided on its evidence.
+             */
+            respond_by: string;
+            /** @enum {string} */
+            status: 'open' | 'accepted' | 'rejected';
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such inquiry */
+      404: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2888,6 +3888,228 @@ export interface operations {
       };
     };
   };
+  getPayoutStatement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statement: a PDF (text selectable), or with Accept: application/json its content */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currencies: {
+              brought_forward: string;
+              converted: string;
+              currency: string;
+              fx: {
+                date: string;
+                rate: string;
+                to: string;
+              } | null;
+              lines: string;
+              paid: string;
+            }[];
+            /** @enum {string} */
+            document: 'self_billing_statement';
+            /**
+             * Format: date-time
+             * @description The payment date.
+             */
+            issued_at: string;
+            issuer: {
+              address: string[];
+              country: string;
+              legal_name: string;
+              tax_id: string;
+              vat_id: string;
+            };
+            /** @description One line per program, month of the sales and currency. */
+            lines: {
+              amount: string;
+              commission: string;
+              corrections: string;
+              currency: string;
+              month: string;
+              program: string;
+              program_id: number | null;
+              reversals: string;
+            }[];
+            /** @description `YYYY-NNNNNN`: numbered without gaps per account and calendar year. */
+            number: string;
+            payout: {
+              amount: string;
+              currency: string;
+              id: string;
+              method: {
+                last4: string;
+                type: string;
+              };
+              /** Format: date-time */
+              paid_at: string;
+            };
+            period: {
+              /** Format: date-time */
+              from: string | null;
+              /** Format: date-time */
+              to: string;
+            };
+            /** @description The number of the statement this one corrects. */
+            supersedes: string | null;
+            supplier: {
+              account_id: string;
+              address: string[];
+              country: string | null;
+              /** @enum {string|null} */
+              kind: 'individual' | 'company' | null;
+              /** @description The tax profile's legal name, else the account's name. */
+              name: string;
+              tax_profile: boolean;
+              tin_kind: string | null;
+              /** @description The taxpayer id, masked. */
+              tin_masked: string | null;
+              vat_id: string | null;
+            };
+            total: {
+              amount: string;
+              currency: string;
+            };
+            vat: {
+              text: string;
+              /** @enum {string} */
+              treatment: 'reverse_charge' | 'not_taxable_person' | 'no_vat_id' | 'domestic' | 'outside_eu' | 'no_vat' | 'undetermined';
+            };
+          };
+          'application/pdf': string;
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such payout (not_found), or no statement yet: it is issued when the payout is paid (statement_not_issued) */
+      404: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getPostback: {
     parameters: {
       query?: never;
@@ -3052,6 +4274,7 @@ export interface operations {
           /** @default true */
           active?: boolean;
           /**
+           * @description The sale events by default; payout.paid and payout.failed only when listed (opt-in).
            * @default [
            *       "sale.created",
            *       "sale.approved",
@@ -3059,7 +4282,7 @@ export interface operations {
            *       "sale.reversed"
            *     ]
            */
-          event_types?: ('sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed')[];
+          event_types?: ('sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed' | 'payout.paid' | 'payout.failed')[];
           /**
            * @default POST
            * @enum {string}
@@ -3067,7 +4290,7 @@ export interface operations {
           http_method?: 'GET' | 'POST';
           /**
            * Format: uri
-           * @description https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}.
+           * @description https URL; macros {subid} {commission} {currency} {status} {event} {conversion_id} {program_id} {campaign_id} {click_id}. For events that are not sale events (payout.paid, payout.failed) only {event} has a value (`paid`, `failed`); the sale macros are empty.
            */
           url: string;
         };
@@ -3291,7 +4514,7 @@ export interface operations {
       query?: {
         /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
         cursor?: string;
-        event?: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed';
+        event?: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed' | 'payout.paid' | 'payout.failed';
         /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
         page?: number;
         page_size?: number;
