@@ -62,6 +62,7 @@ export type {
   Payout,
   PayoutEvent,
   PayoutPage,
+  PayoutStatement,
   PostbackConfig,
   PostbackDelivery,
   PostbackDeliveryPage,
