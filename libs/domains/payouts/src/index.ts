@@ -66,6 +66,7 @@ export { payoutEventBody, payoutEventSource } from './payout-events';
 // Self-billing statements: issued when a payout is paid, numbered without gaps, a PDF and its snapshot.
 export { STATEMENT_SCHEMA } from './statements/snapshot';
 export type { StatementCurrency, StatementLine, StatementSnapshot } from './statements/snapshot';
+export type { StatementDoc } from './statements/statement.schema';
 export { issueMissingStatements, issueStatement, operatorReissueStatement, pdfBytes, statementNumber } from './statements/issue';
 export { getPayoutStatement, statementOf } from './statements/statements.service';
 export type { PayoutStatement } from './statements/statements.service';

@@ -18,7 +18,7 @@ import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleE
 import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
-import { payoutEventSource, payoutsDomain, type FxRatesDoc, type PayoutDoc, type PayoutProfileDoc, type PayoutRunDoc, type PayoutsData } from '@cw/payouts';
+import { payoutEventSource, payoutsDomain, type FxRatesDoc, type PayoutDoc, type PayoutProfileDoc, type PayoutRunDoc, type PayoutsData, type StatementDoc } from '@cw/payouts';
 import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
 import { inquiriesDomain, type InquiriesData, type InquiryDoc } from '@cw/inquiries';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
@@ -98,6 +98,7 @@ export interface Models extends CatalogModels {
   Payout: Model<PayoutDoc>;
   Inquiry: Model<InquiryDoc>;
   FxRates: Model<FxRatesDoc>;
+  Statement: Model<StatementDoc>;
   PostbackConfig: Model<PostbackConfigDoc>;
   PostbackDelivery: Model<PostbackDeliveryDoc>;
   Offer: Model<OfferDoc>;
