@@ -81,6 +81,7 @@ describe('MCP tools', () => {
       'list_balance_transactions',
       'list_payouts',
       'get_payout_statement',
+      'get_payout_statement',
       'file_inquiry',
       'list_inquiries',
     ]);

@@ -11,6 +11,7 @@ import { listEventsTool } from './list-events.tool';
 import { listLinksTool } from './list-links.tool';
 import { listPayoutsTool } from './list-payouts.tool';
 import { getPayoutStatementTool } from './get-payout-statement.tool';
+import { getPayoutStatementTool } from './get-payout-statement.tool';
 import { fileInquiryTool } from './file-inquiry.tool';
 import { listInquiriesTool } from './list-inquiries.tool';
 import { listProgramsTool } from './list-programs.tool';
@@ -33,6 +34,7 @@ export const TOOLS: readonly Tool[] = [
   getPaymentStatusTool,
   listBalanceTransactionsTool,
   listPayoutsTool,
+  getPayoutStatementTool,
   getPayoutStatementTool,
   fileInquiryTool,
   listInquiriesTool,
