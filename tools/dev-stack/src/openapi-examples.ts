@@ -72,10 +72,16 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    const text = await res.text();
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = bytes.toString('utf8');
     if (!(accept ?? ((s) => s >= 200 && s < 300))(res.status))
       throw new Error(`${operationId}: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    const parsed: unknown = contentType === 'application/json' || contentType.endsWith('+json') ? JSON.parse(text) : firstLines(text, 4);
+    const parsed: unknown =
+      contentType === 'application/json' || contentType.endsWith('+json')
+        ? JSON.parse(text)
+        : contentType === 'application/pdf'
+          ? `${bytes.subarray(0, 8).toString('latin1')}… (a PDF of ${bytes.length} bytes)`
+          : firstLines(text, 4);
     out.push({ app, operationId, status: res.status, contentType, body: masked(parsed) });
     return parsed as Record<string, unknown> & { data?: Array<Record<string, unknown>> };
   }
@@ -96,6 +102,37 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
     const body = text.split('\n\n').slice(0, 3).join('\n\n') + '\n\n';
     out.push({ app, operationId, status: 200, contentType: 'text/event-stream', body: masked(body) });
   }
+  /** The operator pays a requested payout in the portal: signs in, approves its run, settles it with the sandbox bank. */
+  async function payInPortal(payoutId: string) {
+    const origin = new URL(base).origin;
+    const signin = await fetch(`${base}/portal/api/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: origin },
+      body: JSON.stringify(creds.fixtures.operator_login),
+    });
+    if (signin.status !== 200) throw new Error(`operator sign-in answered ${signin.status}`);
+    const cookie = signin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const csrf = ((await signin.json()) as { csrf_token: string }).csrf_token;
+    const op = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}/portal/api/operator${path}`, {
+        method,
+        headers: { Cookie: cookie, Origin: origin, 'X-CSRF-Token': csrf, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      if (res.status !== 200) throw new Error(`operator ${method} ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const runs = (await op('GET', '/payout-runs')) as unknown as { data: Array<{ _id?: string; id?: string }> } | Array<{ _id?: string; id?: string }>;
+    for (const run of Array.isArray(runs) ? runs : runs.data) {
+      const id = String(run.id ?? run._id);
+      const detail = (await op('GET', `/payout-runs/${id}`)) as { payouts: Array<{ id?: string; _id?: string }> };
+      if (!detail.payouts.some((p) => (p.id ?? p._id) === payoutId)) continue;
+      await op('POST', `/payout-runs/${id}/approve`);
+      await op('POST', `/payout-runs/${id}/settle`, { sandbox: true });
+      return;
+    }
+    throw new Error(`no payout run holds ${payoutId}`);
+  }
   const P = '/api/v1/publisher';
   const f = creds.fixtures;
   const pubCall = (op: string, method: string, path: string, auth: Auth = key, body?: unknown) => call('publisher-api', op, method, `${P}${path}`, auth, body);
@@ -108,6 +145,10 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   const payout = await pubCall('requestPayout', 'POST', '/payouts/', key, {});
   await pubCall('listPayouts', 'GET', '/payouts/?page_size=2');
   await pubCall('getPayout', 'GET', `/payouts/${String(payout.id)}/`);
+  // The network pays it (an admin approves its run, the sandbox bank settles it): its statement is issued.
+  await payInPortal(String(payout.id));
+  await pubCall('getPayoutStatement', 'GET', `/payouts/${String(payout.id)}/statement/`);
+  await pubCall('getPayoutStatement', 'GET', `/payouts/${String(payout.id)}/statement/`, { ...key, Accept: 'application/json' } as Auth);
   await pubCall('searchProducts', 'GET', `/products/?q=${encodeURIComponent(f.group_query)}&country=${f.country}&limit=2`);
   await pubCall('lookupProducts', 'GET', `/products/lookup/?gtins=${f.gtin_leading_zero}&country=${f.country}`);
   await pubCall('listPrograms', 'GET', '/programs/?page_size=2');
