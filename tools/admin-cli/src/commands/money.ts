@@ -10,6 +10,7 @@ import {
   operatorImportFx,
   operatorListPayoutRuns,
   operatorPayoutRun,
+  operatorReissueStatement,
   operatorSettlePayoutRun,
 } from '@cw/payouts';
 import { conversionView } from '@cw/conversions';
@@ -139,5 +140,10 @@ export const PAYOUT_COMMANDS: Record<string, CommandSpec> = {
     summary: 'Cancel a held payout (its balance stays for a later payout)',
     options: { payout: { type: 'string', required: true, doc: 'payout id (po_…)' } },
     run: async (deps, o) => operatorDecideHold(deps, deps.operator, { payoutId: str(o, 'payout')!, action: 'cancel' }),
+  },
+  'statement:reissue': {
+    summary: "Correct a paid payout's self-billing statement: a new statement (next number) from today's data, naming the one it supersedes; earlier ones stay as issued",
+    options: { payout: { type: 'string', required: true, doc: 'payout id (po_…)' } },
+    run: async (deps, o) => operatorReissueStatement(deps, deps.operator, { payoutId: str(o, 'payout')! }),
   },
 };
