@@ -4,6 +4,7 @@ import { storeClicks } from '@cw/stats';
 import { BatchedCounter } from '@cw/ratelimit';
 import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
 import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
+import { attributionRoutes } from './routes/attributions.routes';
 import { conversionRoutes } from './routes/conversions.routes';
 import { inquiryRoutes } from './routes/inquiries.routes';
 import { redirectRoute } from './routes/redirect.node-route';
@@ -26,7 +27,7 @@ export interface TrackerApp extends Koa {
 /** How often the redirects' per-address counts go to the rate-limit store (docs/decisions/0050-tracker-counts-addresses-in-batches.md). */
 export const ADDRESS_COUNT_FLUSH_MS = 100;
 
-export const routes = (deps: AppDeps): RouteSpec[] => [...conversionRoutes(deps), ...inquiryRoutes(deps)];
+export const routes = (deps: AppDeps): RouteSpec[] => [...conversionRoutes(deps), ...attributionRoutes(deps), ...inquiryRoutes(deps)];
 
 export function api(deps: AppDeps): ApiDescription {
   return {

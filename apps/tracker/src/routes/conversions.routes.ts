@@ -56,8 +56,9 @@ export function conversionRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/conversions',
       operationId: 'reportConversion',
-      summary: 'Report a sale on a click: 201 created (pending), 200 when the same order was reported before',
-      description: 'Merchant token (Bearer) only. The click must be on one of your programs, not flagged as a bot, and within the cookie window.',
+      summary: 'Report a sale on a click, a coupon code or an agent attribution token: 201 created (pending), 200 when the same order was reported before',
+      description:
+        "Merchant token (Bearer) only. Attribute by `click_id` (on one of your programs, not flagged as a bot, within the cookie window), else by an agent's `affiliate_attribution` object or its `attribution_token` (issued for your programs, not expired at the sale, crediting one order only), else by a publisher's `coupon_code`. With a `click_id`, the click alone decides (a code or token beside it is ignored and not spent). Tokens and codes are never echoed back.",
       tags: ['Conversions'],
       security: ['MerchantToken'],
       body: INTAKE_INPUT,
@@ -66,8 +67,11 @@ export function conversionRoutes(deps: AppDeps): RouteSpec[] {
         200: { description: 'The conversion of this order (unchanged)', schema: CONVERSION },
         201: { description: 'Created, pending', schema: CONVERSION },
         ...ERRORS,
-        404: { description: 'click_not_found: no such click on your programs' },
-        422: { description: 'click_expired (older than the cookie window) or click_is_bot' },
+        404: { description: 'click_not_found: no such click on your programs; code_not_found: no active coupon code of that name on your programs' },
+        422: {
+          description:
+            "click_expired (older than the cookie window), click_is_bot, or attribution_invalid (the token is not this network's, not for your programs, expired, or spent by another order)",
+        },
       },
       handler: async (ctx, { body }) => {
         const r = await recordSale(deps, merchantOf(ctx), body);

@@ -19,6 +19,8 @@ export interface SaleAttribution {
   click_id?: string;
   link_id?: string;
   subid?: string;
+  /** A sale by a personal coupon code: the code's id (@cw/codes). */
+  code_id?: string;
 }
 
 const invalid = (param: string, detail: string) =>
@@ -48,6 +50,7 @@ export async function recordAttributedSale(
     campaign_id: attribution.campaign_id,
     ...(attribution.click_id ? { click_id: attribution.click_id } : {}),
     ...(attribution.link_id ? { link_id: attribution.link_id } : {}),
+    ...(attribution.code_id ? { code_id: attribution.code_id } : {}),
     subid: attribution.subid ?? '',
     channel: opts.channel,
     order_ref: input.order_id,
@@ -78,7 +81,11 @@ export async function recordAttributedSale(
 }
 
 /** Who an order of the merchant is credited to, if anyone (its conversion's id and publisher). */
-export async function saleOfOrder(deps: Pick<ConversionsDeps, 'data'>, merchantId: number, orderId: string): Promise<{ id: string; publisher_id: string } | null> {
+export async function saleOfOrder(
+  deps: Pick<ConversionsDeps, 'data'>,
+  merchantId: number,
+  orderId: string,
+): Promise<{ id: string; publisher_id: string } | null> {
   const c = await own(deps).Conversion.findById(conversionId(merchantId, orderId), { publisher_id: 1 }).lean<{ _id: string; publisher_id: string }>();
   return c ? { id: c._id, publisher_id: c.publisher_id } : null;
 }

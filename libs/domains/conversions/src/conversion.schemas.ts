@@ -13,13 +13,45 @@ export const TIMEZONE = {
 
 const DAY = { type: 'string', format: 'date', description: 'UTC day, YYYY-MM-DD (inclusive).' } as const;
 
-/** A merchant's sale report (server to server). */
+/** An agent attribution token on the wire (`atp_…`; @cw/links' ATTRIBUTION_TOKEN_PATTERN). */
+const ATTRIBUTION_TOKEN = { type: 'string', pattern: '^atp_[A-Za-z0-9_-]{40,460}$' } as const;
+
+/**
+ * A merchant's sale report (server to server): attributed by `click_id`, else by an agent's
+ * `affiliate_attribution` (or its `attribution_token`), else by a `coupon_code`; one of them is
+ * required. A report with a click id is the click's alone (docs/decisions/0057-codes-and-agent-tokens.md).
+ */
 export const INTAKE_INPUT = {
   type: 'object',
   additionalProperties: false,
-  required: ['click_id', 'order_id', 'amount', 'currency'],
+  required: ['order_id', 'amount', 'currency'],
   properties: {
-    click_id: { type: 'string', pattern: '^clk_[A-Za-z0-9_-]{1,128}$', description: 'The click id the tracked link appended to your landing URL.' },
+    click_id: {
+      type: 'string',
+      pattern: '^clk_[A-Za-z0-9_-]{1,128}$',
+      description: "The click id the tracked link appended to your landing URL. When given, the sale is the click's (a code or token beside it is ignored).",
+    },
+    coupon_code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "A publisher's personal coupon code the shopper used (any case). In place of click_id; an unknown or inactive code answers 404 code_not_found.",
+    },
+    affiliate_attribution: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['token'],
+      description: "The Agentic Commerce Protocol's affiliate_attribution object an agent passed at checkout, as received. In place of click_id.",
+      properties: {
+        provider: { type: 'string', maxLength: 255 },
+        token: { ...ATTRIBUTION_TOKEN, description: 'The signed attribution token (atp_…).' },
+        publisher_id: { type: 'string', maxLength: 100 },
+        campaign_id: { type: ['string', 'integer'], maxLength: 20 },
+        expires_at: { type: 'string', maxLength: 40 },
+      },
+    },
+    attribution_token: { ...ATTRIBUTION_TOKEN, description: "An agent's attribution token alone (affiliate_attribution.token). In place of click_id." },
     order_id: { type: 'string', minLength: 1, maxLength: 128, description: 'Your order id; the same order id again answers the existing conversion.' },
     amount: {
       type: 'string',

@@ -10,5 +10,8 @@ export { ConversionsData, conversionsDomain, conversionsModels } from './data/co
 export type { ConversionRow, ConversionsModels } from './data/conversions.data';
 export type { ConversionCounter } from './data/conversions.data';
 export { CONVERSION_CHANNELS, CONVERSION_STATUSES, SALE_EVENT_TYPES } from './data/conversion.schema';
+export type { AttributionSpendDoc } from './data/attribution-spend.schema';
 export type { ConversionChannel, ConversionDoc, ConversionRecord, ConversionStatus, SaleEventType } from './data/conversion.schema';
-export type { ConversionsDeps } from './deps';
+export type { ConversionsDeps, IntakeDeps } from './deps';
+export { judgeToken, tokenOf, VERIFY_ATTRIBUTION_INPUT, verifyAttribution } from './agent-attribution';
+export type { TokenProblem } from './agent-attribution';

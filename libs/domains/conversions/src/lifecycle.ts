@@ -19,7 +19,8 @@ import type { ConversionRecord, ConversionStatus, SaleEventType } from './data/c
 import { addDecimals, compareDecimals, formatDecimal, isCurrency, minorUnits, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
 import type { InputOf } from '@cw/usecase';
 import type { INTAKE_INPUT } from './conversion.schemas';
-import { own, type ConversionsDeps } from './deps';
+import { own, type ConversionsDeps, type IntakeDeps } from './deps';
+import { recordSaleWithoutClick } from './agent-attribution';
 
 const DAY = 86_400_000;
 
@@ -65,13 +66,11 @@ export interface RecordedSale {
   conversion: ConversionRecord;
 }
 
-/** A merchant reports a sale on one of its clicks: 201 once per (merchant, order id), then the same conversion. */
-export async function recordSale(
-  deps: ConversionsDeps,
-  merchant: MerchantPrincipal,
-  input: InputOf<typeof INTAKE_INPUT>,
-  now = new Date(),
-): Promise<RecordedSale> {
+/**
+ * A merchant reports a sale on one of its clicks (or by an agent's attribution token or a coupon
+ * code: ./agent-attribution.ts): 201 once per (merchant, order id), then the same conversion.
+ */
+export async function recordSale(deps: IntakeDeps, merchant: MerchantPrincipal, input: InputOf<typeof INTAKE_INPUT>, now = new Date()): Promise<RecordedSale> {
   if (!isCurrency(input.currency)) throw invalid('currency', `"${input.currency}" is not an ISO 4217 currency`);
   const units = minorUnits(input.currency);
   const amount = parseDecimal(input.amount);
@@ -81,6 +80,8 @@ export async function recordSale(
   const id = conversionId(merchant.merchantId, input.order_id);
   const existing = await own(deps).Conversion.findById(id).lean<ConversionRecord>();
   if (existing) return { created: false, conversion: existing };
+  // No click: an agent's token or a coupon code (a click id, when given, decides alone).
+  if (input.click_id === undefined) return recordSaleWithoutClick(deps, merchant, input, id, occurredAt, now);
 
   const click = await attributionOf(deps, input.click_id);
   // Another merchant's click is indistinguishable from an unknown one.
@@ -101,6 +102,7 @@ export async function recordSale(
     campaign_id: click.campaign_id,
     click_id: input.click_id,
     link_id: click.link_id,
+    channel: 'link' as const,
     subid: click.subid ?? '',
     order_ref: input.order_id,
     status: 'pending' as const,

@@ -13,7 +13,8 @@ import { authDomain, type AuthData, type CredentialDoc, type CredentialUseDoc, t
 import { auditDomain, type AuditData, type SecurityEventDoc } from '@cw/audit';
 import { peopleDomain, type AccountMemberDoc, type MailTokenDoc, type PeopleData, type SessionDoc, type UserDoc } from '@cw/people';
 import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog';
-import { conversionsDomain, type ConversionDoc, type ConversionsData } from '@cw/conversions';
+import { codesDomain, type CodeDoc, type CodesData } from '@cw/codes';
+import { conversionsDomain, type AttributionSpendDoc, type ConversionDoc, type ConversionsData } from '@cw/conversions';
 import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleEventDoc } from '@cw/events-feed';
 import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
@@ -48,6 +49,7 @@ export interface PlatformData {
   programs: ProgramsData;
   catalog: CatalogData;
   links: LinksData;
+  codes: CodesData;
   conversions: ConversionsData;
   eventsFeed: EventsFeedData;
   stats: StatsData;
@@ -86,7 +88,9 @@ export interface Models extends CatalogModels {
   /** Click rows of the older layout (until `clicks:migrate`). */
   Click: Model<ClickDoc>;
   ClickCompaction: Model<ClickCompactionDoc>;
+  Code: Model<CodeDoc>;
   Conversion: Model<ConversionDoc>;
+  AttributionSpend: Model<AttributionSpendDoc>;
   SaleEvent: Model<SaleEventDoc>;
   EventLogHead: Model<EventLogHeadDoc>;
   Stat: Model<StatDoc>;
@@ -114,6 +118,7 @@ const DOMAINS = [
   programsDomain,
   catalogDomain,
   linksDomain,
+  codesDomain,
   conversionsDomain,
   eventsFeedDomain,
   statsDomain,

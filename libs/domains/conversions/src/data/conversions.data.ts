@@ -8,11 +8,14 @@ import type { Model } from 'mongoose';
 import { defineDomain, modelVault, insertManyTolerant } from '@cw/db';
 import type { ConversionRecord } from './conversion.schema';
 import { conversionSchema, type ConversionDoc } from './conversion.schema';
+import { attributionSpendSchema, type AttributionSpendDoc } from './attribution-spend.schema';
 
 export type ConversionRow = ConversionDoc & { _id: string };
 
 export interface ConversionsModels {
   Conversion: Model<ConversionDoc>;
+  /** Agent attribution tokens spent, by nonce (write-once). */
+  AttributionSpend: Model<AttributionSpendDoc>;
 }
 
 const { DomainHandle, open } = modelVault<ConversionsModels>('conversions');
@@ -164,6 +167,7 @@ export const conversionsDomain = defineDomain(
   'conversions',
   {
     Conversion: [conversionSchema, 'conversions'],
+    AttributionSpend: [attributionSpendSchema, 'attribution_spends'],
   },
   (m: ConversionsModels) => new ConversionsData(m),
 );
