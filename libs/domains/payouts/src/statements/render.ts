@@ -118,7 +118,11 @@ export async function renderStatementPdf(s: StatementSnapshot): Promise<Buffer> 
     }
     const y = doc.y;
     const cells: Record<string, string> = { ...line, program_id: String(line.program_id ?? ''), program: cut(t(line.program), 38) };
-    for (const c of COLUMNS) doc.text(cells[c.key] ?? '', c.x, y, { width: c.width, align: c.align, lineBreak: false });
+    // Placed by hand (right-aligned by the string's width): pdfkit's line wrapper is most of a cell's cost.
+    for (const c of COLUMNS) {
+      const v = cells[c.key] ?? '';
+      doc.text(v, c.align === 'right' ? c.x + c.width - doc.widthOfString(v) : c.x, y, { lineBreak: false });
+    }
     doc.y = y + 11;
   }
   if (!s.lines.length) doc.text('No commission, reversal or correction entries in this period.', MARGIN);
