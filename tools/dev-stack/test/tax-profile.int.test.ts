@@ -56,6 +56,9 @@ afterAll(async () => {
   if (mailDir) rmSync(mailDir, { recursive: true, force: true });
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, read field by field in assertions
+type Json = Record<string, any>;
+
 const creds = () => platform.credentials!;
 const account = () => creds().publishers[0]!.account_id;
 
@@ -76,7 +79,7 @@ async function session(login: { email: string; password: string }) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
-    return { status: r.status, text, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+    return { status: r.status, text, body: text ? (JSON.parse(text) as Json) : {} };
   };
   return { call, reauth: () => call('POST', '/reauth', { password: login.password }) };
 }
@@ -88,7 +91,7 @@ const api = async (path: string) => {
 
 const cli = async (email: string, ...args: string[]) => {
   const r = await runCli([...args, '--json'], { MONGODB_URI: platform.mongoUri, OPERATOR_EMAIL: email, PAYOUT_METHOD_HOLD_HOURS: '0' }, dir);
-  return { code: r.code, body: JSON.parse(r.out) as Record<string, any> };
+  return { code: r.code, body: JSON.parse(r.out) as Json };
 };
 
 const expectNoTaxField = (text: string) => {
@@ -126,10 +129,10 @@ describe('a US payee without a tax profile', () => {
     expect(created.code, JSON.stringify(created.body)).toBe(0);
     runId = created.body.id;
     const shown = await cli('alice@network.example', 'payout-run:show', '--run', runId);
-    const held = (shown.body.payouts as Array<Record<string, any>>).find((p) => p.publisher_id === account())!;
+    const held = (shown.body.payouts as Array<Json>).find((p) => p.publisher_id === account())!;
     expect(held).toMatchObject({ status: 'held', holds: ['tax_profile_incomplete'], currency: 'USD', rail: 'csv' });
     payoutId = held.id;
-    const mine = JSON.parse((await api('/payouts/')).text) as { data: Array<Record<string, any>> };
+    const mine = JSON.parse((await api('/payouts/')).text) as { data: Array<Json> };
     expect(mine.data.find((p) => p.id === payoutId)).toMatchObject({ status: 'pending', hold: { reasons: ['tax_profile_incomplete'] } });
     const release = await cli('alice@network.example', 'payout:release', '--payout', payoutId);
     expect(release.code).not.toBe(0);
@@ -176,7 +179,7 @@ describe('the tax profile', () => {
 
     // In the security log, masked; the owner is mailed.
     const log = await owner.call('GET', `/accounts/${account()}/security-log`);
-    const event = (log.body.data as Array<Record<string, any>>).find((e) => e.type === 'tax_profile_changed');
+    const event = (log.body.data as Array<Json>).find((e) => e.type === 'tax_profile_changed');
     expect(event).toBeDefined();
     expect(JSON.stringify(event)).not.toContain('912');
     await expect
