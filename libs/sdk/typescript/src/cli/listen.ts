@@ -109,9 +109,12 @@ export async function listen(cw: CwClient, opts: ListenOptions): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   for await (const e of cw.events.stream({ cursor, signal: opts.signal })) {
     if (wanted && !wanted.has(e.type)) continue;
-    const p = deliver(opts, secret, { type: e.type, data: e.data, eventId: e.event.id, conversionId: e.event.conversion?.id }).finally(() =>
-      inFlight.delete(p),
-    );
+    const p = deliver(opts, secret, {
+      type: e.type,
+      data: e.data,
+      eventId: e.event.id,
+      conversionId: 'conversion' in e.event ? e.event.conversion?.id : undefined,
+    }).finally(() => inFlight.delete(p));
     inFlight.add(p);
   }
   await Promise.all(inFlight);

@@ -203,7 +203,8 @@ async function run(argv: string[]): Promise<void> {
       const cursor = flags.cursor ?? (flags['from-start'] ? undefined : await cw.events.latestCursor());
       say('Waiting for sale events (Ctrl-C stops)...');
       for await (const e of cw.events.stream({ cursor, signal })) {
-        const c = e.event.conversion;
+        // Payout events (and types this version does not know) have no conversion.
+        const c = 'conversion' in e.event ? e.event.conversion : undefined;
         if (flags.json) out(JSON.stringify({ cursor: e.cursor, event: e.event }));
         else
           out(`${e.event.created_at}  ${e.type.padEnd(14)} ${c?.id ?? ''}  ${money(c?.commission, c?.currency)}  subid=${c?.subid ?? ''}  cursor=${e.cursor}`);
