@@ -331,6 +331,18 @@ describe('accessibility', () => {
     await page.reload();
     await settled(page);
     expect(await page.getByLabel('Postback URL').inputValue()).toBe(url);
+    // Payout events are opt-in: offered unchecked beside the sale events, and kept once chosen.
+    expect(await page.getByLabel('sale.created').isChecked()).toBe(true);
+    expect(await page.getByLabel('payout.paid').isChecked()).toBe(false);
+    await tabTo(page, page.getByLabel('payout.paid'), 60);
+    await page.keyboard.press('Space');
+    await tabTo(page, page.getByRole('button', { name: 'Save postback' }), 60);
+    await page.keyboard.press('Enter');
+    await page.getByRole('main').getByText('Postback saved.').waitFor();
+    await page.reload();
+    await settled(page);
+    expect(await page.getByLabel('payout.paid').isChecked()).toBe(true);
+    expect(await page.getByLabel('payout.failed').isChecked()).toBe(false);
     expect(rings.filter((r) => r.what.startsWith('body'))).toEqual([]);
   }, 90_000);
 });

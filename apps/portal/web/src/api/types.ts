@@ -72,6 +72,8 @@ export interface IssuedCredential {
 }
 
 export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] as const;
+/** Opt-in postback types (a configuration gets the sale events unless it asks for these). */
+export const OPT_IN_EVENT_TYPES = ['payout.paid', 'payout.failed', 'inquiry.accepted', 'inquiry.rejected'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dead'] as const;
 
 export interface PostbackConfig {

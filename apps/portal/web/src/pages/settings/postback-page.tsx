@@ -2,7 +2,15 @@
 import { useId, useRef, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deliveriesQuery, keys, postbackQuery, putPostback, redeliver, rotatePostbackSecret, sendTestPostback } from '../../api/endpoints';
-import { DELIVERY_STATUSES, SALE_EVENT_TYPES, type Delivery, type PostbackConfig, type PostbackInput, type TestDelivery } from '../../api/types';
+import {
+  DELIVERY_STATUSES,
+  OPT_IN_EVENT_TYPES,
+  SALE_EVENT_TYPES,
+  type Delivery,
+  type PostbackConfig,
+  type PostbackInput,
+  type TestDelivery,
+} from '../../api/types';
 import { useAnnounce } from '../../components/announcer';
 import { useConfirm } from '../../components/dialog';
 import { ErrorNotice, Loading, Notice, StatusPill, deliveryTone, words } from '../../components/feedback';
@@ -200,7 +208,7 @@ function ConfigForm({ accountId, config, onSecret }: { accountId: string; config
           form={form}
           name="event_types"
           type="checkbox"
-          options={SALE_EVENT_TYPES.map((e) => ({ value: e, label: e }))}
+          options={[...SALE_EVENT_TYPES, ...OPT_IN_EVENT_TYPES].map((e) => ({ value: e, label: e }))}
           values={events}
           onChange={setEvents}
         />
