@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { RouteSpec } from '@cw/http';
 import { createMailer, type Mailer } from '@cw/mail';
-import { mailAccountOwners } from '@cw/people';
-import { payoutNoticeMail, type PayoutNotice } from '@cw/payouts';
+import { notifier } from '@cw/notifications';
 import { oauthKeys } from '@cw/oauth';
 import { apiDocument, createPlatformApp, gettingStarted, type AppDeps } from '@cw/runtime';
 import { portalOAuth } from './oauth';
@@ -22,6 +21,7 @@ import { operatorRoutes } from './routes/operator.routes';
 import { operatorProgramsRoutes } from './routes/operator-programs.routes';
 import { operatorPayoutsRoutes } from './routes/operator-payouts.routes';
 import { payoutsRoutes } from './routes/payouts.routes';
+import { notificationsRoutes, oneClickUnsubscribe } from './routes/notifications.routes';
 import { taxRoutes } from './routes/tax.routes';
 import { operatorTaxRoutes } from './routes/operator-tax.routes';
 import { webPages } from './web';
@@ -67,7 +67,8 @@ export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps 
           ? deps.logger.error({ err, subject: a.subject, attempt: a.attempt }, 'mail given up: its person asks again for a new link')
           : deps.logger.warn({ err, subject: a.subject, attempt: a.attempt }, 'mail not sent yet: trying again'),
     });
-  const notify = (n: PayoutNotice) => mailAccountOwners({ data: deps.data, mailer }, n.publisherId, payoutNoticeMail(n, deps.config.portalUrl));
+  // Notices (payouts, method and tax changes) become mail jobs the worker sends, to whoever has them on (@cw/notifications).
+  const notify = notifier({ data: deps.data });
   return { ...deps, mailer, clock: opts.clock, notify };
 }
 
@@ -83,6 +84,8 @@ const PUBLIC_OPERATIONS = new Set([
   'invitationInfo',
   'acceptInvitation',
   'claimPreview',
+  'previewUnsubscribe',
+  'unsubscribe',
 ]);
 
 export const PORTAL_SECURITY_SCHEMES = {
@@ -113,6 +116,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...taxRoutes(deps),
     ...operatorTaxRoutes(deps),
     ...operatorPayoutsRoutes(deps),
+    ...notificationsRoutes(deps),
   ].map((r) => ({
     ...r,
     before: [guard, ...(r.before ?? [])],
@@ -160,7 +164,7 @@ export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
   const app = createPlatformApp(deps, {
     name: 'portal',
     api: api(deps),
-    use: [resourceMetadata(deps.config), oauth.middleware, webPages(deps, webDir), noStore, ...interactionRouter(deps, oauth)],
+    use: [resourceMetadata(deps.config), oauth.middleware, oneClickUnsubscribe(deps), webPages(deps, webDir), noStore, ...interactionRouter(deps, oauth)],
   });
   // The provider's cookies are set through this app's context: signed with the provider's keys.
   app.keys = oauthKeys(deps.config.keys).cookieKeys;

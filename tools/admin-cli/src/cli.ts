@@ -6,15 +6,12 @@ import { loadConfig } from '@cw/config';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { operatorTokensExist, verifyOperatorToken, type OperatorPrincipal } from '@cw/auth';
 import { parseArgs } from 'node:util';
 import { migrateIndexes } from '@cw/db';
 import { createLogger } from '@cw/logging';
 import { createHttpMetrics } from '@cw/metrics';
-import { createMailer } from '@cw/mail';
-import { mailAccountOwners } from '@cw/people';
-import { payoutNoticeMail, type PayoutNotice } from '@cw/payouts';
+import { notifier } from '@cw/notifications';
 import { openServiceDeps } from '@cw/runtime';
 import { ApiError } from '@cw/errors';
 import { progressBar } from '@cw-tools/demo-data';
@@ -130,15 +127,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (name !== 'db:migrate') await migrateIndexes(deps.models);
     const operator = await operatorOf(env, { config, data: deps.data }, name);
     if (typeof operator === 'string') return fail(operator, 3);
-    // Mail (payout notices) as the portal sends it: SMTP_URL, else MAIL_DIR, else the local platform's folder.
-    const mailer = createMailer({
-      from: config.mailFrom,
-      smtpUrl: config.smtpUrl,
-      dir: config.mailDir ?? (config.smtpUrl ? undefined : join(root, '.local', 'mail')),
-    });
-    const notify = (n: PayoutNotice) => mailAccountOwners({ data: deps.data, mailer }, n.publisherId, payoutNoticeMail(n, config.portalUrl));
+    // Payout notices become mail jobs the worker sends (@cw/notifications), to whoever has them on.
+    const notify = notifier({ data: deps.data });
     const result = publicIds(await spec.run({ config, data: deps.data, models: deps.models, operator, notify }, values, json ? undefined : progressBar(name)));
-    await mailer.idle();
     return { code: 0, out: result === undefined ? '' : json ? JSON.stringify(result) : formatHuman(result) };
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);

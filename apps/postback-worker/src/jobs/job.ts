@@ -2,5 +2,11 @@
 export interface JobDefinition {
   name: string;
   run: (data: unknown) => Promise<void>;
-  options?: { concurrency?: number; removeOnComplete?: boolean; lockLifetime?: number };
+  options?: {
+    concurrency?: number;
+    removeOnComplete?: boolean;
+    lockLifetime?: number;
+    /** The delay before retry `attempt` (1-based) of a failed run, or null: no more tries (Agenda's backoff). */
+    backoff?: (ctx: { attempt: number }) => number | null;
+  };
 }

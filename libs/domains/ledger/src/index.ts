@@ -1,4 +1,6 @@
 export { LedgerData, ledgerDomain } from './data/ledger.data';
+export type { BookedReversal } from './data/ledger.data';
+export { payoutThatCarried } from './paid-out';
 export type { LedgerModels } from './data/ledger.data';
 export { LEDGER_ACCOUNTS, LEDGER_TYPES } from './data/ledger.schema';
 export type { LedgerAccount, LedgerBalanceDoc, LedgerTxn, LedgerTxnDoc, LedgerType, Posting } from './data/ledger.schema';

@@ -29,7 +29,7 @@ async function bookEvent(deps: Deps, e: ConsumedEvent): Promise<void> {
   const { commission, currency, id: conversionId } = body.conversion;
   if (compareDecimals(commission, '0') === 0) return;
   const toPublisher = e.type === 'sale.approved' ? commission : negate(commission);
-  await book(deps, {
+  const { created } = await book(deps, {
     key: `sale:${body.id}`,
     publisher_id: body.publisher_id,
     type: e.type === 'sale.approved' ? 'commission' : 'reversal',
@@ -42,6 +42,9 @@ async function bookEvent(deps: Deps, e: ConsumedEvent): Promise<void> {
     actor: 'system',
     created_at: new Date(body.created_at),
   });
+  // Booked now (not found booked): whoever listens learns of it once per process that booked it.
+  if (created && e.type === 'sale.reversed')
+    await deps.data.ledger.reversalBooked({ publisherId: body.publisher_id, conversionId, currency, amount: commission.replace(/^-/, '') });
 }
 
 /** Books the account's sale events the ledger has not read (its events appended to the log first). */

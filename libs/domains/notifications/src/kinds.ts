@@ -42,8 +42,14 @@ export const KIND_LABELS: Record<NotificationKind, { label: string; description:
     label: 'Sale reversed after payment',
     description: 'A merchant reversed a sale whose commission was already paid out; it is netted from the next payout.',
   },
-  postback_failing: { label: 'Postback endpoint failing', description: 'Your postback endpoint keeps failing and deliveries are paused (at most one mail a day).' },
-  weekly_summary: { label: 'Weekly summary', description: 'Clicks, sales, commission and top links of the last week, on Monday morning in the account’s time zone.' },
+  postback_failing: {
+    label: 'Postback endpoint failing',
+    description: 'Your postback endpoint keeps failing and deliveries are paused (at most one mail a day).',
+  },
+  weekly_summary: {
+    label: 'Weekly summary',
+    description: 'Clicks, sales, commission and top links of the last week, on Monday morning in the account’s time zone.',
+  },
 };
 
 /**

@@ -177,7 +177,11 @@ async function breakerOutcome(deps: Deps, config: ConfigRow, ok: boolean, probe:
     { _id: config._id, $or: [{ paused_until: null }, { paused_until: { $lte: now } }] },
     { $set: { paused_until: until } },
   );
-  if (r.modifiedCount) config.paused_until = until;
+  if (r.modifiedCount) {
+    config.paused_until = until;
+    // Opened now (a pause after a failed probe too): its people are told, at most once a day (@cw/notifications).
+    await deps.data.postbacks.breakerOpened(config._id);
+  }
 }
 
 /** What the breaker says of a configuration now: go, wait until a time, or this attempt may be the probe. */

@@ -3,6 +3,7 @@ export const ERROR_STATUS = {
   invalid_parameter: 400,
   malformed_request: 400,
   unknown_parameter: 400,
+  invalid_unsubscribe_link: 400,
   repeated_parameter: 400,
   invalid_gtin: 400,
   country_required: 400,

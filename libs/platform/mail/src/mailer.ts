@@ -48,6 +48,10 @@ export function createMailer(opts: MailerOptions): Mailer {
 /** The subject as a header carries it: control, line-break and bidirectional characters dropped (names from stored rows end up there). */
 const subjectOf = (m: MailMessage) => toDisplayText(m.subject);
 
+/** Extra headers as nodemailer sets them, each value without line breaks (no header can be smuggled in). */
+const headersOf = (m: MailMessage) =>
+  m.headers ? { headers: Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k.replace(/[^A-Za-z0-9-]/g, ''), v.replace(/[\r\n]+/g, ' ')])) } : {};
+
 /** Attachments as nodemailer takes them (never a path or URL: only the bytes given). */
 const attachmentsOf = (m: MailMessage) =>
   m.attachments?.length
@@ -58,14 +62,14 @@ function sender(opts: MailerOptions): Mailer['send'] {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return async (m) => {
-      const info = await transport.sendMail({ from: opts.from, to: m.to, subject: subjectOf(m), text: m.text, ...attachmentsOf(m) });
+      const info = await transport.sendMail({ from: opts.from, to: m.to, subject: subjectOf(m), text: m.text, ...headersOf(m), ...attachmentsOf(m) });
       return { messageId: info.messageId };
     };
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let seq = 0;
   return async (m) => {
-    const info = await transport.sendMail({ from: opts.from, to: m.to, subject: subjectOf(m), text: m.text, ...attachmentsOf(m) });
+    const info = await transport.sendMail({ from: opts.from, to: m.to, subject: subjectOf(m), text: m.text, ...headersOf(m), ...attachmentsOf(m) });
     if (!opts.dir) return { messageId: info.messageId };
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     // Sortable by time, unique within the process; the recipient in the name so a person finds theirs.

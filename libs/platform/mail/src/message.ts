@@ -4,6 +4,8 @@ export interface MailMessage {
   subject: string;
   /** Plain text; links on lines of their own. */
   text: string;
+  /** Extra headers (the notification mails' List-Unsubscribe and List-Unsubscribe-Post); transactional mail carries none. */
+  headers?: Record<string, string>;
   /** Files attached (a paid payout's statement PDF), their bytes as base64 text. */
   attachments?: MailAttachment[];
 }

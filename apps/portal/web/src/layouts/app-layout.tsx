@@ -41,6 +41,7 @@ const NAV = [
   { to: '/settings/security', label: 'Security', settings: true },
   { to: '/settings/payouts', label: 'Payouts', settings: true },
   { to: '/settings/tax', label: 'Tax', settings: true },
+  { to: '/settings/notifications', label: 'Notifications', settings: true },
   { to: '/settings/account', label: 'Account', settings: true },
 ] as const;
 const FIRST_SETTING = NAV.find((i) => 'settings' in i)?.to;

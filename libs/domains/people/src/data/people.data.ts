@@ -61,6 +61,32 @@ export class PeopleData extends DomainHandle {
     return open(this).User.findById(id).lean<UserRow>();
   }
 
+  /** The members of these accounts (of these roles, when given): who a notice of an account goes to. */
+  membersOf(accountIds: string[], roles?: readonly MemberRole[], limit = 1000): Promise<Array<{ account_id: string; user_id: string; role: MemberRole }>> {
+    return open(this)
+      .AccountMember.find({ account_id: { $in: accountIds }, ...(roles ? { role: { $in: roles } } : {}) }, { account_id: 1, user_id: 1, role: 1 })
+      .limit(limit)
+      .lean<Array<{ account_id: string; user_id: string; role: MemberRole }>>();
+  }
+
+  /** Memberships in id order after `after` (every account's people, page by page: the weekly summary's pass). */
+  membersAfter(after: string | null, limit: number): Promise<Array<{ _id: string; account_id: string; user_id: string; role: MemberRole }>> {
+    return open(this)
+      .AccountMember.find(after ? { _id: { $gt: after } } : {}, { account_id: 1, user_id: 1, role: 1 })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<Array<{ _id: string; account_id: string; user_id: string; role: MemberRole }>>();
+  }
+
+  /** Which of these persons own at least one account. */
+  async ownersAmong(userIds: string[]): Promise<Set<string>> {
+    if (!userIds.length) return new Set();
+    const rows = await open(this)
+      .AccountMember.find({ user_id: { $in: userIds }, role: 'owner' }, { user_id: 1 })
+      .lean<Array<{ user_id: string }>>();
+    return new Set(rows.map((r) => r.user_id));
+  }
+
   /** The accounts' owners' addresses (the operator CLI mails the owner when an account is approved). */
   async ownerEmails(accountId: string): Promise<string[]> {
     const owners = await open(this).AccountMember.find({ account_id: accountId, role: 'owner' }).limit(20).lean<MemberRow[]>();

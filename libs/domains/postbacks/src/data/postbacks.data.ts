@@ -16,6 +16,18 @@ export interface PostbacksModels {
 const { DomainHandle, open } = modelVault<PostbacksModels>('postbacks');
 
 export class PostbacksData extends DomainHandle {
+  #onBreakerOpen: Array<(publisherId: string) => Promise<void>> = [];
+
+  /** Tells `listener` each time a configuration's circuit breaker opens (the composition root: the "postback failing" notice). */
+  onBreakerOpen(listener: (publisherId: string) => Promise<void>): void {
+    this.#onBreakerOpen.push(listener);
+  }
+
+  /** Called by the dispatcher when it opened a configuration's breaker; a listener's failure changes nothing in delivery. */
+  async breakerOpened(publisherId: string): Promise<void> {
+    for (const listener of this.#onBreakerOpen) await listener(publisherId).catch(() => undefined);
+  }
+
   /** Deliveries kept in this status (operator metrics). */
   deliveriesIn(status: (typeof DELIVERY_STATUSES)[number], maxTimeMs: number): Promise<number> {
     return open(this).PostbackDelivery.countDocuments({ status }).maxTimeMS(maxTimeMs).exec();

@@ -62,6 +62,15 @@ export class AuthData extends DomainHandle {
     return open(this).Publisher.findById(id).lean<PublisherRow>();
   }
 
+  /** Several accounts by id, in one read (those that exist). */
+  publishersByIds(ids: string[]): Promise<PublisherRow[]> {
+    return ids.length
+      ? open(this)
+          .Publisher.find({ _id: { $in: ids } })
+          .lean<PublisherRow[]>()
+      : Promise.resolve([]);
+  }
+
   async publisherExists(id: string): Promise<boolean> {
     return !!(await open(this).Publisher.exists({ _id: id }));
   }

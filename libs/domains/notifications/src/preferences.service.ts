@@ -1,0 +1,90 @@
+/**
+ * A person's notification settings (`GET/PUT /portal/api/me/notifications`): every kind with its
+ * label, whether it is on for them (their choice, else the default), and whether they receive it in
+ * any of their accounts (money and security notices go to owners only: ../kinds.ts). A person's
+ * choices are theirs, whatever account they look from.
+ */
+import { accountsOf } from '@cw/people';
+import { AUDIENCE, defaultChoice, KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind } from './kinds';
+import type { Choices } from './data/notifications.data';
+import type { NotifyDeps } from './deps';
+
+export const NOTIFICATION_CHOICES_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kinds'],
+  properties: {
+    kinds: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      description: 'The kinds to turn on (true) or off (false); kinds left out keep their setting.',
+      properties: {
+        payout_paid: { type: 'boolean' },
+        payout_failed: { type: 'boolean' },
+        payout_method_changed: { type: 'boolean' },
+        tax_profile_changed: { type: 'boolean' },
+        sale_reversed_after_payout: { type: 'boolean' },
+        postback_failing: { type: 'boolean' },
+        weekly_summary: { type: 'boolean' },
+      },
+    },
+  },
+} as const;
+
+export const NOTIFICATION_SETTINGS_SCHEMA = {
+  type: 'object',
+  properties: {
+    kinds: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          kind: { type: 'string', enum: [...NOTIFICATION_KINDS] },
+          label: { type: 'string' },
+          description: { type: 'string' },
+          enabled: { type: 'boolean', description: 'On for this person (their choice, else the default).' },
+          receives: { type: 'boolean', description: 'Whether this person receives this kind in any of their accounts (by their role there).' },
+          roles: { type: 'array', items: { type: 'string', enum: ['owner', 'developer', 'analyst'] }, description: 'Who of an account receives it.' },
+        },
+      },
+    },
+  },
+};
+
+export interface NotificationSetting {
+  kind: NotificationKind;
+  label: string;
+  description: string;
+  enabled: boolean;
+  receives: boolean;
+  roles: string[];
+}
+
+/** Whether `kind` is on for a person: their choice, else the default. */
+export const enabledFor = (kind: NotificationKind, choices: Choices | undefined, ownsAnAccount: boolean): boolean =>
+  choices?.[kind] ?? defaultChoice(kind, ownsAnAccount);
+
+export async function notificationSettings(deps: NotifyDeps, userId: string): Promise<{ kinds: NotificationSetting[] }> {
+  const [choices, accounts] = await Promise.all([deps.data.notifications.choicesOf([userId]), accountsOf(deps, userId)]);
+  const roles = new Set(accounts.map((a) => a.role));
+  const mine = choices.get(userId);
+  return {
+    kinds: NOTIFICATION_KINDS.map((kind) => ({
+      kind,
+      ...KIND_LABELS[kind],
+      enabled: enabledFor(kind, mine, roles.has('owner')),
+      receives: AUDIENCE[kind].some((r) => roles.has(r)),
+      roles: [...AUDIENCE[kind]],
+    })),
+  };
+}
+
+export async function updateNotificationSettings(
+  deps: NotifyDeps,
+  userId: string,
+  input: { kinds: Partial<Record<NotificationKind, boolean>> },
+): Promise<{ kinds: NotificationSetting[] }> {
+  await deps.data.notifications.choose(userId, input.kinds);
+  return notificationSettings(deps, userId);
+}
