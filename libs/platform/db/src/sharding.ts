@@ -75,6 +75,8 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   account_members: { unsharded: 'people times accounts, small documents, read by person and by account' },
   portal_sessions: { unsharded: 'one per signed-in device, removed at their end by the TTL monitor; read by the cookie hash' },
   mail_tokens: { unsharded: 'one-time links waiting to be used (days at most)' },
+  notification_preferences: { unsharded: 'one per person who changed a notification setting, read by person' },
+  notification_sends: { unsharded: 'keys of notices sent at most once (a weekly summary per person and week, a failing postback a day), removed by the TTL monitor within days' },
   oauth_records: { unsharded: 'OAuth grants, sessions, codes, refresh tokens and clients: small, by _id; the TTL monitor removes expired ones' },
   security_events: {
     key: { account_id: 1, _id: 1 },
