@@ -111,7 +111,10 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
       body: JSON.stringify(creds.fixtures.operator_login),
     });
     if (signin.status !== 200) throw new Error(`operator sign-in answered ${signin.status}`);
-    const cookie = signin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = signin.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const csrf = ((await signin.json()) as { csrf_token: string }).csrf_token;
     const op = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${base}/portal/api/operator${path}`, {

@@ -112,5 +112,11 @@ export async function mailAccountOwners(
     .lean<Array<{ email: string }>>();
   const account = await deps.data.auth.publisherById(accountId);
   const message = compose(toDisplayText(account?.name ?? accountId));
-  for (const p of people) deps.mailer.later(() => ({ to: p.email, subject: message.subject, text: message.text, ...(message.attachments ? { attachments: message.attachments } : {}) }));
+  for (const p of people)
+    deps.mailer.later(() => ({
+      to: p.email,
+      subject: message.subject,
+      text: message.text,
+      ...(message.attachments ? { attachments: message.attachments } : {}),
+    }));
 }

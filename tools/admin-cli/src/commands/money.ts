@@ -142,7 +142,8 @@ export const PAYOUT_COMMANDS: Record<string, CommandSpec> = {
     run: async (deps, o) => operatorDecideHold(deps, deps.operator, { payoutId: str(o, 'payout')!, action: 'cancel' }),
   },
   'statement:reissue': {
-    summary: "Correct a paid payout's self-billing statement: a new statement (next number) from today's data, naming the one it supersedes; earlier ones stay as issued",
+    summary:
+      "Correct a paid payout's self-billing statement: a new statement (next number) from today's data, naming the one it supersedes; earlier ones stay as issued",
     options: { payout: { type: 'string', required: true, doc: 'payout id (po_…)' } },
     run: async (deps, o) => operatorReissueStatement(deps, deps.operator, { payoutId: str(o, 'payout')! }),
   },

@@ -18,11 +18,7 @@ beforeAll(async () => {
 afterAll(() => engine?.stop());
 
 const payoutId = (n: number) => `po_${n.toString(16).padStart(24, '0')}`;
-let renders = 0;
-const make = async (number: string) => {
-  renders++;
-  return { snapshot: { number, supersedes: null }, pdf: Buffer.from(`%PDF- ${number}`) };
-};
+const make = async (number: string) => ({ snapshot: { number, supersedes: null }, pdf: Buffer.from(`%PDF- ${number}`) });
 
 describe('statement numbers', () => {
   it('numbers 20 payouts of one publisher issued at once 1 to 20, without gaps or repeats', async () => {
