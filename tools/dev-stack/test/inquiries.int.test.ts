@@ -169,6 +169,20 @@ describe('the merchant decides', () => {
     expect(mine.body).toMatchObject({ status: 'accepted', conversion_id: accepted.body.conversion_id });
     // A decision stands.
     expectErrorShape(await track('post', `${filed.id}/reject`).send({ reason: 'other' }), 409, 'invalid_transition');
+    // The decision is an event of the account's log (the feed appends pending events as it is read).
+    let events: Array<{ type: string; inquiry?: { id: string; conversion_id: string } }> = [];
+    for (let cursor: string | null | undefined, more = true; more;) {
+      const page = await request(publisher)
+        .get(`/api/v1/publisher/events/?limit=500${cursor ? `&cursor=${cursor}` : ''}`)
+        .set('X-API-Key', key);
+      expect(page.status).toBe(200);
+      events = events.concat(page.body.data ?? page.body.events);
+      cursor = page.body.next_cursor;
+      more = !!page.body.has_more;
+    }
+    expect(events.find((e) => e.type === 'inquiry.accepted' && e.inquiry?.id === filed.id)).toMatchObject({
+      inquiry: { status: 'accepted', conversion_id: accepted.body.conversion_id },
+    });
   });
 
   it('answers 409 order_already_credited when the order was credited since, and the inquiry shows the conflict', async () => {

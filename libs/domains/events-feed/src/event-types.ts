@@ -13,8 +13,11 @@ export { SALE_EVENT_TYPES };
 /** A payout's outcome (@cw/payouts' settlement: a bank status report, a results CSV, the sandbox bank). */
 export const PAYOUT_EVENT_TYPES = ['payout.paid', 'payout.failed'] as const;
 
+/** A missing-sale inquiry decided (@cw/inquiries: by the merchant, an operator or the response window). */
+export const INQUIRY_EVENT_TYPES = ['inquiry.accepted', 'inquiry.rejected'] as const;
+
 /** Every type the log may hold, sale events first. */
-export const EVENT_TYPES = [...SALE_EVENT_TYPES, ...PAYOUT_EVENT_TYPES] as const;
+export const EVENT_TYPES = [...SALE_EVENT_TYPES, ...PAYOUT_EVENT_TYPES, ...INQUIRY_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Types a postback configuration gets without asking (the sale events); every other type is opt-in. */
@@ -126,6 +129,58 @@ export const PAYOUT_EVENT_SCHEMA = {
           properties: { code: { type: 'string' }, message: { type: 'string' } },
         },
         statement: { type: ['object', 'null'], additionalProperties: false, required: ['number'], properties: { number: { type: 'string' } } },
+      },
+    },
+  },
+};
+
+/**
+ * `inquiry.accepted` / `inquiry.rejected`: the inquiry as `GET /inquiries/{id}` answers it, as of
+ * the event (the decision, its reason, the conversion an acceptance created). Kept equal to
+ * @cw/inquiries' INQUIRY_SCHEMA in its members (this lib cannot import it: it depends on this one).
+ */
+export const INQUIRY_EVENT_SCHEMA = {
+  type: 'object',
+  title: 'InquiryEvent',
+  required: ['id', 'type', 'event', 'created_at', 'publisher_id', 'inquiry'],
+  properties: {
+    ...eventEnvelope(INQUIRY_EVENT_TYPES, 'accepted or rejected'),
+    inquiry: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The inquiry as GET /inquiries/{id} answers it, as of the event.',
+      properties: {
+        id: { type: 'string', description: '`inq_…`' },
+        status: { type: 'string', enum: ['open', 'accepted', 'rejected'] },
+        program_id: { type: 'integer' },
+        order_id: { type: 'string' },
+        occurred_at: { type: 'string', format: 'date-time' },
+        amount: { type: 'string', description: 'Decimal string in `currency`.' },
+        currency: { type: 'string' },
+        click_id: { type: ['string', 'null'] },
+        note: { type: ['string', 'null'] },
+        evidence: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            clicks: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                properties: { click_id: { type: 'string' }, clicked_at: { type: 'string', format: 'date-time' }, verified: { type: 'boolean' } },
+              },
+            },
+          },
+        },
+        respond_by: { type: 'string', format: 'date-time' },
+        reason: { type: ['string', 'null'] },
+        conflict: { type: ['string', 'null'] },
+        conversion_id: { type: ['string', 'null'] },
+        decided_by: { type: ['string', 'null'] },
+        decided_at: { type: ['string', 'null'], format: 'date-time' },
+        created_at: { type: 'string', format: 'date-time' },
+        updated_at: { type: 'string', format: 'date-time' },
       },
     },
   },

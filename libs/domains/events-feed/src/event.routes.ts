@@ -5,7 +5,7 @@
 import type { Middleware } from 'koa';
 import { route, type RouteSpec } from '@cw/http';
 import { EVENTS_INPUT, listEvents } from './event-log';
-import { PAYOUT_EVENT_SCHEMA } from './event-types';
+import { INQUIRY_EVENT_SCHEMA, PAYOUT_EVENT_SCHEMA } from './event-types';
 import { hiddenEventTypes } from './event-visibility';
 import type { Principal } from '@cw/auth';
 import { openEventStream, type EventStreamDeps } from './event-stream';
@@ -42,7 +42,7 @@ export const SALE_EVENT_SCHEMA = {
 };
 
 /** An entry of the feed: a sale event or another domain's event (./event-types.ts), told apart by `type`. */
-export const FEED_EVENT_SCHEMA = { anyOf: [SALE_EVENT_SCHEMA, PAYOUT_EVENT_SCHEMA] };
+export const FEED_EVENT_SCHEMA = { anyOf: [SALE_EVENT_SCHEMA, PAYOUT_EVENT_SCHEMA, INQUIRY_EVENT_SCHEMA] };
 
 export const EVENTS_PAGE_SCHEMA = {
   type: 'object',

@@ -29,3 +29,4 @@ export type { FiledInquiry, InquiryView } from './inquiries.service';
 export { decideInquiry, decideOverdueInquiries, merchantAcceptInquiry, merchantGetInquiry, merchantListInquiries, merchantRejectInquiry } from './decide';
 export type { Decision } from './decide';
 export { operatorDecideInquiry, operatorListInquiries } from './operator.service';
+export { inquiryEventBody, inquiryEventSource } from './inquiry-events';

@@ -21,7 +21,7 @@ import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import { payoutEventSource, payoutsDomain, type FxRatesDoc, type PayoutDoc, type PayoutProfileDoc, type PayoutRunDoc, type PayoutsData, type StatementDoc } from '@cw/payouts';
 import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
-import { inquiriesDomain, type InquiriesData, type InquiryDoc } from '@cw/inquiries';
+import { inquiriesDomain, inquiryEventSource, type InquiriesData, type InquiryDoc } from '@cw/inquiries';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
 import {
   noticeBreakerOpen,
@@ -159,6 +159,7 @@ export function openPlatformData(conn: Connection): { data: PlatformData; models
   // Events of other domains join the accounts' logs through the feed's event-source port
   // (libs/domains/events-feed/README.md): the feed never imports them. Payouts paid or failed:
   platform.eventsFeed.addEventSource(payoutEventSource(platform));
+  platform.eventsFeed.addEventSource(inquiryEventSource(platform));
   // Notices other domains raise without knowing people (@cw/notifications): a reversal booked after
   // its commission was paid out, a postback endpoint whose breaker opened. Their mail is a job.
   platform.ledger.onReversal(async (r) => void (await noticeReversal({ data: platform }, r)));
