@@ -4,6 +4,7 @@ import { accountRoutes } from './routes/account.routes';
 import { moneyRoutes } from './routes/money.routes';
 import { inquiryRoutes } from './routes/inquiries.routes';
 import { clickRoutes } from './routes/clicks.routes';
+import { codeRoutes } from './routes/codes.routes';
 import { linkRoutes } from './routes/links.routes';
 import { offersRoutes } from './routes/offers.routes';
 import { postbackRoutes } from './routes/postbacks.routes';
@@ -46,6 +47,7 @@ export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
     ...productRoutes(deps),
     ...programRoutes(deps),
     ...linkRoutes(deps),
+    ...codeRoutes(deps),
     ...reportingRoutes(deps),
     ...clickRoutes(deps),
     ...postbackRoutes(deps),

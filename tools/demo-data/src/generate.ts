@@ -181,6 +181,8 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
         allowed_domains: [m.domain],
         default_landing_url: `https://www.${m.domain}/`,
         click_id_param: 'cw_click_id',
+        // Codes at the approved program (fixtures.approved_program_id) are active at once; elsewhere an operator reviews them.
+        ...(p.id === 1001 ? { code_rules: { prefix: '', min_length: 6, max_length: 20, review: 'auto' as const } } : {}),
         ...stamps,
       };
     }),

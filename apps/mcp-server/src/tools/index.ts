@@ -14,6 +14,8 @@ import { getPayoutStatementTool } from './get-payout-statement.tool';
 import { getPayoutStatementTool } from './get-payout-statement.tool';
 import { fileInquiryTool } from './file-inquiry.tool';
 import { listInquiriesTool } from './list-inquiries.tool';
+import { listCodesTool } from './list-codes.tool';
+import { requestCodeTool } from './request-code.tool';
 import { listProgramsTool } from './list-programs.tool';
 import { lookupProductsTool } from './lookup-products.tool';
 import { networkStatsTool } from './network-stats.tool';
@@ -38,4 +40,6 @@ export const TOOLS: readonly Tool[] = [
   getPayoutStatementTool,
   fileInquiryTool,
   listInquiriesTool,
+  listCodesTool,
+  requestCodeTool,
 ];

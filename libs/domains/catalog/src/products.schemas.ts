@@ -2,6 +2,14 @@
 const PRICE = { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$' } as const;
 const COUNTRY = { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO alpha-2 market; UK is accepted as an alias of GB.' } as const;
 
+/** Agent attribution tokens on request (the MCP tools always carry them). */
+const ATTRIBUTION = {
+  type: 'string',
+  enum: ['none', 'token'],
+  description:
+    "none (default); token: every product carries `affiliate_attribution` (the Agentic Commerce Protocol's object: a signed, single-use token crediting the sale an AI agent makes to you, without a click).",
+} as const;
+
 export const SEARCH_INPUT = {
   type: 'object',
   additionalProperties: false,
@@ -22,6 +30,7 @@ export const SEARCH_INPUT = {
     currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217; only products priced in it.' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     offset: { type: 'integer', minimum: 0, maximum: 10000, default: 0 },
+    attribution: ATTRIBUTION,
   },
 } as const;
 
@@ -35,6 +44,7 @@ export const LOOKUP_INPUT = {
     merchant: { type: 'integer', minimum: 1 },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     offset: { type: 'integer', minimum: 0, maximum: 10000, default: 0 },
+    attribution: ATTRIBUTION,
   },
 } as const;
 
@@ -53,6 +63,19 @@ const PRODUCT = {
     availability: { type: 'string', enum: ['in_stock', 'out_of_stock', 'preorder', 'backorder'] },
     country: { type: 'string' },
     updated_at: { type: 'string', format: 'date-time' },
+    affiliate_attribution: {
+      type: 'object',
+      description:
+        "With attribution=token (and always over MCP): pass it as is to the merchant's checkout (ACP `affiliate_attribution`). The token credits one order, for this product's merchant, until expires_at.",
+      required: ['provider', 'token', 'publisher_id', 'campaign_id', 'expires_at'],
+      properties: {
+        provider: { type: 'string', description: "The network's host." },
+        token: { type: 'string', description: 'atp_… (signed; never share it beyond the checkout).' },
+        publisher_id: { type: 'string' },
+        campaign_id: { type: 'integer', description: 'The merchant (merchant.id).' },
+        expires_at: { type: 'string', format: 'date-time' },
+      },
+    },
     sizes: {
       type: 'array',
       description: 'With group=1 only.',

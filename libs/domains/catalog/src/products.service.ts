@@ -5,7 +5,7 @@
  */
 import { ApiError } from '@cw/errors';
 import type { Policy, Principal } from '@cw/auth';
-import { ensureLinks, trackedUrl } from '@cw/links';
+import { affiliateAttribution, ensureLinks, trackedUrl } from '@cw/links';
 import { compareDecimals, decimal128String } from '@cw/money';
 import { serializerFor, useCase, type InputOf } from '@cw/usecase';
 import { own, type CatalogDeps } from './deps';
@@ -51,7 +51,7 @@ export const searchProductsPage = useCase(
     const countries = countriesFor(principal, q.country);
     const { limit, offset } = q;
     const key = JSON.stringify(['search', q.q, q.brand, q.category, q.country, q.merchant, q.group, q.min_price, q.max_price, q.currency, limit, offset]);
-    return deps.caches.productPages.through(principal, key, async () => {
+    const page = await deps.caches.productPages.through(principal, key, async () => {
       const scope = await catalogScope(deps, principal);
       const page = await searchProducts(own(deps), scope, {
         q: q.q,
@@ -70,6 +70,7 @@ export const searchProductsPage = useCase(
       });
       return { value: await respond(deps, principal, page, limit, offset, q.group === 1), validUntil: page.validUntil };
     });
+    return q.attribution === 'token' ? withAttribution(deps, principal, page) : page;
   },
   SEARCH_INPUT,
 );
@@ -120,7 +121,7 @@ export const lookupProductsPage = useCase(
     const countries = countriesFor(principal, q.country);
     const { limit, offset } = q;
     const key = JSON.stringify(['lookup', ids, gtins, q.country, q.merchant, limit, offset]);
-    return deps.caches.productPages.through(principal, key, async () => {
+    const page = await deps.caches.productPages.through(principal, key, async () => {
       const scope = await catalogScope(deps, principal);
       const page = await lookupProducts(own(deps), scope, {
         ids,
@@ -134,6 +135,7 @@ export const lookupProductsPage = useCase(
       });
       return { value: await respond(deps, principal, page, limit, offset, false), validUntil: page.validUntil };
     });
+    return q.attribution === 'token' ? withAttribution(deps, principal, page) : page;
   },
   LOOKUP_INPUT,
 );
@@ -191,6 +193,33 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
     freshness_hours: FRESHNESS_HOURS,
     ...(group ? { total: page.total ?? 0 } : {}),
   };
+  return writePage(body);
+}
+
+/**
+ * The page with an agent attribution token on every product (`attribution=token`, and every MCP
+ * product result): signed per call, after the page cache, so no two answers share a token (a
+ * token credits one order). Each names the product's merchant (its audience), program and the
+ * caller (docs/decisions/0057-codes-and-agent-tokens.md).
+ */
+async function withAttribution(deps: CatalogDeps, principal: Principal, json: string): Promise<string> {
+  const body = JSON.parse(json) as ProductPageBody;
+  if (!body.products.length) return json;
+  const rows = await own(deps)
+    .Product.find({ _id: { $in: body.products.map((p) => p.id) } }, { program_id: 1, merchant_id: 1 })
+    .lean<Array<{ _id: string; program_id: number; merchant_id: number }>>();
+  const byId = new Map(rows.map((r) => [r._id, r]));
+  const now = Date.now();
+  for (const p of body.products) {
+    const row = byId.get(p.id);
+    if (!row) continue;
+    p.affiliate_attribution = affiliateAttribution(
+      deps.config.keys,
+      deps.config.portalUrl,
+      { merchantId: row.merchant_id, programId: row.program_id, publisherId: principal.publisher._id, productId: p.id, subid: '' },
+      now,
+    );
+  }
   return writePage(body);
 }
 

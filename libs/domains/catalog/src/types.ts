@@ -39,6 +39,8 @@ export interface ProductView {
   updated_at: string;
   /** With group=1 only. */
   sizes?: Array<{ size: string; product_id: string; availability: string }>;
+  /** With attribution=token (always over MCP): the ACP object of an agent attribution token. */
+  affiliate_attribution?: { provider: string; token: string; publisher_id: string; campaign_id: number; expires_at: string };
 }
 
 /** A product page as answered (PRODUCT_PAGE_SCHEMA; the use cases answer its bytes, parsed by MCP for structured content). */
