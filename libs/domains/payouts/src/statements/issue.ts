@@ -13,10 +13,9 @@ import { recordOperatorAct } from '@cw/audit';
 import { ApiError } from '@cw/errors';
 import { operatorUseCase } from '@cw/usecase';
 import type { PayoutsModels } from '../data/payouts.data';
-import type { PayoutRow } from '../runs.service';
 import { own, type PayoutsDeps } from '../deps';
 import { renderStatementPdf } from './render';
-import { statementContent, type StatementSnapshot } from './snapshot';
+import { statementContent, type PayoutRow, type StatementSnapshot } from './snapshot';
 import type { StatementRow } from './statement.schema';
 
 /** The statement of (payout, revision): `stm_` + the payout's hash, `_r2`… for corrections. */

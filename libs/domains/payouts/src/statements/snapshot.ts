@@ -6,10 +6,25 @@
  */
 import { earningsBetween, type Earning } from '@cw/ledger';
 import { addDecimals, compareDecimals, formatDecimal, minorUnits, parseDecimal } from '@cw/money';
-import type { PayoutRow } from '../runs.service';
 import { own, type PayoutsDeps } from '../deps';
 import { statementTaxParty, type TaxParty } from './tax-party';
 import { VAT_TREATMENTS, vatTreatment, type VatTreatment } from './vat';
+
+/** What a statement reads of its payout (a payout row as stored). */
+export interface PayoutRow {
+  _id: string;
+  publisher_id: string;
+  status: string;
+  amount: { toString(): string };
+  currency: string;
+  method: { type: string; last4: string };
+  sources: Array<{ currency: string; amount: string }>;
+  converted: Array<{ currency: string; amount: string }>;
+  fx: Array<{ from: string; to: string; rate: string; date: string }>;
+  statement: { number: string } | null;
+  created_at: Date;
+  paid_at?: Date;
+}
 
 export interface StatementLine {
   program_id: number | null;
