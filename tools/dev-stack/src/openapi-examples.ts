@@ -202,6 +202,22 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   await call('tracker', 'reportConversion', 'POST', '/api/v1/track/conversions/', merchant, sale);
   await call('tracker', 'changeConversionStatus', 'PATCH', `/api/v1/track/conversions/${String(conversion.id)}/`, merchant, { status: 'approved' });
 
+  // Missing-sale inquiries: the publisher files two orders (one on the click above), the merchant accepts one and rejects the other.
+  const order = { program_id: f.approved_program_id, occurred_at: new Date().toISOString(), amount: '89.90', currency: 'EUR' };
+  const inquiry = await pubCall('fileInquiry', 'POST', '/inquiries/', key, {
+    ...order,
+    order_id: `ORD-${Date.now()}-A`,
+    click_id: clickId,
+    note: 'Paid by invoice.',
+  });
+  const other = await pubCall('fileInquiry', 'POST', '/inquiries/', key, { ...order, order_id: `ORD-${Date.now()}-B` });
+  await pubCall('listInquiries', 'GET', '/inquiries/?page_size=2');
+  await pubCall('getInquiry', 'GET', `/inquiries/${String(inquiry.id)}/`);
+  await call('tracker', 'listMerchantInquiries', 'GET', '/api/v1/track/inquiries/?status=open&page_size=2', merchant);
+  await call('tracker', 'getMerchantInquiry', 'GET', `/api/v1/track/inquiries/${String(inquiry.id)}/`, merchant);
+  await call('tracker', 'acceptInquiry', 'POST', `/api/v1/track/inquiries/${String(inquiry.id)}/accept/`, merchant, {});
+  await call('tracker', 'rejectInquiry', 'POST', `/api/v1/track/inquiries/${String(other.id)}/reject/`, merchant, { reason: 'no_order' });
+
   // Reporting-token API.
   const R = '/api/v1/affiliate-reporting';
   const rpt = bearer(pub.reporting_token);
