@@ -8,7 +8,6 @@
 import Router from '@koa/router';
 import { ApiError } from '@cw/errors';
 import type { ClickRedirects } from '../services/click-redirects';
-import { destination } from '@cw/links';
 import { redirectHeaders } from '../services/redirect-answer';
 
 export function redirectRouter(redirects: ClickRedirects): Router {
@@ -16,13 +15,13 @@ export function redirectRouter(redirects: ClickRedirects): Router {
   router.get('/c/:code', async (ctx) => {
     const target = await redirects.resolver.resolve(ctx.params.code ?? '');
     if (!target) throw new ApiError({ code: 'not_found', detail: 'No such tracked link.' });
-    const clickId = redirects.follow(target, ctx.method, {
+    const location = redirects.follow(target, ctx.method, {
       userAgent: ctx.get('User-Agent'),
       referrer: ctx.get('Referer'),
       ip: ctx.ip,
       overIpLimit: ctx.state.overIpLimit === true,
     });
-    const headers = redirectHeaders(destination(target, clickId));
+    const headers = redirectHeaders(location);
     ctx.status = 302;
     for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
     // No body (Content-Length: 0), as the node route answers: Koa types an empty string, so the type goes.

@@ -1,19 +1,35 @@
 /**
- * Bot flags for clicks: known automated user agents, a missing user agent, and rate (an address
- * over its per-minute budget, or clicking one link more than RATE_MAX times in RATE_WINDOW_MS).
- * Flagged clicks are stored and redirected like any other; reports leave them out by default.
+ * Bot flags for clicks: automated user agents by a maintained list (`isbot`, pinned: its pattern
+ * follows the crawlers, HTTP clients and monitors in the wild), agents fetching a page for a
+ * person (`agent`: flagged, and listed apart by GET /clicks/?bot_reason=agent), a missing user
+ * agent, and rate (an address over its per-minute budget, or clicking one link more than RATE_MAX
+ * times in RATE_WINDOW_MS). Flagged clicks are stored and redirected like any other; reports leave
+ * them out by default. docs/decisions/0062-smart-link-routes.md.
  */
-const BOT_UA =
-  /bot\b|bot\/|crawl|spider|slurp|curl\/|wget\/|python-requests|python-urllib|aiohttp|httpclient|okhttp|go-http-client|java\/|libwww|headless|phantomjs|puppeteer|playwright|selenium|facebookexternalhit|whatsapp|preview|monitor|scanner|checker|axios\/|node-fetch|undici/i;
+import { isbot } from 'isbot';
 
-export type BotReason = 'user_agent' | 'no_user_agent' | 'rate';
+/**
+ * Agents that fetch a page because a person asked them to (an assistant opening a link in a
+ * conversation), by the names their operators publish; checked before the bot list, which also
+ * matches most of them. Kept here because no maintained list tells them from crawlers.
+ */
+const PERSON_AGENT = /ChatGPT-User|Perplexity-User|Claude-User|MistralAI-User|Meta-ExternalFetcher|Google-Read-Aloud|Google-NotebookLM/i;
+
+/**
+ * Why a click is flagged. `datacenter` is reserved (docs/decisions/0062-smart-link-routes.md: no
+ * maintained hosting-network list installs from npm, so none is flagged yet).
+ */
+export type BotReason = 'user_agent' | 'no_user_agent' | 'rate' | 'agent' | 'datacenter';
+
+export const BOT_REASONS: readonly BotReason[] = ['user_agent', 'no_user_agent', 'rate', 'agent', 'datacenter'];
 
 export const RATE_WINDOW_MS = 60_000;
 export const RATE_MAX = 10;
 
 export function userAgentReason(ua: string): BotReason | undefined {
   if (!ua.trim()) return 'no_user_agent';
-  return BOT_UA.test(ua) ? 'user_agent' : undefined;
+  if (PERSON_AGENT.test(ua)) return 'agent';
+  return isbot(ua) ? 'user_agent' : undefined;
 }
 
 /** Counts clicks per (address hash, link) in fixed windows; memory is pruned every window. */

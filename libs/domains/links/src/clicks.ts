@@ -8,7 +8,7 @@ import { CLICK_LIST_ORDER, type ClickRow } from './data/links.data';
 import type { LinksDeps } from './deps';
 import { CAMPAIGN_ID_PATTERN } from '@cw/programs';
 import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf } from '@cw/usecase';
-import { userAgentReason, type BotReason } from './bot-detection';
+import { BOT_REASONS, userAgentReason, type BotReason } from './bot-detection';
 import type { ClickIds } from './click-ids';
 import { SUBID_PATTERN } from './link-requests';
 
@@ -36,6 +36,8 @@ export interface ClickRequest {
   rates: { hit(ipHash: string, linkId: string, now: number): boolean } | undefined;
   /** Over the per-address budget (counted elsewhere, never refused). */
   overIpLimit: boolean;
+  /** The index of the link's route that answered (smart links); absent or -1: the link's own target. */
+  route?: number;
 }
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
@@ -103,6 +105,7 @@ export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickId
     is_bot: reason !== undefined,
   };
   if (reason) row.bot_reason = reason;
+  if (req.route !== undefined && req.route >= 0) row.route = req.route;
   return row;
 }
 
@@ -114,6 +117,11 @@ export const CLICKS_INPUT = {
     campaign_id: { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' },
     deeplink_id: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$', description: 'A link id.' },
     include_bots: { type: 'boolean', default: false, description: 'Also list clicks flagged as bots.' },
+    bot_reason: {
+      type: 'string',
+      enum: BOT_REASONS,
+      description: 'Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart.',
+    },
     ...CURSOR_PAGING,
     page_size: pageSizeInput(200),
   },
@@ -132,7 +140,8 @@ export const listClicks = useCase(
         subid: input.sub_id,
         merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
         linkId: input.deeplink_id,
-        includeBots: input.include_bots,
+        includeBots: input.include_bots || input.bot_reason !== undefined,
+        botReason: input.bot_reason,
       },
       w,
       input.page_size + 1,
@@ -149,6 +158,7 @@ export const listClicks = useCase(
         user_agent: c.user_agent || null,
         is_bot: c.is_bot,
         bot_reason: c.bot_reason ?? null,
+        route: c.route ?? null,
       })),
     );
   },

@@ -18,11 +18,14 @@ export { affiliateAttribution, ATTRIBUTION_TOKEN_PATTERN, ATTRIBUTION_TOKEN_TTL_
 export type { AffiliateAttribution, AttributionClaims } from './attribution-tokens';
 export type { ClickClaims } from './click-ids';
 export type { ClickRequest, ClickTarget } from './clicks';
-export { ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReason } from './bot-detection';
+export { BOT_REASONS, ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReason } from './bot-detection';
+export { compileRoutes, DEVICES, deviceOf, isCountryCode, matchRoute, MAX_ROUTES, normalRoutes, ROUTES_INPUT } from './link-routes';
+export type { CompiledRoute, Device, LinkRoute } from './link-routes';
+export { CountryLookup, readFixture } from './visitor-country';
 export type { BotReason } from './bot-detection';
 export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
 export { CODE_PATTERN, destination, REDIRECT_TARGETS_CACHE, RedirectResolver } from './redirect-targets';
-export type { RedirectTarget } from './redirect-targets';
+export type { RedirectRoute, RedirectTarget } from './redirect-targets';
 export { CLICK_LIST_ORDER, KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE, LINK_LIST_ORDER, LinksData, linksDomain } from './data/links.data';
 export type { ClickCount, ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';
 export type { ClickDoc } from './data/click.schema';

@@ -4,7 +4,9 @@
  * given), an optional sub-ID ([A-Za-z0-9._~-], 1 to 100) and an optional landing URL (http or
  * https, on the program's allowed domains; default: the program's landing page). The program
  * must be approved for the caller. One link per (publisher, program, landing URL, sub-ID): asking
- * again returns the same link.
+ * again returns the same link. Optional `routes` (smart links, ./link-routes.ts): each rule's
+ * landing URL passes the same rule as landing_url (400 naming `routes[i].landing_url`); sent, they
+ * replace the link's rules, created or existing; absent, the link keeps its own.
  */
 import { ApiError } from '@cw/errors';
 import { WRITERS, type Policy, type Principal } from '@cw/auth';
@@ -15,6 +17,7 @@ import { CAMPAIGN_ID_PATTERN, merchantMismatch } from '@cw/programs';
 import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
 import { ensureLinks, trackedUrl, type EnsuredLink, type LinkSpec } from './tracked-links';
+import { normalRoutes, ROUTES_INPUT, type LinkRoute } from './link-routes';
 
 export const SUBID_PATTERN = '^[A-Za-z0-9._~-]{1,100}$';
 
@@ -38,6 +41,7 @@ export const LINK_REQUEST_INPUT = {
       maxLength: 2048,
       description: "http(s) URL on the program's allowed domains; default: the program's landing page.",
     },
+    routes: ROUTES_INPUT,
   },
 } as const;
 
@@ -94,7 +98,7 @@ class Resolver {
     return this.programs.get(id)!;
   }
 
-  async resolve(req: LinkRequest): Promise<LinkSpec> {
+  async resolve(req: LinkRequest): Promise<LinkSpec & { routes?: LinkRoute[] }> {
     const approved = await this.approvedIds();
     let program: ProgramRow | null;
     if (req.program_id !== undefined) {
@@ -135,6 +139,7 @@ class Resolver {
       merchantId: program.merchant_id,
       landingUrl: landingUrlFor(program, req.landing_url),
       subid: req.subid ?? '',
+      ...(req.routes ? { routes: normalRoutes(req.routes as LinkRoute[], (raw, param) => landingUrlFor(program, raw, param)) } : {}),
     };
   }
 }
@@ -147,10 +152,10 @@ export function hostAllowed(host: string, domains: string[]): boolean {
   });
 }
 
-function landingUrlFor(program: ProgramRow, raw: string | undefined): string {
+/** The landing URL a link (or one of its routes, named by `param`) may take: on the program's domains. */
+function landingUrlFor(program: ProgramRow, raw: string | undefined, param = 'landing_url'): string {
   if (raw === undefined) return program.default_landing_url;
-  const bad = (detail: string) =>
-    new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'landing_url': ${detail}.`, errors: [{ param: 'landing_url', detail }] });
+  const bad = (detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter '${param}': ${detail}.`, errors: [{ param, detail }] });
   let url: URL;
   try {
     url = new URL(raw);
@@ -174,6 +179,11 @@ export function linkView(trackingUrl: string, l: LinkRow) {
     campaign_id: l.campaign_id,
     subid: l.subid || null,
     landing_url: l.landing_url,
+    routes: (l.routes ?? []).map((r) => ({
+      ...(r.countries?.length ? { countries: [...r.countries] } : {}),
+      ...(r.devices?.length ? { devices: [...r.devices] } : {}),
+      landing_url: r.landing_url,
+    })),
     created_at: l.created_at,
   };
 }
@@ -193,6 +203,7 @@ export const createLink = useCase(
   }> {
     const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
     const [ensured] = (await ensureLinks(deps.data.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
+    if (spec.routes) await deps.data.links.setRoutes(new Map([[ensured.code, spec.routes]]), new Date());
     const link = (await deps.data.links.byCodes([ensured.code])).get(ensured.code)!;
     return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
   },
@@ -204,7 +215,7 @@ export const createLinkBatch = useCase(
   WRITE_LINKS_POLICY,
   async function createLinkBatch(deps: LinksDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
     const resolver = new Resolver(deps, principal.publisher._id);
-    const outcomes: Array<{ spec?: LinkSpec; error?: ApiError }> = [];
+    const outcomes: Array<{ spec?: LinkSpec & { routes?: LinkRoute[] }; error?: ApiError }> = [];
     for (const item of input.links) {
       try {
         outcomes.push({ spec: await resolver.resolve(validateItem(item)) });
@@ -215,6 +226,12 @@ export const createLinkBatch = useCase(
     }
     const specs = outcomes.filter((o) => o.spec).map((o) => o.spec!);
     const ensured = specs.length ? await ensureLinks(deps.data.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
+    // Items sending routes set them (two items on one link: the later one's rules stay).
+    const routes = new Map<string, LinkRoute[]>();
+    specs.forEach((s, i) => {
+      if (s.routes) routes.set(ensured[i]!.code, s.routes);
+    });
+    await deps.data.links.setRoutes(routes, new Date());
     const links = await deps.data.links.byCodes(ensured.map((e) => e.code));
     // Two items asking for one link: the first reports created, the second existing.
     const reported = new Set<string>();

@@ -1,3 +1,5 @@
+import { ROUTES_SCHEMA } from './link-routes';
+
 /** A tracking link as the API shows it (OpenAPI and the MCP tools' output schema). */
 export const LINK_SCHEMA = {
   type: 'object',
@@ -10,6 +12,7 @@ export const LINK_SCHEMA = {
     campaign_id: { type: 'integer' },
     subid: { type: ['string', 'null'] },
     landing_url: { type: 'string' },
+    routes: { ...ROUTES_SCHEMA, description: 'Routing rules (smart links), tried in order; [] when the link has none.' },
     created_at: { type: 'string', format: 'date-time' },
   },
 };
@@ -28,6 +31,7 @@ export const CLICK_SCHEMA = {
     referrer: { type: ['string', 'null'] },
     user_agent: { type: ['string', 'null'] },
     is_bot: { type: 'boolean' },
-    bot_reason: { type: ['string', 'null'] },
+    bot_reason: { type: ['string', 'null'], description: 'user_agent, no_user_agent, rate, or agent (an assistant fetching for a person).' },
+    route: { type: ['integer', 'null'], description: "The index of the link's route that answered, or null: the link's own landing URL." },
   },
 };

@@ -2,11 +2,19 @@
  * What a tracked link redirects to, as the tracker reads it on every click. Links never change
  * after creation, so a code's target (the link and its program's click-id parameter) is kept in
  * the `links.redirectTargets` namespace for a minute: a program's parameter change applies within
- * it. Unknown codes are not kept (a new link works at once). docs/decisions/0045-one-cache-abstraction.md.
+ * it, and so does a change of the link's routes (smart links: each compiled with its own
+ * destination). Unknown codes are not kept (a new link works at once).
+ * docs/decisions/0045-one-cache-abstraction.md, 0062-smart-link-routes.md.
  */
 import type { CacheNamespace, CacheSpec } from '@cw/cache';
 import type { ProgramsData } from '@cw/programs';
 import type { LinksData } from './data/links.data';
+import { compileRoutes, type CompiledRoute } from './link-routes';
+
+/** A route as the redirect follows it: its match and its destination around the click id. */
+export interface RedirectRoute extends CompiledRoute {
+  around: [string, string];
+}
 
 export interface RedirectTarget {
   linkId: string;
@@ -18,15 +26,17 @@ export interface RedirectTarget {
   clickIdParam: string;
   /** The destination around the click id (so each click costs a concatenation, not a URL parse). */
   around: [string, string];
+  /** The link's routes, in order; absent when it has none (its clicks pay no lookup). */
+  routes?: RedirectRoute[];
 }
 
 export const REDIRECT_TARGETS_CACHE: CacheSpec = {
   name: 'links.redirectTargets',
-  keeps: "A link code's redirect target (landing URL, attribution, the program's click-id parameter), for the tracker",
+  keeps: "A link code's redirect target (landing URL, routes, attribution, the program's click-id parameter), for the tracker",
   maxEntries: 100_000,
   freshMs: 60_000,
   invalidation:
-    "Nothing else (links never change; a program's click-id parameter change applies once the entry is no longer fresh). Unknown codes are not kept.",
+    "Nothing else (a link's identity never changes; a change of its routes or of a program's click-id parameter applies once the entry is no longer fresh). Unknown codes are not kept.",
 };
 
 export const CODE_PATTERN = /^[A-Za-z0-9]{1,64}$/;
@@ -60,6 +70,10 @@ export class RedirectResolver {
       clickIdParam,
       around: around(link.landing_url, clickIdParam),
     };
+    if (link.routes?.length) {
+      const compiled = compileRoutes(link.routes);
+      target.routes = link.routes.map((r, i) => ({ ...compiled[i]!, around: around(r.landing_url, clickIdParam) }));
+    }
     this.targets.set(code, target, now === undefined ? undefined : { now });
     return target;
   }
@@ -80,7 +94,8 @@ function around(landingUrl: string, param: string): [string, string] {
   return [s.slice(0, at), s.slice(at + MARK.length)];
 }
 
-/** The landing URL with the click id appended under the program's parameter name. */
-export function destination(target: RedirectTarget, clickId: string): string {
-  return target.around[0] + clickId + target.around[1];
+/** The landing URL (of the route at `route`, else the link's own) with the click id appended under the program's parameter name. */
+export function destination(target: RedirectTarget, clickId: string, route = -1): string {
+  const at = route >= 0 && target.routes ? target.routes[route]!.around : target.around;
+  return at[0] + clickId + at[1];
 }

@@ -125,6 +125,16 @@ export interface PlatformConfig {
   eventsHeartbeatMs: number;
   /** Clicks held while the database cannot take them; beyond, the oldest are dropped (metric and log). */
   clickBufferMax: number;
+  /**
+   * The country database of smart link routes (GEOIP_DATABASE): a MaxMind-format (.mmdb) country
+   * file; unset: the one the `@ip-location-db/geo-whois-asn-country-mmdb` package ships.
+   */
+  geoipDatabase: string | undefined;
+  /**
+   * Addresses placed by hand before the database (GEOIP_FIXTURE): inline JSON or a JSON file's path,
+   * `{"203.0.113.0/24": "DE", "2001:db8::7": "FR"}`; for the local platform and tests.
+   */
+  geoipFixture: string | undefined;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
   /** maxTimeMS of every other read a request makes (a query setting its own keeps it): over it the API answers 503. */
@@ -349,6 +359,8 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     eventsPollMs: int('EVENTS_POLL_MS', 250, 10, 60_000),
     eventsHeartbeatMs: int('EVENTS_HEARTBEAT_MS', 15_000, 100, 300_000),
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
+    geoipDatabase: str('GEOIP_DATABASE'),
+    geoipFixture: str('GEOIP_FIXTURE'),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     requestQueryTimeoutMs: int('REQUEST_QUERY_TIMEOUT_MS', 10_000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),

@@ -44,6 +44,8 @@ export interface ClickBucketDoc {
   ih?: Buffer;
   rf: Buffer;
   b: Buffer;
+  /** Per click, the smart link route that answered (uint8: 0 none, else its index + 1); absent when none did. */
+  r?: Buffer;
   /** Per click, the nonce and signature of its signed id (16 bytes); or, for ids of another layout, `id`. */
   k?: Buffer;
   id?: string[];
@@ -85,6 +87,7 @@ export const clickBucketSchema = new Schema<ClickBucketDoc>(
     ih: Buffer,
     rf: Buffer,
     b: Buffer,
+    r: Buffer,
     k: Buffer,
     id: { type: [String], default: undefined },
     u: { type: [String], default: undefined },

@@ -25,6 +25,8 @@ export interface ClickRow {
   referrer: string;
   is_bot: boolean;
   bot_reason?: BotReason | null;
+  /** The index of the link's route that answered (smart links), or null: the link's own target. */
+  route?: number | null;
   /** The stats transaction that stored (and counts) this click. */
   stats_txn?: string | null;
 }
@@ -42,7 +44,7 @@ const HASH_BYTES = 16;
 /** What the clicks list reads of a bucket: everything but the address hashes, which it never shows. */
 export const BUCKET_WITHOUT_HASHES = { ih: 0 } as const;
 
-const REASONS: Array<BotReason | null> = [null, 'user_agent', 'no_user_agent', 'rate'];
+const REASONS: Array<BotReason | null> = [null, 'user_agent', 'no_user_agent', 'rate', 'agent', 'datacenter'];
 /** A bot flag without a reason (rows from before reasons were kept). */
 const BOT_NO_REASON = 255;
 
@@ -117,6 +119,8 @@ export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
   const rf = Buffer.allocUnsafe(2 * n);
   const b = Buffer.allocUnsafe(n);
   const k = Buffer.allocUnsafe(CLICK_ID_TAIL * n);
+  // Routes (smart links) only when a click has one: 0 none, else the route's index + 1.
+  const r = clicks.some((c) => c.route != null) ? Buffer.alloc(n) : undefined;
   /** Clicks whose id cannot be rebuilt from the row (another layout, or not saying what the row says). */
   const whole: string[] = [];
   let humans = 0;
@@ -142,6 +146,7 @@ export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
     else ip!.writeUInt16LE(strings.add(c.ip_hash ?? ''), 2 * i);
     rf.writeUInt16LE(strings.add(c.referrer ?? ''), 2 * i);
     b[i] = reasonCode(c);
+    if (r && c.route != null) r[i] = c.route + 1;
     if (!c.is_bot) humans++;
     // Only an id that says what the row says can be rebuilt from the row.
     if (!copyClickIdTail(c._id, t, c.is_bot ? CLICK_ID_BOT_FLAG : 0, c.link_id, k, CLICK_ID_TAIL * i)) whole.push(c._id);
@@ -166,6 +171,7 @@ export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
     rf,
     b,
   };
+  if (r) doc.r = r;
   if (!whole.length) doc.k = k;
   else {
     doc.id = clicks.map((c) => c._id);
@@ -268,6 +274,7 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter, skip?: Ui
   const ip = doc.ip ? bytes(doc.ip) : undefined;
   const rf = bytes(doc.rf);
   const b = bytes(doc.b);
+  const routes = doc.r ? bytes(doc.r) : undefined;
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
   const valueOf = targetValues(doc);
@@ -315,6 +322,7 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter, skip?: Ui
     };
     const reason = code === BOT_NO_REASON ? undefined : REASONS[code];
     if (reason) row.bot_reason = reason;
+    if (routes?.[i]) row.route = routes[i]! - 1;
     out.push(row);
   }
   return out;

@@ -14,6 +14,19 @@ export const linkSchema = new Schema(
     campaign_id: { type: Number, required: true },
     landing_url: { type: String, required: true },
     subid: { type: String, default: '' },
+    /**
+     * Smart link routes (../link-routes.ts): ordered rules, the first matching the visitor's
+     * country and device answers; absent: the landing URL for everyone. Not part of the identity.
+     */
+    routes: {
+      type: [
+        new Schema(
+          { countries: { type: [String], default: undefined }, devices: { type: [String], default: undefined }, landing_url: { type: String, required: true } },
+          { _id: false },
+        ),
+      ],
+      default: undefined,
+    },
     source: { type: String, enum: ['api', 'product', 'monetize'], default: 'api' },
     /** Listed by GET /links/: created (or re-requested) through the links API. */
     listed: { type: Boolean, default: false },

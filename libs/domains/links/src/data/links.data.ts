@@ -6,6 +6,8 @@ import type { Model } from 'mongoose';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
 import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
 import { clickIdParts } from '../click-ids';
+import type { BotReason } from '../bot-detection';
+import type { LinkRoute } from '../link-routes';
 import {
   BUCKET_COUNTING,
   BUCKET_WINDOW_MS,
@@ -25,7 +27,7 @@ import { clickCompactionSchema, type ClickCompactionDoc } from './click-compacti
 import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
 
-export type LinkRow = LinkDoc & { _id: string };
+export type LinkRow = Omit<LinkDoc, 'routes'> & { _id: string; routes?: LinkRoute[] | null };
 export type { ClickCount, ClickRow };
 
 /** The links list's order (the index `{publisher_id, listed, created_at: -1, _id: 1}`). */
@@ -46,6 +48,8 @@ export interface ClickFilter {
   merchantId?: number;
   linkId?: string;
   includeBots: boolean;
+  /** Only clicks flagged for this reason. */
+  botReason?: BotReason;
 }
 
 /** What the stats read model counts of a click. */
@@ -121,6 +125,20 @@ export class LinksData extends DomainHandle {
     if (codes.length) await this.models.Link.updateMany({ _id: { $in: codes }, listed: false }, { $set: { listed: true, updated_at: now } });
   }
 
+  /** Replaces the routes of these links (an empty list removes them); the redirect sees them within its cache's freshness. */
+  async setRoutes(routes: Map<string, LinkRoute[]>, now: Date): Promise<void> {
+    if (!routes.size) return;
+    await this.models.Link.bulkWrite(
+      [...routes].map(([code, r]) => ({
+        updateOne: {
+          filter: { _id: code },
+          update: r.length ? { $set: { routes: r, updated_at: now } } : { $unset: { routes: 1 }, $set: { updated_at: now } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
   async byCodes(codes: string[]): Promise<Map<string, LinkRow>> {
     const rows = await this.models.Link.find({ _id: { $in: codes } }).lean<LinkRow[]>();
     return new Map(rows.map((r) => [r._id, r]));
@@ -193,6 +211,7 @@ export class LinksData extends DomainHandle {
       (f.merchantId === undefined || c.campaign_id === f.merchantId) &&
       (f.linkId === undefined || c.link_id === f.linkId) &&
       (f.includeBots || !c.is_bot) &&
+      (f.botReason === undefined || c.bot_reason === f.botReason) &&
       (!pos || c.created_at.getTime() < at || (c.created_at.getTime() === at && c._id > pos[1]));
 
     const only = { linkId: f.linkId, subid: f.subid, merchantId: f.merchantId, includeBots: f.includeBots };
@@ -203,6 +222,7 @@ export class LinksData extends DomainHandle {
       if (f.merchantId !== undefined) q.campaign_id = f.merchantId;
       if (f.linkId !== undefined) q.link_id = f.linkId;
       if (!f.includeBots) q.is_bot = false;
+      if (f.botReason !== undefined) q.bot_reason = f.botReason;
       pending = await this.models.Click.find(page.filter(q)).sort(page.sort).limit(need).lean<ClickRow[]>();
     }
     const out: ClickRow[] = [];
