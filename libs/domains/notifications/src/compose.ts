@@ -4,7 +4,7 @@
  * RFC 8058 one-click). Amounts are decimal strings formatted by Intl (exact: never a float).
  */
 import type { MailMessage } from '@cw/mail';
-import { payoutNoticeMail, type PayoutNotice } from '@cw/payouts';
+import { payoutNoticeMail, statementOf, type PayoutNotice } from '@cw/payouts';
 import { addDays, readFacts, zoneCalendar } from '@cw/stats';
 import { toDisplayText } from '@cw/validation';
 import { KIND_LABELS, type NotificationKind } from './kinds';
@@ -144,9 +144,15 @@ export async function composeNotice(
     case 'weekly_summary':
       return weeklyMail(deps, notice, name, account.timezone ?? 'UTC');
     default: {
-      // The payouts lib's notices (paid, failed, method or tax details changed): its words, and whatever it attaches.
-      const composed = await payoutNoticeMail(notice as PayoutNotice, deps.config.portalUrl)(name);
-      return composed as Composed;
+      // The payouts lib's notices (paid, failed, method or tax details changed): its words. The job
+      // carries no bytes: a paid payout's statement is loaded now, by reference, and attached.
+      const n = { ...notice } as PayoutNotice;
+      if (n.kind === 'payout_paid') {
+        const statement = await statementOf(deps, n.publisherId, n.payoutId).catch(() => null);
+        if (statement)
+          n.attachments = [{ filename: statement.filename, contentType: 'application/pdf', content: statement.pdf.toString('base64'), encoding: 'base64' }];
+      }
+      return payoutNoticeMail(n, deps.config.portalUrl)(name);
     }
   }
 }

@@ -3,7 +3,7 @@ import type { AuthData } from '@cw/auth';
 import type { LedgerData } from '@cw/ledger';
 import type { LinksData } from '@cw/links';
 import type { Mailer } from '@cw/mail';
-import type { PayoutsData } from '@cw/payouts';
+import type { PayoutsDeps } from '@cw/payouts';
 import type { PeopleData } from '@cw/people';
 import type { StatsDeps } from '@cw/stats';
 import type { UseCaseDeps } from '@cw/usecase';
@@ -13,7 +13,7 @@ import { notificationsModels, type NotificationsData, type NotificationsModels }
 export type NotifyDeps = { data: { notifications: NotificationsData; people: PeopleData; auth: AuthData; audit: AuditData } };
 
 /** Sending (the worker's mail job): rendering reads payouts, the ledger, the stats read model and links; the mailer sends. */
-export type NotificationsDeps = UseCaseDeps<NotifyDeps['data'] & StatsDeps['data'] & { payouts: PayoutsData; ledger: LedgerData; links: LinksData }> & {
+export type NotificationsDeps = UseCaseDeps<NotifyDeps['data'] & StatsDeps['data'] & PayoutsDeps['data'] & { ledger: LedgerData; links: LinksData }> & {
   mailer: Mailer;
 };
 
