@@ -24,6 +24,14 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     key: { _id: 'hashed' },
     why: 'the code is an HMAC of (publisher, program, landing URL, sub-ID): one identity is one document; every redirect reads by code',
   },
+  codes: {
+    key: { merchant_id: 1, key: 1 },
+    why: "a code is unique at its merchant (the unique index is the shard key): the intake's lookup by (merchant, code) is targeted; a publisher's codes and the review queue are small scatters",
+  },
+  attribution_spends: {
+    key: { _id: 'hashed' },
+    why: "write-once spends of agent attribution tokens keyed by the token's nonce: the intake inserts and verify reads by _id",
+  },
   click_buckets: {
     key: { publisher_id: 1, _id: 'hashed' },
     why: "the largest collection (many clicks per document): a publisher's reads are targeted, a busy publisher's buckets spread over its chunks",
