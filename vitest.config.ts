@@ -53,7 +53,7 @@ export default defineConfig({
     // Files run side by side, one more than the cores (Vitest's default is one fewer: one file at a
     // time on a 2-core machine): most slow files wait on processes, browsers, timers and sockets,
     // and each has its own database, Redis key prefix, ports and temporary folders. The slow ones
-    // start first (tools/testing/src/slow-first-sequencer.ts). docs/decisions/0056-ci-time.md.
+    // start first (tools/testing/src/slow-first-sequencer.ts). docs/decisions/0061-ci-time.md.
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: slowFirstSequencer(SLOW_TIER) },
     // Starts Redis and installs Chromium when missing, and builds the portal's front end when stale, once per run.
