@@ -158,7 +158,12 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
   await pubCall('listJoinablePrograms', 'GET', '/programs/joinable/?page_size=2');
   await pubCall('applyToProgram', 'POST', '/programs/apply/', key, { program_id: f.joinable_program_id });
   await pubCall('applyToProgram', 'POST', '/programs/apply/', key, { program_id: f.joinable_program_id });
-  const link = await pubCall('createLink', 'POST', '/links/', key, { program_id: f.approved_program_id, subid: 'spring-sale' });
+  // With smart link routes (one rule): the 201 and the 200 after it both show them.
+  const link = await pubCall('createLink', 'POST', '/links/', key, {
+    program_id: f.approved_program_id,
+    subid: 'spring-sale',
+    routes: [{ countries: ['AT', 'CH'], devices: ['ios'], landing_url: new URL('/app', f.approved_program_landing_url).toString() }],
+  });
   await pubCall('createLink', 'POST', '/links/', key, { program_id: f.approved_program_id, subid: 'spring-sale' });
   await pubCall('createLinkBatch', 'POST', '/links/batch/', key, {
     links: [

@@ -63,8 +63,8 @@ const CALLS: Record<string, SdkCall> = {
   },
   createLink: {
     body: LINK,
-    ts: "// An Idempotency-Key is sent for you (pass { idempotencyKey } to choose it): retries are safe.\nconst link = await cw.links.create({ program_id: 1001, subid: 'newsletter' });\nconsole.log(link.url);",
-    py: '# An Idempotency-Key is sent for you (idempotency_key="..." to choose it): retries are safe.\nlink = cw.links.create(program_id=1001, subid="newsletter")\nprint(link["url"])',
+    ts: "// An Idempotency-Key is sent for you (pass { idempotencyKey } to choose it): retries are safe.\nconst link = await cw.links.create({ program_id: 1001, subid: 'newsletter' });\nconsole.log(link.url);\n// Smart link routes: visitors from Austria or Switzerland on an iPhone get another page of the program.\nawait cw.links.create({\n  program_id: 1001,\n  subid: 'newsletter',\n  routes: [{ countries: ['AT', 'CH'], devices: ['ios'], landing_url: 'https://www.nordlicht-sports.example/app' }],\n});",
+    py: '# An Idempotency-Key is sent for you (idempotency_key="..." to choose it): retries are safe.\nlink = cw.links.create(program_id=1001, subid="newsletter")\nprint(link["url"])\n# Smart link routes: visitors from Austria or Switzerland on an iPhone get another page of the program.\ncw.links.create(program_id=1001, subid="newsletter", routes=[{"countries": ["AT", "CH"], "devices": ["ios"], "landing_url": "https://www.nordlicht-sports.example/app"}])',
   },
   createLinkBatch: {
     body: { links: [LINK, { program_id: 1001, subid: 'sidebar' }] },

@@ -118,11 +118,16 @@ class Links(_Resource):
         campaign_id: Union[int, str, None] = None,
         subid: Optional[str] = None,
         landing_url: Optional[str] = None,
+        routes: Optional[List[Json]] = None,
         *,
         idempotency_key: Key = None,
     ) -> Json:
-        """Creates a tracking link (or returns the existing one); sent with an Idempotency-Key, so retries are safe."""
-        body = _q({"program_id": program_id, "campaign_id": campaign_id, "subid": subid, "landing_url": landing_url})
+        """Creates a tracking link (or returns the existing one); sent with an Idempotency-Key, so retries are safe.
+
+        routes: smart link rules, tried in order ({"countries": [...], "devices": [...], "landing_url": ...});
+        sent, they replace the link's rules ([] removes them).
+        """
+        body = _q({"program_id": program_id, "campaign_id": campaign_id, "subid": subid, "landing_url": landing_url, "routes": routes})
         return self._t.call("POST", f"{PUB}/links/", "publisher", body=body, idempotent=True, idempotency_key=idempotency_key)
 
     def create_batch(self, links: List[Json], *, idempotency_key: Key = None) -> Json:

@@ -99,7 +99,15 @@ export interface TrackingLink {
   campaign_id: number;
   subid: string | null;
   landing_url: string;
+  /** Smart link routes, tried in order ([] when none). */
+  routes?: LinkRoute[];
   created_at: string;
+}
+
+export interface LinkRoute {
+  countries?: string[];
+  devices?: Array<'ios' | 'android' | 'desktop'>;
+  landing_url: string;
 }
 
 export interface LinkRequest {
@@ -107,6 +115,7 @@ export interface LinkRequest {
   campaign_id?: number | string;
   subid?: string;
   landing_url?: string;
+  routes?: LinkRoute[];
 }
 
 export interface BatchItemError {

@@ -1,5 +1,6 @@
 /**
- * Links: the link builder (a program, an optional landing URL and sub-ID), a batch from pasted
+ * Links: the link builder (a program, an optional landing URL and sub-ID, routing rules by country
+ * and device: link-routing.tsx), a batch from pasted
  * lines (one outcome per line), and the account's links with the API's filters, paging, and each
  * link's clicks and sales (linkTotals, the stats read model).
  */
@@ -30,6 +31,7 @@ import { useFormat, type Formatters } from '../lib/format';
 import { checkForm } from '../lib/validation';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
+import { routesOf, RoutingRules, ruleProblems, ruleProblemsOf, type RuleDraft } from './link-routing';
 
 const TITLE = 'Links';
 const MAX_BATCH = 50;
@@ -88,7 +90,7 @@ function domainsHint(p: Program | undefined): string {
   return `Default: ${p.default_landing_url ?? 'the program’s landing page'}.${domains ? ` Must be on ${domains}.` : ''}`;
 }
 
-const LABELS = { program_id: 'Program', landing_url: 'Landing URL', subid: 'Sub-ID' };
+const LABELS = { program_id: 'Program', landing_url: 'Landing URL', subid: 'Sub-ID', routes: 'Routing' };
 
 function useInitialProgram(programs: Program[]): string {
   const [params] = useSearchParams();
@@ -113,6 +115,8 @@ function Builder({ programs }: { programs: Program[] }) {
   const [landing, setLanding] = useState('');
   const [subid, setSubid] = useState('');
   const [made, setMade] = useState<TrackingLink | null>(null);
+  const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [ruleErrors, setRuleErrors] = useState<Record<string, string>>({});
   const form = useFormState(validateLinkRequest, LABELS);
   const create = useMutation({
     mutationFn: (input: LinkRequest) => createLink(account.account_id, input),
@@ -121,12 +125,18 @@ function Builder({ programs }: { programs: Program[] }) {
       announce('Link ready. Copy it below.');
       void queryClient.invalidateQueries({ queryKey: catalogKeys.links(account.account_id) });
     },
-    onError: form.fail,
+    onError: (err) => {
+      setRuleErrors(ruleProblemsOf(err));
+      form.fail(err);
+    },
   });
   const submit = () => {
-    const input = requestOf(program, landing, subid);
+    const input: LinkRequest = { ...requestOf(program, landing, subid), ...(rules.length ? { routes: routesOf(rules) } : {}) };
     setMade(null);
-    if (form.check(input)) create.mutate(input);
+    const problems = ruleProblems(rules);
+    setRuleErrors(problems);
+    // The schema's check fills the summary (its "Routing" entry leads to the section); each rule's fields show their own problem.
+    if (form.check(input) && !Object.keys(problems).length) create.mutate(input);
   };
   const chosen = programs.find((p) => String(p.id) === program);
   return (
@@ -135,6 +145,7 @@ function Builder({ programs }: { programs: Program[] }) {
         <SelectField form={form} name="program_id" value={program} onChange={setProgram} options={programOptions(programs)} />
         <TextField form={form} name="landing_url" type="url" optional hint={domainsHint(chosen)} value={landing} onChange={setLanding} />
         <TextField form={form} name="subid" optional hint={SUBID_HINT} value={subid} onChange={setSubid} autoComplete="off" />
+        <RoutingRules form={form} rules={rules} onChange={setRules} problems={ruleErrors} />
         <div className="form-actions">
           <SubmitButton pending={create.isPending}>Create link</SubmitButton>
         </div>
@@ -146,6 +157,7 @@ function Builder({ programs }: { programs: Program[] }) {
           <p className="muted small">
             To {made.landing_url}
             {made.subid ? ` · sub-ID ${made.subid}` : ''}
+            {made.routes?.length ? ` · ${made.routes.length === 1 ? '1 routing rule' : `${made.routes.length} routing rules`}` : ''}
           </p>
           <div className="row-actions">
             <CopyLinkButton url={made.url} what={made.subid ? `sub-ID ${made.subid}` : 'the new link'} />
