@@ -116,8 +116,28 @@ function localSettings(credentialsPath: string | undefined): Record<string, stri
   } catch {
     kept = undefined; // no file yet, or not ours to read: a new token
   }
-  return { POSTBACK_ALLOW_INSECURE: 'true', METRICS_TOKEN: typeof kept === 'string' && kept ? kept : randomBytes(24).toString('base64url') };
+  return {
+    POSTBACK_ALLOW_INSECURE: 'true',
+    METRICS_TOKEN: typeof kept === 'string' && kept ? kept : randomBytes(24).toString('base64url'),
+    GEOIP_FIXTURE: LOCAL_GEOIP_FIXTURE,
+  };
 }
+
+/**
+ * The local platform's visitor countries for smart link routes: documentation addresses (which no
+ * country database places) in a few countries, so a route can be tried locally with
+ * `TRUST_PROXY_HOPS=1` and `X-Forwarded-For: 203.0.113.10` (DE). Any other address is placed by
+ * the country database (docs/decisions/0062-smart-link-routes.md).
+ */
+export const LOCAL_GEOIP_FIXTURE = JSON.stringify({
+  '203.0.113.0/26': 'DE',
+  '203.0.113.64/26': 'FR',
+  '203.0.113.128/26': 'GB',
+  '203.0.113.192/26': 'AT',
+  '198.51.100.0/25': 'US',
+  '198.51.100.128/25': 'CA',
+  '192.0.2.0/24': 'JP',
+});
 
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);
