@@ -4,7 +4,8 @@
  * sandbox bank settles it in the portal, and then the publisher API serves the statement as a PDF
  * (its text has the number and the amount) and as JSON (the stored snapshot), the payout names
  * it, another account's key gets 404 not_found, the portal's owner downloads it and another
- * account's owner cannot, and the "payout paid" mail in the local mail folder carries the PDF.
+ * account's owner cannot, and the "payout paid" mail (the worker's mail job) in the local mail
+ * folder carries the PDF.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +16,13 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp as portalApp, mailSettled } from '@cw/app-portal';
+import { createWorker, type Worker } from '@cw/app-postback-worker';
+import { until } from './support/notifications-harness';
 
 let deps: TestDeps;
 let api: ReturnType<ReturnType<typeof publisherApi>['callback']>;
 let portal: ReturnType<typeof portalApp>;
+let worker: Worker;
 let mailDir: string;
 let webDir: string;
 let key: string;
@@ -46,10 +50,21 @@ beforeAll(async () => {
   });
   api = publisherApi(deps).callback();
   portal = portalApp(deps, { webDir });
+  // The worker renders and sends the notification mail jobs (files in MAIL_DIR).
+  worker = createWorker({
+    db: deps.db.connection.db!,
+    logger: deps.logger,
+    config: deps.config,
+    data: deps.data,
+    processEveryMs: 100,
+    weeklySummariesMs: 3_600_000,
+  });
+  await worker.start();
   key = deps.demo!.publishers[0]!.keys.live;
   otherKey = deps.demo!.publishers[1]!.keys.live;
 }, 120_000);
 afterAll(async () => {
+  await worker?.stop();
   if (portal) await mailSettled(portal);
   await deps?.close();
   rmSync(mailDir, { recursive: true, force: true });
@@ -183,12 +198,15 @@ describe('a paid payout', () => {
   it('is attached to the "payout paid" mail in the local mail folder', async () => {
     await mailSettled(portal);
     const owner = deps.demo!.publishers[0]!.portal_login.email;
-    const mails = readdirSync(mailDir)
-      .filter((f) => f.endsWith('.eml'))
-      .map((f) => readFileSync(join(mailDir, f), 'utf8'))
-      .filter((m) => m.includes(`Payout ${payoutId} paid`) && m.includes(owner));
-    expect(mails.length).toBeGreaterThan(0);
-    const mail = mails[0]!;
+    // The worker's mail job renders it (the statement loaded by reference) and writes it.
+    const mail = await until(
+      () =>
+        readdirSync(mailDir)
+          .filter((f) => f.endsWith('.eml'))
+          .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+          .find((m) => m.includes(`Payout ${payoutId} paid`) && m.includes(owner)),
+      30_000,
+    );
     expect(mail).toMatch(/Content-Type: application\/pdf; name=statement-\d{4}-\d{6}\.pdf/);
     expect(mail).toContain(`filename=statement-${number}.pdf`);
     const part = mail.split(`filename=statement-${number}.pdf`)[1]!;

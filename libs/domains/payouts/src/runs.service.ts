@@ -30,7 +30,7 @@ import { sandboxBankReport } from './rails/sandbox-bank';
 import { sepaCreditTransfer } from './rails/sepa-credit-transfer';
 import type { PaymentResult } from './rails/status-reasons';
 import { methodHoldUntil, profileOf, type ProfileRow } from './settings.service';
-import { issueMissingStatements, issueStatement, pdfBytes } from './statements/issue';
+import { issueMissingStatements, issueStatement } from './statements/issue';
 import { taxProfileIncomplete } from './tax/tax.service';
 import { own, type PayoutsDeps } from './deps';
 
@@ -383,19 +383,11 @@ async function settlePayout(deps: Deps, p: PayoutRow, r: PaymentResult, now: Dat
       { $set: { status: 'paid', paid_at: now, updated_at: now, log_pending: true }, $push: { events: payoutEvent(p._id, 'payout.paid', now) } },
     );
     if (!u.modifiedCount) return null;
-    // Its self-billing statement, issued once (a failure here is repaired at the end of this settlement, or the next).
-    const statement = await issueStatement(deps, p._id).catch(() => null);
-    const attachments = statement
-      ? [
-          {
-            filename: `statement-${statement.number}.pdf`,
-            contentType: 'application/pdf',
-            content: pdfBytes(statement).toString('base64'),
-            encoding: 'base64' as const,
-          },
-        ]
-      : undefined;
-    await deps.notify?.({ kind: 'payout_paid', publisherId: p.publisher_id, payoutId: p._id, ...(attachments ? { attachments } : {}) }).catch(() => undefined);
+    // Its self-billing statement, issued once before the owners are told (the paid mail attaches it,
+    // loaded by reference when the mail is rendered); a failure here is repaired at the end of this
+    // settlement, or the next.
+    await issueStatement(deps, p._id).catch(() => null);
+    await deps.notify?.({ kind: 'payout_paid', publisherId: p.publisher_id, payoutId: p._id }).catch(() => undefined);
     return 'paid';
   }
   if (r.status !== 'failed' || (p.status !== 'in_transit' && p.status !== 'failed')) return null;
