@@ -13,7 +13,8 @@ import { readAttributionToken, type AttributionClaims } from '@cw/links';
 import type { InputOf } from '@cw/usecase';
 import type { INTAKE_INPUT } from './conversion.schemas';
 import { recordAttributedSale, type SaleAttribution } from './attributed-sale';
-import type { RecordedSale } from './lifecycle';
+import type { ConversionRecord } from './data/conversion.schema';
+import { conversionId as conversionIdOf, saleTime } from './lifecycle';
 import { own, type ConversionsDeps, type IntakeDeps } from './deps';
 
 /** Why a token does not credit this merchant's sale (the verify endpoint's `reason`). */
@@ -68,16 +69,19 @@ export const tokenOf = (input: Pick<InputOf<typeof INTAKE_INPUT>, 'affiliate_att
 
 /**
  * A sale without a click id: by the agent's token (channel `agent`), else by the coupon code
- * (channel `code`). The caller has answered a known order already (dedupe).
+ * (channel `code`); a known order answers its conversion first (dedupe).
  */
 export async function recordSaleWithoutClick(
   deps: IntakeDeps,
   merchant: MerchantPrincipal,
   input: InputOf<typeof INTAKE_INPUT>,
-  conversionId: string,
-  occurredAt: Date,
   now: Date,
-): Promise<RecordedSale> {
+): ReturnType<typeof recordAttributedSale> {
+  const occurredAt = saleTime(input.occurred_at, now);
+  const conversionId = conversionIdOf(merchant.merchantId, input.order_id);
+  // The same order again is the dedupe (before any token is judged or spent).
+  const existing = await own(deps).Conversion.findById(conversionId).lean<ConversionRecord>();
+  if (existing) return { created: false, conversion: existing };
   const sale = { order_id: input.order_id, amount: input.amount, currency: input.currency, occurred_at: occurredAt };
   const token = tokenOf(input);
   if (token !== undefined) {

@@ -1,7 +1,8 @@
 // The sales core; the events feed, the stats read model, the reports and the operator's acts are
 // the libs @cw/events-feed, @cw/stats, @cw/reports and @cw/conversions-operator (decision record 0047).
 export { INTAKE_INPUT, LIST_CONVERSIONS_INPUT, REPORT_INPUT, STATUS_INPUT, TIMEZONE } from './conversion.schemas';
-export { bookLedgerEntry, changeStatus, commissionFor, conversionId, recordSale, saleEvent } from './lifecycle';
+export { bookLedgerEntry, changeStatus, commissionFor, conversionId, recordClickSale, saleEvent } from './lifecycle';
+export { recordSale } from './intake';
 export type { RecordedSale } from './lifecycle';
 export { recordAttributedSale, saleOfOrder } from './attributed-sale';
 export type { SaleAttribution } from './attributed-sale';

@@ -19,8 +19,7 @@ import type { ConversionRecord, ConversionStatus, SaleEventType } from './data/c
 import { addDecimals, compareDecimals, formatDecimal, isCurrency, minorUnits, multiplyDecimals, parseDecimal, roundDecimal } from '@cw/money';
 import type { InputOf } from '@cw/usecase';
 import type { INTAKE_INPUT } from './conversion.schemas';
-import { own, type ConversionsDeps, type IntakeDeps } from './deps';
-import { recordSaleWithoutClick } from './agent-attribution';
+import { own, type ConversionsDeps } from './deps';
 
 const DAY = 86_400_000;
 
@@ -32,6 +31,13 @@ export const saleEvent = (type: SaleEventType, at: Date) => {
   const traceparent = currentTraceparent();
   return { _id: `evt_${randomBytes(12).toString('base64url')}`, type, created_at: at, published_at: null, ...(traceparent ? { traceparent } : {}) };
 };
+
+/** When a reported sale happened: `occurred_at`, else now; not in the future (5 minutes of clock skew allowed). */
+export function saleTime(occurredAt: string | undefined, now: Date): Date {
+  const at = occurredAt ? new Date(occurredAt) : now;
+  if (at.getTime() > now.getTime() + 5 * 60_000) throw invalid('occurred_at', 'must not be in the future');
+  return at;
+}
 
 /** The conversion id of a merchant's order: the same order always maps to one id (dedupe). */
 export function conversionId(merchantId: number, orderId: string): string {
@@ -67,21 +73,23 @@ export interface RecordedSale {
 }
 
 /**
- * A merchant reports a sale on one of its clicks (or by an agent's attribution token or a coupon
- * code: ./agent-attribution.ts): 201 once per (merchant, order id), then the same conversion.
+ * A merchant reports a sale on one of its clicks: 201 once per (merchant, order id), then the same
+ * conversion (the intake's click path: ./intake.ts).
  */
-export async function recordSale(deps: IntakeDeps, merchant: MerchantPrincipal, input: InputOf<typeof INTAKE_INPUT>, now = new Date()): Promise<RecordedSale> {
+export async function recordClickSale(
+  deps: ConversionsDeps,
+  merchant: MerchantPrincipal,
+  input: InputOf<typeof INTAKE_INPUT> & { click_id: string },
+  now = new Date(),
+): Promise<RecordedSale> {
   if (!isCurrency(input.currency)) throw invalid('currency', `"${input.currency}" is not an ISO 4217 currency`);
   const units = minorUnits(input.currency);
   const amount = parseDecimal(input.amount);
   if (amount.scale > units) throw invalid('amount', `has more decimals than ${input.currency} allows (${units})`);
-  const occurredAt = input.occurred_at ? new Date(input.occurred_at) : now;
-  if (occurredAt.getTime() > now.getTime() + 5 * 60_000) throw invalid('occurred_at', 'must not be in the future');
+  const occurredAt = saleTime(input.occurred_at, now);
   const id = conversionId(merchant.merchantId, input.order_id);
   const existing = await own(deps).Conversion.findById(id).lean<ConversionRecord>();
   if (existing) return { created: false, conversion: existing };
-  // No click: an agent's token or a coupon code (a click id, when given, decides alone).
-  if (input.click_id === undefined) return recordSaleWithoutClick(deps, merchant, input, id, occurredAt, now);
 
   const click = await attributionOf(deps, input.click_id);
   // Another merchant's click is indistinguishable from an unknown one.

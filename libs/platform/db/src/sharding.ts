@@ -25,8 +25,8 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     why: 'the code is an HMAC of (publisher, program, landing URL, sub-ID): one identity is one document; every redirect reads by code',
   },
   codes: {
-    key: { merchant_id: 1, key: 1 },
-    why: "a code is unique at its merchant (the unique index is the shard key): the intake's lookup by (merchant, code) is targeted; a publisher's codes and the review queue are small scatters",
+    unsharded:
+      'personal coupon codes: at most 10 per publisher and program, small documents; unique per merchant on the normalised code (a rejection rewrites that key, which a shard key could not be)',
   },
   attribution_spends: {
     key: { _id: 'hashed' },
@@ -84,7 +84,9 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
   portal_sessions: { unsharded: 'one per signed-in device, removed at their end by the TTL monitor; read by the cookie hash' },
   mail_tokens: { unsharded: 'one-time links waiting to be used (days at most)' },
   notification_preferences: { unsharded: 'one per person who changed a notification setting, read by person' },
-  notification_sends: { unsharded: 'keys of notices sent at most once (a weekly summary per person and week, a failing postback a day), removed by the TTL monitor within days' },
+  notification_sends: {
+    unsharded: 'keys of notices sent at most once (a weekly summary per person and week, a failing postback a day), removed by the TTL monitor within days',
+  },
   oauth_records: { unsharded: 'OAuth grants, sessions, codes, refresh tokens and clients: small, by _id; the TTL monitor removes expired ones' },
   security_events: {
     key: { account_id: 1, _id: 1 },
