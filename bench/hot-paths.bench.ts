@@ -3,6 +3,9 @@
  * in one run so both see the same machine; the median of the rounds' ratios is reported.
  *   - search scenarios vs bare Koa serving the scenario's own page from memory
  *   - GET /c/{code} vs a bare node:http 302, with clicks stored == redirects answered
+ *   - smart links (issue 66): GET /c/{code} of a link with 5 routes vs a plain link, A B A B on
+ *     the platform itself (`--only routes`), visitors from 64 public addresses behind one trusted
+ *     proxy, none matching a rule (every rule tried after the country and device lookups)
  *   - p50/p99 at a fixed 200 req/s; process RSS
  * `npm run bench:hot [-- --products 100000 --seconds 5 --rounds 3 --profile]`; `--page-cache off`
  * measures search and lookup without the product page cache (every request reads the catalog).
@@ -21,6 +24,7 @@ import { handlerServer } from '@cw-tools/testing';
 import { connectDatabase } from '@cw/db';
 import { openPlatformData } from '@cw/runtime';
 import { searchProducts } from '@cw/catalog';
+import { compileRoutes, CountryLookup, deviceOf, matchRoute } from '@cw/links';
 import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult, LoadSpec } from './lib/load';
 import { formatBreakdown, formatTop, profileWhile } from './lib/cpu-profile';
@@ -76,6 +80,8 @@ const env = {
   RATELIMIT_PRODUCTS_PER_MIN: LIFTED,
   RATELIMIT_LINKS_PER_MIN: LIFTED,
   RATELIMIT_IP_PER_MIN: LIFTED,
+  // Visitors of the routes A B come through one trusted proxy (X-Forwarded-For); the others send none.
+  TRUST_PROXY_HOPS: '1',
   ...(values['page-cache'] === 'off' ? { PRODUCT_PAGE_CACHE_ENTRIES: '0' } : {}),
 };
 const platform = await startPlatform({ env: { ...env, PORT: '0' }, seedProducts: PRODUCTS, credentialsPath: null });
@@ -120,6 +126,27 @@ const created = await fetch(`${apiUrl}${B}/links/`, {
   body: JSON.stringify({ program_id: creds.fixtures.approved_program_id, subid: 'bench' }),
 });
 const link = (await created.json()) as { id: string };
+// A link with 5 routes no visitor of the bench matches: each click pays the country lookup, the
+// device check and all five rules before the link's own target answers.
+const ownLanding = ((await (await fetch(`${apiUrl}${B}/links/?subid=bench`, { headers: apiHeaders })).json()) as { data: Array<{ landing_url: string }> })
+  .data[0]!.landing_url;
+const routedRes = await fetch(`${apiUrl}${B}/links/`, {
+  method: 'POST',
+  headers: { ...apiHeaders, 'Content-Type': 'application/json' },
+  body: JSON.stringify({
+    program_id: creds.fixtures.approved_program_id,
+    subid: 'bench-routes',
+    routes: [['JP'], ['BR', 'AR'], ['IN'], ['ZA', 'NG', 'KE'], ['AU', 'NZ']].map((countries, i) => ({
+      countries,
+      devices: ['ios', 'android'],
+      landing_url: new URL(`/route-${i}`, ownLanding).toString(),
+    })),
+  }),
+});
+const routed = (await routedRes.json()) as { id: string; routes?: unknown[] };
+if (routed.routes?.length !== 5) throw new Error(`the routed link was not created: ${JSON.stringify(routed)}`);
+/** 64 public addresses (German, US and French networks), each a visitor behind the proxy. */
+const visitors = Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? `5.9.${i}.1` : i % 3 === 1 ? `8.8.${i}.8` : `2.2.${i}.2`));
 const browser = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' };
 
 interface Scenario {
@@ -293,6 +320,65 @@ for (const s of scenarios.filter((x) => !values.only || values.only.split(',').s
   );
 }
 
+// Smart links: the redirect of a link with 5 routes against a plain one, A B A B on the platform.
+if (!values.only || values.only.split(',').some((o) => 'redirect routes'.includes(o))) {
+  const cpu = services ? () => processCpuMicros(services.tracker.pid) : ownCpu;
+  const visits = (code: string) =>
+    runLoad({
+      url: trackerUrl,
+      requests: visitors.map((ip) => ({ path: `/c/${code}`, headers: { ...browser, 'X-Forwarded-For': ip } })),
+      connections: CONNECTIONS,
+      durationSeconds: SECONDS,
+    });
+  await visits(link.id);
+  await visits(routed.id);
+  const ratios: number[] = [];
+  const plainRps: number[] = [];
+  const routedRps: number[] = [];
+  const plainCpu: number[] = [];
+  const routedCpu: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const c0 = cpu();
+    const a = await visits(link.id);
+    plainCpu.push((cpu() - c0) / a.total);
+    const c1 = cpu();
+    const b = await visits(routed.id);
+    routedCpu.push((cpu() - c1) / b.total);
+    plainRps.push(a.requestsPerSecond);
+    routedRps.push(b.requestsPerSecond);
+    ratios.push((100 * b.requestsPerSecond) / a.requestsPerSecond);
+    console.log(
+      `  redirect routes round ${r + 1}: plain link ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${plainCpu.at(-1)!.toFixed(0)} us), link with 5 routes ${b.requestsPerSecond.toFixed(0)} req/s (p99 ${b.latencyP99Ms} ms, CPU ${routedCpu.at(-1)!.toFixed(0)} us)`,
+    );
+  }
+  // What choosing the route costs alone, in this process (no HTTP: steadier than the A B on a
+  // loaded machine): the visitor's country (memoised, and a first sight read from the database),
+  // the device and the five rules, per click.
+  const lookup = new CountryLookup();
+  const rules = compileRoutes((routed.routes ?? []) as Parameters<typeof compileRoutes>[0]);
+  const ua = browser['User-Agent'];
+  const N = 200_000;
+  let matched = 0;
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < N; i++) matched += matchRoute(rules, lookup.country(visitors[i & 63]!), deviceOf(ua)) + 1;
+  const t1 = process.cpuUsage(t0);
+  const firstSight = new CountryLookup();
+  const M = 20_000;
+  const t2 = process.cpuUsage();
+  for (let i = 0; i < M; i++) firstSight.country(`${1 + (i % 220)}.${(i >> 8) & 255}.${i & 255}.9`);
+  const t3 = process.cpuUsage(t2);
+  if (matched !== 0) throw new Error('a bench visitor matched a rule');
+  const routeNs = ((t1.user + t1.system) * 1000) / N;
+  const firstNs = ((t3.user + t3.system) * 1000) / M;
+  const ratio = median(ratios);
+  summary.push(
+    `choosing a route alone: ${(routeNs / 1000).toFixed(2)} us per click (country memoised, device, 5 rules); a country read from the database at first sight ${(firstNs / 1000).toFixed(2)} us`,
+  );
+  summary.push(
+    `redirect, 5 routes vs plain link: ${median(routedRps).toFixed(0)} vs ${median(plainRps).toFixed(0)} req/s  ${ratio.toFixed(1)}% (target >= 90%${ratio >= 90 ? ', met' : ', NOT MET'}); CPU per request ${median(routedCpu).toFixed(0)} vs ${median(plainCpu).toFixed(0)} us`,
+  );
+}
+
 // The floor under a distinct-page search: the same catalog query (country DE, EUR, a new
 // min_price each time, 21 rows) through mongoose and the driver, with no HTTP, no auth, no limiter,
 // no links and no JSON; 16 at a time, as the 16 connections ask. CPU per query of this process
@@ -334,7 +420,7 @@ const rss = process.memoryUsage().rss / 2 ** 20;
 await new Promise((r) => setTimeout(r, platform.config.clickFlushIntervalMs * 2 + 500));
 if (services) for (const service of Object.values(services)) await service.stop(); // the tracker flushes its buffer as it stops
 const client = await MongoClient.connect(platform.mongoUri);
-const stored = await storedClicksOf(client.db(), link.id);
+const stored = (await storedClicksOf(client.db(), link.id)) + (await storedClicksOf(client.db(), routed.id));
 await client.close();
 if (!services) await platform.stop();
 
