@@ -95,7 +95,8 @@ export async function decideInquiry(deps: InquiriesDeps, row: InquiryRecord, dec
     { returnDocument: 'after' },
   ).lean<InquiryRecord>();
   if (!decided) throw decidedAlready((await Inquiry.findById(row._id).lean<InquiryRecord>()) ?? row);
-  await deps.notify?.({ kind: 'inquiry_decided', publisherId: decided.publisher_id, inquiry: decided }).catch(() => undefined);
+  // Its listeners (the owners' mail, wired by the composition root) hear of it; their failure is not the decision's.
+  await deps.data.inquiries.decided({ kind: 'inquiry_decided', publisherId: decided.publisher_id, inquiry: decided });
   return decided;
 }
 
@@ -132,10 +133,32 @@ export async function merchantRejectInquiry(deps: InquiriesDeps, merchantId: num
 }
 
 /**
+ * Whether one of the inquiry's verified clicks is listed verified by no other accepted inquiry of
+ * its publisher. Unanswered, a click the platform vouches for backs one order: a publisher with one
+ * real click cannot file any number of made-up orders and have the window accept them all.
+ */
+async function vouchesAlone(deps: InquiriesDeps, row: InquiryRecord, clickIds: string[]): Promise<boolean> {
+  const others = await own(deps)
+    .Inquiry.find(
+      {
+        publisher_id: row.publisher_id,
+        status: 'accepted',
+        _id: { $ne: row._id },
+        'evidence.clicks': { $elemMatch: { click_id: { $in: clickIds }, verified: true } },
+      },
+      { 'evidence.clicks': 1 },
+    )
+    .lean<Array<Pick<InquiryRecord, 'evidence'>>>();
+  const used = new Set(others.flatMap((o) => o.evidence.clicks.filter((c) => c.verified).map((c) => c.click_id)));
+  return clickIds.some((id) => !used.has(id));
+}
+
+/**
  * The response window's job: open inquiries past `respond_by` are decided on their evidence,
  * at most `limit` a pass, oldest deadline first: accepted when it holds a verified click, else
  * rejected `outside_window` (no click of the publisher's in the program's cookie window before
- * the order that the platform can vouch for). An order credited meanwhile is rejected `duplicate`.
+ * the order that the platform can vouch for), or `other` when every verified click of it backs
+ * another accepted inquiry already (`vouchesAlone`). An order credited meanwhile is rejected `duplicate`.
  */
 export async function decideOverdueInquiries(deps: InquiriesDeps, now = new Date(), limit = 200): Promise<{ accepted: number; rejected: number }> {
   const due = await own(deps)
@@ -145,9 +168,14 @@ export async function decideOverdueInquiries(deps: InquiriesDeps, now = new Date
     .lean<InquiryRecord[]>();
   const out = { accepted: 0, rejected: 0 };
   for (const row of due) {
-    const verified = row.evidence.clicks.some((c) => c.verified);
+    const verified = row.evidence.clicks.filter((c) => c.verified).map((c) => c.click_id);
+    const decision: Decision = !verified.length
+      ? { accept: false, reason: 'outside_window' }
+      : (await vouchesAlone(deps, row, verified))
+        ? { accept: true }
+        : { accept: false, reason: 'other' };
     try {
-      const d = await decideInquiry(deps, row, verified ? { accept: true } : { accept: false, reason: 'outside_window' }, 'window', now);
+      const d = await decideInquiry(deps, row, decision, 'window', now);
       out[d.status === 'accepted' ? 'accepted' : 'rejected']++;
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;

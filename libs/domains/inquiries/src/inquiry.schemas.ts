@@ -1,7 +1,7 @@
 /** The inputs and the one response shape of inquiries (the publisher API, the tracking API, MCP and the portal validate with these). */
 import { INTAKE_INPUT } from '@cw/conversions';
 import { CURSOR_PAGING, pageSizeInput } from '@cw/usecase';
-import { displayText } from '@cw/validation';
+import { DISPLAY_TEXT_PATTERN, displayText } from '@cw/validation';
 import { DECIDERS, INQUIRY_STATUSES, REJECT_REASONS } from './data/inquiry.schema';
 
 /** How far back an order may be for an inquiry (docs/decisions: older orders are past any merchant's reconciliation). */
@@ -16,7 +16,12 @@ export const FILE_INQUIRY_INPUT = {
   required: ['program_id', 'order_id', 'occurred_at', 'amount', 'currency'],
   properties: {
     program_id: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'A program you are approved for.' },
-    order_id: { ...INTAKE_INPUT.properties.order_id, description: "The merchant's order id (from your customer's confirmation, or the merchant's report)." },
+    // The merchant reads it: no control, line-break or bidi characters (it could read as another order).
+    order_id: {
+      ...INTAKE_INPUT.properties.order_id,
+      pattern: DISPLAY_TEXT_PATTERN,
+      description: "The merchant's order id (from your customer's confirmation, or the merchant's report).",
+    },
     occurred_at: {
       type: 'string',
       format: 'date-time',

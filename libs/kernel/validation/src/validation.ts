@@ -20,6 +20,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 function withPlatformFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
   ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
+  // RFC 3339 allows a leap second (`23:59:60`); JavaScript's Date does not, and an Invalid Date
+  // reaching a query or a write was a 500. A date-time is one both RFC 3339 and Date read.
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => rfc3339.validate(s) && Number.isFinite(Date.parse(s)), compare: rfc3339.compare });
   return ajv;
 }
 const queryAjv = withPlatformFormats(new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false }));
