@@ -45,9 +45,9 @@ beforeAll(async () => {
   const txns = engine.db.connection.collection('ledger_transactions');
   // The big account: its counted history and a few transactions a crash left uncounted; another
   // account's uncounted ones are in the same partial index.
-  await txns.insertMany(rows(BIG, COUNTED, 0, false));
-  await txns.insertMany(rows(BIG, PENDING, COUNTED, true));
-  await txns.insertMany(rows(OTHER, 40, 0, true));
+  await txns.insertMany(rows(BIG, COUNTED, 0, false) as never[]);
+  await txns.insertMany(rows(BIG, PENDING, COUNTED, true) as never[]);
+  await txns.insertMany(rows(OTHER, 40, 0, true) as never[]);
   await engine.db.connection
     .collection('ledger_balances')
     .insertOne({ _id: BIG as never, version: 1, balances: [{ currency: 'EUR', amount: Decimal128.fromString('2500.00') }], entries: COUNTED, recent: [] });
