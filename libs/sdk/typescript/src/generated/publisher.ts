@@ -707,6 +707,8 @@ export interface operations {
   listClicks: {
     parameters: {
       query?: {
+        /** @description Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart. */
+        bot_reason?: 'user_agent' | 'no_user_agent' | 'rate' | 'agent' | 'datacenter';
         /** @description Campaign (merchant) id. */
         campaign_id?: string;
         /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
@@ -739,6 +741,7 @@ export interface operations {
         content: {
           'application/json': {
             data: {
+              /** @description user_agent, no_user_agent, rate, or agent (an assistant fetching for a person). */
               bot_reason?: string | null;
               campaign_id: number;
               /** Format: date-time */
@@ -749,6 +752,8 @@ export interface operations {
               is_bot: boolean;
               program_id: number;
               referrer?: string | null;
+              /** @description The index of the link's route that answered, or null: the link's own landing URL. */
+              route?: number | null;
               sub_id: string | null;
               user_agent?: string | null;
             }[];
@@ -2344,6 +2349,12 @@ export interface operations {
               id: string;
               landing_url: string;
               program_id: number;
+              /** @description Routing rules (smart links), tried in order; [] when the link has none. */
+              routes?: {
+                countries?: string[];
+                devices?: ('ios' | 'android' | 'desktop')[];
+                landing_url: string;
+              }[];
               subid: string | null;
               /** @description {tracking_url}/c/{code} */
               url: string;
@@ -2478,6 +2489,18 @@ export interface operations {
           landing_url?: string;
           /** @description The program; required unless campaign_id identifies one approved program. */
           program_id?: number;
+          /** @description Routing rules, tried in order (at most 10): the first whose countries and devices match the visitor answers, else landing_url. Sent on an existing link, they replace its rules ([] removes them); absent, the link keeps its rules. */
+          routes?: {
+            /** @description Visitors' countries (ISO 3166-1 alpha-2, any case; stored upper case). Absent: every country. */
+            countries?: string[];
+            /** @description Visitors' devices (ios, android, desktop). Absent: every device. */
+            devices?: ('ios' | 'android' | 'desktop')[];
+            /**
+             * Format: uri
+             * @description Where a matching visitor goes: an http(s) URL on the program's allowed domains, as the link's own landing_url.
+             */
+            landing_url: string;
+          }[];
           /** @description Your sub-ID: 1 to 100 of A-Z a-z 0-9 . _ ~ - */
           subid?: string;
         };
@@ -2504,6 +2527,12 @@ export interface operations {
             id: string;
             landing_url: string;
             program_id: number;
+            /** @description Routing rules (smart links), tried in order; [] when the link has none. */
+            routes?: {
+              countries?: string[];
+              devices?: ('ios' | 'android' | 'desktop')[];
+              landing_url: string;
+            }[];
             subid: string | null;
             /** @description {tracking_url}/c/{code} */
             url: string;
@@ -2530,6 +2559,12 @@ export interface operations {
             id: string;
             landing_url: string;
             program_id: number;
+            /** @description Routing rules (smart links), tried in order; [] when the link has none. */
+            routes?: {
+              countries?: string[];
+              devices?: ('ios' | 'android' | 'desktop')[];
+              landing_url: string;
+            }[];
             subid: string | null;
             /** @description {tracking_url}/c/{code} */
             url: string;
@@ -2734,6 +2769,12 @@ export interface operations {
                 id: string;
                 landing_url: string;
                 program_id: number;
+                /** @description Routing rules (smart links), tried in order; [] when the link has none. */
+                routes?: {
+                  countries?: string[];
+                  devices?: ('ios' | 'android' | 'desktop')[];
+                  landing_url: string;
+                }[];
                 subid: string | null;
                 /** @description {tracking_url}/c/{code} */
                 url: string;
