@@ -205,6 +205,49 @@ describe('inquiries a merchant reads', () => {
   });
 });
 
+describe('evidence and credentials', () => {
+  it("leave out another publisher's click named as evidence, and the window rejects on it alone", async () => {
+    await attack(async () => {
+      // publishers[1]'s own link and click on the same program.
+      const [{ code: theirs }] = await ensureLinks(
+        deps.data.links,
+        deps.config.secretKey,
+        [{ publisherId: deps.demo!.publishers[1].account_id, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid: 'h10-other' }],
+        { source: 'api', listed: true },
+      );
+      const res = await request(tracker).get(`/c/${theirs}`).set('User-Agent', BROWSER);
+      await app.clicks.flush();
+      const stolenClick = new URL(res.headers.location).searchParams.get('cw_click_id')!;
+      // Filed by publishers[0] at a time its own clicks are outside the window.
+      const filed = await file(inquiry({ click_id: stolenClick, occurred_at: new Date(Date.now() - 80 * DAY).toISOString() }));
+      expect(filed.status).toBe(201);
+      expect(JSON.stringify(filed.body.evidence)).not.toContain(stolenClick);
+      await decideOverdueInquiries(deps, new Date(Date.now() + 31 * DAY), 1000);
+      const decided = (await request(publisher).get(`${API}/inquiries/${filed.body.id}/`).set('X-API-Key', key())).body;
+      expect(decided).toMatchObject({ status: 'rejected', reason: 'outside_window', conversion_id: null });
+    });
+  });
+
+  it("refuse a publisher's key on the merchant's endpoints and a merchant's token on the publisher's, 401 in the one shape", async () => {
+    await attack(async () => {
+      const asMerchant = (path: string, method: 'get' | 'post' = 'get') =>
+        request(tracker)
+          [method](`/api/v1/track/${path}`)
+          .set('Authorization', `Bearer ${key()}`)
+          .send(method === 'post' ? { token: token() } : undefined);
+      for (const r of [
+        await asMerchant('inquiries/'),
+        await asMerchant('attributions/verify', 'post'),
+        await asMerchant('inquiries/inq_0000000000000000000000/accept', 'post'),
+      ])
+        expectErrorShape(r, 401);
+      for (const path of ['/inquiries/', '/codes/', '/payouts/', '/balance/transactions/'])
+        expectErrorShape(await request(publisher).get(`${API}${path}`).set('X-API-Key', merchant), 401);
+      expectErrorShape(await request(publisher).get(`${API}/inquiries/`).set('Authorization', `Bearer ${merchant}`), 401);
+    });
+  });
+});
+
 describe('over MCP', () => {
   it("answers another account's payout statement and inquiry as not found, like unknown ones", async () => {
     await attack(async () => {
