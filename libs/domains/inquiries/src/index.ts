@@ -2,8 +2,8 @@
 export { INQUIRY_EVENT_TYPES, INQUIRY_STATUSES, REJECT_REASONS, DECIDERS } from './data/inquiry.schema';
 export type { Decider, InquiryDoc, InquiryEventType, InquiryRecord, InquiryStatus, RejectReason } from './data/inquiry.schema';
 export { InquiriesData, inquiriesDomain } from './data/inquiries.data';
-export type { InquiriesModels } from './data/inquiries.data';
-export type { InquiriesDeps, InquiryNotice } from './deps';
+export type { InquiriesModels, InquiryNotice } from './data/inquiries.data';
+export type { InquiriesDeps } from './deps';
 export { EVIDENCE_MAX, gatherEvidence } from './evidence';
 export type { EvidenceClick, EvidenceQuery } from './evidence';
 export {

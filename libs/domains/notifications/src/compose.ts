@@ -9,7 +9,7 @@ import { addDays, readFacts, zoneCalendar } from '@cw/stats';
 import { toDisplayText } from '@cw/validation';
 import { KIND_LABELS, type NotificationKind } from './kinds';
 import type { NotificationsDeps } from './deps';
-import type { Notice, ReversalNotice, WeeklySummaryNotice } from './notify';
+import type { InquiryDecidedNotice, Notice, ReversalNotice, WeeklySummaryNotice } from './notify';
 import { unsubscribeToken } from './unsubscribe-token';
 
 type Composed = Omit<MailMessage, 'to'>;
@@ -33,6 +33,41 @@ function reversalMail(n: ReversalNotice, name: string, portalUrl: string): Compo
     text:
       `The merchant reversed the sale ${n.conversionId} of ${name}. Its commission, ${money(n.amount, n.currency)}, was already paid out ` +
       `(payout ${n.payoutId}), so it is taken from your balance and netted from the next payout. The entry is on your payments page:\n\n${base(portalUrl)}/payments\n`,
+  };
+}
+
+/** Why an inquiry was rejected, in words (its reason codes: DESIGN.md "Attribution beyond the click"). */
+const REJECTION_WORDS: Record<string, string> = {
+  duplicate: 'the order is already credited (to this or another sale)',
+  no_order: 'the merchant has no such order',
+  returned: 'the order was returned or cancelled',
+  outside_window: "no click of yours that the platform could verify was in the program's cookie window before the order",
+  other: 'another reason; the merchant can tell you more',
+};
+
+const DECIDERS: Record<string, string> = { merchant: 'The merchant', operator: "The network's operators", window: 'The platform' };
+
+async function inquiryMail(deps: NotificationsDeps, n: InquiryDecidedNotice, name: string): Promise<Composed> {
+  const program = await deps.data.programs.byId(Number(n.programId), { name: 1 }).catch(() => null);
+  const programName = program?.name ? `${toDisplayText(program.name)} (program ${n.programId})` : `program ${n.programId}`;
+  const order = toDisplayText(n.orderId).slice(0, 120);
+  const who = DECIDERS[n.decidedBy] ?? 'The merchant';
+  const late = n.decidedBy === 'window' ? ' The merchant did not answer by the inquiry’s deadline, so it was decided on its click evidence.' : '';
+  const page = `${base(deps.config.portalUrl)}/inquiries`;
+  if (n.status === 'accepted')
+    return {
+      subject: `Missing sale credited: order ${order} on ${name}`,
+      text:
+        `${who} accepted the missing-sale inquiry ${n.inquiryId} of ${name} for order ${order} (${money(n.amount, n.currency)}) on ${programName}.${late} ` +
+        `The sale is credited as conversion ${n.conversionId ?? '(see the inquiry)'}; its commission is pending until the merchant approves it, like any sale.\n\n` +
+        `Your missing sales: ${page}\n`,
+    };
+  return {
+    subject: `Missing-sale inquiry rejected: order ${order} on ${name}`,
+    text:
+      `${who} rejected the missing-sale inquiry ${n.inquiryId} of ${name} for order ${order} (${money(n.amount, n.currency)}) on ${programName}: ` +
+      `${REJECTION_WORDS[n.reason ?? 'other'] ?? REJECTION_WORDS.other}.${late} A decision stands: filing the order again shows this inquiry.\n\n` +
+      `Your missing sales: ${page}\n`,
   };
 }
 
@@ -139,6 +174,8 @@ export async function composeNotice(
   switch (notice.kind) {
     case 'sale_reversed_after_payout':
       return reversalMail(notice, name, deps.config.portalUrl);
+    case 'inquiry_decided':
+      return inquiryMail(deps, notice, name);
     case 'postback_failing':
       return postbackFailingMail(name, deps.config.portalUrl);
     case 'weekly_summary':

@@ -10,6 +10,7 @@ export const NOTIFICATION_KINDS = [
   'payout_method_changed',
   'tax_profile_changed',
   'sale_reversed_after_payout',
+  'inquiry_decided',
   'postback_failing',
   'weekly_summary',
 ] as const;
@@ -18,8 +19,8 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const isNotificationKind = (k: unknown): k is NotificationKind => typeof k === 'string' && (NOTIFICATION_KINDS as readonly string[]).includes(k);
 
 /**
- * Who of an account receives a kind: money and security notices its owners (as before the
- * preferences); a failing postback endpoint the people who manage postbacks (owners, developers);
+ * Who of an account receives a kind: money and security notices, and a missing-sale inquiry's decision, its
+ * owners (as before the preferences); a failing postback endpoint the people who manage postbacks (owners, developers);
  * the weekly summary every member.
  */
 export const AUDIENCE: Record<NotificationKind, readonly MemberRole[]> = {
@@ -28,6 +29,7 @@ export const AUDIENCE: Record<NotificationKind, readonly MemberRole[]> = {
   payout_method_changed: ['owner'],
   tax_profile_changed: ['owner'],
   sale_reversed_after_payout: ['owner'],
+  inquiry_decided: ['owner'],
   postback_failing: ['owner', 'developer'],
   weekly_summary: ['owner', 'developer', 'analyst'],
 };
@@ -41,6 +43,10 @@ export const KIND_LABELS: Record<NotificationKind, { label: string; description:
   sale_reversed_after_payout: {
     label: 'Sale reversed after payment',
     description: 'A merchant reversed a sale whose commission was already paid out; it is netted from the next payout.',
+  },
+  inquiry_decided: {
+    label: 'Missing-sale inquiry decided',
+    description: 'A merchant (or the network) accepted a missing-sale inquiry you filed, crediting the sale, or rejected it and why.',
   },
   postback_failing: {
     label: 'Postback endpoint failing',

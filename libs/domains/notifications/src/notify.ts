@@ -21,6 +21,27 @@ export interface ReversalNotice {
   currency: string;
 }
 
+/**
+ * A missing-sale inquiry of the account was decided (a decision stands, so the job keeps what the
+ * mail says: no secret in it, nothing to read again): accepted, with the conversion it credited;
+ * rejected, with the reason code.
+ */
+export interface InquiryDecidedNotice {
+  kind: 'inquiry_decided';
+  publisherId: string;
+  inquiryId: string;
+  programId: number;
+  orderId: string;
+  /** The order's amount (a decimal string) and its currency. */
+  amount: string;
+  currency: string;
+  status: 'accepted' | 'rejected';
+  /** merchant, operator or window (the response window passed unanswered). */
+  decidedBy: string;
+  reason?: string;
+  conversionId?: string;
+}
+
 /** The account's postback endpoint keeps failing: its breaker opened. */
 export interface PostbackFailingNotice {
   kind: 'postback_failing';
@@ -37,7 +58,7 @@ export interface WeeklySummaryNotice {
   to: number;
 }
 
-export type Notice = PayoutNotice | ReversalNotice | PostbackFailingNotice | WeeklySummaryNotice;
+export type Notice = PayoutNotice | ReversalNotice | InquiryDecidedNotice | PostbackFailingNotice | WeeklySummaryNotice;
 
 const DAY_MS = 86_400_000;
 
@@ -56,6 +77,9 @@ function onceKey(notice: Notice, now: Date): { key: string; ttlMs: number } | un
       return { key: `postback_failing:${notice.publisherId}:${now.toISOString().slice(0, 10)}`, ttlMs: 2 * DAY_MS };
     case 'sale_reversed_after_payout':
       return { key: `sale_reversed_after_payout:${notice.publisherId}:${notice.conversionId}`, ttlMs: 30 * DAY_MS };
+    case 'inquiry_decided':
+      // One mail per inquiry: its decision stands (a listener called twice sends nothing more).
+      return { key: `inquiry_decided:${notice.inquiryId}`, ttlMs: 30 * DAY_MS };
     default:
       return undefined;
   }

@@ -25,6 +25,7 @@ export const NOTIFICATION_CHOICES_INPUT = {
         payout_method_changed: { type: 'boolean' },
         tax_profile_changed: { type: 'boolean' },
         sale_reversed_after_payout: { type: 'boolean' },
+        inquiry_decided: { type: 'boolean' },
         postback_failing: { type: 'boolean' },
         weekly_summary: { type: 'boolean' },
       },

@@ -25,6 +25,7 @@ import { inquiriesDomain, inquiryEventSource, type InquiriesData, type InquiryDo
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
 import {
   noticeBreakerOpen,
+  noticeInquiryDecided,
   noticeReversal,
   notificationsDomain,
   type NotificationPreferenceDoc,
@@ -161,8 +162,10 @@ export function openPlatformData(conn: Connection): { data: PlatformData; models
   platform.eventsFeed.addEventSource(payoutEventSource(platform));
   platform.eventsFeed.addEventSource(inquiryEventSource(platform));
   // Notices other domains raise without knowing people (@cw/notifications): a reversal booked after
-  // its commission was paid out, a postback endpoint whose breaker opened. Their mail is a job.
+  // its commission was paid out, a postback endpoint whose breaker opened, an inquiry decided. Their mail is a job.
   platform.ledger.onReversal(async (r) => void (await noticeReversal({ data: platform }, r)));
   platform.postbacks.onBreakerOpen(async (publisherId) => void (await noticeBreakerOpen({ data: platform }, publisherId)));
+  // An inquiry decided wherever (the tracker's merchant, the portal's or CLI's operator, the worker's window job): its owners' mail.
+  platform.inquiries.onDecided(async (n) => void (await noticeInquiryDecided({ data: platform }, n.inquiry)));
   return { data: platform, models: models as unknown as Models };
 }

@@ -2,7 +2,7 @@
 import { operatorDecideInquiry, operatorListInquiries, REJECT_REASONS } from '@cw/inquiries';
 import { choice, int, str, UsageError, type CliDeps, type CommandSpec } from './shared';
 
-/** The inquiry use cases tell nobody from the CLI (the CLI's notify is the payouts'). */
+/** The inquiry use cases' deps (the CLI's `notify` is the payouts'; a decision's mail goes through the composition root's listener). */
 const quiet = (deps: CliDeps) => ({ config: deps.config, data: deps.data });
 
 export const INQUIRIES_COMMANDS: Record<string, CommandSpec> = {
