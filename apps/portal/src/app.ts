@@ -24,6 +24,8 @@ import { payoutsRoutes } from './routes/payouts.routes';
 import { notificationsRoutes, oneClickUnsubscribe } from './routes/notifications.routes';
 import { taxRoutes } from './routes/tax.routes';
 import { operatorTaxRoutes } from './routes/operator-tax.routes';
+import { inquiriesRoutes } from './routes/inquiries.routes';
+import { operatorInquiriesRoutes } from './routes/operator-inquiries.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -116,6 +118,8 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...taxRoutes(deps),
     ...operatorTaxRoutes(deps),
     ...operatorPayoutsRoutes(deps),
+    ...inquiriesRoutes(deps),
+    ...operatorInquiriesRoutes(deps),
     ...notificationsRoutes(deps),
   ].map((r) => ({
     ...r,

@@ -17,7 +17,18 @@ import { sessionCookieName, type PortalDeps } from './portal-context';
 /** Pages anyone may open. */
 export const PUBLIC_PAGES = ['/signin', '/signup', '/verify-email', '/forgot-password', '/reset-password', '/invitations/accept', '/claim', '/unsubscribe'];
 /** Pages of a signed-in person (DESIGN.md "People"; the front end answers its own "not found" for paths it does not know). */
-export const MEMBER_PAGES = ['/dashboard', '/products', '/programs', '/links', '/conversions', '/clicks', '/payments', '/settings', '/operations'];
+export const MEMBER_PAGES = [
+  '/dashboard',
+  '/products',
+  '/programs',
+  '/links',
+  '/conversions',
+  '/clicks',
+  '/payments',
+  '/inquiries',
+  '/settings',
+  '/operations',
+];
 /** What nginx and the dev stack route to the portal besides `/portal/`, `/oauth/` and `/.well-known/`. */
 export const PAGE_PREFIXES = [...PUBLIC_PAGES, ...MEMBER_PAGES, '/assets'];
 

@@ -46,6 +46,7 @@ export function createRouter() {
             { path: 'conversions/:id', lazy: async () => ({ Component: (await import('./pages/conversion-page')).ConversionPage }) },
             { path: 'clicks', lazy: async () => ({ Component: (await import('./pages/clicks-page')).ClicksPage }) },
             { path: 'payments', lazy: async () => ({ Component: (await import('./pages/payments-page')).PaymentsPage }) },
+            { path: 'inquiries', lazy: async () => ({ Component: (await import('./pages/inquiries-page')).InquiriesPage }) },
             { path: 'settings', element: <Navigate to="/settings/account" replace /> },
             { path: 'settings/postback', lazy: async () => ({ Component: (await import('./pages/settings/postback-page')).PostbackPage }) },
             { path: 'settings/keys', lazy: async () => ({ Component: (await import('./pages/settings/keys-page')).KeysPage }) },
@@ -66,6 +67,10 @@ export function createRouter() {
             { path: 'operations/dead-letters', lazy: async () => ({ Component: (await import('./pages/operations-pages')).DeadLettersPage }) },
             { path: 'operations/audit', lazy: async () => ({ Component: (await import('./pages/operations-pages')).AuditPage }) },
             { path: 'operations/payouts', lazy: async () => ({ Component: (await import('./pages/operations-payouts-page')).OperationsPayoutsPage }) },
+            {
+              path: 'operations/inquiries',
+              lazy: async () => ({ Component: (await import('./pages/operations-inquiries-page')).OperationsInquiriesPage }),
+            },
             {
               path: 'operations/programs',
               lazy: async () => ({ Component: (await import('./pages/operations-programs-page')).MerchantsProgramsPage }),

@@ -45,6 +45,9 @@ const REJECTION_WORDS: Record<string, string> = {
   other: 'another reason; the merchant can tell you more',
 };
 
+/** The window rejects `other` when each verified click of the inquiry backs another accepted inquiry already (a click backs one order). */
+const WINDOW_OTHER = 'each click of yours the platform verified for it already backs another accepted inquiry (a click backs one order)';
+
 const DECIDERS: Record<string, string> = { merchant: 'The merchant', operator: "The network's operators", window: 'The platform' };
 
 async function inquiryMail(deps: NotificationsDeps, n: InquiryDecidedNotice, name: string): Promise<Composed> {
@@ -66,7 +69,7 @@ async function inquiryMail(deps: NotificationsDeps, n: InquiryDecidedNotice, nam
     subject: `Missing-sale inquiry rejected: order ${order} on ${name}`,
     text:
       `${who} rejected the missing-sale inquiry ${n.inquiryId} of ${name} for order ${order} (${money(n.amount, n.currency)}) on ${programName}: ` +
-      `${REJECTION_WORDS[n.reason ?? 'other'] ?? REJECTION_WORDS.other}.${late} A decision stands: filing the order again shows this inquiry.\n\n` +
+      `${n.decidedBy === 'window' && n.reason === 'other' ? WINDOW_OTHER : (REJECTION_WORDS[n.reason ?? 'other'] ?? REJECTION_WORDS.other)}.${late} A decision stands: filing the order again shows this inquiry.\n\n` +
       `Your missing sales: ${page}\n`,
   };
 }

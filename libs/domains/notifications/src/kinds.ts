@@ -1,6 +1,6 @@
 /**
  * The kinds of notification mail a person can turn on or off (`/settings/notifications`), who of
- * an account receives each, and the defaults (docs/decisions/0060-notification-mail.md).
+ * an account receives each, and the defaults (docs/decisions/0056-notification-mail.md).
  */
 import type { MemberRole } from '@cw/auth';
 

@@ -52,6 +52,8 @@ export interface RequestOptions {
   /** Whether a 403 reauthentication_required opens the password dialog and retries (default true). */
   reauth?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. Idempotency-Key on a creating form). */
+  headers?: Record<string, string>;
 }
 
 interface Handlers {
@@ -98,7 +100,7 @@ async function errorOf(res: Response): Promise<ApiError> {
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const method = opts.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...opts.headers, Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   try {

@@ -34,6 +34,7 @@ const NAV = [
   { to: '/products', label: 'Products' },
   { to: '/programs', label: 'Programs' },
   { to: '/payments', label: 'Payments' },
+  { to: '/inquiries', label: 'Missing sales' },
   { to: '/settings/postback', label: 'Postback', settings: true },
   { to: '/settings/keys', label: 'Keys', settings: true },
   { to: '/settings/apps', label: 'Apps', settings: true },
@@ -54,6 +55,7 @@ const OPERATIONS_NAV = [
   { to: '/operations/dead-letters', label: 'Dead letters' },
   { to: '/operations/programs', label: 'Merchants and programs' },
   { to: '/operations/payouts', label: 'Payouts' },
+  { to: '/operations/inquiries', label: 'Missing sales' },
   { to: '/operations/audit', label: 'Audit log' },
 ] as const;
 

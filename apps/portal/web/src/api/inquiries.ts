@@ -1,0 +1,92 @@
+/**
+ * Missing sales: the account's missing-sale inquiries (`/portal/api/accounts/:account/inquiries`)
+ * and the operator area's (`/portal/api/operator/inquiries`).
+ */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { api } from './client';
+import type { CursorPage } from './types';
+
+const enc = encodeURIComponent;
+const acct = (account: string) => `/accounts/${enc(account)}`;
+
+export type InquiryStatus = 'open' | 'accepted' | 'rejected';
+export type RejectReason = 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other';
+export const REJECT_REASONS: readonly RejectReason[] = ['duplicate', 'no_order', 'returned', 'outside_window', 'other'];
+
+export interface Inquiry {
+  id: string;
+  status: InquiryStatus;
+  program_id: number;
+  order_id: string;
+  occurred_at: string;
+  amount: string;
+  currency: string;
+  click_id: string | null;
+  note: string | null;
+  evidence: { clicks: Array<{ click_id: string; clicked_at: string; verified: boolean }> };
+  respond_by: string;
+  reason: RejectReason | null;
+  conflict: 'order_already_credited' | null;
+  conversion_id: string | null;
+  decided_by: 'merchant' | 'operator' | 'window' | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InquiryInput {
+  program_id: number;
+  order_id: string;
+  occurred_at: string;
+  amount: string;
+  currency: string;
+  click_id?: string;
+  note?: string;
+}
+
+export const inquiryKeys = {
+  all: (id: string) => ['inquiries', id] as const,
+  list: (id: string, status: string) => ['inquiries', id, 'list', status] as const,
+};
+
+export const INQUIRIES_PAGE_SIZE = 20;
+
+export const inquiriesQuery = (account: string, status: InquiryStatus | '') =>
+  infiniteQueryOptions({
+    queryKey: inquiryKeys.list(account, status),
+    queryFn: ({ pageParam, signal }) =>
+      api<CursorPage<Inquiry>>(`${acct(account)}/inquiries`, {
+        query: { status: status || undefined, cursor: pageParam || undefined, page_size: INQUIRIES_PAGE_SIZE },
+        signal,
+      }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    staleTime: 0,
+  });
+
+/** Files an inquiry; `idempotencyKey` makes a retry of the same form answer the first call. */
+export const fileInquiry = (account: string, input: InquiryInput, idempotencyKey: string) =>
+  api<Inquiry>(`${acct(account)}/inquiries`, { method: 'POST', body: input, headers: { 'Idempotency-Key': idempotencyKey } });
+
+// Operators
+
+export type OperatorInquiry = Inquiry & { publisher_id: string; merchant_id: number; overdue: boolean };
+/** What the operator's list shows: open ones by deadline, only the overdue ones, or decided ones. */
+export type OperatorInquiryFilter = 'open' | 'overdue' | 'accepted' | 'rejected';
+
+export const operatorInquiryKeys = { all: ['operator', 'inquiries'] as const };
+
+export const operatorInquiriesQuery = (filter: OperatorInquiryFilter) =>
+  queryOptions({
+    queryKey: [...operatorInquiryKeys.all, filter] as const,
+    queryFn: () =>
+      api<{ data: OperatorInquiry[] }>('/operator/inquiries', {
+        query: filter === 'overdue' ? { overdue: true, limit: 100 } : { status: filter, limit: 100 },
+      }),
+    staleTime: 0,
+  });
+
+export const decideInquiry = (id: string, decision: { accept: true } | { accept: false; reason: RejectReason }) =>
+  decision.accept
+    ? api<OperatorInquiry>(`/operator/inquiries/${enc(id)}/accept`, { method: 'POST' })
+    : api<OperatorInquiry>(`/operator/inquiries/${enc(id)}/reject`, { method: 'POST', body: { reason: decision.reason } });
