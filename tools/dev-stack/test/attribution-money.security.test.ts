@@ -6,8 +6,11 @@
  * account's payout statement and inquiry asked for over MCP. Every refusal is the one error shape,
  * never a 500.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +21,7 @@ import { decideOverdueInquiries } from '@cw/inquiries';
 import { ensureLinks, signAttributionToken } from '@cw/links';
 import { createTestDeps, expectErrorShape, handlerServer, type TestDeps } from '@cw-tools/testing';
 import { createApp as mcpServer } from '@cw/app-mcp-server';
+import { createApp as portalApp } from '@cw/app-portal';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import { createApp, type TrackerApp } from '@cw/app-tracker';
 
@@ -28,6 +32,8 @@ let publisher: ReturnType<TrackerApp['callback']>;
 let merchant: string;
 let linkCode: string;
 let mcpUrl: string;
+let portal: ReturnType<ReturnType<typeof portalApp>['callback']>;
+const webDir = mkdtempSync(join(tmpdir(), 'h10-web-'));
 const servers: http.Server[] = [];
 const clients: Client[] = [];
 let orders = 0;
@@ -52,6 +58,8 @@ beforeAll(async () => {
     [{ publisherId: deps.demo!.publishers[0].account_id, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid: 'h10' }],
     { source: 'api', listed: true },
   );
+  writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Portal</title>');
+  portal = portalApp(deps, { webDir }).callback();
   const server = handlerServer(mcpServer(deps).callback());
   servers.push(server);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -62,6 +70,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((ok) => s.close(ok))));
   await app?.clicks.close();
   await deps?.close();
+  rmSync(webDir, { recursive: true, force: true });
   console.log(`security: ${attacks} attacks tried, ${held} held`);
 });
 
@@ -244,6 +253,39 @@ describe('evidence and credentials', () => {
       for (const path of ['/inquiries/', '/codes/', '/payouts/', '/balance/transactions/'])
         expectErrorShape(await request(publisher).get(`${API}${path}`).set('X-API-Key', merchant), 401);
       expectErrorShape(await request(publisher).get(`${API}/inquiries/`).set('Authorization', `Bearer ${merchant}`), 401);
+    });
+  });
+});
+
+describe("the portal's tax and operator routes", () => {
+  it("take no API key or merchant token: the tax profile, the year-end files and a statement's download are 401 to them", async () => {
+    await attack(async () => {
+      const acc = deps.demo!.publishers[0].account_id;
+      const origin = new URL(deps.config.portalUrl).origin;
+      const year = new Date().getUTCFullYear();
+      const paths = [
+        `/accounts/${acc}/tax-profile`,
+        `/operator/tax/year-end/${year}`,
+        `/operator/tax/year-end/${year}/files/1099-nec-${year}.csv`,
+        `/accounts/${acc}/payouts/po_000000000000000000000000/statement`,
+      ];
+      for (const path of paths)
+        for (const [header, value] of [
+          ['X-API-Key', key()],
+          ['Authorization', `Bearer ${key()}`],
+          ['Authorization', `Bearer ${merchant}`],
+        ] as const) {
+          const res = await request(portal).get(`/portal/api${path}`).set(header, value);
+          expect(res.status, `${path} with ${header}`).toBe(401);
+          expect(res.body.code).toBe('not_authenticated');
+          expect(res.text).not.toMatch(/tin|1099-nec,|legal_name/i);
+        }
+      const put = await request(portal)
+        .put(`/portal/api/accounts/${acc}/tax-profile`)
+        .set('X-API-Key', key())
+        .set('Origin', origin)
+        .send({ kind: 'individual' });
+      expectErrorShape(put, 401, 'not_authenticated');
     });
   });
 });
