@@ -66,7 +66,7 @@ describe('the link builder: Routing', () => {
     // The focus moves to the new rule's first field.
     await expect.poll(async () => rule1.getByLabel('Countries').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.type('de, at');
-    await page.keyboard.press('Tab');
+    // On to the first device, by keyboard.
     await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
     expect(await rule1.getByRole('checkbox', { name: 'iPhone and iPad' }).isChecked()).toBe(true);
