@@ -28,6 +28,7 @@ export const SLOW_TIER = [
   'tools/dev-stack/test/portal-payouts.browser.test.ts',
   'tools/dev-stack/test/portal-notifications.browser.test.ts',
   'tools/dev-stack/test/portal-tax.browser.test.ts',
+  'tools/dev-stack/test/portal-link-routing.browser.test.ts',
   'tools/dev-stack/test/portal-inquiries.browser.test.ts',
   'tools/dev-stack/test/stored-scripts.security.test.ts',
   'tools/embedded-mongo/test/durability.test.ts',
