@@ -72,6 +72,11 @@ describe('personal coupon codes', () => {
     const links = await request(publisher).get('/api/v1/publisher/conversions/?channel=link').set('X-API-Key', key());
     expect(links.body.data.map((c: { id: string }) => c.id)).not.toContain(credited.body.id);
 
+    const byChannel = await request(publisher).get('/api/v1/publisher/reports/?group_by=channel').set('X-API-Key', key());
+    expect(byChannel.status).toBe(200);
+    expect(byChannel.body.rows.find((r: { key: string }) => r.key === 'code')).toMatchObject({ conversions: 1, pending: 1, commission: { EUR: '4.00' } });
+    expect(byChannel.body.rows.map((r: { key: string }) => r.key)).toContain('link');
+
     const mine = await request(publisher).get('/api/v1/publisher/codes/?program_id=1001').set('X-API-Key', key());
     expect(mine.status).toBe(200);
     expect(mine.body.data.map((c: { id: string }) => c.id)).toContain(asked.body.id);

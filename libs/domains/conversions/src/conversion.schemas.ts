@@ -94,7 +94,12 @@ export const REPORT_INPUT = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    group_by: { type: 'string', enum: ['day', 'week', 'month', 'subid', 'campaign', 'status'], default: 'day' },
+    group_by: {
+      type: 'string',
+      enum: ['day', 'week', 'month', 'subid', 'campaign', 'status', 'channel'],
+      default: 'day',
+      description: 'channel: link, code, agent or inquiry (counted from the conversions themselves, not the read model: as_of is now).',
+    },
     date_from: { ...DAY, description: "Day of the report's time zone, YYYY-MM-DD (inclusive)." },
     date_to: { ...DAY, description: "Day of the report's time zone, YYYY-MM-DD (inclusive), not before date_from." },
     timezone: TIMEZONE,
