@@ -24,7 +24,9 @@ const CODE = /^[A-Z0-9]+$/;
 const MADE = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 /** The program's rules over the defaults (a stored rule set may name only some). */
-export function rulesOf(stored: { prefix?: string | null; min_length?: number | null; max_length?: number | null; review?: CodeRules['review'] | null } | null | undefined): CodeRules {
+export function rulesOf(
+  stored: { prefix?: string | null; min_length?: number | null; max_length?: number | null; review?: CodeRules['review'] | null } | null | undefined,
+): CodeRules {
   const r = stored ?? {};
   const rules = {
     prefix: (r.prefix ?? DEFAULT_CODE_RULES.prefix).toUpperCase(),

@@ -72,7 +72,8 @@ export const CODE_PAGE_SCHEMA = pageEnvelopeSchema(CODE_SCHEMA);
 
 export const codeView = (c: CodeRow) => ({ id: c._id, code: c.code, program_id: c.program_id, status: c.status, created_at: c.created_at });
 
-const invalidCode = (detail: string) => new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'code': ${detail}.`, errors: [{ param: 'code', detail }] });
+const invalidCode = (detail: string) =>
+  new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'code': ${detail}.`, errors: [{ param: 'code', detail }] });
 
 /** The caller's codes, newest first. */
 export const listCodes = useCase(
@@ -99,9 +100,13 @@ export const requestCode = useCase(
   async function requestCode(deps: CodesDeps, principal: Principal, input: InputOf<typeof REQUEST_CODE_INPUT>, now: Date = new Date()) {
     const publisherId = principal.publisher._id;
     const program = await deps.data.programs.byId(input.program_id, { merchant_id: 1, status: 1, code_rules: 1 });
-    if (!program || program.status !== 'active') throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
+    if (!program || program.status !== 'active')
+      throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
     if (!(await deps.data.programs.approvedIds(publisherId)).includes(program._id))
-      throw new ApiError({ code: 'program_not_approved', detail: `Program ${program._id} is not approved for this account. Apply with POST /programs/apply/.` });
+      throw new ApiError({
+        code: 'program_not_approved',
+        detail: `Program ${program._id} is not approved for this account. Apply with POST /programs/apply/.`,
+      });
     const rules = rulesOf(program.code_rules as Parameters<typeof rulesOf>[0]);
     let wanted: string | undefined;
     if (input.code !== undefined) {
@@ -138,7 +143,11 @@ export const requestCode = useCase(
       }
     }
     // Who holds it is nobody else's business: the same answer for every other holder.
-    throw new ApiError({ code: 'code_taken', detail: 'This code is taken at this merchant: choose another one.', errors: [{ param: 'code', detail: 'is taken' }] });
+    throw new ApiError({
+      code: 'code_taken',
+      detail: 'This code is taken at this merchant: choose another one.',
+      errors: [{ param: 'code', detail: 'is taken' }],
+    });
   },
   REQUEST_CODE_INPUT,
 );

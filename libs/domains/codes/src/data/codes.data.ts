@@ -20,7 +20,9 @@ export class CodesData extends DomainHandle {
   async activeAt(merchantId: number, typed: string): Promise<Pick<CodeRow, '_id' | 'publisher_id' | 'program_id' | 'merchant_id'> | null> {
     const key = normaliseCode(typed);
     if (!key) return null;
-    return this.models.Code.findOne({ merchant_id: merchantId, key, status: 'active' }, { publisher_id: 1, program_id: 1, merchant_id: 1 }).lean<Pick<CodeRow, '_id' | 'publisher_id' | 'program_id' | 'merchant_id'>>();
+    return this.models.Code.findOne({ merchant_id: merchantId, key, status: 'active' }, { publisher_id: 1, program_id: 1, merchant_id: 1 }).lean<
+      Pick<CodeRow, '_id' | 'publisher_id' | 'program_id' | 'merchant_id'>
+    >();
   }
 }
 
