@@ -7,13 +7,18 @@
  * and an assistant fetching for a person are flagged, the latter listed apart. The OpenAPI
  * document and the SDK's types carry `routes`.
  */
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp } from '@cw/http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/platform';
-import { createTestDeps, type TestDeps } from '@cw-tools/testing';
+import { createTestDeps, handlerServer, type TestDeps } from '@cw-tools/testing';
+import { createApp as mcpServer } from '@cw/app-mcp-server';
 import { createApp as publisherApi, openApiDocument } from '@cw/app-publisher-api';
 import { createApp as trackerApp, type TrackerApp } from '@cw/app-tracker';
 
@@ -173,6 +178,26 @@ describe('smart link routes', () => {
     expect(apart.map((c) => c.bot_reason)).toEqual(['agent']);
     expect(((await list('&include_bots=true')).body.data as unknown[]).length).toBe(2);
     expect((await list('&bot_reason=nonsense')).status).toBe(400);
+  });
+
+  it('takes routes through the MCP tool create_tracking_link, and refuses one the program does not allow', async () => {
+    const server = handlerServer(mcpServer(deps).callback());
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const client = new Client({ name: 'smart-routes-test', version: '1.0.0' });
+    try {
+      const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/mcp/`);
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'X-API-Key': key } } }));
+      const tool = (args: Record<string, unknown>) => client.callTool({ name: 'create_tracking_link', arguments: args }) as Promise<CallToolResult>;
+      const ok = await tool({ program_id: 1001, subid: 'smart-mcp', routes: [{ countries: ['fr'], landing_url: `https://www.${domain}/fr` }] });
+      expect(ok.isError ?? false).toBe(false);
+      expect((ok.structuredContent as { routes: unknown }).routes).toEqual([{ countries: ['FR'], landing_url: `https://www.${domain}/fr` }]);
+      const bad = await tool({ program_id: 1001, subid: 'smart-mcp', routes: [{ landing_url: 'https://evil.example.net/' }] });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('routes[0].landing_url');
+    } finally {
+      await client.close();
+      await new Promise((ok) => server.close(ok));
+    }
   });
 
   it('documents routes in the OpenAPI document and the SDK types', () => {

@@ -8,7 +8,7 @@ export const createTrackingLinkTool = defineTool<InputOf<typeof INPUT>>({
   name: 'create_tracking_link',
   title: 'Create a tracking link',
   description:
-    "Create (or get back) your tracked link to a merchant page of an approved program: `program_id` (or `campaign_id`), optional `landing_url` on the program's allowed domains (default: its landing page) and optional `subid` (your own label, e.g. the conversation or placement, reported back on clicks and conversions). The same program, page and subid always give the same link. Share `url` as is. Pass `idempotency_key` to make a retry safe; it shares the HTTP API's Idempotency-Key scope for POST /links/.",
+    "Create (or get back) your tracked link to a merchant page of an approved program: `program_id` (or `campaign_id`), optional `landing_url` on the program's allowed domains (default: its landing page), optional `routes` (rules by visitor country and device, each to another page on those domains; sent, they replace the link's rules) and optional `subid` (your own label, e.g. the conversation or placement, reported back on clicks and conversions). The same program, page and subid always give the same link. Share `url` as is. Pass `idempotency_key` to make a retry safe; it shares the HTTP API's Idempotency-Key scope for POST /links/.",
   input: INPUT,
   output: LINK_SCHEMA,
   policy: createLink.policy,
