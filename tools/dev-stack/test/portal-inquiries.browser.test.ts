@@ -134,7 +134,7 @@ describe('the owner', () => {
     const outcome = main(page).getByRole('heading', { name: `Inquiry filed for order ${ORDER}` });
     await outcome.waitFor({ timeout: STEP_MS });
     // Focus moves to what happened; the evidence is open beneath it.
-    expect(await outcome.evaluate((h) => h === document.activeElement)).toBe(true);
+    expect(await outcome.evaluate((h) => h === h.ownerDocument.activeElement)).toBe(true);
     const evidence = main(page)
       .getByRole('list', { name: `Clicks of order ${ORDER}` })
       .first();
