@@ -73,7 +73,11 @@ export function createWorker(deps: WorkerDeps): Worker {
       help: 'Agenda jobs due now and not running (the queue the workers have not caught up with; -1: not measured)',
       registers: [deps.registry],
       async collect() {
-        const due = { name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB] }, nextRunAt: { $lte: new Date() }, lockedAt: null };
+        const due = {
+          name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB] },
+          nextRunAt: { $lte: new Date() },
+          lockedAt: null,
+        };
         this.set(await jobs.countDocuments(due, { maxTimeMS: 1000 }).catch(() => -1));
       },
     });

@@ -35,7 +35,11 @@ const CONVERSION = {
     click_id: { type: ['string', 'null'] },
     deeplink_id: { type: ['string', 'null'] },
     source: { type: 'string', enum: ['v1', 'ledger'] },
-    channel: { type: 'string', enum: ['link', 'code', 'agent', 'inquiry'], description: 'How the sale was attributed: a tracked link, a personal coupon code, an agent attribution token, or an accepted missing-sale inquiry.' },
+    channel: {
+      type: 'string',
+      enum: ['link', 'code', 'agent', 'inquiry'],
+      description: 'How the sale was attributed: a tracked link, a personal coupon code, an agent attribution token, or an accepted missing-sale inquiry.',
+    },
     reason: { type: ['string', 'null'], description: 'Ledger entries only.' },
     reversed: { type: 'boolean', description: 'Declined after approval.' },
     occurred_at: { type: 'string', format: 'date-time' },

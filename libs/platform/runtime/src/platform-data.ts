@@ -19,7 +19,16 @@ import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleE
 import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
-import { payoutEventSource, payoutsDomain, type FxRatesDoc, type PayoutDoc, type PayoutProfileDoc, type PayoutRunDoc, type PayoutsData, type StatementDoc } from '@cw/payouts';
+import {
+  payoutEventSource,
+  payoutsDomain,
+  type FxRatesDoc,
+  type PayoutDoc,
+  type PayoutProfileDoc,
+  type PayoutRunDoc,
+  type PayoutsData,
+  type StatementDoc,
+} from '@cw/payouts';
 import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
 import { inquiriesDomain, inquiryEventSource, type InquiriesData, type InquiryDoc } from '@cw/inquiries';
 import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
