@@ -6,6 +6,7 @@
 import { ACCOUNT_COMMANDS } from './commands/account';
 import { AUDIT_COMMANDS } from './commands/audit';
 import { CATALOG_COMMANDS } from './commands/catalog';
+import { CODES_COMMANDS } from './commands/codes';
 import { CONVERSIONS_COMMANDS } from './commands/conversions';
 import { DB_COMMANDS } from './commands/db';
 import { INQUIRIES_COMMANDS } from './commands/inquiries';
@@ -29,6 +30,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...PROGRAMS_COMMANDS,
   ...CONVERSIONS_COMMANDS,
   ...INQUIRIES_COMMANDS,
+  ...CODES_COMMANDS,
   ...MONEY_COMMANDS,
   ...PAYOUT_COMMANDS,
   ...TAX_COMMANDS,

@@ -30,6 +30,8 @@ export const REVIEW_CODE_INPUT = {
   properties: {
     id: { type: 'string', pattern: '^cod_[A-Za-z0-9_-]{1,64}$' },
     decision: { type: 'string', enum: ['approve', 'reject'] },
+    /** Why (a rejection's reason), kept in the audit log only: the publisher sees the status. */
+    reason: { type: 'string', minLength: 1, maxLength: 500 },
   },
 } as const;
 
@@ -68,7 +70,12 @@ export const operatorListCodes = operatorUseCase(
 /** Approves or rejects a code waiting for review (409 `invalid_transition` once decided; 404 for no such code). */
 export const operatorReviewCode = operatorUseCase(
   'admin',
-  async function operatorReviewCode(deps: OperatorCodesDeps, operator, input: { id: string; decision: 'approve' | 'reject' }, now: Date = new Date()) {
+  async function operatorReviewCode(
+    deps: OperatorCodesDeps,
+    operator,
+    input: { id: string; decision: 'approve' | 'reject'; reason?: string },
+    now: Date = new Date(),
+  ) {
     const to: CodeStatus = input.decision === 'approve' ? 'active' : 'rejected';
     const updated = await own(deps)
       .Code.findOneAndUpdate(
@@ -95,7 +102,7 @@ export const operatorReviewCode = operatorUseCase(
       deps.data.audit,
       operator,
       'code_reviewed',
-      { code_id: updated._id, code: updated.code, program_id: updated.program_id, decision: input.decision },
+      { code_id: updated._id, code: updated.code, program_id: updated.program_id, decision: input.decision, ...(input.reason ? { reason: input.reason } : {}) },
       updated.publisher_id,
     );
     return { id: updated._id, code: updated.code, program_id: updated.program_id, publisher_id: updated.publisher_id, status: updated.status };
