@@ -216,12 +216,29 @@ export async function recordExamples(base: string, creds: CredentialsFile): Prom
     note: 'Paid by invoice.',
   });
   const other = await pubCall('fileInquiry', 'POST', '/inquiries/', key, { ...order, order_id: `ORD-${Date.now()}-B` });
+  // The same order filed again answers 200 with its inquiry.
+  await pubCall('fileInquiry', 'POST', '/inquiries/', key, { ...order, order_id: String(other.order_id) });
   await pubCall('listInquiries', 'GET', '/inquiries/?page_size=2');
   await pubCall('getInquiry', 'GET', `/inquiries/${String(inquiry.id)}/`);
   await call('tracker', 'listMerchantInquiries', 'GET', '/api/v1/track/inquiries/?status=open&page_size=2', merchant);
   await call('tracker', 'getMerchantInquiry', 'GET', `/api/v1/track/inquiries/${String(inquiry.id)}/`, merchant);
   await call('tracker', 'acceptInquiry', 'POST', `/api/v1/track/inquiries/${String(inquiry.id)}/accept/`, merchant, {});
   await call('tracker', 'rejectInquiry', 'POST', `/api/v1/track/inquiries/${String(other.id)}/reject/`, merchant, { reason: 'no_order' });
+
+  // Personal coupon codes: the demo program approves codes at once (201), asking again for the same code answers 200.
+  await pubCall('requestCode', 'POST', '/codes/', key, { program_id: f.approved_program_id, code: 'TRAILNOTES10' });
+  await pubCall('requestCode', 'POST', '/codes/', key, { program_id: f.approved_program_id, code: 'trailnotes10' });
+  await pubCall('listCodes', 'GET', '/codes/?page_size=2');
+
+  // Agent attribution: a product result carries a token on request; its merchant checks it without spending it.
+  const programs = (await (await fetch(`${base}${P}/programs/?page_size=50`, { headers: key })).json()) as {
+    data: Array<{ id: number; merchant: { id: number } }>;
+  };
+  const merchantId = programs.data.find((p) => p.id === f.approved_program_id)?.merchant.id;
+  const tokened = await fetch(`${base}${P}/products/?country=${f.country}&merchant=${merchantId}&limit=2&attribution=token`, { headers: key });
+  const [attributed] = ((await tokened.json()) as { products: Array<{ affiliate_attribution?: { token: string } }> }).products;
+  if (!attributed?.affiliate_attribution) throw new Error('verifyAttribution: no product carried an attribution token');
+  await call('tracker', 'verifyAttribution', 'POST', '/api/v1/track/attributions/verify/', merchant, { token: attributed.affiliate_attribution.token });
 
   // Reporting-token API.
   const R = '/api/v1/affiliate-reporting';
