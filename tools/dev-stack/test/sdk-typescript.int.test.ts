@@ -336,6 +336,8 @@ describe('events.stream', () => {
           reconnectBaseMs: 50,
           onReconnect: (r) => reconnects.push({ ...r, last: all.at(-1)?.cursor }),
         })) {
+          // Sale events only here (the feed also carries payout and inquiry events).
+          if (!('conversion' in e.event)) continue;
           const event = { type: e.type, id: e.event.conversion.id ?? '', cursor: e.cursor };
           all.push(event);
           if (e.event.conversion.subid !== 'stream') continue;
