@@ -81,9 +81,10 @@ describe('MCP tools', () => {
       'list_balance_transactions',
       'list_payouts',
       'get_payout_statement',
-      'get_payout_statement',
       'file_inquiry',
       'list_inquiries',
+      'list_codes',
+      'request_code',
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');

@@ -11,7 +11,6 @@ import { listEventsTool } from './list-events.tool';
 import { listLinksTool } from './list-links.tool';
 import { listPayoutsTool } from './list-payouts.tool';
 import { getPayoutStatementTool } from './get-payout-statement.tool';
-import { getPayoutStatementTool } from './get-payout-statement.tool';
 import { fileInquiryTool } from './file-inquiry.tool';
 import { listInquiriesTool } from './list-inquiries.tool';
 import { listCodesTool } from './list-codes.tool';
@@ -36,7 +35,6 @@ export const TOOLS: readonly Tool[] = [
   getPaymentStatusTool,
   listBalanceTransactionsTool,
   listPayoutsTool,
-  getPayoutStatementTool,
   getPayoutStatementTool,
   fileInquiryTool,
   listInquiriesTool,
