@@ -119,6 +119,16 @@ const CALLS: Record<string, SdkCall> = {
     py: 'for inquiry in cw.inquiries.list(status="open"):\n    print(inquiry["id"], inquiry["respond_by"])',
   },
   getInquiry: { path: { id: 'inq_…' }, ts: "const inquiry = await cw.inquiries.get('inq_…');", py: 'inquiry = cw.inquiries.get("inq_…")' },
+  listCodes: {
+    query: 'program_id=1001',
+    ts: 'for await (const code of cw.codes.list({ program_id: 1001 })) console.log(code.code, code.status);',
+    py: 'for code in cw.codes.list(program_id=1001):\n    print(code["code"], code["status"])',
+  },
+  requestCode: {
+    body: { program_id: 1001, code: 'TRAILNOTES10' },
+    ts: "const code = await cw.codes.request({ program_id: 1001, code: 'TRAILNOTES10' });\nconsole.log(code.code, code.status); // active or pending_review",
+    py: 'code = cw.codes.request({"program_id": 1001, "code": "TRAILNOTES10"})\nprint(code["code"], code["status"])  # active or pending_review',
+  },
   getPostback: { ts: 'const postback = await cw.postback.get();', py: 'postback = cw.postback.get()' },
   // Postback changes take the portal API token only (no SDK method: a leaked key cannot redirect conversions).
   putPostback: { auth: '-H "Authorization: Bearer $PTL"', body: { url: 'https://example.com/postback?subid={subid}', http_method: 'POST' } },

@@ -183,6 +183,18 @@ class Inquiries(_Resource):
         return self._t.call("GET", f"{PUB}/inquiries/{urllib.parse.quote(inquiry_id, safe='')}/", "publisher")
 
 
+class Codes(_Resource):
+    """Personal coupon codes: one per program you ask for (the program's rules decide its form and whether it is active at once)."""
+
+    def list(self, **query: Any) -> Paged[Json]:
+        """program_id, status, page_size; newest first."""
+        return self._paged(f"{PUB}/codes/", query, "publisher", by_page_number)
+
+    def request(self, body: Json, *, idempotency_key: Key = None) -> Json:
+        """program_id and optional code (201 active or pending_review; 200 you hold it already; 409 code_taken)."""
+        return self._t.call("POST", f"{PUB}/codes/", "publisher", body=body, idempotent=True, idempotency_key=idempotency_key)
+
+
 class Balance(_Resource):
     def transactions(self, **query: Any) -> Paged[Json]:
         """type, currency, page_size; newest first: every movement of the balance."""
@@ -301,6 +313,7 @@ class CwClient:
         self.postback = Postback(t)
         self.payouts = Payouts(t)
         self.inquiries = Inquiries(t)
+        self.codes = Codes(t)
         self.balance = Balance(t)
         self.events = Events(t, PUB, "publisher")
         self.reporting = Reporting(t)

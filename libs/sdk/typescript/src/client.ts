@@ -184,6 +184,19 @@ export class InquiriesResource extends Resource {
   }
 }
 
+/** Personal coupon codes: one per program you ask for (the program's rules decide its form and whether it is active at once). */
+export class CodesResource extends Resource {
+  /** Your codes, newest first (`program_id`, `status`, `page_size`). */
+  list(query: Query<P['listCodes']> = {}, options?: RequestOptions): PageIterator<T.CodePage, T.Code> {
+    return this.paged<T.CodePage>(`${PUB}/codes/`, query, 'publisher', byPageNumber, options);
+  }
+
+  /** Asks for a code at a program (201 active or pending_review; 200 when you hold it already; 409 code_taken); sent with an Idempotency-Key. */
+  request(body: Body<P['requestCode']>, options?: RequestOptions): Promise<T.Code> {
+    return this.t.call({ method: 'POST', path: `${PUB}/codes/`, body, auth: 'publisher', idempotent: true }, options);
+  }
+}
+
 /** The ledger's entries of the account: every movement of its balance. */
 export class BalanceResource extends Resource {
   transactions(query: Query<P['listBalanceTransactions']> = {}, options?: RequestOptions): PageIterator<T.BalanceTransactionPage, T.BalanceTransaction> {
@@ -302,6 +315,7 @@ export class CwClient {
   readonly monetize: MonetizeResource;
   readonly payouts: PayoutsResource;
   readonly inquiries: InquiriesResource;
+  readonly codes: CodesResource;
   readonly balance: BalanceResource;
 
   constructor(options: ClientOptions = {}) {
@@ -318,6 +332,7 @@ export class CwClient {
     this.monetize = new MonetizeResource(t);
     this.payouts = new PayoutsResource(t);
     this.inquiries = new InquiriesResource(t);
+    this.codes = new CodesResource(t);
     this.balance = new BalanceResource(t);
   }
 

@@ -2,6 +2,7 @@ export {
   CwClient,
   BalanceResource,
   ClicksResource,
+  CodesResource,
   ConversionsResource,
   EventsResource,
   FeedsResource,
