@@ -11,13 +11,13 @@ import { conversionView, LIST_CONVERSIONS_INPUT, type ConversionRecord } from '@
 import { conversionsFilter, CONVERSIONS_ORDER, listConversions } from './reporting.service';
 import { own, type ReportsDeps } from './deps';
 
-const { date_from, date_to, subid, status, source, updated_since } = LIST_CONVERSIONS_INPUT.properties;
+const { date_from, date_to, subid, status, source, updated_since, channel } = LIST_CONVERSIONS_INPUT.properties;
 
 /** The filters of GET /conversions/ without its paging: the export is every row of the filter. */
 export const CONVERSIONS_EXPORT_INPUT = {
   type: 'object',
   additionalProperties: false,
-  properties: { date_from, date_to, subid, status, source, updated_since },
+  properties: { date_from, date_to, subid, status, source, updated_since, channel },
 } as const;
 
 /** The CSV's columns: the list's fields, the merchant's id and name in columns of their own. */

@@ -8,6 +8,9 @@ import { api, API_BASE } from './client';
 
 export type ConversionStatus = 'pending' | 'approved' | 'declined';
 export const CONVERSION_STATUSES: ConversionStatus[] = ['pending', 'approved', 'declined'];
+/** How a sale was attributed: a tracked link, a coupon code, an AI agent's token, or a missing-sale inquiry. */
+export type ConversionChannel = 'link' | 'code' | 'agent' | 'inquiry';
+export const CONVERSION_CHANNELS: ConversionChannel[] = ['link', 'code', 'agent', 'inquiry'];
 
 export interface Merchant {
   id: number;
@@ -27,6 +30,8 @@ export interface Conversion {
   currency: string;
   click_id: string | null;
   deeplink_id: string | null;
+  /** Absent on ledger entries (and before channels existed): a link. */
+  channel?: ConversionChannel;
   source: 'v1' | 'ledger';
   reason?: string | null;
   reversed: boolean;
@@ -108,6 +113,7 @@ export interface ConversionFilters {
   date_to?: string;
   status?: ConversionStatus;
   subid?: string;
+  channel?: ConversionChannel;
 }
 
 /** The clicks list's filters, as the API takes them. */

@@ -1,5 +1,5 @@
 /**
- * Conversions: the API's list with its filters (dates, status, sub-ID) in the URL, newest first,
+ * Conversions: the API's list with its filters (dates, status, channel, sub-ID) in the URL, newest first,
  * cursor paging, a CSV of exactly the filtered rows, the sub-ID rollup of the filtered set, and
  * new or changed conversions shown live (the events stream invalidates the list).
  */
@@ -8,10 +8,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import {
   activityKeys,
+  CONVERSION_CHANNELS,
   CONVERSION_STATUSES,
   conversionsExportUrl,
   conversionsQuery,
   type Conversion,
+  type ConversionChannel,
   type ConversionFilters,
   type ConversionStatus,
   type SubidRollup,
@@ -41,6 +43,7 @@ export function ConversionsPage() {
 
 const STATUS_TONES: Record<ConversionStatus, PillTone> = { approved: 'success', pending: 'info', declined: 'danger' };
 const STATUS_WORDS: Record<ConversionStatus, string> = { approved: 'Approved', pending: 'Pending', declined: 'Declined' };
+const CHANNEL_WORDS: Record<ConversionChannel, string> = { link: 'Link', code: 'Coupon code', agent: 'AI agent', inquiry: 'Inquiry' };
 
 /** A conversion's status in words ("Reversed" for a declined sale that had been approved). */
 export function ConversionStatusPill({ status, reversed }: { status: ConversionStatus; reversed?: boolean }) {
@@ -54,10 +57,12 @@ export function conversionFiltersOf(params: URLSearchParams): ConversionFilters 
   const to = params.get('date_to');
   const status = params.get('status');
   const subid = params.get('subid');
+  const channel = params.get('channel');
   if (from && DAY.test(from)) f.date_from = from;
   if (to && DAY.test(to)) f.date_to = to;
   if (status && (CONVERSION_STATUSES as string[]).includes(status)) f.status = status as ConversionStatus;
   if (subid && SUBID.test(subid)) f.subid = subid;
+  if (channel && (CONVERSION_CHANNELS as string[]).includes(channel)) f.channel = channel as ConversionChannel;
   return f;
 }
 
@@ -182,10 +187,11 @@ function EmptyConversions({ filtered, onClear }: { filtered: boolean; onClear: (
 }
 
 function FilterForm({ filters, paging }: { filters: ConversionFilters; paging: CursorPaging }) {
-  const ids = { from: useId(), to: useId(), status: useId(), subid: useId(), error: useId() };
+  const ids = { from: useId(), to: useId(), status: useId(), channel: useId(), subid: useId(), error: useId() };
   const [from, setFrom] = useState(filters.date_from ?? '');
   const [to, setTo] = useState(filters.date_to ?? '');
   const [status, setStatus] = useState<string>(filters.status ?? '');
+  const [channel, setChannel] = useState<string>(filters.channel ?? '');
   const [subid, setSubid] = useState(filters.subid ?? '');
   const [errors, setErrors] = useState<{ to?: string; subid?: string }>({});
   const submit = (e: FormEvent) => {
@@ -195,7 +201,7 @@ function FilterForm({ filters, paging }: { filters: ConversionFilters; paging: C
     if (subid.trim() && !SUBID.test(subid.trim())) found.subid = 'Letters, digits and . _ ~ - only, up to 100.';
     setErrors(found);
     if (Object.keys(found).length) return;
-    paging.setFilters({ date_from: from, date_to: to, status, subid: subid.trim() });
+    paging.setFilters({ date_from: from, date_to: to, status, channel, subid: subid.trim() });
   };
   const dirty = Object.keys(filters).length > 0;
   return (
@@ -227,6 +233,17 @@ function FilterForm({ filters, paging }: { filters: ConversionFilters; paging: C
           {CONVERSION_STATUSES.map((s) => (
             <option key={s} value={s}>
               {STATUS_WORDS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.channel}>Channel</label>
+        <select id={ids.channel} value={channel} onChange={(e) => setChannel(e.target.value)}>
+          <option value="">All</option>
+          {CONVERSION_CHANNELS.map((c) => (
+            <option key={c} value={c}>
+              {CHANNEL_WORDS[c]}
             </option>
           ))}
         </select>
@@ -274,6 +291,7 @@ function ConversionTable({ rows, fresh }: { rows: Conversion[]; fresh: Map<strin
             </th>
             <th scope="col">Conversion</th>
             <th scope="col">Status</th>
+            <th scope="col">Channel</th>
             <th scope="col">Sub-ID</th>
             <th scope="col">Merchant</th>
             <th scope="col" className="num">
@@ -300,6 +318,7 @@ function ConversionTable({ rows, fresh }: { rows: Conversion[]; fresh: Map<strin
                 <td>
                   <ConversionStatusPill status={c.status} reversed={c.reversed} />
                 </td>
+                <td>{CHANNEL_WORDS[c.channel ?? 'link'] ?? c.channel}</td>
                 <td>{c.subid ? <span className="mono">{c.subid}</span> : <span className="muted">—</span>}</td>
                 <td>{c.merchant ? c.merchant.name || `Merchant ${c.merchant.id}` : <span className="muted">—</span>}</td>
                 <td className="num nowrap">{fmt.money(c.sale_amount, c.currency)}</td>
