@@ -41,4 +41,3 @@ export { createPerson } from './seed';
 export { findPerson, memberRole } from './persons';
 export { operatorGrantRole, operatorRevokeRole, operatorRoleOf, sessionOperator } from './operator.service';
 export type { OperatorPeopleDeps } from './operator.service';
-export { mailAccountOwners } from './mails';

@@ -6,7 +6,6 @@
  * same address and account), and a reset or confirmation link when the password changes.
  */
 import type { MemberRole } from '@cw/auth';
-import type { MailMessage } from '@cw/mail';
 import { toDisplayText } from '@cw/validation';
 import type { MailTokenKind } from './data/people.schemas.data';
 import type { UserRow } from './data/people.data';
@@ -95,28 +94,4 @@ export async function sendInvitation(deps: PeopleDeps, to: string, token: string
     subject: `${inviter} invited you to ${account}`,
     text: `${inviter} invited you to the publisher account ${account} as ${role}.\n\nAccept: ${link(deps, '/invitations/accept', token)}\n\nThe invitation is valid for 7 days.\n`,
   }));
-}
-
-/**
- * A notice to every owner of an account (payouts paid or failed, a payout method changed),
- * handed to the mailer's background path: the act that caused it never waits on the mail.
- */
-export async function mailAccountOwners(
-  deps: Pick<PeopleDeps, 'data' | 'mailer'>,
-  accountId: string,
-  compose: (accountName: string) => { subject: string; text: string; attachments?: MailMessage['attachments'] },
-): Promise<void> {
-  const owners = await own(deps).AccountMember.find({ account_id: accountId, role: 'owner' }, { user_id: 1 }).limit(20).lean<Array<{ user_id: string }>>();
-  const people = await own(deps)
-    .User.find({ _id: { $in: owners.map((o) => o.user_id) } }, { email: 1 })
-    .lean<Array<{ email: string }>>();
-  const account = await deps.data.auth.publisherById(accountId);
-  const message = compose(toDisplayText(account?.name ?? accountId));
-  for (const p of people)
-    deps.mailer.later(() => ({
-      to: p.email,
-      subject: message.subject,
-      text: message.text,
-      ...(message.attachments ? { attachments: message.attachments } : {}),
-    }));
 }
