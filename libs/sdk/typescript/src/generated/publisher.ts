@@ -41,6 +41,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/publisher/codes/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your personal coupon codes, newest first */
+    get: operations['listCodes'];
+    put?: never;
+    /**
+     * Ask for a personal coupon code at a program: 201 active or pending_review, 200 when you hold that code there already
+     * @description Optional Idempotency-Key (max 255). Send the `code` you want (letters and digits, any case) or none to get one made under the program's rules (prefix, length). A code is unique at its merchant whatever its case: a taken code answers 409 `code_taken`, naming nobody. Some programs approve codes at once, others after the network's review.
+     */
+    post: operations['requestCode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/publisher/conversions/': {
     parameters: {
       query?: never;
@@ -868,6 +889,383 @@ export interface operations {
       };
     };
   };
+  listCodes: {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        program_id?: number;
+        status?: 'active' | 'pending_review' | 'rejected';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page envelope of codes */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description What shoppers type at the checkout (any case works). */
+              code: string;
+              /** Format: date-time */
+              created_at: string;
+              /** @description cod_… */
+              id: string;
+              program_id: number;
+              /**
+               * @description active: credits sales now; pending_review: waiting for the network; rejected: refused (the code is free again).
+               * @enum {string}
+               */
+              status: 'active' | 'pending_review' | 'rejected';
+            }[];
+            /** @description True when page + 1 holds more items. */
+            has_more: boolean;
+            /** @description The next page number, or null on the last page. */
+            next_page: number | null;
+            page: number;
+            page_size: number;
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed, or program not approved */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unavailable */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  requestCode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The code you want (letters and digits, any case; kept upper case) under the program's prefix and length. Absent: one is made for you. */
+          code?: string;
+          /** @description A program approved for you. */
+          program_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The code you hold already */
+      200: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What shoppers type at the checkout (any case works). */
+            code: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description cod_… */
+            id: string;
+            program_id: number;
+            /**
+             * @description active: credits sales now; pending_review: waiting for the network; rejected: refused (the code is free again).
+             * @enum {string}
+             */
+            status: 'active' | 'pending_review' | 'rejected';
+          };
+        };
+      };
+      /** @description The new code */
+      201: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What shoppers type at the checkout (any case works). */
+            code: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description cod_… */
+            id: string;
+            program_id: number;
+            /**
+             * @description active: credits sales now; pending_review: waiting for the network; rejected: refused (the code is free again).
+             * @enum {string}
+             */
+            status: 'active' | 'pending_review' | 'rejected';
+          };
+        };
+      };
+      /** @description Invalid parameter */
+      400: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Credential not allowed, or program not approved */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such active program */
+      404: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description code_taken (someone holds that code at this merchant), conflict (you hold the most codes a program allows), or an Idempotency-Key reused */
+      409: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large: the body is over 1 MiB */
+      413: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description uri_too_long: the request target (path and query) is over 8 KiB; send long lists in several requests */
+      414: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description unsupported_media_type: the body must be application/json */
+      415: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description headers_too_large: the request headers are over 16 KiB */
+      431: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unavailable */
+      503: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listConversions: {
     parameters: {
       query?: {
@@ -1176,6 +1574,59 @@ export interface operations {
                   publisher_id: string;
                   /** @enum {string} */
                   type: 'payout.paid' | 'payout.failed';
+                }
+              | {
+                  /**
+                   * Format: date-time
+                   * @description When the change happened.
+                   */
+                  created_at: string;
+                  /**
+                   * @description The type's last part (the `{event}` macro): accepted or rejected.
+                   * @enum {string}
+                   */
+                  event: 'accepted' | 'rejected';
+                  /** @description The event id (`evt_…`): the same as the postback's for this event. */
+                  id: string;
+                  /** @description The inquiry as GET /inquiries/{id} answers it, as of the event. */
+                  inquiry: {
+                    /** @description Decimal string in `currency`. */
+                    amount?: string;
+                    click_id?: string | null;
+                    conflict?: string | null;
+                    conversion_id?: string | null;
+                    /** Format: date-time */
+                    created_at?: string;
+                    currency?: string;
+                    /** Format: date-time */
+                    decided_at?: string | null;
+                    decided_by?: string | null;
+                    evidence?: {
+                      clicks?: {
+                        click_id?: string;
+                        /** Format: date-time */
+                        clicked_at?: string;
+                        verified?: boolean;
+                      }[];
+                    };
+                    /** @description `inq_…` */
+                    id?: string;
+                    note?: string | null;
+                    /** Format: date-time */
+                    occurred_at?: string;
+                    order_id?: string;
+                    program_id?: number;
+                    reason?: string | null;
+                    /** Format: date-time */
+                    respond_by?: string;
+                    /** @enum {string} */
+                    status?: 'open' | 'accepted' | 'rejected';
+                    /** Format: date-time */
+                    updated_at?: string;
+                  };
+                  publisher_id: string;
+                  /** @enum {string} */
+                  type: 'inquiry.accepted' | 'inquiry.rejected';
                 }
             )[];
             /** @description More events follow already: ask again at once. */
@@ -4323,7 +4774,9 @@ export interface operations {
            *       "sale.reversed"
            *     ]
            */
-          event_types?: ('sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed' | 'payout.paid' | 'payout.failed')[];
+          event_types?: (
+            'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed' | 'payout.paid' | 'payout.failed' | 'inquiry.accepted' | 'inquiry.rejected'
+          )[];
           /**
            * @default POST
            * @enum {string}
@@ -4555,7 +5008,8 @@ export interface operations {
       query?: {
         /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
         cursor?: string;
-        event?: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed' | 'payout.paid' | 'payout.failed';
+        event?:
+          'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed' | 'payout.paid' | 'payout.failed' | 'inquiry.accepted' | 'inquiry.rejected';
         /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
         page?: number;
         page_size?: number;
@@ -5222,6 +5676,8 @@ export interface operations {
   searchProducts: {
     parameters: {
       query?: {
+        /** @description none (default); token: every product carries `affiliate_attribution` (the Agentic Commerce Protocol's object: a signed, single-use token crediting the sale an AI agent makes to you, without a click). */
+        attribution?: 'none' | 'token';
         /** @description Exact brand, case-insensitive. */
         brand?: string;
         /** @description Text contained in the category. */
@@ -5267,6 +5723,18 @@ export interface operations {
             next_offset: number | null;
             offset: number;
             products: {
+              /** @description With attribution=token (and always over MCP): pass it as is to the merchant's checkout (ACP `affiliate_attribution`). The token credits one order, for this product's merchant, until expires_at. */
+              affiliate_attribution?: {
+                /** @description The merchant (merchant.id). */
+                campaign_id: number;
+                /** Format: date-time */
+                expires_at: string;
+                /** @description The network's host. */
+                provider: string;
+                publisher_id: string;
+                /** @description atp_… (signed; never share it beyond the checkout). */
+                token: string;
+              };
               /** @enum {string} */
               availability: 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
               country: string;
@@ -5414,6 +5882,8 @@ export interface operations {
   lookupProducts: {
     parameters: {
       query?: {
+        /** @description none (default); token: every product carries `affiliate_attribution` (the Agentic Commerce Protocol's object: a signed, single-use token crediting the sale an AI agent makes to you, without a click). */
+        attribution?: 'none' | 'token';
         /** @description ISO alpha-2 market; UK is accepted as an alias of GB. */
         country?: string;
         /** @description Comma-separated GTINs (8, 12, 13 or 14 digits, check digit validated). */
@@ -5448,6 +5918,18 @@ export interface operations {
             next_offset: number | null;
             offset: number;
             products: {
+              /** @description With attribution=token (and always over MCP): pass it as is to the merchant's checkout (ACP `affiliate_attribution`). The token credits one order, for this product's merchant, until expires_at. */
+              affiliate_attribution?: {
+                /** @description The merchant (merchant.id). */
+                campaign_id: number;
+                /** Format: date-time */
+                expires_at: string;
+                /** @description The network's host. */
+                provider: string;
+                publisher_id: string;
+                /** @description atp_… (signed; never share it beyond the checkout). */
+                token: string;
+              };
               /** @enum {string} */
               availability: 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
               country: string;
@@ -6213,7 +6695,8 @@ export interface operations {
         date_from?: string;
         /** @description Day of the report's time zone, YYYY-MM-DD (inclusive), not before date_from. */
         date_to?: string;
-        group_by?: 'day' | 'week' | 'month' | 'subid' | 'campaign' | 'status';
+        /** @description channel: link, code, agent or inquiry (counted from the conversions themselves, not the read model: as_of is now). */
+        group_by?: 'day' | 'week' | 'month' | 'subid' | 'campaign' | 'status' | 'channel';
         status?: 'pending' | 'approved' | 'declined';
         subid?: string;
         /** @description IANA time zone (e.g. Europe/Berlin, Asia/Kolkata); days, weeks and months are its calendar days. Default UTC. */

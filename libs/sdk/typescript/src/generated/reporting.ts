@@ -12,8 +12,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Every sale event of the account, oldest first, from a cursor
-     * @description Each change to a conversion (created, approved, declined, reversed) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids).
+     * Every event of the account, oldest first, from a cursor
+     * @description Each change to a conversion (`sale.created`, `sale.approved`, `sale.declined`, `sale.reversed`) and each payout paid or failed (`payout.paid`, `payout.failed`, with the payout as `GET /payouts/{id}` shows it) in the order it joined the log: a `cursor` resumes exactly after the last event seen, so a poller never misses an amendment nor sees one twice. The bodies are the postback bodies (the same event ids). Tell events apart by `type`; ignore types you do not know (more may be added). Payout events reach only callers that may read payouts (live keys, OAuth `affiliate:read`, the portal); for the others they are skipped.
      */
     get: operations['listReportingEvents'];
     put?: never;
@@ -196,41 +196,152 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: {
-              /** @description The conversion as of this event. */
-              conversion: {
-                campaign_id?: number | null;
-                click_id?: string | null;
-                /** @description Decimal string. */
-                commission?: string;
-                currency?: string;
-                id?: string;
-                merchant?: {
-                  id?: number;
-                  name?: string;
-                } | null;
-                /** Format: date-time */
-                occurred_at?: string;
-                program_id?: number | null;
-                /** @description Decimal string. */
-                sale_amount?: string;
-                /** @enum {string} */
-                status?: 'pending' | 'approved' | 'declined';
-                subid?: string | null;
-              };
-              /**
-               * Format: date-time
-               * @description When the change happened.
-               */
-              created_at: string;
-              /** @enum {string} */
-              event: 'created' | 'approved' | 'declined' | 'reversed';
-              /** @description The event id: the same as the postback's for this event. */
-              id: string;
-              publisher_id: string;
-              /** @enum {string} */
-              type: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed';
-            }[];
+            data: (
+              | {
+                  /** @description The conversion as of this event. */
+                  conversion: {
+                    campaign_id?: number | null;
+                    click_id?: string | null;
+                    /** @description Decimal string. */
+                    commission?: string;
+                    currency?: string;
+                    id?: string;
+                    merchant?: {
+                      id?: number;
+                      name?: string;
+                    } | null;
+                    /** Format: date-time */
+                    occurred_at?: string;
+                    program_id?: number | null;
+                    /** @description Decimal string. */
+                    sale_amount?: string;
+                    /** @enum {string} */
+                    status?: 'pending' | 'approved' | 'declined';
+                    subid?: string | null;
+                  };
+                  /**
+                   * Format: date-time
+                   * @description When the change happened.
+                   */
+                  created_at: string;
+                  /** @enum {string} */
+                  event: 'created' | 'approved' | 'declined' | 'reversed';
+                  /** @description The event id: the same as the postback's for this event. */
+                  id: string;
+                  publisher_id: string;
+                  /** @enum {string} */
+                  type: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed';
+                }
+              | {
+                  /**
+                   * Format: date-time
+                   * @description When the change happened.
+                   */
+                  created_at: string;
+                  /**
+                   * @description The type's last part (the `{event}` macro): paid or failed.
+                   * @enum {string}
+                   */
+                  event: 'paid' | 'failed';
+                  /** @description The event id (`evt_…`): the same as the postback's for this event. */
+                  id: string;
+                  /** @description The payout as GET /payouts/{id} answers it, as of the event. */
+                  payout: {
+                    /** @description Decimal string in `currency`. */
+                    amount: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    currency: string;
+                    failure: {
+                      code: string;
+                      message: string;
+                    } | null;
+                    /** @description Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`). */
+                    fx: {
+                      amount: string;
+                      converted: string;
+                      date: string;
+                      from: string;
+                      rate: string;
+                      to: string;
+                    }[];
+                    /** @description Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…). */
+                    hold: {
+                      reasons: string[];
+                    } | null;
+                    /** @description `po_…` */
+                    id: string;
+                    method: {
+                      last4: string;
+                      /** @enum {string} */
+                      type: 'iban' | 'ach' | 'paypal';
+                    };
+                    /** Format: date-time */
+                    paid_at: string | null;
+                    statement: {
+                      number: string;
+                    } | null;
+                    /** @enum {string} */
+                    status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+                  };
+                  publisher_id: string;
+                  /** @enum {string} */
+                  type: 'payout.paid' | 'payout.failed';
+                }
+              | {
+                  /**
+                   * Format: date-time
+                   * @description When the change happened.
+                   */
+                  created_at: string;
+                  /**
+                   * @description The type's last part (the `{event}` macro): accepted or rejected.
+                   * @enum {string}
+                   */
+                  event: 'accepted' | 'rejected';
+                  /** @description The event id (`evt_…`): the same as the postback's for this event. */
+                  id: string;
+                  /** @description The inquiry as GET /inquiries/{id} answers it, as of the event. */
+                  inquiry: {
+                    /** @description Decimal string in `currency`. */
+                    amount?: string;
+                    click_id?: string | null;
+                    conflict?: string | null;
+                    conversion_id?: string | null;
+                    /** Format: date-time */
+                    created_at?: string;
+                    currency?: string;
+                    /** Format: date-time */
+                    decided_at?: string | null;
+                    decided_by?: string | null;
+                    evidence?: {
+                      clicks?: {
+                        click_id?: string;
+                        /** Format: date-time */
+                        clicked_at?: string;
+                        verified?: boolean;
+                      }[];
+                    };
+                    /** @description `inq_…` */
+                    id?: string;
+                    note?: string | null;
+                    /** Format: date-time */
+                    occurred_at?: string;
+                    order_id?: string;
+                    program_id?: number;
+                    reason?: string | null;
+                    /** Format: date-time */
+                    respond_by?: string;
+                    /** @enum {string} */
+                    status?: 'open' | 'accepted' | 'rejected';
+                    /** Format: date-time */
+                    updated_at?: string;
+                  };
+                  publisher_id: string;
+                  /** @enum {string} */
+                  type: 'inquiry.accepted' | 'inquiry.rejected';
+                }
+            )[];
             /** @description More events follow already: ask again at once. */
             has_more: boolean;
             /** @description Pass as `cursor` to get what follows (also when `data` is empty: keep it and poll again). */
