@@ -72,12 +72,12 @@ const CALLS: Record<string, SdkCall> = {
     py: 'result = cw.links.create_batch([{"program_id": 1001, "subid": "newsletter"}, {"program_id": 1001, "subid": "sidebar"}])',
   },
   listEvents: {
-    ts: '// Walks until caught up; keep the last next_cursor and pass it as { cursor } next time.\nfor await (const event of cw.events.list()) console.log(event.type, event.conversion.id);',
-    py: '# Walks until caught up; keep the last next_cursor and pass it as cursor= next time.\nfor event in cw.events.list():\n    print(event["type"], event["conversion"]["id"])',
+    ts: "// Walks until caught up; keep the last next_cursor and pass it as { cursor } next time.\nfor await (const event of cw.events.list()) console.log(event.type, 'conversion' in event ? event.conversion.id : event.id);",
+    py: '# Walks until caught up; keep the last next_cursor and pass it as cursor= next time.\nfor event in cw.events.list():\n    print(event["type"], (event.get("conversion") or event)["id"])',
   },
   streamEvents: {
-    ts: '// Reconnects with backoff after a cut and resumes after the last event (Last-Event-ID).\nfor await (const { cursor, type, event } of cw.events.stream({ cursor: await cw.events.latestCursor() })) {\n  console.log(type, event.conversion.id, cursor);\n}',
-    py: '# Reconnects with backoff after a cut and resumes after the last event (Last-Event-ID).\nfor e in cw.events.stream(cw.events.latest_cursor()):\n    print(e.type, e.event["conversion"]["id"], e.cursor)',
+    ts: "// Reconnects with backoff after a cut and resumes after the last event (Last-Event-ID).\nfor await (const { cursor, type, event } of cw.events.stream({ cursor: await cw.events.latestCursor() })) {\n  console.log(type, 'conversion' in event ? event.conversion.id : event.id, cursor);\n}",
+    py: '# Reconnects with backoff after a cut and resumes after the last event (Last-Event-ID).\nfor e in cw.events.stream(cw.events.latest_cursor()):\n    print(e.type, (e.event.get("conversion") or e.event)["id"], e.cursor)',
   },
   listConversions: {
     query: 'status=approved&date_from=2026-01-01',
@@ -151,12 +151,12 @@ const CALLS: Record<string, SdkCall> = {
     py: 'trending = cw.trending_opportunities(country="DE")',
   },
   listReportingEvents: {
-    ts: 'for await (const event of cw.reporting.events.list()) console.log(event.type, event.conversion.id);',
-    py: 'for event in cw.reporting.events.list():\n    print(event["type"], event["conversion"]["id"])',
+    ts: "for await (const event of cw.reporting.events.list()) console.log(event.type, 'conversion' in event ? event.conversion.id : event.id);",
+    py: 'for event in cw.reporting.events.list():\n    print(event["type"], (event.get("conversion") or event)["id"])',
   },
   streamReportingEvents: {
-    ts: 'for await (const { type, event } of cw.reporting.events.stream()) console.log(type, event.conversion.id);',
-    py: 'for e in cw.reporting.events.stream():\n    print(e.type, e.event["conversion"]["id"])',
+    ts: "for await (const { type, event } of cw.reporting.events.stream()) console.log(type, 'conversion' in event ? event.conversion.id : event.id);",
+    py: 'for e in cw.reporting.events.stream():\n    print(e.type, (e.event.get("conversion") or e.event)["id"])',
   },
   listSales: {
     query: 'status=approved',
