@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { slowFirstSequencer } from './tools/testing/src/slow-first-sequencer';
 
@@ -53,11 +52,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Files run side by side, one more than the cores (Vitest's default is one fewer: one file at a
-    // time on a 2-core machine): most slow files wait on processes, browsers, timers and sockets,
-    // and each has its own database, Redis key prefix, ports and temporary folders. The slow ones
-    // start first (tools/testing/src/slow-first-sequencer.ts). docs/decisions/0061-ci-time.md.
-    maxWorkers: availableParallelism() + 1,
+    // One file at a time on this 2-core machine (Vitest's default): side by side, the slow suites'
+    // platforms, builds and fault timers starved each other into timeouts (docs/decisions/0061-ci-time.md).
+    // The slow ones start first (tools/testing/src/slow-first-sequencer.ts).
     sequence: { sequencer: slowFirstSequencer(SLOW_TIER) },
     // Starts Redis and installs Chromium when missing, and builds the portal's front end when stale, once per run.
     globalSetup: ['tools/testing/src/test-environment.ts', 'tools/dev-stack/test/support/portal-web.global.ts'],
