@@ -68,11 +68,62 @@ export const eventEnvelope = (types: readonly string[], what: string) => ({
   publisher_id: { type: 'string' },
 });
 
+/** A payout as `GET /payouts/{id}` answers it (@cw/payouts' PAYOUT_SCHEMA is this one). */
+export const PAYOUT_VIEW_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'amount', 'currency', 'method', 'fx', 'hold', 'created_at', 'paid_at', 'failure', 'statement'],
+  properties: {
+    id: { type: 'string', description: '`po_…`' },
+    status: { type: 'string', enum: ['pending', 'in_transit', 'paid', 'failed', 'canceled'] },
+    amount: { type: 'string', description: 'Decimal string in `currency`.' },
+    currency: { type: 'string' },
+    method: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'last4'],
+      properties: { type: { type: 'string', enum: ['iban', 'ach', 'paypal'] }, last4: { type: 'string' } },
+    },
+    fx: {
+      type: 'array',
+      description: 'Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'to', 'rate', 'date', 'amount', 'converted'],
+        properties: {
+          from: { type: 'string' },
+          to: { type: 'string' },
+          rate: { type: 'string' },
+          date: { type: 'string' },
+          amount: { type: 'string' },
+          converted: { type: 'string' },
+        },
+      },
+    },
+    hold: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['reasons'],
+      properties: { reasons: { type: 'array', items: { type: 'string' } } },
+      description: 'Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…).',
+    },
+    created_at: { type: 'string', format: 'date-time' },
+    paid_at: { type: ['string', 'null'], format: 'date-time' },
+    failure: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+    statement: { type: ['object', 'null'], additionalProperties: false, required: ['number'], properties: { number: { type: 'string' } } },
+  },
+} as const;
+
 /**
  * `payout.paid` / `payout.failed`: the payout as `GET /payouts/{id}` answers it, as of the event
- * (never an account number: the method's type and last 4 only). Kept equal to @cw/payouts'
- * PAYOUT_SCHEMA (tools/dev-stack/test/payout-events.int.test.ts checks it): this lib cannot import
- * the payouts (they depend on it through the ledger).
+ * (never an account number: the method's type and last 4 only). The payouts' own schema is
+ * PAYOUT_VIEW_SCHEMA above: this lib cannot import the payouts (they depend on it).
  */
 export const PAYOUT_EVENT_SCHEMA = {
   type: 'object',
@@ -80,57 +131,7 @@ export const PAYOUT_EVENT_SCHEMA = {
   required: ['id', 'type', 'event', 'created_at', 'publisher_id', 'payout'],
   properties: {
     ...eventEnvelope(PAYOUT_EVENT_TYPES, 'paid or failed'),
-    payout: {
-      type: 'object',
-      additionalProperties: false,
-      description: 'The payout as GET /payouts/{id} answers it, as of the event.',
-      required: ['id', 'status', 'amount', 'currency', 'method', 'fx', 'hold', 'created_at', 'paid_at', 'failure', 'statement'],
-      properties: {
-        id: { type: 'string', description: '`po_…`' },
-        status: { type: 'string', enum: ['pending', 'in_transit', 'paid', 'failed', 'canceled'] },
-        amount: { type: 'string', description: 'Decimal string in `currency`.' },
-        currency: { type: 'string' },
-        method: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['type', 'last4'],
-          properties: { type: { type: 'string', enum: ['iban', 'ach', 'paypal'] }, last4: { type: 'string' } },
-        },
-        fx: {
-          type: 'array',
-          description: 'Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`).',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['from', 'to', 'rate', 'date', 'amount', 'converted'],
-            properties: {
-              from: { type: 'string' },
-              to: { type: 'string' },
-              rate: { type: 'string' },
-              date: { type: 'string' },
-              amount: { type: 'string' },
-              converted: { type: 'string' },
-            },
-          },
-        },
-        hold: {
-          type: ['object', 'null'],
-          additionalProperties: false,
-          required: ['reasons'],
-          properties: { reasons: { type: 'array', items: { type: 'string' } } },
-          description: 'Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…).',
-        },
-        created_at: { type: 'string', format: 'date-time' },
-        paid_at: { type: ['string', 'null'], format: 'date-time' },
-        failure: {
-          type: ['object', 'null'],
-          additionalProperties: false,
-          required: ['code', 'message'],
-          properties: { code: { type: 'string' }, message: { type: 'string' } },
-        },
-        statement: { type: ['object', 'null'], additionalProperties: false, required: ['number'], properties: { number: { type: 'string' } } },
-      },
-    },
+    payout: { ...PAYOUT_VIEW_SCHEMA, description: 'The payout as GET /payouts/{id} answers it, as of the event.' },
   },
 };
 

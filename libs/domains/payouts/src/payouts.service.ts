@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { actorOf } from '@cw/audit';
 import { OWNERS, type Policy, type Principal } from '@cw/auth';
 import { ApiError } from '@cw/errors';
+import { PAYOUT_VIEW_SCHEMA } from '@cw/events-feed';
 import { compareDecimals } from '@cw/money';
 import { CURSOR_PAGING, pageSizeInput, pageWindow, useCase, type InputOf, type ListSort } from '@cw/usecase';
 import { latestRates } from './fx.service';
@@ -32,56 +33,8 @@ export const PAYOUT_REQUEST_POLICY: Policy = {
 /** What the publisher sees (statuses: a held payout is `pending`, with why in `hold`). */
 const VISIBLE_STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 
-export const PAYOUT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'status', 'amount', 'currency', 'method', 'fx', 'hold', 'created_at', 'paid_at', 'failure', 'statement'],
-  properties: {
-    id: { type: 'string', description: '`po_…`' },
-    status: { type: 'string', enum: VISIBLE_STATUSES },
-    amount: { type: 'string', description: 'Decimal string in `currency`.' },
-    currency: { type: 'string' },
-    method: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'last4'],
-      properties: { type: { type: 'string', enum: ['iban', 'ach', 'paypal'] }, last4: { type: 'string' } },
-    },
-    fx: {
-      type: 'array',
-      description: 'Each balance in another currency converted into this payout, with the ECB reference rate used (units of `to` per 1 `from`).',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['from', 'to', 'rate', 'date', 'amount', 'converted'],
-        properties: {
-          from: { type: 'string' },
-          to: { type: 'string' },
-          rate: { type: 'string' },
-          date: { type: 'string' },
-          amount: { type: 'string' },
-          converted: { type: 'string' },
-        },
-      },
-    },
-    hold: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      required: ['reasons'],
-      properties: { reasons: { type: 'array', items: { type: 'string' } } },
-      description: 'Why the payout waits for the network (a new payout method, an account shared with another publisher, a failed method…).',
-    },
-    created_at: { type: 'string', format: 'date-time' },
-    paid_at: { type: ['string', 'null'], format: 'date-time' },
-    failure: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-    },
-    statement: { type: ['object', 'null'], additionalProperties: false, required: ['number'], properties: { number: { type: 'string' } } },
-  },
-} as const;
+/** A payout as every surface answers it (the events feed's payout events carry the same). */
+export const PAYOUT_SCHEMA = PAYOUT_VIEW_SCHEMA;
 
 export function payoutView(p: PayoutRow) {
   return {
