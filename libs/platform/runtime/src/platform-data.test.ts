@@ -7,13 +7,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as audit from '@cw/audit';
 import * as auth from '@cw/auth';
 import * as catalog from '@cw/catalog';
+import * as codes from '@cw/codes';
 import * as conversions from '@cw/conversions';
 import * as eventsFeed from '@cw/events-feed';
 import * as feeds from '@cw/feeds';
 import * as idempotency from '@cw/idempotency';
+import * as inquiries from '@cw/inquiries';
 import * as ledger from '@cw/ledger';
 import * as links from '@cw/links';
 import * as monetize from '@cw/monetize';
+import * as notifications from '@cw/notifications';
 import * as oauth from '@cw/oauth';
 import * as payouts from '@cw/payouts';
 import * as offers from '@cw/offers';
@@ -34,13 +37,16 @@ const PACKAGES = {
   audit,
   auth,
   catalog,
+  codes,
   conversions,
   eventsFeed,
   feeds,
   idempotency,
+  inquiries,
   ledger,
   links,
   monetize,
+  notifications,
   oauth,
   offers,
   payouts,

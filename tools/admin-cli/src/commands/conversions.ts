@@ -4,6 +4,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { readEventLog } from '@cw/events-feed';
 import { rebuildStats } from '@cw/stats';
 import { bookPendingSales } from '@cw/ledger';
+import { deliverLoggedEvents } from '@cw/postbacks';
 import { operatorBackfillEvents, operatorChangeConversionStatus, operatorListConversions, operatorPruneEvents } from '@cw/conversions-operator';
 import { ApiError } from '@cw/errors';
 import { choice, int, mustPublisher, str, UsageError, type CommandSpec, type Options } from './shared';
@@ -100,8 +101,10 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
     options: { 'older-than-days': { type: 'string', required: true, doc: 'keep the last N days of events' } },
     run: async (deps, o) => {
       const days = int(o, 'older-than-days')!;
-      // The ledger reads the log first: an event it has not booked is never pruned.
+      // Every consumer of the log reads it first (the ledger books, postbacks queue their deliveries,
+      // as the worker's passes would): an event a consumer has not read is never pruned.
       while ((await bookPendingSales(deps)) > 0);
+      while ((await deliverLoggedEvents(deps)).accounts > 0);
       return operatorPruneEvents(deps, deps.operator, { before: new Date(Date.now() - days * 86_400_000) });
     },
   },
