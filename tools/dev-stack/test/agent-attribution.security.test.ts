@@ -1,7 +1,8 @@
 /**
  * Attacks on agent attribution tokens: another merchant's token, an expired one, a forged or
  * altered one are all 422 `attribution_invalid` (and verify says why without naming whom another
- * merchant's token credits); a click beside a token wins and leaves the token unspent; no token
+ * merchant's token credits), as are a backdated order (dated before the token's issue) and a token
+ * presented more than 30 days after its expiry; a click beside a token wins and leaves the token unspent; no token
  * appears in any answer or in the tracker's log lines.
  */
 import { Writable } from 'node:stream';
@@ -9,7 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueMerchantToken } from '@cw/auth';
 import { createLogger } from '@cw/logging';
-import { ensureLinks, signAttributionToken } from '@cw/links';
+import { ATTRIBUTION_TOKEN_TTL_MS, ensureLinks, signAttributionToken } from '@cw/links';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
 import { createApp, type TrackerApp } from '@cw/app-tracker';
 
@@ -81,6 +82,33 @@ describe('agent attribution tokens under attack', () => {
     // A sale before the expiry, reported later, still credits.
     const late = await report(sale({ attribution_token: token, occurred_at: new Date(Date.now() - 10 * 60_000).toISOString() }));
     expect(late.status).toBe(201);
+  });
+
+  it('refuse a backdated order: a sale dated before the token was issued is 422 and leaves the token unspent', async () => {
+    // Issued now (a 7-day token): an order placed a day ago cannot have come from it.
+    const token = tokenFor({ expiresAt: new Date(Date.now() + ATTRIBUTION_TOKEN_TTL_MS) });
+    const backdated = await report(sale({ attribution_token: token, occurred_at: new Date(Date.now() - 86_400_000).toISOString() }));
+    expectErrorShape(backdated, 422, 'attribution_invalid');
+    expect(backdated.body.detail).toBe('The sale is dated before the attribution token was issued.');
+    expect(JSON.stringify(backdated.body)).not.toContain(token);
+    // A merchant's clock a little behind ours is no backdating; nor was the token spent by the refusal.
+    const skewed = await report(sale({ attribution_token: token, occurred_at: new Date(Date.now() - 2 * 60_000).toISOString() }));
+    expect(skewed.status).toBe(201);
+    expect(skewed.body.channel).toBe('agent');
+  });
+
+  it('refuse a token presented more than 30 days after its expiry, even for an order dated while it was valid', async () => {
+    const day = 86_400_000;
+    const old = tokenFor({ expiresAt: new Date(Date.now() - 31 * day) });
+    const late = await report(sale({ attribution_token: old, occurred_at: new Date(Date.now() - 32 * day).toISOString() }));
+    expectErrorShape(late, 422, 'attribution_invalid');
+    expect(late.body.detail).toMatch(/expired more than 30 days ago/);
+    expect((await verify(old)).body).toMatchObject({ valid: false, reason: 'expired', spent: false });
+    // Within the 30 days its spend is still kept, so a late report of a sale made in time credits once.
+    const recent = tokenFor({ expiresAt: new Date(Date.now() - 29 * day) });
+    const inTime = { attribution_token: recent, occurred_at: new Date(Date.now() - 30 * day).toISOString() };
+    expect((await report(sale(inTime))).status).toBe(201);
+    expectErrorShape(await report(sale(inTime)), 422, 'attribution_invalid');
   });
 
   it('refuse forged and altered tokens with 422 (400 for what is not a token at all)', async () => {

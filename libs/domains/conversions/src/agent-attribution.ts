@@ -9,7 +9,7 @@
  */
 import { ApiError } from '@cw/errors';
 import type { MerchantPrincipal } from '@cw/auth';
-import { readAttributionToken, type AttributionClaims } from '@cw/links';
+import { readAttributionToken, tokenTimeProblem, type AttributionClaims } from '@cw/links';
 import type { InputOf } from '@cw/usecase';
 import type { INTAKE_INPUT } from './conversion.schemas';
 import { recordAttributedSale, type SaleAttribution } from './attributed-sale';
@@ -20,28 +20,34 @@ import { own, type ConversionsDeps, type IntakeDeps } from './deps';
 /** Why a token does not credit this merchant's sale (the verify endpoint's `reason`). */
 export type TokenProblem = 'malformed' | 'wrong_merchant' | 'expired' | 'spent';
 
-const TOKEN_DETAIL: Record<TokenProblem, string> = {
+/** What the intake refuses besides (each 422 `attribution_invalid`; verify, judged now, says `expired`): decision 0057. */
+type IntakeTokenProblem = TokenProblem | 'before_issue' | 'late';
+
+const TOKEN_DETAIL: Record<IntakeTokenProblem, string> = {
   malformed: 'The attribution token is not one this network issued.',
   wrong_merchant: 'The attribution token was not issued for your programs.',
   expired: 'The attribution token had expired at the time of the sale.',
   spent: 'The attribution token has credited another order already (a token credits one order).',
+  before_issue: 'The sale is dated before the attribution token was issued.',
+  late: 'The attribution token expired more than 30 days ago: it credits no sale any more, whatever its date.',
 };
 
-const refused = (problem: TokenProblem) => new ApiError({ code: 'attribution_invalid', detail: TOKEN_DETAIL[problem] });
+const refused = (problem: IntakeTokenProblem) => new ApiError({ code: 'attribution_invalid', detail: TOKEN_DETAIL[problem] });
 
-/** The token's claims for this merchant at `at`, or why not (spending not judged). */
+/** The token's claims for this merchant, for a sale at `at` reported at `presentedAt`, or why not (spending not judged). */
 export function judgeToken(
   deps: Pick<ConversionsDeps, 'config'>,
   merchantId: number,
   token: string,
   at: Date,
-): { claims: AttributionClaims; problem?: undefined } | { claims?: AttributionClaims; problem: Exclude<TokenProblem, 'spent'> } {
+  presentedAt: Date = at,
+): { claims: AttributionClaims; problem?: undefined } | { claims?: AttributionClaims; problem: Exclude<IntakeTokenProblem, 'spent'> } {
   const claims = readAttributionToken(deps.config.keys, token);
   if (!claims) return { problem: 'malformed' };
   // Another merchant's token is told apart from a forged one by nothing but the reason.
   if (claims.merchantId !== merchantId) return { problem: 'wrong_merchant' };
-  if (at.getTime() > claims.expiresAt.getTime()) return { claims, problem: 'expired' };
-  return { claims };
+  const problem = tokenTimeProblem(claims, at, presentedAt);
+  return problem ? { claims, problem } : { claims };
 }
 
 /** Writes the token's spend for this conversion: false when another conversion spent it. */
@@ -85,7 +91,7 @@ export async function recordSaleWithoutClick(
   const sale = { order_id: input.order_id, amount: input.amount, currency: input.currency, occurred_at: occurredAt };
   const token = tokenOf(input);
   if (token !== undefined) {
-    const judged = judgeToken(deps, merchant.merchantId, token, occurredAt);
+    const judged = judgeToken(deps, merchant.merchantId, token, occurredAt, now);
     if (judged.problem) throw refused(judged.problem);
     const { claims } = judged;
     if (!(await spend(deps, claims, conversionId, now))) throw refused('spent');
@@ -136,7 +142,9 @@ export async function verifyAttribution(deps: Pick<ConversionsDeps, 'config' | '
   const judged = judgeToken(deps, merchant.merchantId, token, now);
   const claims = judged.problem === 'malformed' || judged.problem === 'wrong_merchant' ? undefined : judged.claims;
   const spent = claims ? !!(await own(deps).AttributionSpend.exists({ _id: claims.nonce })) : false;
-  const reason: TokenProblem | undefined = judged.problem ?? (spent ? 'spent' : undefined);
+  // Judged now: a sale cannot be before the issue, and a late token is an expired one.
+  const problem: TokenProblem | undefined = judged.problem === 'late' || judged.problem === 'before_issue' ? 'expired' : judged.problem;
+  const reason: TokenProblem | undefined = problem ?? (spent ? 'spent' : undefined);
   return {
     valid: reason === undefined,
     ...(reason ? { reason } : {}),

@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { keyRing } from '@cw/config';
-import { affiliateAttribution, ATTRIBUTION_TOKEN_PATTERN, ATTRIBUTION_TOKEN_TTL_MS, readAttributionToken, signAttributionToken } from './attribution-tokens';
+import {
+  affiliateAttribution,
+  ATTRIBUTION_TOKEN_CLOCK_SKEW_MS,
+  ATTRIBUTION_TOKEN_LATE_REPORT_MS,
+  ATTRIBUTION_TOKEN_PATTERN,
+  ATTRIBUTION_TOKEN_TTL_MS,
+  issuedAtOf,
+  readAttributionToken,
+  signAttributionToken,
+  tokenTimeProblem,
+} from './attribution-tokens';
 
 const claims = { merchantId: 501, programId: 1001, publisherId: 'pub_trailhead', productId: 'p_0123456789abcdef0123', subid: 'agent-chat' };
 
@@ -55,6 +65,21 @@ describe('attribution tokens', () => {
     const keys = keyRing(randomBytes(32));
     const token = signAttributionToken(keys, { ...claims, expiresAt: new Date(Date.UTC(2020, 0, 1)) });
     expect(readAttributionToken(keys, token)!.expiresAt.toISOString()).toBe('2020-01-01T00:00:00.000Z');
+  });
+
+  it('credit only sales between their issue (less the clock skew) and expiry, presented at most 30 days after the expiry', () => {
+    const expiresAt = new Date(Date.UTC(2026, 0, 8));
+    const issued = issuedAtOf({ expiresAt }).getTime();
+    expect(issued).toBe(Date.UTC(2026, 0, 1));
+    const at = (ms: number) => new Date(ms);
+    const presented = at(Date.UTC(2026, 0, 9));
+    expect(tokenTimeProblem({ expiresAt }, at(issued + 1000), presented)).toBeUndefined();
+    expect(tokenTimeProblem({ expiresAt }, at(issued - ATTRIBUTION_TOKEN_CLOCK_SKEW_MS), presented)).toBeUndefined();
+    expect(tokenTimeProblem({ expiresAt }, at(issued - ATTRIBUTION_TOKEN_CLOCK_SKEW_MS - 1), presented)).toBe('before_issue');
+    expect(tokenTimeProblem({ expiresAt }, at(expiresAt.getTime() + 1), presented)).toBe('expired');
+    const lastDay = at(expiresAt.getTime() + ATTRIBUTION_TOKEN_LATE_REPORT_MS);
+    expect(tokenTimeProblem({ expiresAt }, at(issued + 1000), lastDay)).toBeUndefined();
+    expect(tokenTimeProblem({ expiresAt }, at(issued + 1000), at(lastDay.getTime() + 1))).toBe('late');
   });
 
   it('come as the ACP affiliate_attribution object, provider the portal host', () => {

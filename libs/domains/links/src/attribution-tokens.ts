@@ -21,6 +21,14 @@ const NONCE_BYTES = 12;
 const MAC_BYTES = 16;
 /** How long an agent may take from showing a product to the order (docs/decisions/0057-codes-and-agent-tokens.md). */
 export const ATTRIBUTION_TOKEN_TTL_MS = 7 * 86_400_000;
+/**
+ * How long after its expiry a token may still be presented, for a sale made while it was valid (a
+ * merchant's late report). Its spend is kept exactly as long (`attribution_spends` TTL): a token
+ * presented later could no longer be told spent, so it is refused whatever the sale's date.
+ */
+export const ATTRIBUTION_TOKEN_LATE_REPORT_MS = 30 * 86_400_000;
+/** How far a merchant's order time may lie before the token's issue (clocks apart, seconds in the token). */
+export const ATTRIBUTION_TOKEN_CLOCK_SKEW_MS = 5 * 60_000;
 /** The wire form: `atp_` and the base64url of at most 25 + 3 * 101 + 16 bytes. */
 export const ATTRIBUTION_TOKEN_PATTERN = '^atp_[A-Za-z0-9_-]{40,460}$';
 const ASCII_FIELD = /^[\x21-\x7e]{0,100}$/;
@@ -102,6 +110,31 @@ export function readAttributionToken(keys: KeyRing, token: string): AttributionC
     productId: fields[1]!,
     subid: fields[2]!,
   };
+}
+
+/**
+ * When a token was issued: its expiry less the fixed lifetime (every token is signed for
+ * `ATTRIBUTION_TOKEN_TTL_MS`; a changed lifetime needs a new token version carrying it).
+ */
+export const issuedAtOf = (claims: Pick<AttributionClaims, 'expiresAt'>): Date => new Date(claims.expiresAt.getTime() - ATTRIBUTION_TOKEN_TTL_MS);
+
+/**
+ * Why a token cannot credit a sale made at `saleAt` and reported at `presentedAt`, or undefined:
+ * `before_issue` (the order is dated before the token existed, beyond the clock skew: a backdated
+ * order), `expired` (the sale came after its expiry), `late` (presented more than
+ * `ATTRIBUTION_TOKEN_LATE_REPORT_MS` after its expiry, whatever the sale's date: its spend is gone).
+ * Decision 0057.
+ */
+export function tokenTimeProblem(
+  claims: Pick<AttributionClaims, 'expiresAt'>,
+  saleAt: Date,
+  presentedAt: Date,
+): 'before_issue' | 'expired' | 'late' | undefined {
+  const expires = claims.expiresAt.getTime();
+  if (presentedAt.getTime() > expires + ATTRIBUTION_TOKEN_LATE_REPORT_MS) return 'late';
+  if (saleAt.getTime() > expires) return 'expired';
+  if (saleAt.getTime() < issuedAtOf(claims).getTime() - ATTRIBUTION_TOKEN_CLOCK_SKEW_MS) return 'before_issue';
+  return undefined;
 }
 
 /** The ACP `affiliate_attribution` object of one product shown to an agent. */
