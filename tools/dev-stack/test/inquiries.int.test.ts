@@ -200,6 +200,42 @@ describe('the merchant decides', () => {
     expect(rejected.body).toMatchObject({ status: 'rejected', reason: 'duplicate' });
   });
 
+  it("shows a conflict with another publisher's sale without naming that publisher or its conversion anywhere", async () => {
+    // The order was credited to publishers[1] through its own link: publishers[0] files it as missing.
+    const other = deps.demo!.publishers[1];
+    const [{ code: theirCode }] = await ensureLinks(
+      deps.data.links,
+      deps.config.secretKey,
+      [{ publisherId: other.account_id, programId: 1001, merchantId: 501, landingUrl: 'https://www.example.com/', subid: 'rival' }],
+      { source: 'api', listed: true },
+    );
+    const click = await request(tracker).get(`/c/${theirCode}`).set('User-Agent', BROWSER);
+    await app.clicks.flush();
+    const body = inquiry();
+    const theirs = await request(tracker)
+      .post('/api/v1/track/conversions/')
+      .set('Authorization', `Bearer ${merchant}`)
+      .send({ click_id: new URL(click.headers.location).searchParams.get('cw_click_id'), order_id: body.order_id, amount: '250.00', currency: 'EUR' });
+    expect(theirs.status).toBe(201);
+    const filed = await file(body);
+    expect(filed.status).toBe(201);
+    const refused = await track('post', `${filed.body.id}/accept`).send({});
+    expectErrorShape(refused, 409, 'order_already_credited');
+
+    const publisherRow = await deps.models.Publisher.findById(other.account_id).lean<{ name?: string }>();
+    const secrets = [other.account_id, theirs.body.id, ...(publisherRow?.name ? [publisherRow.name] : [])];
+    const seen = [
+      refused.body,
+      (await request(publisher).get(`/api/v1/publisher/inquiries/${filed.body.id}/`).set('X-API-Key', key)).body,
+      (await request(publisher).get('/api/v1/publisher/inquiries/?page_size=100').set('X-API-Key', key)).body,
+      (await track('get', `${filed.body.id}/`)).body,
+      (await track('get', '?status=open')).body,
+      await operatorListInquiries(deps, { type: 'operator', email: 'help@network.example', role: 'support' }, { status: 'open' }),
+    ];
+    expect(seen[1]).toMatchObject({ status: 'open', conflict: 'order_already_credited', conversion_id: null });
+    for (const answer of seen) for (const secret of secrets) expect(JSON.stringify(answer)).not.toContain(secret);
+  });
+
   it('rejects with a reason from the list, and refuses any other', async () => {
     const filed = (await file(inquiry())).body;
     expectErrorShape(await track('post', `${filed.id}/reject`).send({ reason: 'because' }), 400, 'invalid_parameter');
