@@ -16,7 +16,7 @@ import { rateLimitHeaders, type BatchedCounter } from '@cw/ratelimit';
 import type { AppDeps } from '@cw/runtime';
 import type { RedirectTarget } from '@cw/links';
 import type { ClickRedirects } from '../services/click-redirects';
-import { redirectHeaders } from '../services/redirect-answer';
+import { deadEndPage, redirectHeaders } from '../services/redirect-answer';
 
 const ROUTE = '/c/:code';
 
@@ -47,14 +47,23 @@ export function redirectRoute(
       ip,
       overIpLimit: !counted.allowed,
     });
-    // Headers as one flat list: an object spread together per request made V8 build a new hidden
-    // class for it every time in the one-process platform (9% of its CPU; decision 0048's addendum).
-    res.writeHead(302, ['X-Request-Id', requestId, ...rateLimitHeaders(counted), ...redirectHeaders(location), 'Content-Length', '0']);
-    res.end();
-    deps.metrics.observe('tracker', req.method!, ROUTE, 302, (performance.now() - started) / 1000);
+    let status = 302;
+    if (location === null) {
+      // A dead product link with nowhere to go: the page that says so.
+      const page = deadEndPage(target.fallback!.reason);
+      status = page.status;
+      res.writeHead(status, ['X-Request-Id', requestId, ...rateLimitHeaders(counted), ...page.headers]);
+      res.end(req.method === 'HEAD' ? undefined : page.body);
+    } else {
+      // Headers as one flat list: an object spread together per request made V8 build a new hidden
+      // class for it every time in the one-process platform (9% of its CPU; decision 0048's addendum).
+      res.writeHead(302, ['X-Request-Id', requestId, ...rateLimitHeaders(counted), ...redirectHeaders(location), 'Content-Length', '0']);
+      res.end();
+    }
+    deps.metrics.observe('tracker', req.method!, ROUTE, status, (performance.now() - started) / 1000);
     // As every Koa route: the request's span named by its route, and its access line.
     describeRequestSpan(ROUTE, req.method!);
-    writeAccessLine(deps.logger, { requestId, method: req.method!, route: ROUTE, status: 302, started });
+    writeAccessLine(deps.logger, { requestId, method: req.method!, route: ROUTE, status, started });
   }
 
   return {
@@ -64,6 +73,9 @@ export function redirectRoute(
       const code = (req.method === 'GET' || req.method === 'HEAD') && req.url!.length <= MAX_URL_LENGTH ? codeOf(req.url!) : undefined;
       const target = code === undefined ? undefined : redirects.resolver.cached(code);
       if (!target) return next(req, res);
+      // A dead product link whose answer for this visitor's market is not found yet: Koa finds it.
+      if (target.fallback && redirects.fallbackNow(target, { ip: clientAddress(req, hops), userAgent: req.headers['user-agent'] ?? '' }) === 'pending')
+        return next(req, res);
       try {
         answer(req, res, target);
       } catch (err) {

@@ -8,19 +8,24 @@
 import Router from '@koa/router';
 import { ApiError } from '@cw/errors';
 import type { ClickRedirects } from '../services/click-redirects';
-import { redirectHeaders } from '../services/redirect-answer';
+import { deadEndPage, redirectHeaders } from '../services/redirect-answer';
 
 export function redirectRouter(redirects: ClickRedirects): Router {
   const router = new Router();
   router.get('/c/:code', async (ctx) => {
     const target = await redirects.resolver.resolve(ctx.params.code ?? '');
     if (!target) throw new ApiError({ code: 'not_found', detail: 'No such tracked link.' });
-    const location = redirects.follow(target, ctx.method, {
-      userAgent: ctx.get('User-Agent'),
-      referrer: ctx.get('Referer'),
-      ip: ctx.ip,
-      overIpLimit: ctx.state.overIpLimit === true,
-    });
+    const reader = { userAgent: ctx.get('User-Agent'), referrer: ctx.get('Referer'), ip: ctx.ip, overIpLimit: ctx.state.overIpLimit === true };
+    // A dead product link's first click from a market finds the GTIN fallback's answer.
+    if (target.fallback) await redirects.prepare(target, reader);
+    const location = redirects.follow(target, ctx.method, reader);
+    if (location === null) {
+      const page = deadEndPage(target.fallback!.reason);
+      ctx.status = page.status;
+      for (let i = 0; i < page.headers.length; i += 2) if (page.headers[i] !== 'Content-Length') ctx.set(page.headers[i]!, page.headers[i + 1]!);
+      ctx.body = ctx.method === 'HEAD' ? '' : page.body;
+      return;
+    }
     const headers = redirectHeaders(location);
     ctx.status = 302;
     for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);

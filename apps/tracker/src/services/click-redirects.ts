@@ -3,7 +3,10 @@
  * redirect target (cached), the route that answers a link with routes (the visitor's country from
  * the address, its device from the User-Agent: docs/decisions/0062-smart-link-routes.md), the
  * signed click id, and the click record (bot flags, per-address counting, the route) handed to the
- * buffered recorder.
+ * buffered recorder. A dead product link (its target carries a fallback plan) answers from the
+ * visitor's market: the same GTIN at another program (the click is that program's, and records
+ * where it fell back from), the program's landing page, or the page that says so
+ * (docs/decisions/0063-gtin-fallback.md).
  */
 import {
   clickRecord,
@@ -12,6 +15,9 @@ import {
   CountryLookup,
   destination,
   deviceOf,
+  LANDING,
+  LinkFallback,
+  type FallbackAnswer,
   matchRoute,
   readFixture,
   RedirectResolver,
@@ -35,12 +41,14 @@ export class ClickRedirects {
   private readonly key: Buffer;
   /** The visitor's country: asked only for links with routes. */
   readonly countries: CountryLookup;
+  readonly fallback: LinkFallback;
 
   constructor(
     deps: Pick<AppDeps, 'data' | 'config' | 'caches'>,
     readonly recorder: ClickRecorder,
   ) {
-    this.resolver = new RedirectResolver(deps.data, deps.caches.redirectTargets);
+    this.fallback = new LinkFallback(deps.data, deps.config.secretKey);
+    this.resolver = new RedirectResolver(deps.data, deps.caches.redirectTargets, this.fallback);
     this.key = deps.config.secretKey;
     this.ids = new ClickIds(deps.config.keys);
     this.countries = new CountryLookup({
@@ -54,14 +62,54 @@ export class ClickRedirects {
     return target.routes ? matchRoute(target.routes, this.countries.country(reader.ip), deviceOf(reader.userAgent)) : -1;
   }
 
+  /** The visitor's market for a dead product link: the address's country, else the link's own market. */
+  private marketOf(target: RedirectTarget, ip: string): string {
+    return this.countries.country(ip) ?? target.fallback!.product.market;
+  }
+
+  /**
+   * The fallback answer for this reader, found now if it is kept (a dead product link's first
+   * click from a market within the target's minute is not: `prepare` finds it). Undefined: the
+   * link is alive, or a route answers.
+   */
+  fallbackNow(target: RedirectTarget, reader: Pick<Reader, 'ip' | 'userAgent'>): FallbackAnswer | undefined | 'pending' {
+    if (!target.fallback || this.routeOf(target, reader) >= 0) return undefined;
+    const answer = LinkFallback.ready(target.fallback, this.marketOf(target, reader.ip));
+    // The answering program's target is read (and kept) with the answer; read again once no longer fresh.
+    if (!answer || (answer.kind === 'other' && !this.resolver.cached(answer.code))) return 'pending';
+    return answer;
+  }
+
+  /** Finds (once per market and target) the fallback answer for this reader, so `follow` answers at once. */
+  async prepare(target: RedirectTarget, reader: Pick<Reader, 'ip' | 'userAgent'>): Promise<void> {
+    if (this.fallbackNow(target, reader) !== 'pending') return;
+    const answer = await this.fallback.answerFor(target.fallback!, target, this.marketOf(target, reader.ip));
+    // The program that answers: its target read (and kept) now, as a click on that link would.
+    if (answer.kind === 'other') await this.resolver.resolve(answer.code);
+  }
+
   /**
    * Where one redirect goes: the landing URL of the route that answers (else the link's own) with
-   * the click id. GET records the click (buffered); HEAD is a link preview: its id is signed as a
-   * preview, recorded nowhere, and converts nothing.
+   * the click id; for a dead product link, the fallback's answer (`prepare` first), or null: the
+   * page that says so (the click is still recorded, on the link). GET records the click
+   * (buffered); HEAD is a link preview: its id is signed as a preview, recorded nowhere, and
+   * converts nothing.
    */
-  follow(target: RedirectTarget, method: string, reader: Reader): string {
-    const route = this.routeOf(target, reader);
-    if (method === 'HEAD') return destination(target, this.ids.next(target.linkId, { isBot: false, preview: true }), route);
+  follow(target: RedirectTarget, method: string, reader: Reader): string | null {
+    let route = this.routeOf(target, reader);
+    let fallbackFrom: number | undefined;
+    let dead = false;
+    if (target.fallback && route < 0) {
+      const answer = LinkFallback.ready(target.fallback, this.marketOf(target, reader.ip));
+      const other = answer?.kind === 'other' ? this.resolver.cached(answer.code) : undefined;
+      if (other) {
+        fallbackFrom = target.fallback.from;
+        target = other;
+        route = -1;
+      } else if (answer?.kind === 'landing' || (answer?.kind === 'other' && target.landingAround)) route = LANDING;
+      else if (answer?.kind !== 'own') dead = true;
+    }
+    if (method === 'HEAD') return dead ? null : destination(target, this.ids.next(target.linkId, { isBot: false, preview: true }), route);
     const click = clickRecord(
       target,
       {
@@ -70,12 +118,13 @@ export class ClickRedirects {
         ip: reader.ip,
         rates: this.rates,
         overIpLimit: reader.overIpLimit,
-        route,
+        route: route >= 0 ? route : -1,
+        fallbackFrom,
       },
       this.ids,
       this.key,
     );
     this.recorder.record(click);
-    return destination(target, click._id, route);
+    return dead ? null : destination(target, click._id, route);
   }
 }

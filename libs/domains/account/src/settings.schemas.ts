@@ -14,6 +14,11 @@ export const ACCOUNT_PATCH_INPUT = {
     channels: { type: 'array', maxItems: 3, uniqueItems: true, items: CHANNEL },
     timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone (e.g. Europe/Berlin): the portal shows numbers in it.' },
     payout_method_type: { type: 'string', enum: PAYOUT_METHOD_TYPES },
+    link_fallback: {
+      type: 'boolean',
+      description:
+        "false: a product link whose product is out of stock or no longer served never sends the click to the same GTIN at another program (the program's landing page instead), whatever the link says.",
+    },
   },
 } as const;
 

@@ -31,6 +31,7 @@ async function view(deps: SettingsDeps, principal: Principal) {
     markets: p.markets ?? [],
     timezone: p.timezone ?? 'UTC',
     payout_method_type: p.payout?.method_type ?? 'none',
+    link_fallback: p.link_fallback !== false,
     status: p.status,
     role: principal.person?.role ?? null,
   };

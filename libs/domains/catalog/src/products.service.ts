@@ -156,7 +156,15 @@ async function respond(deps: CatalogDeps, principal: Principal, page: Page, limi
       const ensured = await ensureLinks(
         deps.data.links,
         config.secretKey,
-        rows.map((r) => ({ publisherId: principal.publisher._id, programId: r.program_id, merchantId: r.merchant_id, landingUrl: r.source_url, subid: '' })),
+        // Each link records its product (the GTIN fallback and the health pass read it: decision 0063).
+        rows.map((r) => ({
+          publisherId: principal.publisher._id,
+          programId: r.program_id,
+          merchantId: r.merchant_id,
+          landingUrl: r.source_url,
+          subid: '',
+          product: { id: r._id, gtin: r.gtin, market: r.country },
+        })),
         { source: 'product' },
       );
       codes = ensured.map((e) => e.code);

@@ -38,6 +38,8 @@ export interface ClickRequest {
   overIpLimit: boolean;
   /** The index of the link's route that answered (smart links); absent or -1: the link's own target. */
   route?: number;
+  /** A product link's GTIN fallback answered: the link's own program (the target is the program that answered). */
+  fallbackFrom?: number;
 }
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
@@ -106,6 +108,7 @@ export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickId
   };
   if (reason) row.bot_reason = reason;
   if (req.route !== undefined && req.route >= 0) row.route = req.route;
+  if (req.fallbackFrom !== undefined) row.fallback_from = req.fallbackFrom;
   return row;
 }
 
@@ -121,6 +124,10 @@ export const CLICKS_INPUT = {
       type: 'string',
       enum: BOT_REASONS,
       description: 'Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart.',
+    },
+    fallback: {
+      type: 'boolean',
+      description: "true: only the clicks a product link's GTIN fallback saved (answered by another program); false: only the others.",
     },
     ...CURSOR_PAGING,
     page_size: pageSizeInput(200),
@@ -142,6 +149,7 @@ export const listClicks = useCase(
         linkId: input.deeplink_id,
         includeBots: input.include_bots || input.bot_reason !== undefined,
         botReason: input.bot_reason,
+        fallback: input.fallback,
       },
       w,
       input.page_size + 1,
@@ -159,6 +167,7 @@ export const listClicks = useCase(
         is_bot: c.is_bot,
         bot_reason: c.bot_reason ?? null,
         route: c.route ?? null,
+        fallback: c.fallback_from != null ? { from_program: c.fallback_from, to_program: c.program_id } : null,
       })),
     );
   },

@@ -1,5 +1,5 @@
 export { ensureLinks, linkCode, trackedUrl } from './tracked-links';
-export type { EnsuredLink, LinkSource, LinkSpec } from './tracked-links';
+export type { EnsuredLink, LinkProduct, LinkSource, LinkSpec } from './tracked-links';
 export {
   createLink,
   createLinkBatch,
@@ -34,7 +34,9 @@ export type { CompiledRoute, Device, LinkRoute } from './link-routes';
 export { CountryLookup, readFixture } from './visitor-country';
 export type { BotReason } from './bot-detection';
 export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
-export { CODE_PATTERN, destination, REDIRECT_TARGETS_CACHE, RedirectResolver } from './redirect-targets';
+export { CODE_PATTERN, destination, LANDING, REDIRECT_TARGETS_CACHE, RedirectResolver } from './redirect-targets';
+export { LinkFallback } from './link-fallback';
+export type { DeadReason, FallbackAccounts, FallbackAnswer, FallbackCatalog, FallbackPlan } from './link-fallback';
 export type { RedirectRoute, RedirectTarget } from './redirect-targets';
 export { CLICK_LIST_ORDER, KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE, LINK_LIST_ORDER, LinksData, linksDomain } from './data/links.data';
 export type { ClickCount, ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';

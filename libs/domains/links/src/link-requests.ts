@@ -42,6 +42,11 @@ export const LINK_REQUEST_INPUT = {
       description: "http(s) URL on the program's allowed domains; default: the program's landing page.",
     },
     routes: ROUTES_INPUT,
+    fallback: {
+      type: 'boolean',
+      description:
+        "false: when this product link's product is out of stock or no longer served, never send the click to the same GTIN at another program (the program's landing page instead); true turns it on again. Absent: the link keeps its own (default true; the account's `link_fallback` setting can turn it off for every link).",
+    },
   },
 } as const;
 
@@ -98,7 +103,7 @@ class Resolver {
     return this.programs.get(id)!;
   }
 
-  async resolve(req: LinkRequest): Promise<LinkSpec & { routes?: LinkRoute[] }> {
+  async resolve(req: LinkRequest): Promise<LinkSpec & { routes?: LinkRoute[]; fallback?: boolean }> {
     const approved = await this.approvedIds();
     let program: ProgramRow | null;
     if (req.program_id !== undefined) {
@@ -140,6 +145,7 @@ class Resolver {
       landingUrl: landingUrlFor(program, req.landing_url),
       subid: req.subid ?? '',
       ...(req.routes ? { routes: normalRoutes(req.routes as LinkRoute[], (raw, param) => landingUrlFor(program, raw, param)) } : {}),
+      ...(req.fallback !== undefined ? { fallback: req.fallback } : {}),
     };
   }
 }
@@ -184,6 +190,7 @@ export function linkView(trackingUrl: string, l: LinkRow) {
       ...(r.devices?.length ? { devices: [...r.devices] } : {}),
       landing_url: r.landing_url,
     })),
+    fallback: l.fallback !== false,
     created_at: l.created_at,
   };
 }
@@ -204,6 +211,7 @@ export const createLink = useCase(
     const spec = await new Resolver(deps, principal.publisher._id).resolve(input);
     const [ensured] = (await ensureLinks(deps.data.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
     if (spec.routes) await deps.data.links.setRoutes(new Map([[ensured.code, spec.routes]]), new Date());
+    if (spec.fallback !== undefined) await deps.data.links.setFallback(new Map([[ensured.code, spec.fallback]]), new Date());
     const link = (await deps.data.links.byCodes([ensured.code])).get(ensured.code)!;
     return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
   },
@@ -215,7 +223,7 @@ export const createLinkBatch = useCase(
   WRITE_LINKS_POLICY,
   async function createLinkBatch(deps: LinksDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
     const resolver = new Resolver(deps, principal.publisher._id);
-    const outcomes: Array<{ spec?: LinkSpec & { routes?: LinkRoute[] }; error?: ApiError }> = [];
+    const outcomes: Array<{ spec?: LinkSpec & { routes?: LinkRoute[]; fallback?: boolean }; error?: ApiError }> = [];
     for (const item of input.links) {
       try {
         outcomes.push({ spec: await resolver.resolve(validateItem(item)) });
@@ -228,10 +236,13 @@ export const createLinkBatch = useCase(
     const ensured = specs.length ? await ensureLinks(deps.data.links, deps.config.secretKey, specs, { source: 'api', listed: true }) : [];
     // Items sending routes set them (two items on one link: the later one's rules stay).
     const routes = new Map<string, LinkRoute[]>();
+    const fallback = new Map<string, boolean>();
     specs.forEach((s, i) => {
       if (s.routes) routes.set(ensured[i]!.code, s.routes);
+      if (s.fallback !== undefined) fallback.set(ensured[i]!.code, s.fallback);
     });
     await deps.data.links.setRoutes(routes, new Date());
+    await deps.data.links.setFallback(fallback, new Date());
     const links = await deps.data.links.byCodes(ensured.map((e) => e.code));
     // Two items asking for one link: the first reports created, the second existing.
     const reported = new Set<string>();

@@ -13,6 +13,11 @@ export const LINK_SCHEMA = {
     subid: { type: ['string', 'null'] },
     landing_url: { type: 'string' },
     routes: { ...ROUTES_SCHEMA, description: 'Routing rules (smart links), tried in order; [] when the link has none.' },
+    fallback: {
+      type: 'boolean',
+      description:
+        "The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well.",
+    },
     created_at: { type: 'string', format: 'date-time' },
   },
 };
@@ -33,5 +38,12 @@ export const CLICK_SCHEMA = {
     is_bot: { type: 'boolean' },
     bot_reason: { type: ['string', 'null'], description: 'user_agent, no_user_agent, rate, or agent (an assistant fetching for a person).' },
     route: { type: ['integer', 'null'], description: "The index of the link's route that answered, or null: the link's own landing URL." },
+    fallback: {
+      type: ['object', 'null'],
+      required: ['from_program', 'to_program'],
+      properties: { from_program: { type: 'integer' }, to_program: { type: 'integer' } },
+      description:
+        "A product link's GTIN fallback: the link's program (whose product was out of stock or no longer served) and the program that answered, to which the click is attributed; null when the link's own program answered.",
+    },
   },
 };

@@ -13,6 +13,15 @@ export interface LinkSpec {
   merchantId: number;
   landingUrl: string;
   subid: string;
+  /** The catalog product a product link is made for (recorded on the link; not part of its identity). */
+  product?: LinkProduct;
+}
+
+/** A product link's product: catalog id, GTIN and market (docs/decisions/0063-gtin-fallback.md). */
+export interface LinkProduct {
+  id: string;
+  gtin: string;
+  market: string;
 }
 
 export type LinkSource = 'api' | 'product' | 'monetize';
@@ -105,6 +114,7 @@ export async function ensureLinks(links: LinksData, key: Buffer, specs: LinkSpec
       landing_url: s.landingUrl,
       subid: s.subid,
       source: opts.source,
+      ...(s.product ? { product: { id: s.product.id, gtin: s.product.gtin, market: s.product.market } } : {}),
       listed: !!opts.listed,
       created_at: now,
       updated_at: now,
@@ -115,6 +125,13 @@ export async function ensureLinks(links: LinksData, key: Buffer, specs: LinkSpec
       unique.filter((c) => existing.has(c)),
       now,
     );
+  // Links stored before they recorded their product get it now, once per process (decision 0063).
+  const withProduct = new Map<string, LinkProduct>();
+  specs.forEach((s, i) => {
+    const code = codes[i]!;
+    if (s.product && !created.has(code)) withProduct.set(code, s.product);
+  });
+  if (withProduct.size) await links.setProductsWhereMissing(withProduct);
   // Every code is stored now: it existed, this call created it, or a racing call did (11000).
   links.remember(unique);
   return codes.map((code) => ({ code, created: created.has(code) }));

@@ -39,6 +39,45 @@ export class CatalogData extends DomainHandle {
       .cursor({ batchSize: 100 });
   }
 
+  /**
+   * A product's stock and whether it is still served (not removed, seen within `freshSince`, its
+   * source's deadline ahead): the GTIN fallback's check of a product link (decision 0063).
+   */
+  async productState(id: string, q: { freshSince: Date; now: Date }): Promise<{ availability: string; served: boolean } | null> {
+    const row = await open(this).Product.findById(id, { availability: 1, removed: 1, last_seen_at: 1, fresh_until: 1 }).lean<ProductRow>();
+    if (!row) return null;
+    const served = !row.removed && new Date(row.last_seen_at) >= q.freshSince && new Date(row.fresh_until) > q.now;
+    return { availability: row.availability, served };
+  }
+
+  /**
+   * The GTIN's fresh offers in stock in one market at these programs (through the `gtin14` index):
+   * what the GTIN fallback chooses from (decision 0063).
+   */
+  inStockOffers(q: {
+    gtin14: string;
+    country: string;
+    programIds: number[];
+    freshSince: Date;
+    now: Date;
+  }): Promise<Array<Pick<ProductRow, '_id' | 'gtin' | 'program_id' | 'merchant_id' | 'source_url' | 'price' | 'currency'>>> {
+    return open(this)
+      .Product.find(
+        {
+          gtin14: q.gtin14,
+          country: q.country,
+          program_id: { $in: q.programIds },
+          availability: 'in_stock',
+          removed: false,
+          last_seen_at: { $gte: q.freshSince },
+          fresh_until: { $gt: q.now },
+        },
+        { gtin: 1, program_id: 1, merchant_id: 1, source_url: 1, price: 1, currency: 1 },
+      )
+      .limit(100)
+      .lean<Array<Pick<ProductRow, '_id' | 'gtin' | 'program_id' | 'merchant_id' | 'source_url' | 'price' | 'currency'>>>();
+  }
+
   /** Every market's state: when its catalog last changed, when its feed files were written. */
   async marketStates(): Promise<Map<string, MarketStateRow>> {
     return new Map((await open(this).MarketState.find({}).lean<MarketStateRow[]>()).map((s) => [String(s._id), s]));

@@ -46,6 +46,8 @@ export interface ClickBucketDoc {
   b: Buffer;
   /** Per click, the smart link route that answered (uint8: 0 none, else its index + 1); absent when none did. */
   r?: Buffer;
+  /** Per click, the program a product link fell back from (GTIN fallback; uint32 LE, 0 none); absent when no click did. */
+  f?: Buffer;
   /** Per click, the nonce and signature of its signed id (16 bytes); or, for ids of another layout, `id`. */
   k?: Buffer;
   id?: string[];
@@ -88,6 +90,7 @@ export const clickBucketSchema = new Schema<ClickBucketDoc>(
     rf: Buffer,
     b: Buffer,
     r: Buffer,
+    f: Buffer,
     k: Buffer,
     id: { type: [String], default: undefined },
     u: { type: [String], default: undefined },

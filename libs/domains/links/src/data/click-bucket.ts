@@ -27,6 +27,11 @@ export interface ClickRow {
   bot_reason?: BotReason | null;
   /** The index of the link's route that answered (smart links), or null: the link's own target. */
   route?: number | null;
+  /**
+   * A product link's GTIN fallback (docs/decisions/0063-gtin-fallback.md): the link's own program,
+   * whose product was dead; the click's `program_id` is the program that answered. Null: none.
+   */
+  fallback_from?: number | null;
   /** The stats transaction that stored (and counts) this click. */
   stats_txn?: string | null;
 }
@@ -121,6 +126,8 @@ export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
   const k = Buffer.allocUnsafe(CLICK_ID_TAIL * n);
   // Routes (smart links) only when a click has one: 0 none, else the route's index + 1.
   const r = clicks.some((c) => c.route != null) ? Buffer.alloc(n) : undefined;
+  // The GTIN fallback's program left (uint32; 0 none) only when a click fell back.
+  const f = clicks.some((c) => c.fallback_from != null) ? Buffer.alloc(4 * n) : undefined;
   /** Clicks whose id cannot be rebuilt from the row (another layout, or not saying what the row says). */
   const whole: string[] = [];
   let humans = 0;
@@ -147,6 +154,7 @@ export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
     rf.writeUInt16LE(strings.add(c.referrer ?? ''), 2 * i);
     b[i] = reasonCode(c);
     if (r && c.route != null) r[i] = c.route + 1;
+    if (f && c.fallback_from != null) f.writeUInt32LE(c.fallback_from, 4 * i);
     if (!c.is_bot) humans++;
     // Only an id that says what the row says can be rebuilt from the row.
     if (!copyClickIdTail(c._id, t, c.is_bot ? CLICK_ID_BOT_FLAG : 0, c.link_id, k, CLICK_ID_TAIL * i)) whole.push(c._id);
@@ -172,6 +180,7 @@ export function packBucket(clicks: ClickRow[], txn?: string): ClickBucketDoc {
     b,
   };
   if (r) doc.r = r;
+  if (f) doc.f = f;
   if (!whole.length) doc.k = k;
   else {
     doc.id = clicks.map((c) => c._id);
@@ -275,6 +284,7 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter, skip?: Ui
   const rf = bytes(doc.rf);
   const b = bytes(doc.b);
   const routes = doc.r ? bytes(doc.r) : undefined;
+  const fallbacks = doc.f ? bytes(doc.f) : undefined;
   const k = doc.k ? bytes(doc.k) : undefined;
   const t0 = new Date(doc.t0).getTime();
   const valueOf = targetValues(doc);
@@ -323,6 +333,10 @@ export function unpackBucket(doc: ClickBucketDoc, only?: BucketFilter, skip?: Ui
     const reason = code === BOT_NO_REASON ? undefined : REASONS[code];
     if (reason) row.bot_reason = reason;
     if (routes?.[i]) row.route = routes[i]! - 1;
+    if (fallbacks) {
+      const from = fallbacks.readUInt32LE(4 * i);
+      if (from) row.fallback_from = from;
+    }
     out.push(row);
   }
   return out;

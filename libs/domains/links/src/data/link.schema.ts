@@ -28,6 +28,20 @@ export const linkSchema = new Schema(
       default: undefined,
     },
     source: { type: String, enum: ['api', 'product', 'monetize'], default: 'api' },
+    /**
+     * The catalog product a product link (source 'product') was made for: its id, GTIN and market.
+     * Links made before carry none until the next product page that ensures them sets it
+     * (docs/decisions/0063-gtin-fallback.md). Read by the health pass and the GTIN fallback.
+     */
+    product: {
+      type: new Schema(
+        { id: { type: String, required: true }, gtin: { type: String, required: true }, market: { type: String, required: true } },
+        { _id: false },
+      ),
+      default: undefined,
+    },
+    /** false: a dead product link never falls back to another program (absent: the account's setting). */
+    fallback: { type: Boolean, default: undefined },
     /** Listed by GET /links/: created (or re-requested) through the links API. */
     listed: { type: Boolean, default: false },
     created_at: { type: Date, default: Date.now },

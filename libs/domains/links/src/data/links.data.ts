@@ -50,6 +50,8 @@ export interface ClickFilter {
   includeBots: boolean;
   /** Only clicks flagged for this reason. */
   botReason?: BotReason;
+  /** true: only clicks a product link's GTIN fallback answered; false: only the others. */
+  fallback?: boolean;
 }
 
 /** What the stats read model counts of a click. */
@@ -139,6 +141,31 @@ export class LinksData extends DomainHandle {
     );
   }
 
+  /** Records each link's product where it has none yet (links made before products were recorded: decision 0063). */
+  async setProductsWhereMissing(products: Map<string, { id: string; gtin: string; market: string }>): Promise<void> {
+    if (!products.size) return;
+    await this.models.Link.bulkWrite(
+      [...products].map(([code, p]) => ({
+        updateOne: { filter: { _id: code, product: { $exists: false } }, update: { $set: { product: { id: p.id, gtin: p.gtin, market: p.market } } } },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** Sets (true or false) or removes (null) links' own fallback switch. */
+  async setFallback(fallback: Map<string, boolean | null>, now: Date): Promise<void> {
+    if (!fallback.size) return;
+    await this.models.Link.bulkWrite(
+      [...fallback].map(([code, f]) => ({
+        updateOne: {
+          filter: { _id: code },
+          update: f === null ? { $unset: { fallback: 1 }, $set: { updated_at: now } } : { $set: { fallback: f, updated_at: now } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
   async byCodes(codes: string[]): Promise<Map<string, LinkRow>> {
     const rows = await this.models.Link.find({ _id: { $in: codes } }).lean<LinkRow[]>();
     return new Map(rows.map((r) => [r._id, r]));
@@ -212,11 +239,13 @@ export class LinksData extends DomainHandle {
       (f.linkId === undefined || c.link_id === f.linkId) &&
       (f.includeBots || !c.is_bot) &&
       (f.botReason === undefined || c.bot_reason === f.botReason) &&
+      (f.fallback === undefined || (c.fallback_from != null) === f.fallback) &&
       (!pos || c.created_at.getTime() < at || (c.created_at.getTime() === at && c._id > pos[1]));
 
     const only = { linkId: f.linkId, subid: f.subid, merchantId: f.merchantId, includeBots: f.includeBots };
     let pending: ClickRow[] = [];
-    if (await this.legacyLeft()) {
+    // Rows of before buckets never fell back.
+    if (f.fallback !== true && (await this.legacyLeft())) {
       const q: Record<string, unknown> = { publisher_id: f.publisherId };
       if (f.subid !== undefined) q.subid = f.subid;
       if (f.merchantId !== undefined) q.campaign_id = f.merchantId;
@@ -246,6 +275,8 @@ export class LinksData extends DomainHandle {
     if (f.subid !== undefined) base.lsub = f.subid;
     if (f.merchantId !== undefined) base.lc = f.merchantId;
     if (!f.includeBots) base.h = { $gt: 0 };
+    // Only buckets holding a fallback click have the column.
+    if (f.fallback === true) base.f = { $exists: true };
     // A bucket holds one window: at a cursor, only buckets ending before the cursor's window ends,
     // and the one wide bucket (a day's, the compaction's) that may end after it and hold clicks before it.
     if (pos) {

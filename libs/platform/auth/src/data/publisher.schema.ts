@@ -24,6 +24,8 @@ export const publisherSchema = new Schema(
     /** Authorized product-feed markets (ISO alpha-2). Empty: the account has no market list. */
     markets: { type: [String], default: [] },
     channels: { type: [String], default: [] },
+    /** false: no product link of the account falls back to the same GTIN at another program (docs/decisions/0063-gtin-fallback.md). */
+    link_fallback: { type: Boolean, default: true },
     trending_subscribed: { type: Boolean, default: false },
     /** Channels the trending subscription covers (a subset of coupon, content, social). */
     trending_channels: { type: [String], default: [] },
