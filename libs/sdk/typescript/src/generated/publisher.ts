@@ -736,6 +736,8 @@ export interface operations {
         cursor?: string;
         /** @description A link id. */
         deeplink_id?: string;
+        /** @description true: only the clicks a product link's GTIN fallback saved (answered by another program); false: only the others. */
+        fallback?: boolean;
         /** @description Also list clicks flagged as bots. */
         include_bots?: boolean;
         /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
@@ -768,6 +770,11 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
               deeplink_id: string;
+              /** @description A product link's GTIN fallback: the link's program (whose product was out of stock or no longer served) and the program that answered, to which the click is attributed; null when the link's own program answered. */
+              fallback?: {
+                from_program: number;
+                to_program: number;
+              } | null;
               /** @description The click id (cw_click_id on the landing URL). */
               id: string;
               is_bot: boolean;
@@ -2797,6 +2804,8 @@ export interface operations {
               created_at: string;
               /** @description Filter of GET /clicks/. */
               deeplink_id: string;
+              /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
+              fallback?: boolean;
               id: string;
               landing_url: string;
               program_id: number;
@@ -2933,6 +2942,8 @@ export interface operations {
         'application/json': {
           /** @description The program's campaign (merchant) id, as integer or string. */
           campaign_id?: number | string;
+          /** @description false: when this product link's product is out of stock or no longer served, never send the click to the same GTIN at another program (the program's landing page instead); true turns it on again. Absent: the link keeps its own (default true; the account's `link_fallback` setting can turn it off for every link). */
+          fallback?: boolean;
           /**
            * Format: uri
            * @description http(s) URL on the program's allowed domains; default: the program's landing page.
@@ -2975,6 +2986,8 @@ export interface operations {
             created_at: string;
             /** @description Filter of GET /clicks/. */
             deeplink_id: string;
+            /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
+            fallback?: boolean;
             id: string;
             landing_url: string;
             program_id: number;
@@ -3007,6 +3020,8 @@ export interface operations {
             created_at: string;
             /** @description Filter of GET /clicks/. */
             deeplink_id: string;
+            /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
+            fallback?: boolean;
             id: string;
             landing_url: string;
             program_id: number;
@@ -3217,6 +3232,8 @@ export interface operations {
                 created_at: string;
                 /** @description Filter of GET /clicks/. */
                 deeplink_id: string;
+                /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
+                fallback?: boolean;
                 id: string;
                 landing_url: string;
                 program_id: number;
