@@ -86,7 +86,21 @@ const BOUNDARIES = {
     { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: [SHARED, 'scope:links', 'scope:programs', 'scope:conversions', 'scope:inquiries', 'scope:codes', 'scope:tools', RUNTIME] },
     {
       sourceTag: 'scope:worker',
-      onlyDependOnLibsWithTags: [SHARED, 'scope:conversions', 'scope:postbacks', 'scope:feeds', 'scope:catalog', 'scope:money', 'scope:inquiries', 'scope:notifications', 'scope:tools', RUNTIME],
+      // scope:links and scope:programs: the link health pass (jobs/link-health.job.ts).
+      onlyDependOnLibsWithTags: [
+        SHARED,
+        'scope:conversions',
+        'scope:postbacks',
+        'scope:feeds',
+        'scope:catalog',
+        'scope:links',
+        'scope:programs',
+        'scope:money',
+        'scope:inquiries',
+        'scope:notifications',
+        'scope:tools',
+        RUNTIME,
+      ],
     },
     {
       sourceTag: 'scope:publisher',

@@ -26,6 +26,7 @@ import { taxRoutes } from './routes/tax.routes';
 import { operatorTaxRoutes } from './routes/operator-tax.routes';
 import { inquiriesRoutes } from './routes/inquiries.routes';
 import { operatorInquiriesRoutes } from './routes/operator-inquiries.routes';
+import { linkHealthRoutes } from './routes/link-health.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
 
@@ -123,6 +124,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...notificationsRoutes(deps),
   ].map((r) => ({
     ...r,
+    ...linkHealthRoutes(deps),
     before: [guard, ...(r.before ?? [])],
     // What the guard and the budgets can answer on any route (a route's own descriptions win).
     responses: <RouteSpec['responses']>{

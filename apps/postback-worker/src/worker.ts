@@ -6,8 +6,8 @@
  * the accounts), the clicks counter (the tracker's stored batches, several at a time, each claimed
  * by one replica) and the clicks' compaction (low-traffic accounts' small buckets merged, each
  * account under its stats lease); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the
- * migration) runs the jobs that wake retries and the refresh of prepared feed files (every
- * FEEDS_REFRESH_MS).
+ * migration) runs the jobs that wake retries, the refresh of prepared feed files (every
+ * FEEDS_REFRESH_MS) and the link health pass (jobs/link-health.job.ts).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
@@ -25,6 +25,7 @@ import { FEEDS_REFRESH_JOB, feedJobs } from './jobs/feeds.job';
 import { createMailer, type Mailer } from '@cw/mail';
 import { MAIL_JOB, mailJobs, WEEKLY_SUMMARIES_JOB, type MailJobOptions } from './jobs/mail.job';
 import { INQUIRIES_DECIDE_EVERY_MS, INQUIRIES_DECIDE_JOB, inquiryJobs } from './jobs/inquiries.job';
+import { LINK_HEALTH_EVERY_MS, LINK_HEALTH_JOB, linkHealthJobs } from './jobs/link-health.job';
 import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -45,6 +46,8 @@ export interface WorkerDeps extends UseCaseDeps<PlatformData> {
   mail?: MailJobOptions;
   /** How often the weekly summaries due are looked for (default 15 minutes). */
   weeklySummariesMs?: number;
+  /** How often the link health pass runs (default LINK_HEALTH_EVERY_MS). */
+  linkHealthMs?: number;
 }
 
 export interface Worker {
@@ -74,7 +77,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       registers: [deps.registry],
       async collect() {
         const due = {
-          name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB] },
+          name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB, LINK_HEALTH_JOB] },
           nextRunAt: { $lte: new Date() },
           lockedAt: null,
         };
@@ -98,6 +101,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     ...mailJobs(deps, mailer, deps.mail),
     ...feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated')),
     ...inquiryJobs(deps, (r) => deps.logger.info(r, 'overdue inquiries decided')),
+    ...linkHealthJobs(deps, (r) => deps.logger.info(r, 'link health pass')),
   ])
     // Each run in its own span (nothing when tracing is off): a retry's or a feed refresh's time and failure in the traces.
     agenda.define(
@@ -141,6 +145,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       await agenda.every(deps.feedsRefreshMs ?? 5 * 60_000, FEEDS_REFRESH_JOB);
       await agenda.every(deps.weeklySummariesMs ?? 15 * 60_000, WEEKLY_SUMMARIES_JOB);
       await agenda.every(INQUIRIES_DECIDE_EVERY_MS, INQUIRIES_DECIDE_JOB);
+      await agenda.every(deps.linkHealthMs ?? LINK_HEALTH_EVERY_MS, LINK_HEALTH_JOB);
       const slow = Math.max(every, APPEND_EVERY_MS);
       loops = [
         loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),

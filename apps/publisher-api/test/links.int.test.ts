@@ -28,7 +28,19 @@ describe('POST /links/', () => {
     const body = { program_id: fx().approved_program_id, subid: 'spring-sale_01', landing_url: `${fx().approved_program_landing_url}sale?x=1#top` };
     const first = await post('/links/', body);
     expect(first.status).toBe(201);
-    expect(Object.keys(first.body).sort()).toEqual(['campaign_id', 'created_at', 'deeplink_id', 'id', 'landing_url', 'program_id', 'routes', 'subid', 'url']);
+    expect(Object.keys(first.body).sort()).toEqual([
+      'campaign_id',
+      'created_at',
+      'deeplink_id',
+      'fallback',
+      'health',
+      'id',
+      'landing_url',
+      'program_id',
+      'routes',
+      'subid',
+      'url',
+    ]);
     expect(first.body).toMatchObject({
       program_id: 1001,
       campaign_id: 501,

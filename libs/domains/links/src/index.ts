@@ -32,6 +32,20 @@ export { BOT_REASONS, ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReaso
 export { compileRoutes, DEVICES, deviceOf, isCountryCode, matchRoute, MAX_ROUTES, normalRoutes, ROUTES_INPUT } from './link-routes';
 export type { CompiledRoute, Device, LinkRoute } from './link-routes';
 export { CountryLookup, readFixture } from './visitor-country';
+export {
+  ATTENTION_INPUT,
+  ATTENTION_SCHEMA,
+  checkLinkHealth,
+  HEALTH_SCHEMA,
+  HEALTH_STATES,
+  healthOf,
+  linksLosingClicks,
+  linksNeedingAttention,
+  PRODUCT_FRESH_MS,
+  targetState,
+  UNHEALTHY_STATES,
+} from './link-health';
+export type { ClicksSince, HealthDeps, HealthPassOptions, HealthPassResult, HealthState, LandingProbe, ProductStates } from './link-health';
 export type { BotReason } from './bot-detection';
 export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
 export { CODE_PATTERN, destination, LANDING, REDIRECT_TARGETS_CACHE, RedirectResolver } from './redirect-targets';
@@ -39,7 +53,7 @@ export { LinkFallback } from './link-fallback';
 export type { DeadReason, FallbackAccounts, FallbackAnswer, FallbackCatalog, FallbackPlan } from './link-fallback';
 export type { RedirectRoute, RedirectTarget } from './redirect-targets';
 export { CLICK_LIST_ORDER, KNOWN_LINKS_CACHE, LEGACY_CLICKS_EMPTY_CACHE, LINK_LIST_ORDER, LinksData, linksDomain } from './data/links.data';
-export type { ClickCount, ClickFilter, ClickRow, CountedClick, LinkRow } from './data/links.data';
+export type { ClickCount, ClickFilter, ClickRow, CountedClick, HealthLinkRow, HealthUpdate, LinkRow } from './data/links.data';
 export type { ClickDoc } from './data/click.schema';
 export { BUCKET_MAX, BUCKET_WINDOW_MS, unpackBucket } from './data/click-bucket';
 export type { ClickBucketDoc } from './data/click-bucket.schema';

@@ -18,6 +18,7 @@ import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf } from 
 import { bodyValidator } from '@cw/validation';
 import { ensureLinks, trackedUrl, type EnsuredLink, type LinkSpec } from './tracked-links';
 import { normalRoutes, ROUTES_INPUT, type LinkRoute } from './link-routes';
+import { HEALTH_STATES, healthOf } from './link-health';
 
 export const SUBID_PATTERN = '^[A-Za-z0-9._~-]{1,100}$';
 
@@ -64,6 +65,7 @@ export const LIST_LINKS_INPUT = {
   properties: {
     subid: { type: 'string', pattern: SUBID_PATTERN },
     campaign_id: { type: 'string', pattern: CAMPAIGN_ID_PATTERN, description: 'Campaign (merchant) id.' },
+    health: { type: 'string', enum: [...HEALTH_STATES], description: 'Only links in this health state (ok: also links never found unhealthy).' },
     ...CURSOR_PAGING,
     page_size: pageSizeInput(1000),
   },
@@ -190,6 +192,7 @@ export function linkView(trackingUrl: string, l: LinkRow) {
       ...(r.devices?.length ? { devices: [...r.devices] } : {}),
       landing_url: r.landing_url,
     })),
+    health: healthOf(l),
     fallback: l.fallback !== false,
     created_at: l.created_at,
   };
@@ -276,7 +279,12 @@ export const listLinks = useCase(
   async function listLinks(deps: LinksDeps, principal: Principal, input: InputOf<typeof LIST_LINKS_INPUT>) {
     const w = pageWindow({ list: 'links', account: principal.publisher._id, secret: deps.config.secretKey }, LINK_LIST_ORDER, input);
     const rows = await deps.data.links.listed(
-      { publisherId: principal.publisher._id, subid: input.subid, merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id) },
+      {
+        publisherId: principal.publisher._id,
+        subid: input.subid,
+        merchantId: input.campaign_id === undefined ? undefined : Number(input.campaign_id),
+        health: input.health,
+      },
       w,
       input.page_size + 1,
     );

@@ -1,3 +1,4 @@
+import { HEALTH_SCHEMA } from './link-health';
 import { ROUTES_SCHEMA } from './link-routes';
 
 /** A tracking link as the API shows it (OpenAPI and the MCP tools' output schema). */
@@ -13,6 +14,7 @@ export const LINK_SCHEMA = {
     subid: { type: ['string', 'null'] },
     landing_url: { type: 'string' },
     routes: { ...ROUTES_SCHEMA, description: 'Routing rules (smart links), tried in order; [] when the link has none.' },
+    health: { ...HEALTH_SCHEMA, description: "Whether the link's target can still earn, and since when (the health pass; GET /links/?health= filters by it)." },
     fallback: {
       type: 'boolean',
       description:

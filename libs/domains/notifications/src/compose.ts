@@ -4,6 +4,7 @@
  * RFC 8058 one-click). Amounts are decimal strings formatted by Intl (exact: never a float).
  */
 import type { MailMessage } from '@cw/mail';
+import { linksLosingClicks } from '@cw/links';
 import { payoutNoticeMail, statementOf, type PayoutNotice } from '@cw/payouts';
 import { addDays, readFacts, zoneCalendar } from '@cw/stats';
 import { toDisplayText } from '@cw/validation';
@@ -82,6 +83,38 @@ function postbackFailingMail(name: string, portalUrl: string): Composed {
       `Check that the endpoint answers 2xx; its latest failures and a test event are on the postback settings page:\n\n${base(portalUrl)}/settings/postback\n\n` +
       `You get this mail at most once a day.\n`,
   };
+}
+
+/** What each health state means to the reader of the mail. */
+const HEALTH_WORDS: Record<string, string> = {
+  out_of_stock: 'the product is out of stock or no longer in the catalog',
+  program_paused: 'the program is paused',
+  program_ended: 'the program ended (or no longer serves the product’s market)',
+  not_approved: 'you are no longer approved for the program',
+  unreachable: 'the landing page does not answer',
+};
+
+/** The links that lost clicks while not ok (as of the last health pass), most first: at most 20. */
+async function linksUnhealthyMail(deps: NotificationsDeps, publisherId: string, name: string): Promise<Composed> {
+  const { links, unhealthy } = await linksLosingClicks(deps.data.links, deps.config.trackingUrl, publisherId, 20);
+  const lost = links.reduce((n, l) => n + l.clicks_lost, 0);
+  const day = (d: Date) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(d);
+  const lines = [
+    `Visitors keep clicking links of ${name} that cannot earn: ${count(lost)} clicks lost so far on the links below.`,
+    '',
+    ...links.map(
+      (l, i) =>
+        `${i + 1}. ${toDisplayText(l.landing_url).slice(0, 120)}${l.subid ? ` (sub-ID ${toDisplayText(l.subid).slice(0, 40)})` : ''}\n` +
+        `   ${l.url}: ${HEALTH_WORDS[l.state] ?? l.state} since ${day(l.since)} UTC; ${count(l.clicks_lost)} clicks lost`,
+    ),
+    '',
+    ...(unhealthy > links.length ? [`${count(unhealthy)} of your links are not ok in all; your links page lists them by state.`] : []),
+    `Replace or update these links: ${base(deps.config.portalUrl)}/dashboard`,
+    '',
+    'You get this mail at most once a day.',
+    '',
+  ];
+  return { subject: `${count(lost)} clicks lost on links of ${name} that cannot earn`, text: lines.join('\n') };
 }
 
 /** Sums of the week: clicks, sales (pending and approved), commission per currency, the top links by clicks. */
@@ -181,6 +214,8 @@ export async function composeNotice(
       return inquiryMail(deps, notice, name);
     case 'postback_failing':
       return postbackFailingMail(name, deps.config.portalUrl);
+    case 'links_unhealthy':
+      return linksUnhealthyMail(deps, notice.publisherId, name);
     case 'weekly_summary':
       return weeklyMail(deps, notice, name, account.timezone ?? 'UTC');
     default: {

@@ -8,7 +8,7 @@ export type { NotificationsDeps, NotifyDeps } from './deps';
 export { enabledFor, NOTIFICATION_CHOICES_INPUT, NOTIFICATION_SETTINGS_SCHEMA, notificationSettings, updateNotificationSettings } from './preferences.service';
 export type { NotificationSetting } from './preferences.service';
 export { enabledMembers, notifier, notifyPeople } from './notify';
-export type { InquiryDecidedNotice, Notice, PostbackFailingNotice, ReversalNotice, WeeklySummaryNotice } from './notify';
+export type { InquiryDecidedNotice, LinksUnhealthyNotice, Notice, PostbackFailingNotice, ReversalNotice, WeeklySummaryNotice } from './notify';
 export { readUnsubscribeToken, unsubscribeToken } from './unsubscribe-token';
 export { UNSUBSCRIBE_INPUT, unsubscribe, unsubscribeInfo } from './unsubscribe.service';
 export { composeNotice, money, sumDecimals, unsubscribeLinks, weeklyNumbers, withUnsubscribe } from './compose';

@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   'sale_reversed_after_payout',
   'inquiry_decided',
   'postback_failing',
+  'links_unhealthy',
   'weekly_summary',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -20,7 +21,8 @@ export const isNotificationKind = (k: unknown): k is NotificationKind => typeof 
 
 /**
  * Who of an account receives a kind: money and security notices, and a missing-sale inquiry's decision, its
- * owners (as before the preferences); a failing postback endpoint the people who manage postbacks (owners, developers);
+ * owners (as before the preferences); a failing postback endpoint the people who manage postbacks (owners, developers),
+ * and links losing clicks (their target out of stock, its program paused or ended…) those who build links (owners, developers);
  * the weekly summary every member.
  */
 export const AUDIENCE: Record<NotificationKind, readonly MemberRole[]> = {
@@ -31,6 +33,7 @@ export const AUDIENCE: Record<NotificationKind, readonly MemberRole[]> = {
   sale_reversed_after_payout: ['owner'],
   inquiry_decided: ['owner'],
   postback_failing: ['owner', 'developer'],
+  links_unhealthy: ['owner', 'developer'],
   weekly_summary: ['owner', 'developer', 'analyst'],
 };
 
@@ -51,6 +54,11 @@ export const KIND_LABELS: Record<NotificationKind, { label: string; description:
   postback_failing: {
     label: 'Postback endpoint failing',
     description: 'Your postback endpoint keeps failing and deliveries are paused (at most one mail a day).',
+  },
+  links_unhealthy: {
+    label: 'Links losing clicks',
+    description:
+      'Links whose product is out of stock, whose program paused or ended, or that no longer answer, with the clicks they lost (at most one mail a day).',
   },
   weekly_summary: {
     label: 'Weekly summary',

@@ -48,6 +48,12 @@ export interface PostbackFailingNotice {
   publisherId: string;
 }
 
+/** Links of the account lost clicks while not ok (the link health pass found their clicks lost grew). */
+export interface LinksUnhealthyNotice {
+  kind: 'links_unhealthy';
+  publisherId: string;
+}
+
 /** Last week's numbers of an account (`week`: the Monday it ends on, in the account's zone). */
 export interface WeeklySummaryNotice {
   kind: 'weekly_summary';
@@ -58,7 +64,7 @@ export interface WeeklySummaryNotice {
   to: number;
 }
 
-export type Notice = PayoutNotice | ReversalNotice | InquiryDecidedNotice | PostbackFailingNotice | WeeklySummaryNotice;
+export type Notice = PayoutNotice | ReversalNotice | InquiryDecidedNotice | PostbackFailingNotice | LinksUnhealthyNotice | WeeklySummaryNotice;
 
 const DAY_MS = 86_400_000;
 
@@ -75,6 +81,9 @@ function onceKey(notice: Notice, now: Date): { key: string; ttlMs: number } | un
     case 'postback_failing':
       // At most one mail per configuration (one per account) and UTC day.
       return { key: `postback_failing:${notice.publisherId}:${now.toISOString().slice(0, 10)}`, ttlMs: 2 * DAY_MS };
+    case 'links_unhealthy':
+      // At most one mail per account and UTC day, whatever the number of passes that found losses.
+      return { key: `links_unhealthy:${notice.publisherId}:${now.toISOString().slice(0, 10)}`, ttlMs: 2 * DAY_MS };
     case 'sale_reversed_after_payout':
       return { key: `sale_reversed_after_payout:${notice.publisherId}:${notice.conversionId}`, ttlMs: 30 * DAY_MS };
     case 'inquiry_decided':

@@ -27,6 +27,7 @@ export const NOTIFICATION_CHOICES_INPUT = {
         sale_reversed_after_payout: { type: 'boolean' },
         inquiry_decided: { type: 'boolean' },
         postback_failing: { type: 'boolean' },
+        links_unhealthy: { type: 'boolean' },
         weekly_summary: { type: 'boolean' },
       },
     },

@@ -13,6 +13,7 @@ import { isDay, PRESETS, presetRange, rangeProblem, todayIn, type PresetId } fro
 import { LiveBadge, useLiveEvents, type SaleEvent } from '../lib/live';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
+import { LinksNeedingAttention } from './links-attention';
 import '../styles/dashboard.css';
 
 const TrendChart = lazy(async () => ({ default: (await import('../components/trend-chart')).TrendChart }));
@@ -125,6 +126,7 @@ function Dashboard() {
         </div>
       )}
 
+      <LinksNeedingAttention accountId={current.account_id} />
       <LatestConversions accountId={current.account_id} fresh={live.fresh} />
 
       <PaymentsSection accountId={current.account_id} />

@@ -40,6 +40,27 @@ export class CatalogData extends DomainHandle {
   }
 
   /**
+   * Whether each of these products is offered now (the link health pass): in the catalog, not
+   * removed, fresh (seen within `freshSince`, before its freshness deadline) and not out of stock.
+   * Ids not stored are absent from the answer.
+   */
+  async productStates(ids: string[], now: Date, freshSince: Date): Promise<Map<string, { offered: boolean; country: string }>> {
+    if (!ids.length) return new Map();
+    const rows = await open(this)
+      .Product.find({ _id: { $in: [...new Set(ids)] } }, { availability: 1, removed: 1, last_seen_at: 1, fresh_until: 1, country: 1 })
+      .lean<Array<Pick<ProductRow, '_id' | 'availability' | 'removed' | 'last_seen_at' | 'fresh_until' | 'country'>>>();
+    return new Map(
+      rows.map((r) => [
+        r._id,
+        {
+          offered: !r.removed && r.availability !== 'out_of_stock' && r.last_seen_at >= freshSince && r.fresh_until > now,
+          country: r.country,
+        },
+      ]),
+    );
+  }
+
+  /**
    * A product's stock and whether it is still served (not removed, seen within `freshSince`, its
    * source's deadline ahead): the GTIN fallback's check of a product link (decision 0063).
    */

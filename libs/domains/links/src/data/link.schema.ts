@@ -29,6 +29,22 @@ export const linkSchema = new Schema(
     },
     source: { type: String, enum: ['api', 'product', 'monetize'], default: 'api' },
     /**
+     * The link's target state as the health pass last found it (../link-health.ts): `since` when
+     * that state began (kept while it lasts), `clicks_lost` the human clicks counted since then
+     * while not ok (absent when none). Absent: never found other than ok (shown `ok` since created_at).
+     */
+    health: {
+      type: new Schema(
+        {
+          state: { type: String, enum: ['ok', 'out_of_stock', 'program_paused', 'program_ended', 'not_approved', 'unreachable'], required: true },
+          since: { type: Date, required: true },
+          clicks_lost: { type: Number },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
+    /**
      * The catalog product a product link (source 'product') was made for: its id, GTIN and market.
      * Links made before carry none until the next product page that ensures them sets it
      * (docs/decisions/0063-gtin-fallback.md). Read by the health pass and the GTIN fallback.
@@ -51,5 +67,9 @@ export const linkSchema = new Schema(
 );
 // The links list's sort ({created_at: -1, _id: 1}) read in index order.
 linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1, _id: 1 });
+// An account's links in a health state (the dashboard's links needing attention, GET /links/?health=).
+linkSchema.index({ publisher_id: 1, 'health.state': 1 });
+// An account's links that lost clicks while not ok, most first (the dashboard); only those are in it.
+linkSchema.index({ publisher_id: 1, 'health.clicks_lost': -1 }, { partialFilterExpression: { 'health.clicks_lost': { $exists: true } } });
 
 export type LinkDoc = InferSchemaType<typeof linkSchema>;

@@ -28,6 +28,17 @@ import { clickSchema, type ClickDoc } from './click.schema';
 import { linkSchema, type LinkDoc } from './link.schema';
 
 export type LinkRow = Omit<LinkDoc, 'routes'> & { _id: string; routes?: LinkRoute[] | null };
+
+/** What the health pass reads of a link. */
+export type HealthLinkRow = Pick<LinkRow, '_id' | 'publisher_id' | 'program_id' | 'landing_url' | 'product' | 'health' | 'created_at'>;
+const HEALTH_FIELDS = { publisher_id: 1, program_id: 1, landing_url: 1, product: 1, health: 1, created_at: 1 } as const;
+/** The health pass's write of one link: a new state, or its clicks lost (0 removes them). */
+export interface HealthUpdate {
+  code: string;
+  health?: { state: string; since: Date };
+  clicksLost?: number;
+}
+const UNHEALTHY = ['out_of_stock', 'program_paused', 'program_ended', 'not_approved', 'unreachable'] as const;
 export type { ClickCount, ClickRow };
 
 /** The links list's order (the index `{publisher_id, listed, created_at: -1, _id: 1}`). */
@@ -176,8 +187,10 @@ export class LinksData extends DomainHandle {
   }
 
   /** Links created through the links API, newest first (LINK_LIST_ORDER), in `page`'s window. */
-  listed(filter: { publisherId: string; subid?: string; merchantId?: number }, page: ListPage, limit: number): Promise<LinkRow[]> {
+  listed(filter: { publisherId: string; subid?: string; merchantId?: number; health?: string }, page: ListPage, limit: number): Promise<LinkRow[]> {
     const q: Record<string, unknown> = { publisher_id: filter.publisherId, listed: true };
+    // A link never found unhealthy stores no health: it is ok.
+    if (filter.health !== undefined) q['health.state'] = filter.health === 'ok' ? { $in: ['ok', null] } : filter.health;
     if (filter.subid !== undefined) q.subid = filter.subid;
     if (filter.merchantId !== undefined) q.campaign_id = filter.merchantId;
     return this.models.Link.find(page.filter(q)).sort(page.sort).skip(page.skip).limit(limit).lean<LinkRow[]>();
@@ -195,6 +208,46 @@ export class LinksData extends DomainHandle {
       { $group: { _id: '$publisher_id', n: { $sum: 1 } } },
     ]);
     return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /** The health pass's read (../link-health.ts): up to `limit` links after `after` in `_id` order, only the fields it judges. */
+  healthBatch(after: string | undefined, limit: number): Promise<HealthLinkRow[]> {
+    return this.models.Link.find(after === undefined ? {} : { _id: { $gt: after } }, HEALTH_FIELDS)
+      .sort({ _id: 1 })
+      .limit(limit)
+      .maxTimeMS(0)
+      .lean<HealthLinkRow[]>();
+  }
+
+  /** The health pass's writes: a new state (`since` with it; clicks lost start again) or a link's clicks lost recounted, in one bulk write. */
+  async setHealth(updates: HealthUpdate[]): Promise<void> {
+    if (!updates.length) return;
+    await this.models.Link.bulkWrite(
+      updates.map((u) => ({
+        updateOne: {
+          filter: { _id: u.code },
+          update: u.health
+            ? { $set: { health: { state: u.health.state, since: u.health.since } } }
+            : u.clicksLost
+              ? { $set: { 'health.clicks_lost': u.clicksLost } }
+              : { $unset: { 'health.clicks_lost': 1 } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** The account's links not ok that lost clicks, most clicks lost first (the partial index on `health.clicks_lost`). */
+  losingClicks(publisherId: string, limit: number): Promise<LinkRow[]> {
+    return this.models.Link.find({ publisher_id: publisherId, 'health.clicks_lost': { $exists: true } })
+      .sort({ 'health.clicks_lost': -1, _id: 1 })
+      .limit(limit)
+      .lean<LinkRow[]>();
+  }
+
+  /** How many of the account's links are not ok. */
+  unhealthyCount(publisherId: string): Promise<number> {
+    return this.models.Link.countDocuments({ publisher_id: publisherId, 'health.state': { $in: [...UNHEALTHY] } });
   }
 
   /** Stores a batch; clicks already stored (a retried, partly written batch) are skipped. Returns how many this call stored. */

@@ -90,6 +90,18 @@ export class ProgramsData extends DomainHandle {
     return rows.map((m) => m.program_id);
   }
 
+  /** The program ids each of these publishers holds an approved assignment to (one read for all: the link health pass). */
+  async approvedOfPublishers(publisherIds: string[]): Promise<Map<string, Set<number>>> {
+    const out = new Map(publisherIds.map((p) => [p, new Set<number>()]));
+    if (!publisherIds.length) return out;
+    const rows = await this.models.Membership.find(
+      { publisher_id: { $in: publisherIds }, status: 'approved' },
+      { publisher_id: 1, program_id: 1, _id: 0 },
+    ).lean();
+    for (const m of rows) out.get(m.publisher_id)?.add(m.program_id);
+    return out;
+  }
+
   /** Active programs with an approved assignment, in id order: what the publisher may promote now. */
   async activeApprovedIds(publisherId: string): Promise<number[]> {
     const ids = await this.approvedIds(publisherId);
