@@ -29,6 +29,7 @@ export const SLOW_TIER = [
   'tools/dev-stack/test/portal-tax.browser.test.ts',
   'tools/dev-stack/test/portal-link-routing.browser.test.ts',
   'tools/dev-stack/test/portal-inquiries.browser.test.ts',
+  'tools/dev-stack/test/portal-codes.browser.test.ts',
   'tools/dev-stack/test/stored-scripts.security.test.ts',
   'tools/embedded-mongo/test/durability.test.ts',
   'tools/embedded-mongo/test/wire-robustness.test.ts',

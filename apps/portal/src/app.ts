@@ -26,6 +26,7 @@ import { taxRoutes } from './routes/tax.routes';
 import { operatorTaxRoutes } from './routes/operator-tax.routes';
 import { inquiriesRoutes } from './routes/inquiries.routes';
 import { operatorInquiriesRoutes } from './routes/operator-inquiries.routes';
+import { codesRoutes } from './routes/codes.routes';
 import { linkHealthRoutes } from './routes/link-health.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
@@ -121,6 +122,7 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...operatorPayoutsRoutes(deps),
     ...inquiriesRoutes(deps),
     ...operatorInquiriesRoutes(deps),
+    ...codesRoutes(deps),
     ...notificationsRoutes(deps),
   ].map((r) => ({
     ...r,

@@ -72,6 +72,38 @@ export const CODE_PAGE_SCHEMA = pageEnvelopeSchema(CODE_SCHEMA);
 
 export const codeView = (c: CodeRow) => ({ id: c._id, code: c.code, program_id: c.program_id, status: c.status, created_at: c.created_at });
 
+export const CODE_RULES_INPUT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['program_id'],
+  properties: { program_id: { type: 'integer', minimum: 1, maximum: 4294967295, description: 'An active program.' } },
+} as const;
+
+/** What a code at a program may look like, and whether it is active at once (the program's `code_rules` over the defaults). */
+export const CODE_RULES_SCHEMA = {
+  type: 'object',
+  required: ['program_id', 'prefix', 'min_length', 'max_length', 'review'],
+  properties: {
+    program_id: { type: 'integer' },
+    prefix: { type: 'string', description: 'Every code of the program starts with it (may be empty).' },
+    min_length: { type: 'integer', description: 'Shortest code, prefix included.' },
+    max_length: { type: 'integer', description: 'Longest code, prefix included.' },
+    review: { type: 'string', enum: ['auto', 'operator'], description: 'auto: a requested code is active at once; operator: it waits for review.' },
+  },
+};
+
+/** The code rules of an active program (no secret: the same for every publisher). */
+export const getCodeRules = useCase(
+  READ_CODES_POLICY,
+  async function getCodeRules(deps: CodesDeps, _principal: Principal, input: InputOf<typeof CODE_RULES_INPUT>) {
+    const program = await deps.data.programs.byId(input.program_id, { status: 1, code_rules: 1 });
+    if (!program || program.status !== 'active')
+      throw new ApiError({ code: 'not_found', detail: `Program ${input.program_id} does not exist or is not active.` });
+    return { program_id: input.program_id, ...rulesOf(program.code_rules as Parameters<typeof rulesOf>[0]) };
+  },
+  CODE_RULES_INPUT,
+);
+
 const invalidCode = (detail: string) =>
   new ApiError({ code: 'invalid_parameter', detail: `Invalid parameter 'code': ${detail}.`, errors: [{ param: 'code', detail }] });
 
@@ -146,7 +178,7 @@ export const requestCode = useCase(
     throw new ApiError({
       code: 'code_taken',
       detail: 'This code is taken at this merchant: choose another one.',
-      errors: [{ param: 'code', detail: 'is taken' }],
+      errors: [{ param: 'code', detail: 'is taken at this merchant: choose another one' }],
     });
   },
   REQUEST_CODE_INPUT,

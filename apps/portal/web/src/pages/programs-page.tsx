@@ -1,7 +1,8 @@
 /**
  * Programs: the account's programs (approved, pending review, rejected) and the programs open for
  * application, with their terms; Apply (the idempotent use case: applying again answers the
- * existing assignment) and the status it results in.
+ * existing assignment) and the status it results in; the account's personal coupon codes
+ * (./program-codes.tsx).
  */
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient, type UseInfiniteQueryResult, type InfiniteData } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { Page, Section } from '../components/page';
 import { useFormat } from '../lib/format';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
+import { ProgramCodes } from './program-codes';
 
 const TITLE = 'Programs';
 
@@ -71,6 +73,7 @@ function Programs() {
       </form>
       {applied && <AppliedNotice application={applied} onDismiss={() => setApplied(null)} />}
       <MyPrograms search={search} />
+      <ProgramCodes />
       <JoinablePrograms search={search} onApplied={setApplied} />
     </Page>
   );
