@@ -5,7 +5,9 @@
  *   - GET /c/{code} vs a bare node:http 302, with clicks stored == redirects answered
  *   - smart links (issue 66): GET /c/{code} of a link with 5 routes vs a plain link, A B A B on
  *     the platform itself (`--only routes`), visitors from 64 public addresses behind one trusted
- *     proxy, none matching a rule (every rule tried after the country and device lookups)
+ *     proxy, none matching a rule (every rule tried after the country and device lookups); and a
+ *     product link in GTIN fallback (its product out of stock: DE visitors sent to the same GTIN at
+ *     another approved program, the others to the program's landing page), A B C in one run
  *   - p50/p99 at a fixed 200 req/s; process RSS
  * `npm run bench:hot [-- --products 100000 --seconds 5 --rounds 3 --profile]`; `--page-cache off`
  * measures search and lookup without the product page cache (every request reads the catalog).
@@ -23,7 +25,7 @@ import { startPlatform } from '@cw-tools/dev-stack';
 import { handlerServer } from '@cw-tools/testing';
 import { connectDatabase } from '@cw/db';
 import { openPlatformData } from '@cw/runtime';
-import { searchProducts } from '@cw/catalog';
+import { productId, searchProducts } from '@cw/catalog';
 import { compileRoutes, CountryLookup, deviceOf, matchRoute } from '@cw/links';
 import { formatResult, runLoad } from './lib/run-load';
 import type { LoadResult, LoadSpec } from './lib/load';
@@ -145,6 +147,41 @@ const routedRes = await fetch(`${apiUrl}${B}/links/`, {
 });
 const routed = (await routedRes.json()) as { id: string; routes?: unknown[] };
 if (routed.routes?.length !== 5) throw new Error(`the routed link was not created: ${JSON.stringify(routed)}`);
+// A product link in GTIN fallback: a DE product of an approved program, the same GTIN in stock at
+// a second approved program in DE, and the link's own product out of stock.
+const fallbackLink = await (async () => {
+  const db = await connectDatabase(platform.mongoUri);
+  const { models, data } = openPlatformData(db.connection);
+  const publisherId = creds.publishers[0].account_id;
+  const approved = await data.programs.activeApprovedIds(publisherId);
+  const own = await models.Product.findOne({ program_id: { $in: approved }, country: 'DE', availability: 'in_stock', removed: false }).lean();
+  const other = approved.find((id) => id !== own?.program_id);
+  if (!own || other === undefined) throw new Error('the fallback link needs a DE product and two approved programs');
+  const otherProgram = await data.programs.byId(other, { merchant_id: 1, default_landing_url: 1 });
+  const now = Date.now();
+  await models.Product.updateOne(
+    { _id: productId(own.gtin, other, 'DE') },
+    {
+      $set: {
+        ...own,
+        _id: productId(own.gtin, other, 'DE'),
+        program_id: other,
+        merchant_id: otherProgram!.merchant_id,
+        source_url: new URL('/fallback-offer', otherProgram!.default_landing_url).toString(),
+        availability: 'in_stock',
+        last_seen_at: new Date(now),
+        fresh_until: new Date(now + 86_400_000),
+      },
+    },
+    { upsert: true },
+  );
+  const page = JSON.parse((await get(`${B}/products/lookup/?ids=${own._id}&country=DE`, apiHeaders)).text) as { products: Array<{ url: string }> };
+  const code = new URL(page.products[0]!.url).pathname.split('/').pop()!;
+  await models.Product.updateOne({ _id: own._id }, { $set: { availability: 'out_of_stock' } });
+  await db.close();
+  return { id: code, otherProductId: productId(own.gtin, other, 'DE') };
+})();
+
 /** 64 public addresses (German, US and French networks), each a visitor behind the proxy. */
 const visitors = Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? `5.9.${i}.1` : i % 3 === 1 ? `8.8.${i}.8` : `2.2.${i}.2`));
 const browser = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' };
@@ -332,11 +369,15 @@ if (!values.only || values.only.split(',').some((o) => 'redirect routes'.include
     });
   await visits(link.id);
   await visits(routed.id);
+  await visits(fallbackLink.id);
   const ratios: number[] = [];
+  const fallbackRatios: number[] = [];
   const plainRps: number[] = [];
   const routedRps: number[] = [];
+  const fallbackRps: number[] = [];
   const plainCpu: number[] = [];
   const routedCpu: number[] = [];
+  const fallbackCpu: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const c0 = cpu();
     const a = await visits(link.id);
@@ -344,11 +385,16 @@ if (!values.only || values.only.split(',').some((o) => 'redirect routes'.include
     const c1 = cpu();
     const b = await visits(routed.id);
     routedCpu.push((cpu() - c1) / b.total);
+    const c2 = cpu();
+    const c = await visits(fallbackLink.id);
+    fallbackCpu.push((cpu() - c2) / c.total);
     plainRps.push(a.requestsPerSecond);
     routedRps.push(b.requestsPerSecond);
+    fallbackRps.push(c.requestsPerSecond);
     ratios.push((100 * b.requestsPerSecond) / a.requestsPerSecond);
+    fallbackRatios.push((100 * c.requestsPerSecond) / a.requestsPerSecond);
     console.log(
-      `  redirect routes round ${r + 1}: plain link ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${plainCpu.at(-1)!.toFixed(0)} us), link with 5 routes ${b.requestsPerSecond.toFixed(0)} req/s (p99 ${b.latencyP99Ms} ms, CPU ${routedCpu.at(-1)!.toFixed(0)} us)`,
+      `  redirect routes round ${r + 1}: plain link ${a.requestsPerSecond.toFixed(0)} req/s (p99 ${a.latencyP99Ms} ms, CPU ${plainCpu.at(-1)!.toFixed(0)} us), link with 5 routes ${b.requestsPerSecond.toFixed(0)} req/s (p99 ${b.latencyP99Ms} ms, CPU ${routedCpu.at(-1)!.toFixed(0)} us), product link in fallback ${c.requestsPerSecond.toFixed(0)} req/s (p99 ${c.latencyP99Ms} ms, CPU ${fallbackCpu.at(-1)!.toFixed(0)} us)`,
     );
   }
   // What choosing the route costs alone, in this process (no HTTP: steadier than the A B on a
@@ -376,6 +422,10 @@ if (!values.only || values.only.split(',').some((o) => 'redirect routes'.include
   );
   summary.push(
     `redirect, 5 routes vs plain link: ${median(routedRps).toFixed(0)} vs ${median(plainRps).toFixed(0)} req/s  ${ratio.toFixed(1)}% (target >= 90%${ratio >= 90 ? ', met' : ', NOT MET'}); CPU per request ${median(routedCpu).toFixed(0)} vs ${median(plainCpu).toFixed(0)} us`,
+  );
+  const fallbackRatio = median(fallbackRatios);
+  summary.push(
+    `redirect, product link in GTIN fallback vs plain link: ${median(fallbackRps).toFixed(0)} vs ${median(plainRps).toFixed(0)} req/s  ${fallbackRatio.toFixed(1)}% (target >= 90%${fallbackRatio >= 90 ? ', met' : ', NOT MET'}); CPU per request ${median(fallbackCpu).toFixed(0)} vs ${median(plainCpu).toFixed(0)} us`,
   );
 }
 
@@ -420,7 +470,13 @@ const rss = process.memoryUsage().rss / 2 ** 20;
 await new Promise((r) => setTimeout(r, platform.config.clickFlushIntervalMs * 2 + 500));
 if (services) for (const service of Object.values(services)) await service.stop(); // the tracker flushes its buffer as it stops
 const client = await MongoClient.connect(platform.mongoUri);
-const stored = (await storedClicksOf(client.db(), link.id)) + (await storedClicksOf(client.db(), routed.id));
+// The fallback's clicks are stored on the link that answered: the product link itself (landing page) or the other program's.
+const otherLink = await client
+  .db()
+  .collection<{ _id: string }>('links')
+  .findOne({ 'product.id': fallbackLink.otherProductId }, { projection: { _id: 1 } });
+let stored = 0;
+for (const id of [link.id, routed.id, fallbackLink.id, ...(otherLink ? [otherLink._id] : [])]) stored += await storedClicksOf(client.db(), id);
 await client.close();
 if (!services) await platform.stop();
 

@@ -36,17 +36,18 @@ export function redirectRoute(
 ): NodeRoute {
   const hops = deps.config.trustProxyHops;
 
-  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget): void {
+  /** False when the redirect cannot answer yet (a dead product link's first click from a market): Koa's route does. */
+  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget): boolean {
     const started = performance.now();
     const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
     const ip = clientAddress(req, hops);
+    const userAgent = req.headers['user-agent'] ?? '';
+    // A dead product link whose answer for this market is not found yet: Koa's route finds it (and counts the address).
+    if (target.fallback && !redirects.ready(target, ip, userAgent)) return false;
     const counted = addresses.hit(ip || 'unknown');
-    const location = redirects.follow(target, req.method!, {
-      userAgent: req.headers['user-agent'] ?? '',
-      referrer: req.headers.referer ?? '',
-      ip,
-      overIpLimit: !counted.allowed,
-    });
+    const location = redirects.follow(target, req.method!, { userAgent, referrer: req.headers.referer ?? '', ip, overIpLimit: !counted.allowed });
+    // Not after `ready` said yes (nothing runs between them); for the types.
+    if (location === undefined) return false;
     let status = 302;
     if (location === null) {
       // A dead product link with nowhere to go: the page that says so.
@@ -64,6 +65,7 @@ export function redirectRoute(
     // As every Koa route: the request's span named by its route, and its access line.
     describeRequestSpan(ROUTE, req.method!);
     writeAccessLine(deps.logger, { requestId, method: req.method!, route: ROUTE, status, started });
+    return true;
   }
 
   return {
@@ -73,11 +75,8 @@ export function redirectRoute(
       const code = (req.method === 'GET' || req.method === 'HEAD') && req.url!.length <= MAX_URL_LENGTH ? codeOf(req.url!) : undefined;
       const target = code === undefined ? undefined : redirects.resolver.cached(code);
       if (!target) return next(req, res);
-      // A dead product link whose answer for this visitor's market is not found yet: Koa finds it.
-      if (target.fallback && redirects.fallbackNow(target, { ip: clientAddress(req, hops), userAgent: req.headers['user-agent'] ?? '' }) === 'pending')
-        return next(req, res);
       try {
-        answer(req, res, target);
+        if (!answer(req, res, target)) return next(req, res);
       } catch (err) {
         deps.logger.error({ err: err instanceof Error ? err.message : String(err), path: '/c/{code}' }, 'redirect node route failed; answered by Koa');
         if (!res.headersSent) next(req, res);

@@ -16,9 +16,13 @@ export function redirectRouter(redirects: ClickRedirects): Router {
     const target = await redirects.resolver.resolve(ctx.params.code ?? '');
     if (!target) throw new ApiError({ code: 'not_found', detail: 'No such tracked link.' });
     const reader = { userAgent: ctx.get('User-Agent'), referrer: ctx.get('Referer'), ip: ctx.ip, overIpLimit: ctx.state.overIpLimit === true };
-    // A dead product link's first click from a market finds the GTIN fallback's answer.
-    if (target.fallback) await redirects.prepare(target, reader);
-    const location = redirects.follow(target, ctx.method, reader);
+    let location = redirects.follow(target, ctx.method, reader);
+    if (location === undefined) {
+      // A dead product link's first click from a market: the GTIN fallback's answer is found first.
+      await redirects.prepare(target, reader);
+      location = redirects.follow(target, ctx.method, reader);
+    }
+    if (location === undefined) throw new Error('the GTIN fallback found no answer');
     if (location === null) {
       const page = deadEndPage(target.fallback!.reason);
       ctx.status = page.status;

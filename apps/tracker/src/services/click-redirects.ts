@@ -17,7 +17,6 @@ import {
   deviceOf,
   LANDING,
   LinkFallback,
-  type FallbackAnswer,
   matchRoute,
   readFixture,
   RedirectResolver,
@@ -67,47 +66,45 @@ export class ClickRedirects {
     return this.countries.country(ip) ?? target.fallback!.product.market;
   }
 
-  /**
-   * The fallback answer for this reader, found now if it is kept (a dead product link's first
-   * click from a market within the target's minute is not: `prepare` finds it). Undefined: the
-   * link is alive, or a route answers.
-   */
-  fallbackNow(target: RedirectTarget, reader: Pick<Reader, 'ip' | 'userAgent'>): FallbackAnswer | undefined | 'pending' {
-    if (!target.fallback || this.routeOf(target, reader) >= 0) return undefined;
-    const answer = LinkFallback.ready(target.fallback, this.marketOf(target, reader.ip));
-    // The answering program's target is read (and kept) with the answer; read again once no longer fresh.
-    if (!answer || (answer.kind === 'other' && !this.resolver.cached(answer.code))) return 'pending';
-    return answer;
+  /** Whether `follow` can answer this reader now (false: a dead product link's answer for its market is not found yet). */
+  ready(target: RedirectTarget, ip: string, userAgent: string): boolean {
+    if (!target.fallback || this.routeOf(target, { ip, userAgent }) >= 0) return true;
+    const answer = LinkFallback.ready(target.fallback, this.marketOf(target, ip));
+    return answer !== undefined && (answer.kind !== 'other' || this.resolver.cached(answer.code) !== undefined);
   }
 
   /** Finds (once per market and target) the fallback answer for this reader, so `follow` answers at once. */
   async prepare(target: RedirectTarget, reader: Pick<Reader, 'ip' | 'userAgent'>): Promise<void> {
-    if (this.fallbackNow(target, reader) !== 'pending') return;
-    const answer = await this.fallback.answerFor(target.fallback!, target, this.marketOf(target, reader.ip));
+    if (!target.fallback || this.routeOf(target, reader) >= 0) return;
+    const answer = await this.fallback.answerFor(target.fallback, target, this.marketOf(target, reader.ip));
     // The program that answers: its target read (and kept) now, as a click on that link would.
     if (answer.kind === 'other') await this.resolver.resolve(answer.code);
   }
 
   /**
    * Where one redirect goes: the landing URL of the route that answers (else the link's own) with
-   * the click id; for a dead product link, the fallback's answer (`prepare` first), or null: the
-   * page that says so (the click is still recorded, on the link). GET records the click
-   * (buffered); HEAD is a link preview: its id is signed as a preview, recorded nowhere, and
-   * converts nothing.
+   * the click id. For a dead product link, the fallback's answer for the visitor's market: another
+   * program's link (the click is that link's, recording where it fell back from), the program's
+   * landing page, the link's own URL, or null: the page that says so (the click is still recorded,
+   * on the link); undefined when the answer is not found yet (nothing recorded: `prepare`, then
+   * follow again). GET records the click (buffered); HEAD is a link preview: its id is signed as
+   * a preview, recorded nowhere, and converts nothing.
    */
-  follow(target: RedirectTarget, method: string, reader: Reader): string | null {
+  follow(target: RedirectTarget, method: string, reader: Reader): string | null | undefined {
     let route = this.routeOf(target, reader);
     let fallbackFrom: number | undefined;
     let dead = false;
     if (target.fallback && route < 0) {
       const answer = LinkFallback.ready(target.fallback, this.marketOf(target, reader.ip));
-      const other = answer?.kind === 'other' ? this.resolver.cached(answer.code) : undefined;
-      if (other) {
+      if (answer === undefined) return undefined;
+      if (answer.kind === 'other') {
+        // The answering program's target is kept with the answer; read again once no longer fresh.
+        const other = this.resolver.cached(answer.code);
+        if (!other) return undefined;
         fallbackFrom = target.fallback.from;
         target = other;
-        route = -1;
-      } else if (answer?.kind === 'landing' || (answer?.kind === 'other' && target.landingAround)) route = LANDING;
-      else if (answer?.kind !== 'own') dead = true;
+      } else if (answer.kind === 'landing') route = LANDING;
+      else if (answer.kind === 'page') dead = true;
     }
     if (method === 'HEAD') return dead ? null : destination(target, this.ids.next(target.linkId, { isBot: false, preview: true }), route);
     const click = clickRecord(

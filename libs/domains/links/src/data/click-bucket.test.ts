@@ -62,6 +62,16 @@ describe('click buckets', () => {
     expect(new Set(doc.ls)).toEqual(new Set(['lnk0', 'lnk1', 'lnk2']));
   });
 
+  it("keep a GTIN fallback's program left (column f) only in buckets holding such a click, and give it back per click", () => {
+    const plain = Array.from({ length: 20 }, (_, i) => click(i));
+    expect(packBucket(plain).f).toBeUndefined();
+    const mixed = Array.from({ length: 20 }, (_, i) => click(i, i % 4 === 1 ? { fallback_from: 70_000 + i } : {}));
+    const doc = packBucket(mixed);
+    expect(doc.f?.length).toBe(4 * 20);
+    expect(unpackBucket(doc)).toEqual(mixed);
+    expect(unpackBucket(doc).filter((c) => c.fallback_from != null).map((c) => c.fallback_from)).toEqual([70_001, 70_005, 70_009, 70_013, 70_017]);
+  });
+
   it('give back only the clicks a filter keeps, the same as filtering every click', () => {
     const clicks = Array.from({ length: 200 }, (_, i) => click(i));
     const doc = packBucket(clicks);
