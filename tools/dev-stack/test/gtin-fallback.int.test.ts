@@ -6,15 +6,24 @@
  * own click-id parameter and recording the fallback; a visitor from another market gets that
  * market's offer; `fallback: false` on the link (or the account's `link_fallback`) sends to the
  * program's landing page; no alternative: the landing page; a paused program: the page that says
- * so. GET /clicks/?fallback=true lists the saved clicks; `fallback` is validated.
+ * so. GET /clicks/?fallback=true lists the saved clicks; `fallback` is validated, taken by the MCP
+ * tool create_tracking_link, and in the OpenAPI document and the SDK's types.
  */
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp } from '@cw/http';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { readClickId } from '@cw/links';
-import { createTestDeps, type TestDeps } from '@cw-tools/testing';
-import { createApp as publisherApi } from '@cw/app-publisher-api';
+import { createTestDeps, handlerServer, type TestDeps } from '@cw-tools/testing';
+import { createApp as mcpServer } from '@cw/app-mcp-server';
+import { createApp as publisherApi, openApiDocument } from '@cw/app-publisher-api';
+import { REPO_ROOT } from '../src/platform';
 import { createApp as trackerApp, type TrackerApp } from '@cw/app-tracker';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
@@ -224,5 +233,34 @@ describe('GTIN fallback', () => {
     const list = await request(api).get(`${B}/clicks/`).query({ deeplink_id: code, page_size: 1 }).set('X-API-Key', key);
     expect(list.body.data[0]).toMatchObject({ program_id: A, fallback: null });
     await deps.data.programs.setStatus(A, 'active');
+  });
+
+  it('takes fallback through the MCP tool create_tracking_link, and refuses one not a boolean', async () => {
+    const server = handlerServer(mcpServer(deps).callback());
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const client = new Client({ name: 'gtin-fallback-test', version: '1.0.0' });
+    try {
+      const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/mcp/`);
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'X-API-Key': key } } }));
+      const tool = (args: Record<string, unknown>) => client.callTool({ name: 'create_tracking_link', arguments: args }) as Promise<CallToolResult>;
+      const ok = await tool({ program_id: A, subid: 'mcp-fallback', fallback: false });
+      expect(ok.isError ?? false).toBe(false);
+      expect((ok.structuredContent as { fallback: boolean }).fallback).toBe(false);
+      const bad = await tool({ program_id: A, subid: 'mcp-fallback', fallback: 'off' });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('fallback');
+    } finally {
+      await client.close();
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+
+  it('documents fallback in the OpenAPI document and the SDK types', () => {
+    const doc = JSON.stringify(openApiDocument(deps));
+    expect(doc).toContain('"from_program"');
+    expect(doc).toMatch(/"fallback":\{"type":"boolean"/);
+    const sdk = readFileSync(join(REPO_ROOT, 'libs/sdk/typescript/src/generated/publisher.ts'), 'utf8');
+    expect(sdk).toMatch(/fallback\?: \{\s*from_program: number;\s*to_program: number;\s*\} \| null;/);
+    expect(sdk).toContain('fallback?: boolean;');
   });
 });
