@@ -3,7 +3,8 @@
  * local platform: a rule added by keyboard (countries, a device, its landing URL), a second one
  * added and removed by their named buttons, the link created with its rule as the API shows it; a
  * rule to a page the program does not allow is named beside that rule's field; axe-core finds no
- * serious or critical violation with rules open.
+ * serious or critical violation with rules open. The GTIN fallback's switches: the builder's
+ * checkbox (the link made shows `fallback: false`) and the account's in Settings, Account.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,39 @@ describe('the link builder: Routing', () => {
     await expect.poll(() => field.getAttribute('aria-invalid'), { timeout: 15_000 }).toBe('true');
     expect(await rule1.innerText()).toMatch(/program's domains/);
     await expect.poll(() => form.getByRole('alert').innerText()).toMatch(/Routing/);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('turns the GTIN fallback off for the link it makes (a checkbox, on by default), as the API then shows it', async () => {
+    await page.goto(`${env.url}/links`);
+    await settle(page);
+    const form = page.getByRole('main').getByRole('form', { name: 'Build a link' });
+    const box = form.getByRole('group', { name: 'When the product sells out' }).getByRole('checkbox', { name: /same product at another program/ });
+    expect(await box.isChecked()).toBe(true);
+    await box.focus();
+    await page.keyboard.press('Space');
+    expect(await box.isChecked()).toBe(false);
+    const subid = `nofallback-${Date.now().toString(36)}`;
+    await form.getByLabel('Sub-ID').fill(subid);
+    await form.getByRole('button', { name: 'Create link' }).click();
+    const made = page.getByRole('main').getByRole('region', { name: 'The new link' });
+    await made.waitFor({ timeout: 15_000 });
+    expect(await made.innerText()).toContain('no fallback to another program');
+    const api = await callApi<{ data: Array<{ fallback: boolean }> }>(env, env.credentials.publishers[0]!.keys.live, `/links/?subid=${subid}`);
+    expect(api.body.data[0]?.fallback).toBe(false);
+  }, 60_000);
+
+  it("turns it off for every link in the account's settings, and shows it off after a reload", async () => {
+    await page.goto(`${env.url}/settings/account`);
+    await settle(page);
+    const box = page.getByRole('main').getByRole('group', { name: 'Sold-out products' }).getByRole('checkbox');
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await page.getByRole('main').getByRole('button', { name: 'Save account' }).click();
+    await page.getByText('Account saved.').first().waitFor({ timeout: 15_000 });
+    await page.reload();
+    await settle(page);
+    expect(await page.getByRole('main').getByRole('group', { name: 'Sold-out products' }).getByRole('checkbox').isChecked()).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
 });

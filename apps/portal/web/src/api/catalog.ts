@@ -101,6 +101,8 @@ export interface TrackingLink {
   landing_url: string;
   /** Smart link routes, tried in order ([] when none). */
   routes?: LinkRoute[];
+  /** The link's own GTIN fallback switch (product links; decision 0063). */
+  fallback?: boolean;
   created_at: string;
 }
 
@@ -116,6 +118,7 @@ export interface LinkRequest {
   subid?: string;
   landing_url?: string;
   routes?: LinkRoute[];
+  fallback?: boolean;
 }
 
 export interface BatchItemError {

@@ -128,8 +128,10 @@ export const claimAccount = (input: ClaimInput) => api<{ account_id: string; sta
 
 export const accountQuery = (id: string) => queryOptions({ queryKey: keys.account(id), queryFn: () => api<Account>(acct(id)) });
 
-export const patchAccount = (id: string, patch: Partial<Pick<Account, 'name' | 'website' | 'channels' | 'timezone' | 'payout_method_type'>>) =>
-  api<Account>(acct(id), { method: 'PATCH', body: patch });
+export const patchAccount = (
+  id: string,
+  patch: Partial<Pick<Account, 'name' | 'website' | 'channels' | 'timezone' | 'payout_method_type' | 'link_fallback'>>,
+) => api<Account>(acct(id), { method: 'PATCH', body: patch });
 
 export const paymentStatusQuery = (id: string) =>
   queryOptions({ queryKey: keys.paymentStatus(id), queryFn: () => api<PaymentStatus>(`${acct(id)}/payment-status`) });

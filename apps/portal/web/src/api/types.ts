@@ -32,6 +32,8 @@ export interface Account {
   markets: string[];
   timezone: string | null;
   payout_method_type: string | null;
+  /** Product links fall back to the same GTIN at another program (decision 0063); false: off for every link. */
+  link_fallback?: boolean;
   status: string;
   role: Role;
 }

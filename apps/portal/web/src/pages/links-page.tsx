@@ -22,7 +22,7 @@ import {
 } from '../api/catalog';
 import { useAnnounce } from '../components/announcer';
 import { ErrorNotice, Loading, StatusPill } from '../components/feedback';
-import { Form, SelectField, SubmitButton, TextField, useFormState } from '../components/form';
+import { ChoiceGroup, Form, SelectField, SubmitButton, TextField, useFormState } from '../components/form';
 import { CopyLinkButton, QrToggle } from '../components/link-tools';
 import { Page, Section } from '../components/page';
 import { Pager, useCursorPaging } from '../components/pager';
@@ -90,7 +90,8 @@ function domainsHint(p: Program | undefined): string {
   return `Default: ${p.default_landing_url ?? 'the program’s landing page'}.${domains ? ` Must be on ${domains}.` : ''}`;
 }
 
-const LABELS = { program_id: 'Program', landing_url: 'Landing URL', subid: 'Sub-ID', routes: 'Routing' };
+const LABELS = { program_id: 'Program', landing_url: 'Landing URL', subid: 'Sub-ID', routes: 'Routing', fallback: 'When the product sells out' };
+const FALLBACK_OPTIONS = [{ value: 'on', label: 'Send visitors to the same product at another program' }] as const;
 
 function useInitialProgram(programs: Program[]): string {
   const [params] = useSearchParams();
@@ -116,6 +117,7 @@ function Builder({ programs }: { programs: Program[] }) {
   const [subid, setSubid] = useState('');
   const [made, setMade] = useState<TrackingLink | null>(null);
   const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [fallback, setFallback] = useState(true);
   const [ruleErrors, setRuleErrors] = useState<Record<string, string>>({});
   const form = useFormState(validateLinkRequest, LABELS);
   const create = useMutation({
@@ -131,7 +133,7 @@ function Builder({ programs }: { programs: Program[] }) {
     },
   });
   const submit = () => {
-    const input: LinkRequest = { ...requestOf(program, landing, subid), ...(rules.length ? { routes: routesOf(rules) } : {}) };
+    const input: LinkRequest = { ...requestOf(program, landing, subid), ...(rules.length ? { routes: routesOf(rules) } : {}), fallback };
     setMade(null);
     const problems = ruleProblems(rules);
     setRuleErrors(problems);
@@ -146,6 +148,16 @@ function Builder({ programs }: { programs: Program[] }) {
         <TextField form={form} name="landing_url" type="url" optional hint={domainsHint(chosen)} value={landing} onChange={setLanding} />
         <TextField form={form} name="subid" optional hint={SUBID_HINT} value={subid} onChange={setSubid} autoComplete="off" />
         <RoutingRules form={form} rules={rules} onChange={setRules} problems={ruleErrors} />
+        <ChoiceGroup
+          form={form}
+          name="fallback"
+          legend="When the product sells out"
+          hint="For links to a product: if it is out of stock or no longer sold here, send visitors to the same product (same GTIN) in stock at another program you are approved for, credited to that program. Off: the program's home page instead."
+          type="checkbox"
+          options={FALLBACK_OPTIONS}
+          values={fallback ? ['on'] : []}
+          onChange={(v) => setFallback(v.includes('on'))}
+        />
         <div className="form-actions">
           <SubmitButton pending={create.isPending}>Create link</SubmitButton>
         </div>
@@ -158,6 +170,7 @@ function Builder({ programs }: { programs: Program[] }) {
             To {made.landing_url}
             {made.subid ? ` · sub-ID ${made.subid}` : ''}
             {made.routes?.length ? ` · ${made.routes.length === 1 ? '1 routing rule' : `${made.routes.length} routing rules`}` : ''}
+            {made.fallback === false ? ' · no fallback to another program' : ''}
           </p>
           <div className="row-actions">
             <CopyLinkButton url={made.url} what={made.subid ? `sub-ID ${made.subid}` : 'the new link'} />

@@ -1,4 +1,4 @@
-/** Settings, Account: name, website, channels, time zone, payout method type (owners change them); markets read-only. */
+/** Settings, Account: name, website, channels, time zone, payout method type, product links' fallback (owners change them); markets read-only. */
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { accountQuery, keys, patchAccount } from '../../api/endpoints';
@@ -93,12 +93,24 @@ function AccountView({ account, role }: { account: Account; role: string }) {
           <dt>Payout method</dt>
           <dd>{PAYOUT_LABELS[account.payout_method_type ?? 'none'] ?? words(account.payout_method_type)}</dd>
         </div>
+        <div>
+          <dt>Sold-out products</dt>
+          <dd>{account.link_fallback === false ? 'Visitors go to the program’s home page' : 'Visitors go to the same product at another program'}</dd>
+        </div>
       </dl>
     </Section>
   );
 }
 
-const LABELS = { name: 'Account name', website: 'Website', channels: 'Channels', timezone: 'Time zone', payout_method_type: 'Payout method' };
+const LABELS = {
+  name: 'Account name',
+  website: 'Website',
+  channels: 'Channels',
+  timezone: 'Time zone',
+  payout_method_type: 'Payout method',
+  link_fallback: 'Sold-out products',
+};
+const FALLBACK_OPTIONS = [{ value: 'on', label: 'Send visitors of a product link to the same product at another program' }] as const;
 
 function AccountForm({ account }: { account: Account }) {
   const queryClient = useQueryClient();
@@ -108,6 +120,7 @@ function AccountForm({ account }: { account: Account }) {
   const [channels, setChannels] = useState<string[]>(account.channels);
   const [timezone, setTimezone] = useState(account.timezone ?? '');
   const [payout, setPayout] = useState(account.payout_method_type ?? 'none');
+  const [fallback, setFallback] = useState(account.link_fallback !== false);
   const [saved, setSaved] = useState<string | null>(null);
   const form = useFormState(validateAccountPatch, LABELS);
   const zones = useMemo(
@@ -137,6 +150,7 @@ function AccountForm({ account }: { account: Account }) {
     if (channels.join() !== account.channels.join()) patch.channels = channels;
     if (timezone && timezone !== account.timezone) patch.timezone = timezone;
     if (payout !== (account.payout_method_type ?? 'none')) patch.payout_method_type = payout;
+    if (fallback !== (account.link_fallback !== false)) patch.link_fallback = fallback;
     setSaved(null);
     if (!Object.keys(patch).length) {
       form.clear();
@@ -177,6 +191,15 @@ function AccountForm({ account }: { account: Account }) {
           value={payout}
           onChange={setPayout}
           options={PAYOUT_METHOD_TYPES.map((p) => ({ value: p, label: PAYOUT_LABELS[p] ?? p }))}
+        />
+        <ChoiceGroup
+          form={form}
+          name="link_fallback"
+          hint="When a product link’s product is out of stock or no longer sold by its program, its visitors go to the same product (same GTIN) in stock at another program you are approved for, and the click is that program’s. Off: the program’s home page. Each link can also turn it off."
+          type="checkbox"
+          options={FALLBACK_OPTIONS}
+          values={fallback ? ['on'] : []}
+          onChange={(v) => setFallback(v.includes('on'))}
         />
         <div className="form-actions">
           <SubmitButton pending={save.isPending}>Save account</SubmitButton>
