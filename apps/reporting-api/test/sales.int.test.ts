@@ -121,6 +121,77 @@ describe('reporting-token API', () => {
     });
   });
 
+  it('summarises per channel: every sale by how it was attributed, the clicks on the link row, at most 366 days', async () => {
+    const p = pub().account_id;
+    const at = day('2031-05-10');
+    const row = (id: string, channel: string | undefined, status: string, commission: string, source = 'v1') => ({
+      _id: id,
+      publisher_id: p,
+      program_id: 1001,
+      campaign_id: 501,
+      subid: '',
+      status,
+      sale_amount: Types.Decimal128.fromString('50.00'),
+      commission: Types.Decimal128.fromString(commission),
+      currency: 'EUR',
+      occurred_at: at,
+      source,
+      ...(channel ? { channel } : {}),
+      created_at: at,
+      updated_at: at,
+    });
+    await deps.models.Conversion.insertMany([
+      row('cnv_ch1', 'code', 'approved', '5.00'),
+      row('cnv_ch2', 'code', 'pending', '2.50'),
+      row('cnv_ch3', 'agent', 'pending', '4.00'),
+      row('cnv_ch4', 'inquiry', 'declined', '1.00'),
+      row('cnv_ch5', 'link', 'approved', '3.00'),
+      row('cnv_ch6', undefined, 'approved', '0.50'),
+      row('cnv_ch7', undefined, 'approved', '-2.00', 'ledger'),
+    ]);
+    const may = await request(app()).get(`${BASE}/summary/?date_from=2031-05-01&date_to=2031-05-31&group_by=channel`).set('Authorization', token());
+    expect(may.status).toBe(200);
+    expect(may.body).toMatchObject({ group_by: 'channel', date_from: '2031-05-01', date_to: '2031-05-31', timezone: 'UTC' });
+    // Rows from before channels existed are links; ledger corrections are not sales.
+    expect(may.body.data).toEqual([
+      { channel: 'link', clicks: 0, sales: 2, conversion_rate: '0.0000', earnings: { EUR: '3.50' }, epc: { EUR: '0.0000' } },
+      { channel: 'code', clicks: 0, sales: 2, conversion_rate: '0.0000', earnings: { EUR: '7.50' }, epc: { EUR: '0.0000' } },
+      { channel: 'agent', clicks: 0, sales: 1, conversion_rate: '0.0000', earnings: { EUR: '4.00' }, epc: { EUR: '0.0000' } },
+      { channel: 'inquiry', clicks: 0, sales: 1, conversion_rate: '0.0000', earnings: { EUR: '1.00' }, epc: { EUR: '0.0000' } },
+    ]);
+    const pending = await request(app())
+      .get(`${BASE}/summary/?date_from=2031-05-01&date_to=2031-05-31&group_by=channel&status=pending`)
+      .set('Authorization', token());
+    expect(pending.body.data.map((r: { channel: string; sales: number }) => [r.channel, r.sales])).toEqual([
+      ['code', 1],
+      ['agent', 1],
+    ]);
+
+    // March: the clicks (bots excluded) are the link row's, with its conversion rate and EPC, and equal the sub-ID summary's.
+    const march = await request(app()).get(`${BASE}/summary/?${range}&group_by=channel`).set('Authorization', token());
+    const bySubid = await request(app()).get(`${BASE}/summary/?${range}&group_by=subid`).set('Authorization', token());
+    const clicks = bySubid.body.data.reduce((n: number, r: { clicks: number }) => n + r.clicks, 0);
+    const sales = bySubid.body.data.reduce((n: number, r: { sales: number }) => n + r.sales, 0);
+    expect(march.body.data).toEqual([
+      {
+        channel: 'link',
+        clicks,
+        sales,
+        conversion_rate: (sales / clicks).toFixed(4),
+        earnings: { EUR: '12.80', GBP: '1.60' },
+        epc: { EUR: '0.9143', GBP: '0.1143' },
+      },
+    ]);
+
+    // Without date_from: the 366 days to date_to; a longer range is 400 naming date_from.
+    const year = await request(app()).get(`${BASE}/summary/?date_to=2031-05-31&group_by=channel`).set('Authorization', token());
+    expect(year.body).toMatchObject({ date_from: '2030-05-31', date_to: '2031-05-31' });
+    expect(year.body.data.find((r: { channel: string }) => r.channel === 'code').sales).toBe(2);
+    const long = await request(app()).get(`${BASE}/summary/?date_from=2030-01-01&date_to=2031-05-31&group_by=channel`).set('Authorization', token());
+    expectErrorShape(long, 400, 'invalid_parameter');
+    expect(long.body.errors).toEqual([{ param: 'date_from', detail: 'the range exceeds 366 days' }]);
+  });
+
   it('summarises per sub-ID and per day: clicks without bots, conversion rate, earnings and EPC per currency', async () => {
     const res = await request(app()).get(`${BASE}/summary/?${range}&group_by=subid`).set('Authorization', token());
     expect(res.status).toBe(200);

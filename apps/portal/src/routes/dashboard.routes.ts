@@ -1,6 +1,6 @@
 /** The dashboard's numbers (`/accounts/:account/overview`): the same stats read model as GET /reports. */
 import { route, type RouteSpec } from '@cw/http';
-import { accountOverview, accountTop, OVERVIEW_INPUT, TOP_INPUT } from '@cw/reports';
+import { accountChannels, accountOverview, accountTop, CHANNELS_INPUT, CHANNELS_SCHEMA, OVERVIEW_INPUT, TOP_INPUT } from '@cw/reports';
 import { AS_OF } from '@cw/stats';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
@@ -137,6 +137,28 @@ export function dashboardRoutes(deps: PortalDeps): RouteSpec[] {
       },
       handler: async (ctx, { query }) => {
         ctx.body = await accountTop(deps, principalIn(ctx), query);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/accounts/:account/overview/channels',
+      operationId: 'getOverviewChannels',
+      summary: 'Conversions and commission of a range of days by channel (link, code, agent, inquiry)',
+      description:
+        'Read apart from the totals, from the conversions themselves (the read model does not key channels): every channel, zeros included. At most 366 days.',
+      tags: ['Dashboard'],
+      pathParams: { account: { type: 'string' } },
+      query: CHANNELS_INPUT,
+      before: [spendPortalBudget(deps), memberOf(deps)],
+      responses: {
+        200: { description: 'The split by channel', schema: CHANNELS_SCHEMA },
+        400: E('Invalid parameter'),
+        401: E('Not signed in'),
+        404: E('Not a member of this account'),
+        429: E('Rate limited'),
+      },
+      handler: async (ctx, { query }) => {
+        ctx.body = await accountChannels(deps, principalIn(ctx), query);
       },
     }),
   ];

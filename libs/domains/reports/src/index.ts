@@ -1,4 +1,6 @@
 export { conversionReport, listConversions } from './reporting.service';
+export { accountChannels, channelGroups, CHANNELS, CHANNELS_INPUT, CHANNELS_SCHEMA, sumByCurrency } from './channels.service';
+export type { Channel, ChannelGroup } from './channels.service';
 export { accountOverview, accountTop, bucketFor, LINK_TOTALS_INPUT, linkTotals, OVERVIEW_INPUT, TOP_INPUT } from './overview.service';
 export { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from './sales.service';
 export { CONVERSION_PAGE_SCHEMA, REPORT_SCHEMA } from './conversion.views';

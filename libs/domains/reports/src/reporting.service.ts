@@ -9,6 +9,7 @@ import { useCase, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { conversionView, LIST_CONVERSIONS_INPUT, REPORT_INPUT, type ConversionRecord } from '@cw/conversions';
 import { addDays, bucketOf, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar } from '@cw/stats';
 import { own, type ReportsDeps } from './deps';
+import { channelGroups } from './channels.service';
 
 const CONVERSIONS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
 const REPORTS_POLICY: Policy = { budget: 'reporting', scope: 'reports:read' };
@@ -124,8 +125,9 @@ export const listConversions = useCase(
 
 /**
  * The report by channel. The read model does not key channels (decision record 0057): this one
- * groups the conversions themselves, on the `{publisher_id, occurred_at}` index over the range
- * (at most 366 days of one account), exact as the read model is.
+ * groups the conversions themselves (`channelGroups`, ./channels.service.ts), on the
+ * `{publisher_id, occurred_at}` index over the range (at most 366 days of one account), exact as
+ * the read model is.
  */
 async function channelReport(
   deps: ReportsDeps,
@@ -133,36 +135,17 @@ async function channelReport(
   input: InputOf<typeof REPORT_INPUT>,
   r: { dateFrom: string; dateTo: string; timezone: string; from: number; to: number },
 ) {
-  const match: Record<string, unknown> = { publisher_id: principal.publisher._id, occurred_at: { $gte: new Date(r.from), $lt: new Date(r.to) } };
-  if (input.subid !== undefined) match.subid = input.subid;
-  if (input.status !== undefined) match.status = input.status;
-  const rows = await own(deps).Conversion.aggregate<{
-    _id: { channel: string | null; status: 'pending' | 'approved' | 'declined'; currency: string };
-    n: number;
-    sale: { toString(): string };
-    commission: { toString(): string };
-  }>([
-    { $match: match },
-    {
-      $group: {
-        _id: { channel: '$channel', status: '$status', currency: '$currency' },
-        n: { $sum: 1 },
-        sale: { $sum: '$sale_amount' },
-        commission: { $sum: '$commission' },
-      },
-    },
-  ]);
+  const rows = await channelGroups(deps, principal.publisher._id, { from: r.from, to: r.to }, { subid: input.subid, status: input.status });
   const cells = new Map<string, Cell>();
   const total = emptyCell();
   for (const row of rows) {
-    const k = row._id.channel ?? 'link';
-    const cell = cells.get(k) ?? emptyCell();
-    cells.set(k, cell);
+    const cell = cells.get(row.channel) ?? emptyCell();
+    cells.set(row.channel, cell);
     for (const x of [cell, total]) {
       x.conversions += row.n;
-      x[row._id.status] += row.n;
-      x.sale.push({ currency: row._id.currency, value: row.sale.toString() });
-      x.commission.push({ currency: row._id.currency, value: row.commission.toString() });
+      x[row.status] += row.n;
+      x.sale.push({ currency: row.currency, value: row.sale });
+      x.commission.push({ currency: row.currency, value: row.commission });
     }
   }
   const show = (c: Cell) => ({

@@ -10,7 +10,8 @@ import { ApiError } from '@cw/errors';
 import { addDecimals, divideDecimals, formatDecimal, moneyIn, parseDecimal } from '@cw/money';
 import { useCase, CURSOR_PAGING, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { TIMEZONE, type ConversionRecord } from '@cw/conversions';
-import { countedAsOf, nextDay, readFacts, zoneCalendar } from '@cw/stats';
+import { addDays, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar, type Calendar } from '@cw/stats';
+import { channelGroups, CHANNELS } from './channels.service';
 import { own, type ReportsDeps } from './deps';
 
 /** The reporting token only, with its own per-account budget. */
@@ -38,7 +39,17 @@ export const SALES_EXPORT_INPUT = { type: 'object', additionalProperties: false,
 export const SUMMARY_INPUT = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...FILTERS, group_by: { type: 'string', enum: ['subid', 'day', 'merchant'], default: 'subid' }, timezone: TIMEZONE },
+  properties: {
+    ...FILTERS,
+    group_by: {
+      type: 'string',
+      enum: ['subid', 'day', 'merchant', 'channel'],
+      default: 'subid',
+      description:
+        'channel: link, code, agent, inquiry (how each sale was attributed; clicks are the link channel’s). It covers at most 366 days: without date_from, the 366 days to date_to.',
+    },
+    timezone: TIMEZONE,
+  },
 } as const;
 
 type Filters = InputOf<typeof SALES_EXPORT_INPUT>;
@@ -203,6 +214,19 @@ export function exportSales(
 
 type Sums = Record<string, string>;
 
+/** One summary row: its group's key (one of sub_id, day, merchant, channel), then the numbers. */
+interface SummaryRow {
+  sub_id?: string | number | null;
+  day?: string | number | null;
+  merchant?: { id: string | number; name: string } | null;
+  channel?: (typeof CHANNELS)[number];
+  clicks: number;
+  sales: number;
+  conversion_rate: string;
+  earnings: Sums;
+  epc: Sums;
+}
+
 /**
  * Per group: clicks (bots excluded), sales, conversion rate, earnings and EPC per currency, from
  * the stats read model. Days are the calendar days of `timezone` (default UTC).
@@ -212,6 +236,7 @@ export const salesSummary = useCase(
   async function salesSummary(deps: ReportsDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>) {
     salesFilter(principal, input); // date_from after date_to answers 400 before any read
     const calendar = zoneCalendar(input.timezone ?? 'UTC');
+    if (input.group_by === 'channel') return channelSummary(deps, principal, input, calendar);
     const from = input.date_from ? calendar.dayStart(input.date_from) : undefined;
     const to = input.date_to ? calendar.dayStart(nextDay(input.date_to)) : undefined;
     // Read only (docs/decisions/0046-stats-read-contract.md): how fresh the cells are, then the cells.
@@ -256,7 +281,7 @@ export const salesSummary = useCase(
           ? String(a.key).localeCompare(String(b.key))
           : b.sales - a.sales || b.clicks - a.clicks || String(a.key).localeCompare(String(b.key)),
       )
-      .map((r) => {
+      .map((r): SummaryRow => {
         const earnings: Sums = {};
         const epc: Sums = {};
         for (const [cur, vs] of [...r.earnings].sort(([a], [b]) => a.localeCompare(b))) {
@@ -290,3 +315,49 @@ export const salesSummary = useCase(
   },
   SUMMARY_INPUT,
 );
+
+/**
+ * The summary by channel (decision record 0066): sales and earnings from the conversions
+ * themselves (the read model does not key channels), clicks from the read model, all on the
+ * `link` row (a click is a link's; a code, an agent's token or an inquiry has none). Every channel
+ * with a click or a sale, in the order link, code, agent, inquiry. At most 366 days.
+ */
+async function channelSummary(deps: ReportsDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>, calendar: Calendar) {
+  const dateTo = input.date_to ?? calendar.dayOf(Date.now());
+  const dateFrom = input.date_from ?? addDays(dateTo, -365);
+  if (daysBetween(dateFrom, dateTo) + 1 > 366)
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: "Invalid parameter 'date_from': group_by=channel covers at most 366 days.",
+      errors: [{ param: 'date_from', detail: 'the range exceeds 366 days' }],
+    });
+  const from = calendar.dayStart(dateFrom);
+  const to = calendar.dayStart(nextDay(dateTo));
+  const asOf = await countedAsOf(deps, principal.publisher._id);
+  const [facts, groups] = await Promise.all([
+    readFacts(deps, { publisherId: principal.publisher._id, from, to, subid: input.sub_id, merchantId: input.merchant }),
+    channelGroups(deps, principal.publisher._id, { from, to }, { subid: input.sub_id, status: input.status, source: 'v1', campaignId: input.merchant }),
+  ]);
+  const clicks = facts.reduce((n, f) => n + f.clicks, 0);
+  const data = CHANNELS.map((channel): SummaryRow => {
+    const mine = groups.filter((g) => g.channel === channel);
+    const rowClicks = channel === 'link' ? clicks : 0;
+    const sales = mine.reduce((n, g) => n + g.n, 0);
+    const earnings: Sums = {};
+    const epc: Sums = {};
+    for (const cur of [...new Set(mine.map((g) => g.currency))].sort()) {
+      const total = addDecimals(mine.filter((g) => g.currency === cur).map((g) => parseDecimal(g.commission)));
+      earnings[cur] = moneyIn(total, cur);
+      epc[cur] = rowClicks ? formatDecimal(divideDecimals(total, String(rowClicks), 4), 4) : '0.0000';
+    }
+    return {
+      channel,
+      clicks: rowClicks,
+      sales,
+      conversion_rate: rowClicks ? formatDecimal(divideDecimals(String(sales), String(rowClicks), 4), 4) : '0.0000',
+      earnings,
+      epc,
+    };
+  }).filter((r) => r.clicks > 0 || r.sales > 0);
+  return { group_by: 'channel' as const, date_from: dateFrom, date_to: dateTo, timezone: calendar.name, as_of: asOf.toISOString(), data };
+}

@@ -76,3 +76,25 @@ export const topQuery = (account: string, range: OverviewRange) =>
     // A range too long for the time budget answers 503: said once, not retried three times.
     retry: false,
   });
+
+export type Channel = 'link' | 'code' | 'agent' | 'inquiry';
+
+/** GET /accounts/:account/overview/channels: the range's conversions and commission by channel (every channel, zeros included). */
+export interface ChannelSplit {
+  timezone: string;
+  date_from: string;
+  date_to: string;
+  channels: Array<{
+    channel: Channel;
+    conversions: { total: number; pending: number; approved: number; declined: number };
+    commission: { earned: Sums; pending: Sums; approved: Sums; declined: Sums };
+  }>;
+}
+
+export const channelsQuery = (account: string, range: OverviewRange) =>
+  queryOptions({
+    queryKey: [...overviewKey(account), 'channels', range.timezone, range.date_from, range.date_to] as const,
+    queryFn: ({ signal }) => api<ChannelSplit>(`/accounts/${encodeURIComponent(account)}/overview/channels`, { query: { ...range }, signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });

@@ -14,6 +14,7 @@ import { LiveBadge, useLiveEvents, type SaleEvent } from '../lib/live';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
 import { LinksNeedingAttention } from './links-attention';
+import { ChannelSplitSection } from './dashboard-channels';
 import '../styles/dashboard.css';
 
 const TrendChart = lazy(async () => ({ default: (await import('../components/trend-chart')).TrendChart }));
@@ -116,6 +117,7 @@ function Dashboard() {
             <>
               <Trend data={overview.data} />
               <TopLists accountId={current.account_id} range={{ ...range, timezone: timeZone }} />
+              <ChannelSplitSection accountId={current.account_id} range={{ ...range, timezone: timeZone }} />
             </>
           )}
           <p className="muted small">
