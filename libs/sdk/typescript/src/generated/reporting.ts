@@ -109,8 +109,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Clicks, sales, conversion rate, earnings and EPC per sub-ID, day or merchant
-     * @description Clicks exclude bots; a status filter applies to sales only. Earnings and EPC per currency.
+     * Clicks, sales, conversion rate, earnings and EPC per sub-ID, day, merchant or channel
+     * @description Clicks exclude bots; a status filter applies to sales only. Earnings and EPC per currency. group_by=channel splits by how sales were attributed (link, code, agent, inquiry; clicks are all the link row’s), over at most 366 days (without date_from: the 366 days to date_to).
      */
     get: operations['salesSummary'];
     put?: never;
@@ -994,7 +994,8 @@ export interface operations {
         date_from?: string;
         /** @description UTC day, YYYY-MM-DD (inclusive). */
         date_to?: string;
-        group_by?: 'subid' | 'day' | 'merchant';
+        /** @description channel: link, code, agent, inquiry (how each sale was attributed; clicks are the link channel’s). It covers at most 366 days: without date_from, the 366 days to date_to. */
+        group_by?: 'subid' | 'day' | 'merchant' | 'channel';
         /** @description Merchant (campaign) id. */
         merchant?: number;
         status?: 'pending' | 'approved' | 'declined';
@@ -1026,7 +1027,12 @@ export interface operations {
              */
             as_of?: string;
             data?: {
-              /** @description Clicks, bots excluded. */
+              /**
+               * @description group_by=channel: how the sales were attributed (a click, a coupon code, an agent’s token, an accepted inquiry).
+               * @enum {string}
+               */
+              channel?: 'link' | 'code' | 'agent' | 'inquiry';
+              /** @description Clicks, bots excluded (group_by=channel: all on the link row). */
               clicks?: number;
               /** @description sales / clicks, 4 decimals. */
               conversion_rate?: string;
