@@ -124,9 +124,9 @@ export function routes(deps: PortalDeps): RouteSpec[] {
     ...operatorInquiriesRoutes(deps),
     ...codesRoutes(deps),
     ...notificationsRoutes(deps),
+    ...linkHealthRoutes(deps),
   ].map((r) => ({
     ...r,
-    ...linkHealthRoutes(deps),
     before: [guard, ...(r.before ?? [])],
     // What the guard and the budgets can answer on any route (a route's own descriptions win).
     responses: <RouteSpec['responses']>{
