@@ -190,7 +190,11 @@ export function createWorker(deps: WorkerDeps): Worker {
       stopped = true;
       for (const wake of [...wakes]) wake();
       await Promise.all(loops);
-      await agenda.stop();
+      // Jobs running now finish before the connection they write through closes (stop() would
+      // unlock them mid-write); one that outlasts the wait is left locked and runs again after
+      // its lock lifetime.
+      const drained = await agenda.drain(15_000);
+      if (drained.timedOut) deps.logger.warn({ running: drained.running }, 'worker stopped with jobs still running');
       await dispatcher.drain();
       await http.close();
     },

@@ -4,6 +4,7 @@
  * sealed as it arrives and comes back with the taxpayer and VAT ids masked. No API key or app's
  * token reaches it (the publisher API has no such route).
  */
+import { authorize } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { getTaxProfile, TAX_PROFILE_INPUT, updateTaxProfile } from '@cw/payouts';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
@@ -47,7 +48,14 @@ export function taxRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       pathParams: ACCOUNT,
       body: TAX_PROFILE_INPUT,
-      before: member,
+      // The role is checked before the body: a member who may not change it learns 403, not the form's rules.
+      before: [
+        ...member,
+        async (ctx, next) => {
+          authorize(principalIn(ctx), updateTaxProfile.policy);
+          await next();
+        },
+      ],
       responses: { 200: E(`The profile, as GET answers it: ${VIEW}`), 400: E('invalid_parameter: a field named in errors[]'), ...ERRORS },
       handler: async (ctx, { body }) => {
         ctx.body = await updateTaxProfile(deps, principalIn(ctx), body);
