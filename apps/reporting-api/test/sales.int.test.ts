@@ -190,6 +190,12 @@ describe('reporting-token API', () => {
     const long = await request(app()).get(`${BASE}/summary/?date_from=2030-01-01&date_to=2031-05-31&group_by=channel`).set('Authorization', token());
     expectErrorShape(long, 400, 'invalid_parameter');
     expect(long.body.errors).toEqual([{ param: 'date_from', detail: 'the range exceeds 366 days' }]);
+    // A range that starts after today (date_to's default) is 400 too.
+    expectErrorShape(
+      await request(app()).get(`${BASE}/summary/?date_from=2099-01-01&group_by=channel`).set('Authorization', token()),
+      400,
+      'invalid_parameter',
+    );
   });
 
   it('summarises per sub-ID and per day: clicks without bots, conversion rate, earnings and EPC per currency', async () => {

@@ -325,6 +325,12 @@ export const salesSummary = useCase(
 async function channelSummary(deps: ReportsDeps, principal: Principal, input: InputOf<typeof SUMMARY_INPUT>, calendar: Calendar) {
   const dateTo = input.date_to ?? calendar.dayOf(Date.now());
   const dateFrom = input.date_from ?? addDays(dateTo, -365);
+  if (dateFrom > dateTo)
+    throw new ApiError({
+      code: 'invalid_parameter',
+      detail: "Invalid parameter 'date_from': must not be after date_to (default today).",
+      errors: [{ param: 'date_from', detail: 'must not be after date_to' }],
+    });
   if (daysBetween(dateFrom, dateTo) + 1 > 366)
     throw new ApiError({
       code: 'invalid_parameter',
