@@ -13,6 +13,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startPlatform, type Platform } from '../src/platform';
 import { axeViolations, serious } from '../src/axe-check';
+import { clicksFromStats } from '@cw/app-postback-worker';
+import { connectDatabase } from '@cw/db';
+import { checkLinkHealth } from '@cw/links';
+import { openPlatformData } from '@cw/runtime';
+import { readFacts } from '@cw/stats';
 import { CHROMIUM_ARGS, chromiumPath, portalEnv, signIn, type PortalEnv } from '../src/portal-journeys';
 import { apiTotals, dashboardJourney, dashboardLiveJourney, setAccountZone } from '../src/portal-dashboard-journeys';
 
@@ -168,4 +173,36 @@ describe('dashboard', () => {
     await page.getByRole('region', { name: 'Per day, as a table' }).waitFor();
     expect(serious(await axeViolations(page))).toEqual([]);
   }, 60_000);
+});
+
+describe('links needing attention', () => {
+  it('lists a link whose program paused with its state and the clicks it lost since, as the health pass counted them', async () => {
+    const db = await connectDatabase(env.mongoUri);
+    const deps = { data: openPlatformData(db.connection).data, config: platform.config };
+    const pub = env.credentials.publishers[0]!;
+    // The link with the most human clicks in the last 20 days; its program paused, found so 20 days ago.
+    const since = new Date(Math.floor((Date.now() - 20 * 86_400_000) / 900_000) * 900_000);
+    const facts = await readFacts(deps, { publisherId: pub.account_id, from: since.getTime(), byLink: true });
+    const top = facts.filter((f) => f.link_id && f.clicks > 0).sort((a, b) => b.clicks - a.clicks)[0]!;
+    const link = (await deps.data.links.byCode(top.link_id!))!;
+    await deps.data.programs.setStatus(link.program_id, 'paused');
+    try {
+      await deps.data.links.setHealth([{ code: link._id, health: { state: 'program_paused', since } }]);
+      await checkLinkHealth(deps, { clicksSince: clicksFromStats(deps) });
+      const lost = (await deps.data.links.byCode(link._id))!.health!.clicks_lost!;
+      expect(lost).toBeGreaterThan(0);
+
+      await page.goto(`${env.url}/dashboard`);
+      const table = page.getByRole('region', { name: 'Links needing attention, as a table' });
+      await table.waitFor();
+      const row = table.locator(`tr[data-link="${link._id}"]`);
+      await expect(row.locator('td').nth(0).innerText()).resolves.toBe('Program paused');
+      await expect(row.locator('td').nth(2).innerText()).resolves.toBe(new Intl.NumberFormat('en-US').format(lost));
+      await expect(row.locator('th').innerText()).resolves.toContain(link.landing_url.slice(0, 60));
+    } finally {
+      await deps.data.programs.setStatus(link.program_id, 'active');
+      await checkLinkHealth(deps);
+      await db.close();
+    }
+  }, 90_000);
 });

@@ -4,7 +4,7 @@ import { ROUTES_SCHEMA } from './link-routes';
 /** A tracking link as the API shows it (OpenAPI and the MCP tools' output schema). */
 export const LINK_SCHEMA = {
   type: 'object',
-  required: ['id', 'url', 'deeplink_id', 'program_id', 'campaign_id', 'subid', 'landing_url', 'created_at'],
+  required: ['id', 'url', 'deeplink_id', 'program_id', 'campaign_id', 'subid', 'landing_url', 'health', 'created_at'],
   properties: {
     id: { type: 'string' },
     url: { type: 'string', description: '{tracking_url}/c/{code}' },

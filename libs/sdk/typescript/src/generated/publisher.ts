@@ -2775,6 +2775,8 @@ export interface operations {
         campaign_id?: string;
         /** @description `next_cursor` from the previous page of this list, with the same filters: the page after it, however deep (`page` is then ignored). A cursor from another list, account or filter answers 400. */
         cursor?: string;
+        /** @description Only links in this health state (ok: also links never found unhealthy). */
+        health?: 'ok' | 'out_of_stock' | 'program_paused' | 'program_ended' | 'not_approved' | 'unreachable';
         /** @description Page number (1-based). A page that would skip more than 10,000 items answers 400 `page_too_deep`: follow `next_cursor` instead. */
         page?: number;
         page_size?: number;
@@ -2806,6 +2808,19 @@ export interface operations {
               deeplink_id: string;
               /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
               fallback?: boolean;
+              /** @description Whether the link's target can still earn, and since when (the health pass; GET /links/?health= filters by it). */
+              health: {
+                /**
+                 * Format: date-time
+                 * @description When the state began (found by the health pass); a link never found unhealthy: its creation.
+                 */
+                since: string;
+                /**
+                 * @description ok, or why the link's target cannot earn: out_of_stock, program_paused, program_ended (or no longer in the product's market), not_approved, unreachable.
+                 * @enum {string}
+                 */
+                state: 'ok' | 'out_of_stock' | 'program_paused' | 'program_ended' | 'not_approved' | 'unreachable';
+              };
               id: string;
               landing_url: string;
               program_id: number;
@@ -2988,6 +3003,19 @@ export interface operations {
             deeplink_id: string;
             /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
             fallback?: boolean;
+            /** @description Whether the link's target can still earn, and since when (the health pass; GET /links/?health= filters by it). */
+            health: {
+              /**
+               * Format: date-time
+               * @description When the state began (found by the health pass); a link never found unhealthy: its creation.
+               */
+              since: string;
+              /**
+               * @description ok, or why the link's target cannot earn: out_of_stock, program_paused, program_ended (or no longer in the product's market), not_approved, unreachable.
+               * @enum {string}
+               */
+              state: 'ok' | 'out_of_stock' | 'program_paused' | 'program_ended' | 'not_approved' | 'unreachable';
+            };
             id: string;
             landing_url: string;
             program_id: number;
@@ -3022,6 +3050,19 @@ export interface operations {
             deeplink_id: string;
             /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
             fallback?: boolean;
+            /** @description Whether the link's target can still earn, and since when (the health pass; GET /links/?health= filters by it). */
+            health: {
+              /**
+               * Format: date-time
+               * @description When the state began (found by the health pass); a link never found unhealthy: its creation.
+               */
+              since: string;
+              /**
+               * @description ok, or why the link's target cannot earn: out_of_stock, program_paused, program_ended (or no longer in the product's market), not_approved, unreachable.
+               * @enum {string}
+               */
+              state: 'ok' | 'out_of_stock' | 'program_paused' | 'program_ended' | 'not_approved' | 'unreachable';
+            };
             id: string;
             landing_url: string;
             program_id: number;
@@ -3234,6 +3275,19 @@ export interface operations {
                 deeplink_id: string;
                 /** @description The link's own GTIN fallback switch (product links): false when turned off on the link. The account's `link_fallback` setting applies as well. */
                 fallback?: boolean;
+                /** @description Whether the link's target can still earn, and since when (the health pass; GET /links/?health= filters by it). */
+                health: {
+                  /**
+                   * Format: date-time
+                   * @description When the state began (found by the health pass); a link never found unhealthy: its creation.
+                   */
+                  since: string;
+                  /**
+                   * @description ok, or why the link's target cannot earn: out_of_stock, program_paused, program_ended (or no longer in the product's market), not_approved, unreachable.
+                   * @enum {string}
+                   */
+                  state: 'ok' | 'out_of_stock' | 'program_paused' | 'program_ended' | 'not_approved' | 'unreachable';
+                };
                 id: string;
                 landing_url: string;
                 program_id: number;
