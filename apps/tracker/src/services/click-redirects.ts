@@ -70,15 +70,20 @@ export class ClickRedirects {
   ready(target: RedirectTarget, ip: string, userAgent: string): boolean {
     if (!target.fallback || this.routeOf(target, { ip, userAgent }) >= 0) return true;
     const answer = LinkFallback.ready(target.fallback, this.marketOf(target, ip));
-    return answer !== undefined && (answer.kind !== 'other' || this.resolver.cached(answer.code) !== undefined);
+    return answer !== undefined && (answer.kind !== 'other' || answer.target !== undefined);
   }
 
   /** Finds (once per market and target) the fallback answer for this reader, so `follow` answers at once. */
   async prepare(target: RedirectTarget, reader: Pick<Reader, 'ip' | 'userAgent'>): Promise<void> {
     if (!target.fallback || this.routeOf(target, reader) >= 0) return;
-    const answer = await this.fallback.answerFor(target.fallback, target, this.marketOf(target, reader.ip));
-    // The program that answers: its target read (and kept) now, as a click on that link would.
-    if (answer.kind === 'other') await this.resolver.resolve(answer.code);
+    const market = this.marketOf(target, reader.ip);
+    const answer = await this.fallback.answerFor(target.fallback, target, market);
+    if (answer.kind !== 'other' || answer.target) return;
+    // The program that answers: its target read now (as a click on that link would) and kept with the answer.
+    const other = await this.resolver.resolve(answer.code);
+    if (other) answer.target = other;
+    // Its link just made is not found (links are never deleted: not expected): as if no program had it.
+    else target.fallback.answers.set(market, target.landingAround ? { kind: 'landing' } : { kind: 'page' });
   }
 
   /**
@@ -96,13 +101,11 @@ export class ClickRedirects {
     let dead = false;
     if (target.fallback && route < 0) {
       const answer = LinkFallback.ready(target.fallback, this.marketOf(target, reader.ip));
-      if (answer === undefined) return undefined;
+      // Not found yet, or (another program) its target not read yet: `prepare`.
+      if (answer === undefined || (answer.kind === 'other' && !answer.target)) return undefined;
       if (answer.kind === 'other') {
-        // The answering program's target is kept with the answer; read again once no longer fresh.
-        const other = this.resolver.cached(answer.code);
-        if (!other) return undefined;
         fallbackFrom = target.fallback.from;
-        target = other;
+        target = answer.target!;
       } else if (answer.kind === 'landing') route = LANDING;
       else if (answer.kind === 'page') dead = true;
     }

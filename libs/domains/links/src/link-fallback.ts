@@ -13,6 +13,7 @@
 import { compareDecimals, decimal128String, type Decimal128Like } from '@cw/money';
 import type { ProgramsData } from '@cw/programs';
 import type { LinksData, LinkRow } from './data/links.data';
+import type { RedirectTarget } from './redirect-targets';
 import { ensureLinks, type LinkProduct } from './tracked-links';
 
 /** How long a catalog row stays served after it was last seen (the catalog's FRESHNESS_HOURS). */
@@ -40,8 +41,11 @@ export interface FallbackAccounts {
 
 /** Where a dead product link's click goes in one visitor market. */
 export type FallbackAnswer =
-  /** The publisher's link at the program that answered (its code: the tracker resolves its target). */
-  | { kind: 'other'; code: string; programId: number }
+  /**
+   * The publisher's link at the program that answered: its code, and its target once the tracker
+   * has read it (kept with the answer, so a click reads no cache: it lives as long as the plan).
+   */
+  | { kind: 'other'; code: string; programId: number; target?: RedirectTarget }
   /** The link's own program's landing page. */
   | { kind: 'landing' }
   /** The link's own landing URL, as without a fallback (the fallback is off and no landing page takes clicks). */
