@@ -110,7 +110,8 @@ export function healthOf(link: Pick<LinkRow, 'health' | 'created_at'>): { state:
 /**
  * One pass over every link: each judged, the changed ones written (`health: {state, since: now}`),
  * the clicks lost of the links still unhealthy recounted (`clicksSince`) and written where they
- * changed. Memory: one batch, the programs seen and at most APPROVALS_MAX accounts' approvals.
+ * changed. Memory: one batch, the programs seen, at most APPROVALS_MAX accounts' approvals and
+ * the ids of the accounts holding a link not ok (never a set of links).
  */
 export async function checkLinkHealth(deps: HealthDeps, opts: HealthPassOptions = {}): Promise<HealthPassResult> {
   const now = opts.now ?? new Date();
@@ -119,6 +120,8 @@ export async function checkLinkHealth(deps: HealthDeps, opts: HealthPassOptions 
   const programs = new Map<number, ProgramRow | undefined>();
   let approvals = new Map<string, Set<number>>();
   const out: HealthPassResult = { links: 0, changed: 0, unhealthy: 0, losing: new Set() };
+  // Accounts holding a link not ok (for the clicks lost; at most one entry per account).
+  const unhealthyAccounts = new Set<string>();
   let after: string | undefined;
   for (;;) {
     const links = await deps.data.links.healthBatch(after, batch);
@@ -138,42 +141,59 @@ export async function checkLinkHealth(deps: HealthDeps, opts: HealthPassOptions 
     const products = productIds.length ? await deps.data.catalog.productStates(productIds, now, freshSince) : new Map<string, { offered: boolean }>();
 
     const updates: HealthUpdate[] = [];
-    const stillUnhealthy = new Map<string, HealthLinkRow[]>();
     for (const link of links) {
       let state = targetState(link, programs.get(link.program_id), approvals.get(link.publisher_id), link.product ? products.get(link.product.id) : undefined);
       if (state === 'ok' && opts.landing?.wants(link) && !(await opts.landing.reachable(link.landing_url))) state = 'unreachable';
       const stored = link.health?.state ?? 'ok';
-      if (state !== 'ok') out.unhealthy++;
-      if (state !== stored) updates.push({ code: link._id, health: { state, since: now } });
-      else if (state !== 'ok') {
-        const list = stillUnhealthy.get(link.publisher_id) ?? [];
-        list.push(link);
-        stillUnhealthy.set(link.publisher_id, list);
+      if (state !== 'ok') {
+        out.unhealthy++;
+        unhealthyAccounts.add(link.publisher_id);
       }
+      if (state !== stored) updates.push({ code: link._id, health: { state, since: now } });
     }
-    // Clicks that came while a link stayed unhealthy: from the quarter hour of `since` (the stats read model's grain).
-    if (opts.clicksSince)
-      for (const [publisherId, list] of stillUnhealthy) {
-        const counts = await opts.clicksSince(
-          publisherId,
-          list.map((l) => ({ id: l._id, since: l.health!.since })),
-          now,
-        );
-        for (const l of list) {
+    if (updates.length) await deps.data.links.setHealth(updates);
+    out.changed += updates.length;
+    out.links += links.length;
+    await opts.afterBatch?.(out);
+    if (links.length < batch) break;
+  }
+  if (opts.clicksSince) await recountClicksLost(deps.data.links, opts.clicksSince, unhealthyAccounts, now, batch, out);
+  return out;
+}
+
+/**
+ * Clicks lost, after the states: per account with links not ok, its links of each unhealthy state
+ * a page at a time (the index `{publisher_id, health.state, _id}`), one `clicksSince` read per page;
+ * links whose state began in this pass (since = now) lost nothing yet. Written where they changed.
+ */
+async function recountClicksLost(links: LinksData, clicksSince: ClicksSince, accounts: Set<string>, now: Date, batch: number, out: HealthPassResult) {
+  for (const publisherId of accounts)
+    for (const state of UNHEALTHY_STATES) {
+      let after: string | undefined;
+      for (;;) {
+        const page = await links.inHealthState(publisherId, state, after, batch);
+        if (!page.length) break;
+        after = page.at(-1)!._id;
+        const older = page.filter((l) => l.health!.since.getTime() < now.getTime());
+        const counts = older.length
+          ? await clicksSince(
+              publisherId,
+              older.map((l) => ({ id: l._id, since: l.health!.since })),
+              now,
+            )
+          : new Map<string, number>();
+        const updates: HealthUpdate[] = [];
+        for (const l of older) {
           const lost = counts.get(l._id) ?? 0;
           const before = l.health!.clicks_lost ?? 0;
           if (lost === before) continue;
           updates.push({ code: l._id, clicksLost: lost });
           if (lost > before) out.losing.add(publisherId);
         }
+        if (updates.length) await links.setHealth(updates);
+        if (page.length < batch) break;
       }
-    if (updates.length) await deps.data.links.setHealth(updates);
-    out.changed += updates.filter((u) => u.health).length;
-    out.links += links.length;
-    await opts.afterBatch?.(out);
-    if (links.length < batch) break;
-  }
-  return out;
+    }
 }
 
 export const ATTENTION_INPUT = {

@@ -67,8 +67,8 @@ export const linkSchema = new Schema(
 );
 // The links list's sort ({created_at: -1, _id: 1}) read in index order.
 linkSchema.index({ publisher_id: 1, listed: 1, created_at: -1, _id: 1 });
-// An account's links in a health state (the dashboard's links needing attention, GET /links/?health=).
-linkSchema.index({ publisher_id: 1, 'health.state': 1 });
+// An account's links in a health state, in _id order (the health pass's clicks lost, the count of links not ok, GET /links/?health=).
+linkSchema.index({ publisher_id: 1, 'health.state': 1, _id: 1 });
 // An account's links that lost clicks while not ok, most first (the dashboard); only those are in it.
 linkSchema.index({ publisher_id: 1, 'health.clicks_lost': -1 }, { partialFilterExpression: { 'health.clicks_lost': { $exists: true } } });
 

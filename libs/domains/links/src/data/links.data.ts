@@ -237,6 +237,13 @@ export class LinksData extends DomainHandle {
     );
   }
 
+  /** The account's links in an unhealthy `state`, after `after` in `_id` order (the index `{publisher_id, health.state, _id}`): the clicks lost recount. */
+  inHealthState(publisherId: string, state: string, after: string | undefined, limit: number): Promise<HealthLinkRow[]> {
+    const q: Record<string, unknown> = { publisher_id: publisherId, 'health.state': state };
+    if (after !== undefined) q._id = { $gt: after };
+    return this.models.Link.find(q, HEALTH_FIELDS).sort({ _id: 1 }).limit(limit).maxTimeMS(0).lean<HealthLinkRow[]>();
+  }
+
   /** The account's links not ok that lost clicks, most clicks lost first (the partial index on `health.clicks_lost`). */
   losingClicks(publisherId: string, limit: number): Promise<LinkRow[]> {
     return this.models.Link.find({ publisher_id: publisherId, 'health.clicks_lost': { $exists: true } })
