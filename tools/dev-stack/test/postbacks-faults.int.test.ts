@@ -24,10 +24,11 @@ const delivery = (conversionId: string) => bed.deps.models.PostbackDelivery.find
 const arrivals = (conversionId: string) => bed.receiver.received.filter((r) => conversionOf(r.body) === conversionId);
 
 describe('postback delivery under faults', () => {
-  it('retries a receiver that is down on the schedule, each retry an Agenda job, and delivers once it is back', async () => {
+  it('retries a receiver that is down on the schedule, each retry an Agenda job, and delivers once it is back', { timeout: 60_000 }, async () => {
     await bed.receiver.down();
-    // A "minute" of 200 ms: each failed state lasts long enough to be seen by polling on a loaded machine.
-    const unit = 200;
+    // A "minute" of 500 ms: each failed state (0.5, 2 and 8 s) lasts long enough to be seen by
+    // polling on a loaded machine (at 200 ms a busy CI missed the first).
+    const unit = 500;
     await bed.startWorker({ postbackRetryUnitMs: unit });
     const id = await bed.fx.sale();
     const seen = new Map<number, { last: number; done: number; next: number }>();
@@ -42,7 +43,7 @@ describe('postback delivery under faults', () => {
         const d = await observe();
         return d?.status === 'failed' && !d.leased_until && d.attempts === 3 ? d : undefined;
       },
-      10_000,
+      30_000,
       5,
     );
     expect(third.last_error).toMatch(/ECONNREFUSED|connect/);
@@ -60,7 +61,7 @@ describe('postback delivery under faults', () => {
         const d = await observe();
         return d?.status === 'succeeded' ? d : undefined;
       },
-      10_000,
+      30_000,
       5,
     );
     expect(done.attempts).toBe(4);
