@@ -28,7 +28,7 @@ const OPTIONS = {
   'small-clicks': { type: 'string', default: '30000' },
   requests: { type: 'string', default: '20' },
   lag: { type: 'string', default: '40' },
-  only: { type: 'string', default: '', description: 'Only the requests whose label contains this text' },
+  only: { type: 'string', default: '', description: "Only the requests whose label contains this text (several: separated by '|')" },
   compact: {
     type: 'boolean',
     default: false,
@@ -207,13 +207,18 @@ REQUESTS_OF.push(
   ['reports 366 d by day, Asia/Kolkata', pub(`/reports/?group_by=day&date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kolkata`)],
   ['reports 366 d by week, Asia/Kathmandu', pub(`/reports/?group_by=week&date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kathmandu`)],
   ['reports 366 d by month', pub(`/reports/?group_by=month&date_from=${day(-365)}&date_to=${day(0)}`)],
+  ['reports 30 d by subid', pub(`/reports/?group_by=subid&date_from=${day(-29)}&date_to=${day(0)}`)],
   ['reports 90 d by subid', pub(`/reports/?group_by=subid&date_from=${day(-89)}&date_to=${day(0)}`)],
+  ['reports 90 d by subid, America/New_York', pub(`/reports/?group_by=subid&date_from=${day(-89)}&date_to=${day(0)}&timezone=America/New_York`)],
   ['reports 366 d by subid', pub(`/reports/?group_by=subid&date_from=${day(-365)}&date_to=${day(0)}`)],
   ['reports 90 d by campaign', pub(`/reports/?group_by=campaign&date_from=${day(-89)}&date_to=${day(0)}`)],
   ['reports 90 d by status, one sub-ID', pub(`/reports/?group_by=status&date_from=${day(-89)}&date_to=${day(0)}&subid=s7`)],
   ['portal overview 90 d (dashboard), Europe/Berlin', portal(`/overview?date_from=${day(-89)}&date_to=${day(0)}&timezone=Europe/Berlin`)],
   ['portal overview 366 d, Asia/Kathmandu', portal(`/overview?date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kathmandu`)],
   ['portal top lists 30 d (dashboard), Europe/Berlin', portal(`/overview/top?date_from=${day(-29)}&date_to=${day(0)}&timezone=Europe/Berlin`)],
+  ['portal top lists 30 d, UTC', portal(`/overview/top?date_from=${day(-29)}&date_to=${day(0)}&timezone=UTC`)],
+  ['portal top lists 90 d, America/New_York', portal(`/overview/top?date_from=${day(-89)}&date_to=${day(0)}&timezone=America/New_York`)],
+  ['portal top lists 366 d, Asia/Kathmandu', portal(`/overview/top?date_from=${day(-365)}&date_to=${day(0)}&timezone=Asia/Kathmandu`)],
   ['conversions page 1 (+ all-time subid_rollup)', pub('/conversions/?page_size=50')],
   ['conversions 30 d, approved, one sub-ID', pub(`/conversions/?date_from=${day(-29)}&date_to=${day(0)}&status=approved&subid=s7`)],
   ['clicks page 1', pub('/clicks/?page_size=50')],
@@ -238,7 +243,7 @@ REQUESTS_OF.push(
   ['getConversions 30 d page 1', apiv3(`Method=getConversions&data_start=${day(-29)}&data_end=${day(0)}&limit=100`)],
 );
 
-async function measure(w: Who, make: (w: Who) => { url: string; headers: Record<string, string> }): Promise<{ p50: number; p99: number }> {
+async function measure(w: Who, make: (w: Who) => { url: string; headers: Record<string, string> }): Promise<{ p50: number; p95: number; p99: number }> {
   const times: number[] = [];
   const { url, headers } = make(w);
   for (let i = 0; i < REQUESTS + 1; i++) {
@@ -250,15 +255,19 @@ async function measure(w: Who, make: (w: Who) => { url: string; headers: Record<
   }
   times.sort((a, b) => a - b);
   const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
-  return { p50: pct(50), p99: pct(99) };
+  return { p50: pct(50), p95: pct(95), p99: pct(99) };
 }
 
-console.log(`\n${'request'.padEnd(46)} ${'large p50'.padStart(10)} ${'p99'.padStart(8)}   ${'small p50'.padStart(10)} ${'p99'.padStart(8)}   large/small p99`);
-for (const [label, make] of REQUESTS_OF.filter(([l]) => l.includes(values.only))) {
+console.log(
+  `\n${'request'.padEnd(46)} ${'large p50'.padStart(10)} ${'p95'.padStart(8)} ${'p99'.padStart(8)}   ${'small p50'.padStart(10)} ${'p95'.padStart(8)} ${'p99'.padStart(8)}   large/small p99`,
+);
+const only = values.only.split('|');
+for (const [label, make] of REQUESTS_OF.filter(([l]) => only.some((o) => l.includes(o)))) {
   const l = await measure(large, make);
   const s = await measure(small, make);
+  const ms = (x: number, w: number) => `${x.toFixed(1).padStart(w)} ms`;
   console.log(
-    `${label.padEnd(46)} ${l.p50.toFixed(1).padStart(7)} ms ${l.p99.toFixed(1).padStart(5)} ms   ${s.p50.toFixed(1).padStart(7)} ms ${s.p99.toFixed(1).padStart(5)} ms   ${(l.p99 / s.p99).toFixed(1)}x`,
+    `${label.padEnd(46)} ${ms(l.p50, 7)} ${ms(l.p95, 5)} ${ms(l.p99, 5)}   ${ms(s.p50, 7)} ${ms(s.p95, 5)} ${ms(s.p99, 5)}   ${(l.p99 / s.p99).toFixed(1)}x`,
   );
 }
 

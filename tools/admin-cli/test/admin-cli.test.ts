@@ -236,6 +236,18 @@ describe('operator CLI', () => {
     expect(await admin('stats:rebuild', '--publisher', 'pub_nobody')).toMatchObject({ code: 2 });
   });
 
+  it('builds the stats roll-ups an account lacks, resumably: a rerun builds nothing', async () => {
+    await models.StatRollup.deleteMany({ publisher_id: 'pub_trailhead' });
+    const first = await admin('stats:rollups', '--publisher', 'pub_trailhead');
+    expect(first.code).toBe(0);
+    expect(first.body).toMatchObject({ accounts: 1 });
+    expect(first.body.built).toBeGreaterThan(0);
+    expect(await models.StatRollup.countDocuments({ publisher_id: 'pub_trailhead', ok: true })).toBe(first.body.built);
+    expect((await admin('stats:rollups', '--publisher', 'pub_trailhead')).body).toMatchObject({ accounts: 1, built: 0 });
+    expect(await admin('stats:rollups', '--from', 'soon')).toMatchObject({ code: 2 });
+    expect(await admin('stats:rollups', '--publisher', 'pub_nobody')).toMatchObject({ code: 2 });
+  });
+
   it('creates, lists and ends offers; refuses bad types, dates and a voucher without a code', async () => {
     const created = await admin(
       'offer:create',

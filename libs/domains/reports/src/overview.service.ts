@@ -7,9 +7,10 @@
  *   payout currency (indicative rates), conversion rate and EPC; the same totals for the previous
  *   period of the same length; a dense time series (days up to 62 days, ISO weeks up to 26 weeks,
  *   months beyond). A few cells of the account view per month: fast at any size.
- * - `accountTop`: the top sub-IDs, programs and links of the range. It reads a cell per group and
- *   month (and edge day), so it costs what GET /reports by sub-ID costs: the page loads it apart,
- *   and a range too long for it answers 503 without holding the totals back.
+ * - `accountTop`: the top sub-IDs, programs and links of the range, from the read model's roll-ups
+ *   (a document per UTC day or month holding every key's totals; the partial days at a zone's
+ *   edges from the day cells), merged exactly before ranking: a bounded number of documents for
+ *   any range. The page still loads it apart, so the totals never wait for it.
  * - `linkTotals`: clicks, conversions and commission of up to 100 links over a range.
  *
  * Its totals are the reports': conversions and commission per status equal GET /reports
@@ -125,11 +126,14 @@ function totalsOf(t: Tally, payout: string, rates: Record<string, string>) {
   };
 }
 
-/** Ranks by earned commission in the payout currency, then conversions, then clicks. */
-function rank<K>(groups: Map<K, Tally>, payout: string, rates: Record<string, string>, top: number): Array<[K, Tally]> {
+/**
+ * Ranks by earned commission in the payout currency, then conversions, then clicks, then key (so
+ * a top list is the same whichever order the read model answers its groups in).
+ */
+function rank<K extends string>(groups: Map<K, Tally>, payout: string, rates: Record<string, string>, top: number): Array<[K, Tally]> {
   const value = (t: Tally) => addDecimals([...t.commission('pending', 'approved')].map(([cur, d]) => convert(rates, d, cur, payout) ?? parseDecimal('0')));
   const scored = [...groups].map(([k, t]) => ({ k, t, v: value(t) }));
-  scored.sort((a, b) => compareDecimals(b.v, a.v) || b.t.conversions - a.t.conversions || b.t.clicks - a.t.clicks);
+  scored.sort((a, b) => compareDecimals(b.v, a.v) || b.t.conversions - a.t.conversions || b.t.clicks - a.t.clicks || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   return scored
     .filter((s) => s.t.clicks || s.t.conversions)
     .slice(0, top)

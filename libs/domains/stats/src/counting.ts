@@ -15,6 +15,7 @@ import { Increments, QUARTER_MS, stateKey, type Attribution, type ConversionFact
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
 import { own, type StatsDeps } from './deps';
+import { buildPendingRollups } from './rollups';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
@@ -206,7 +207,7 @@ export async function countWrittenChanges(deps: Deps, publisherId: string): Prom
   return countAccountChanges(deps, publisherId, { waitMs: WRITE_WAIT_MS, batches: 1 });
 }
 
-/** The worker's pass: every account with pending changes, the stored click batches, then click batches whose writer died. */
+/** The worker's pass: every account with pending changes, the stored click batches, click batches whose writer died, then new roll-up documents. */
 export async function countPendingChanges(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
   const accounts = [
     ...new Set([
@@ -220,7 +221,10 @@ export async function countPendingChanges(deps: Deps, opts: { accounts?: number 
   }
   let counted = 0;
   for (const a of accounts) counted += await countAccountChanges(deps, a);
-  return counted + (await countStoredClicks(deps)) + (await recoverClickBatches(deps));
+  counted += (await countStoredClicks(deps)) + (await recoverClickBatches(deps));
+  // Roll-up documents writers created since the last pass, checked against their cells (reads take the cells until then).
+  await buildPendingRollups(deps);
+  return counted;
 }
 
 /**

@@ -10,10 +10,11 @@
  * bucket edge that is not a UTC midnight, and a few nodes of each: never per day of traffic, never
  * row by row.
  */
-import { decimal128Dec, formatDecimal, parseDecimal, type Dec, type Decimal128Like } from '@cw/money';
 import { bucketOf, nextDay, type Bucket, type Calendar } from './calendar';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, type StoredCounters, type View } from './cells';
 import { own, type StatsDeps } from './deps';
+import { readRollupFacts, rollupsServe } from './rollups';
+import { addSlot, factsOf, type Sums } from './sums';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
@@ -37,6 +38,8 @@ export interface StatsQuery {
   subid?: string;
   programId?: number;
   merchantId?: number;
+  /** Read the cells even where the roll-ups would answer (the full scan the roll-ups are checked against). */
+  cells?: boolean;
 }
 
 /** The sums of one group in one bucket: `at` is where the bucket (or the range) starts. */
@@ -74,40 +77,6 @@ export const viewFor = (q: Pick<StatsQuery, 'bySubid' | 'byProgram' | 'subid' | 
   const program = q.byProgram || q.programId !== undefined || q.merchantId !== undefined;
   return subid && program ? 'ps' : subid ? 's' : program ? 'p' : 'a';
 };
-
-/** Sums of one bucket: clicks, and per conversion counter `{n, sale, commission}`. */
-interface Sums {
-  clicks: number;
-  keys: Map<string, { n: number; a: Dec; m: Dec }>;
-}
-
-const ZERO: Dec = { units: 0n, scale: 0 };
-
-/** a + sign * (a stored amount), exact. */
-function plus(a: Dec, stored: { toString(): string }, sign: 1 | -1): Dec {
-  const b = 'bytes' in stored ? decimal128Dec(stored as Decimal128Like) : parseDecimal(stored.toString());
-  const units = sign === 1 ? b.units : -b.units;
-  if (a.scale === b.scale) return { units: a.units + units, scale: a.scale };
-  return a.scale > b.scale
-    ? { units: a.units + units * 10n ** BigInt(a.scale - b.scale), scale: a.scale }
-    : { units: a.units * 10n ** BigInt(b.scale - a.scale) + units, scale: b.scale };
-}
-
-/** Adds (sign 1) or takes away (-1) one slot of a stored cell. */
-function addSlot(into: Sums, cell: StoredCounters, slot: string, sign: 1 | -1): void {
-  const clicks = cell.c?.[slot];
-  if (clicks) into.clicks += sign * clicks;
-  const keys = cell.s?.[slot];
-  if (!keys) return;
-  for (const key in keys) {
-    const e = keys[key]!;
-    let acc = into.keys.get(key);
-    if (!acc) into.keys.set(key, (acc = { n: 0, a: ZERO, m: ZERO }));
-    acc.n += sign * (e.n ?? 0);
-    if (e.a !== undefined) acc.a = plus(acc.a, e.a, sign);
-    if (e.m !== undefined) acc.m = plus(acc.m, e.m, sign);
-  }
-}
 
 const quarterOf = (t: number) => {
   const q = (t - dayStartOf(t)) / QUARTER_MS;
@@ -149,6 +118,8 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
     to = Math.min(to ?? span[1], span[1]);
   }
   if (from >= to) return [];
+  // A range's totals per sub-ID, program or link: the roll-ups (a bounded number of documents), unless the query asks for the cells.
+  if (!q.cells && rollupsServe(q)) return readRollupFacts(deps, q, from, to);
   // Bucket edges, from and to included.
   const edges = [from, ...(q.calendar ? bucketStarts(q.calendar, q.bucket ?? 'day', from, to) : []), to];
   const firstMonth = monthStartOf(from);
@@ -233,29 +204,10 @@ export async function readFacts(deps: Deps, q: StatsQuery): Promise<Fact[]> {
     }
   }
   const out: Fact[] = [];
-  for (const { row, buckets } of groups.values())
-    buckets.forEach((sums, i) => {
-      const dims = { program_id: row.program_id ?? null, campaign_id: row.campaign_id ?? null, subid: row.subid ?? null, link_id: row.link_id ?? null };
-      if (sums.clicks) out.push({ at: edges[i]!, ...dims, clicks: sums.clicks });
-      for (const [key, e] of sums.keys) {
-        if (!e.n && e.a.units === 0n && e.m.units === 0n) continue;
-        const [currency, status, source, paid] = key.split('_');
-        out.push({
-          at: edges[i]!,
-          ...dims,
-          clicks: 0,
-          conversion: {
-            currency: currency!,
-            status: status as 'pending',
-            source: source as 'v1',
-            paid: paid === '1',
-            n: e.n,
-            sale: formatDecimal(e.a, e.a.scale),
-            commission: formatDecimal(e.m, e.m.scale),
-          },
-        });
-      }
-    });
+  for (const { row, buckets } of groups.values()) {
+    const dims = { program_id: row.program_id ?? null, campaign_id: row.campaign_id ?? null, subid: row.subid ?? null, link_id: row.link_id ?? null };
+    buckets.forEach((sums, i) => factsOf(sums, edges[i]!, dims, out));
+  }
   return out;
 }
 

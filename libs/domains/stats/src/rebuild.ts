@@ -1,7 +1,8 @@
 /**
  * `stats:rebuild`: recomputes the stats read model of accounts from their raw rows (conversions
  * and clicks), month by month: cells not stored yet are inserted whole, stored ones get the
- * difference in transactions (finished like any other after a crash). A rebuild that stopped
+ * difference in transactions (finished like any other after a crash); then the month's roll-ups
+ * are built again from its cells (./rollups.ts). A rebuild that stopped
  * part-way leaves months it did not reach as they were: run it again (a rerun is harmless).
  * Conversion counting pauses for the account while it runs (it holds the account's stats lease);
  * a click batch that completes while its month is being recomputed may be counted once more or
@@ -14,6 +15,7 @@ import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STAT
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
 import { own, type StatsDeps } from './deps';
+import { buildMonthRollups } from './rollups';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
@@ -173,6 +175,8 @@ export async function rebuildStats(
         const months = await monthsOf(deps, publisherId, opts.from);
         for (const [i, m] of months.entries()) {
           result.cells_changed += await rebuildMonth(deps, publisherId, m);
+          // The month's roll-ups, from its cells as they now are (./rollups.ts).
+          await buildMonthRollups(deps, publisherId, m);
           result.months++;
           opts.onProgress?.({ publisher: publisherId, month: new Date(m).toISOString().slice(0, 7), done: i + 1, total: months.length });
           if (!(await lease.renew())) throw new Error(`stats:rebuild lost the stats lease of ${publisherId}`);

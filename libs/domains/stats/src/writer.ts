@@ -14,11 +14,15 @@
  * (its group's writer died) skips the cells the group reached and adds only its own to the others:
  * still exactly once. Members are claimed before (stats_txns `owner`), so no transaction is ever
  * in two groups at a time.
+ *
+ * The roll-ups (one document per account, view and UTC day or month: ./rollups.ts) take the same
+ * increments' totals the same way, right after the cells, guarded by the same ids.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { CELL_FORMAT, type CellInc } from './cells';
 import { own, type StatsDeps } from './deps';
+import { applyRollups, pullRollups } from './rollups';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
@@ -65,6 +69,9 @@ export async function applyIncrements(deps: Deps, txnIds: string | string[], inc
     const codeOf = (w: { code: number; err?: { code: number } }) => w.code ?? w.err?.code;
     if (!(errors.length ? errors.every((w) => codeOf(w) === 11000) : err.code === 11000)) throw e;
   }
+  // Then the roll-ups of the same cells, guarded by the same ids (./rollups.ts): after the cells, so
+  // a transaction whose id a cell holds has not reached the roll-ups before its cells.
+  await applyRollups(deps, ids, incs);
 }
 
 /** The end of a transaction (or of a group applied together): deleted first, then its ids pulled from the cells it touched. */
@@ -79,4 +86,5 @@ export async function closeTxn(deps: Deps, txnIds: string | string[], incs: Stor
   }
   const pull = ids.length === 1 ? { $pull: { txns: ids[0] } } : { $pullAll: { txns: ids } };
   for (const [publisherId, cells] of byPublisher) await own(deps).Stat.updateMany({ publisher_id: publisherId, _id: { $in: cells } }, pull);
+  await pullRollups(deps, ids, incs);
 }

@@ -50,6 +50,10 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     why: "the stats read model: every read is one account's cells (targeted); increments name (publisher, cell id)",
   },
   stats_txns: { key: { _id: 'hashed' }, why: 'written, applied and deleted by id; the recovery pass scatters (it runs in the background)' },
+  stats_rollups: {
+    key: { publisher_id: 1, _id: 'hashed' },
+    why: "the stats roll-ups (one document per account, view and UTC day or month): every read names one account's documents by _id; increments and builds name (publisher, id)",
+  },
   ledger_transactions: {
     key: { publisher_id: 1, _id: 1 },
     why: "append-only and growing with history: a publisher's entries are read by (publisher, time) ranges on its chunks; the id, derived from the entry's cause, is unique cluster-wide through this key, so a cause is booked once",

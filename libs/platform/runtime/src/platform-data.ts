@@ -16,7 +16,7 @@ import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog
 import { codesDomain, type CodeDoc, type CodesData } from '@cw/codes';
 import { conversionsDomain, type AttributionSpendDoc, type ConversionDoc, type ConversionsData } from '@cw/conversions';
 import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleEventDoc } from '@cw/events-feed';
-import { countWrittenChanges, statsDomain, type StatDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
+import { countWrittenChanges, statsDomain, type StatDoc, type StatRollupDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
 import { defineDomain, type ModelSet } from '@cw/db';
 import { feedsDomain, type FeedsData } from '@cw/feeds';
 import {
@@ -105,6 +105,7 @@ export interface Models extends CatalogModels {
   EventLogHead: Model<EventLogHeadDoc>;
   Stat: Model<StatDoc>;
   StatTxn: Model<StatTxnDoc>;
+  StatRollup: Model<StatRollupDoc>;
   LedgerTxn: Model<LedgerTxnDoc>;
   LedgerBalance: Model<LedgerBalanceDoc>;
   PayoutProfile: Model<PayoutProfileDoc>;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { readEventLog } from '@cw/events-feed';
-import { rebuildStats } from '@cw/stats';
+import { buildStatsRollups, rebuildStats } from '@cw/stats';
 import { bookPendingSales } from '@cw/ledger';
 import { deliverLoggedEvents } from '@cw/postbacks';
 import { operatorBackfillEvents, operatorChangeConversionStatus, operatorListConversions, operatorPruneEvents } from '@cw/conversions-operator';
@@ -94,6 +94,23 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
         throw new UsageError(`--from must be a date YYYY-MM-DD, got "${fromRaw}"`);
       const from = fromRaw === undefined ? undefined : new Date(`${fromRaw}T00:00:00.000Z`);
       return rebuildStats(deps, { publisherId, from, onProgress: progress ? (p) => progress(p.done, p.total) : undefined });
+    },
+  },
+  'stats:rollups': {
+    summary:
+      "Build the stats roll-ups (the top lists' and by-sub-ID/program reports' day and month documents) from the read model's cells, month by month (progress bar); resumable: a rerun builds only what is missing",
+    options: {
+      publisher: { type: 'string', doc: 'one account id (default: every account with stats)' },
+      from: { type: 'string', doc: 'YYYY-MM-DD: build from the UTC month of this day on (default: all history)' },
+    },
+    run: async (deps, o, progress) => {
+      const publisherId = str(o, 'publisher');
+      if (publisherId !== undefined) await mustPublisher(deps, publisherId);
+      const fromRaw = str(o, 'from');
+      if (fromRaw !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(fromRaw) || Number.isNaN(Date.parse(`${fromRaw}T00:00:00Z`))))
+        throw new UsageError(`--from must be a date YYYY-MM-DD, got "${fromRaw}"`);
+      const from = fromRaw === undefined ? undefined : new Date(`${fromRaw}T00:00:00.000Z`);
+      return buildStatsRollups(deps, { publisherId, from, onProgress: progress ? (p) => progress(p.done, p.total) : undefined });
     },
   },
   'events:prune': {

@@ -1,14 +1,16 @@
 /**
- * The stats read model's data: the cells (`stats`) and the transactions that fill them
- * (`stats_txns`). The models stay in this lib; the handle has no methods yet.
+ * The stats read model's data: the cells (`stats`), their roll-ups (`stats_rollups`) and the
+ * transactions that fill them (`stats_txns`). The models stay in this lib; the handle has no methods yet.
  */
 import type { Model } from 'mongoose';
 import { defineDomain, modelVault } from '@cw/db';
+import { statRollupSchema, type StatRollupDoc } from './stat-rollup.schema';
 import { statSchema, statTxnSchema, type StatDoc, type StatTxnDoc } from './stat.schema';
 
 export interface StatsModels {
   Stat: Model<StatDoc>;
   StatTxn: Model<StatTxnDoc>;
+  StatRollup: Model<StatRollupDoc>;
 }
 
 const { DomainHandle, open } = modelVault<StatsModels>('stats');
@@ -23,6 +25,7 @@ export const statsDomain = defineDomain(
   {
     Stat: [statSchema, 'stats'],
     StatTxn: [statTxnSchema, 'stats_txns'],
+    StatRollup: [statRollupSchema, 'stats_rollups'],
   },
   (m: StatsModels) => new StatsData(m),
 );
