@@ -53,14 +53,15 @@ afterAll(async () => {
 const delivery = (conversionId: string) => bed.deps.models.PostbackDelivery.findOne({ conversion_id: conversionId }).lean();
 const arrivals = (r: Receiver, conversionId: string) => r.received.filter((x) => conversionOf(x.body) === conversionId);
 
-function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; stderr: () => string } {
+function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; stderr: () => string; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
       MONGODB_URI: bed.deps.tdb.uri,
       PORT: '0',
-      LOG_LEVEL: 'silent',
+      // Its one info line ("listening", after the worker started) tells the test it is running.
+      LOG_LEVEL: 'info',
       REDIS_URL: '',
       POSTBACK_RETRY_UNIT_MS: String(UNIT),
       POSTBACK_TIMEOUT_MS: String(TIMEOUT),
@@ -68,11 +69,18 @@ function startWorkerProcess(env: Record<string, string>): { child: ChildProcess;
       POSTBACK_ALLOW_INSECURE: 'true',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
-  return { child, stderr: () => stderr };
+  const ready = new Promise<void>((ok) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      if (out.includes('postback-worker listening')) ok();
+    });
+  });
+  return { child, stderr: () => stderr, ready };
 }
 
 describe('postback delivery at scale', () => {
@@ -80,8 +88,6 @@ describe('postback delivery at scale', () => {
     'two worker processes both dispatch; one SIGKILLed mid-pass loses nothing and sends nothing twice but what it had in flight',
     { timeout: 90_000 },
     async () => {
-      const ids: string[] = [];
-      for (let i = 0; i < 60; i++) ids.push(await bed.fx.sale());
       // Answers take 150 ms, so attempts overlap; each process may have 4 in flight.
       bed.receiver.behave = () => ({ delayMs: 150 });
       bed.receiver.maxOpen = 0;
@@ -91,6 +97,11 @@ describe('postback delivery at scale', () => {
       try {
         const dead = (w: { child: ChildProcess; stderr: () => string }) =>
           new Promise((_, no) => w.child.once('exit', () => no(new Error(`worker exited: ${w.stderr()}`))));
+        // Both running before the sales come (on a loaded machine one process may start seconds
+        // after the other, and the first would send everything alone), then the sales in bursts.
+        await Promise.race([Promise.all([a.ready, b.ready]), dead(a), dead(b)]);
+        const ids: string[] = [];
+        for (let i = 0; i < 6; i++) ids.push(...(await Promise.all(Array.from({ length: 10 }, () => bed.fx.sale()))));
         await Promise.race([until(() => bed.receiver.received.length >= 20, 30_000), dead(a), dead(b)]);
         a.child.kill('SIGKILL');
         await new Promise((ok) => a.child.once('exit', ok));
