@@ -34,10 +34,12 @@ describe('GET /clicks/', () => {
       'campaign_id',
       'created_at',
       'deeplink_id',
+      'fallback',
       'id',
       'is_bot',
       'program_id',
       'referrer',
+      'route',
       'sub_id',
       'user_agent',
     ]);
