@@ -5,12 +5,15 @@
  * lasts and moved when it changes, only changes written, batches of any size, and the clicks lost
  * of links that stay unhealthy recounted.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Types } from 'mongoose';
+import { createDeliveryAgent } from '@cw/postbacks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogDomain, type CatalogData, type ProductRow } from '@cw/catalog';
 import { programsDomain, type ProgramsData } from '@cw/programs';
 import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test-engine';
-import { checkLinkHealth, healthOf, linksDomain, type HealthDeps, type LinkRow, type LinksData } from '@cw/links';
+import { checkLinkHealth, healthOf, landingProbe, linksDomain, type HealthDeps, type LinkRow, type LinksData } from '@cw/links';
 
 let engine: TestDatabase;
 let deps: HealthDeps & { data: { links: LinksData; programs: ProgramsData; catalog: CatalogData } };
@@ -175,5 +178,48 @@ describe('the link health pass', () => {
     const again = await checkLinkHealth(deps, { now: at(75), clicksSince });
     expect(again.losing.size).toBe(0);
     expect(again.changed).toBe(0);
+  });
+
+  it('checks the landing URL only of links that ask for it: HEAD, GET when HEAD is refused, unreachable when neither answers, never a private address unless allowed', async () => {
+    const seen: string[] = [];
+    const server: Server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url === '/gone') return void res.writeHead(404).end();
+      if (req.url === '/no-head' && req.method === 'HEAD') return void res.writeHead(405).end();
+      res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const page = (id: string, path: string, check = true) =>
+      ({ ...link(id, 'pub_a', 1), landing_url: `${base}${path}`, ...(check ? { check_landing: true } : {}) }) as unknown as LinkRow;
+    await deps.data.links.insertNew([page('W_up', '/up'), page('W_nohead', '/no-head'), page('W_gone', '/gone'), page('W_off', '/gone', false)]);
+    const agent = createDeliveryAgent({ allowInsecure: true, timeoutMs: 2000 });
+    const codes = ['W_up', 'W_nohead', 'W_gone', 'W_off'];
+    const health = async () => Object.fromEntries([...(await deps.data.links.byCodes(codes))].map(([c, l]) => [c, healthOf(l).state]));
+    try {
+      await checkLinkHealth(deps, { now: at(90), landing: landingProbe({ dispatcher: agent, allowInsecure: true, hostIntervalMs: 0 }) });
+      expect(await health()).toEqual({ W_up: 'ok', W_nohead: 'ok', W_gone: 'unreachable', W_off: 'ok' });
+      expect(seen.sort()).toEqual(['GET /gone', 'GET /no-head', 'HEAD /gone', 'HEAD /no-head', 'HEAD /up']);
+
+      // The SSRF rules: a literal loopback address is refused without a request.
+      seen.length = 0;
+      await checkLinkHealth(deps, { now: at(105), landing: landingProbe({ dispatcher: agent, hostIntervalMs: 0 }) });
+      expect(seen).toEqual([]);
+      expect(await health()).toEqual({ W_up: 'unreachable', W_nohead: 'unreachable', W_gone: 'unreachable', W_off: 'ok' });
+
+      // A host's share of a pass spent (one check): its other links keep their state, unchecked.
+      seen.length = 0;
+      await checkLinkHealth(deps, {
+        now: at(120),
+        landing: landingProbe({ dispatcher: agent, allowInsecure: true, perHostPerPass: 1, hostIntervalMs: 0 }),
+      });
+      expect(seen).toEqual(['HEAD /gone', 'GET /gone']);
+      expect(await health()).toEqual({ W_up: 'unreachable', W_nohead: 'unreachable', W_gone: 'unreachable', W_off: 'ok' });
+      await checkLinkHealth(deps, { now: at(135), landing: landingProbe({ dispatcher: agent, allowInsecure: true, hostIntervalMs: 0 }) });
+      expect(await health()).toEqual({ W_up: 'ok', W_nohead: 'ok', W_gone: 'unreachable', W_off: 'ok' });
+    } finally {
+      await agent.close();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

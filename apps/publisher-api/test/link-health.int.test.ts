@@ -29,6 +29,15 @@ describe('health on GET /links/', () => {
     const res = await post('/links/', { program_id: 1001, subid: 'health-new' });
     expect(res.status).toBe(201);
     expect(res.body.health).toEqual({ state: 'ok', since: res.body.created_at });
+    expect(res.body.check_landing).toBe(false);
+  });
+
+  it('turns the landing check on and off for a link (check_landing), and keeps it when not sent', async () => {
+    const on = await post('/links/', { program_id: 1001, subid: 'health-landing', check_landing: true });
+    expect(on.body.check_landing).toBe(true);
+    expect((await post('/links/', { program_id: 1001, subid: 'health-landing' })).body.check_landing).toBe(true);
+    expect((await post('/links/', { program_id: 1001, subid: 'health-landing', check_landing: false })).body.check_landing).toBe(false);
+    expectErrorShape(await post('/links/', { program_id: 1001, subid: 'health-landing', check_landing: 'yes' }), 400, 'invalid_parameter');
   });
 
   it('lists only the links in the state asked for after a program pauses, keeping since on the next pass', async () => {

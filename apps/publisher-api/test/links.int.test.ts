@@ -30,6 +30,7 @@ describe('POST /links/', () => {
     expect(first.status).toBe(201);
     expect(Object.keys(first.body).sort()).toEqual([
       'campaign_id',
+      'check_landing',
       'created_at',
       'deeplink_id',
       'fallback',

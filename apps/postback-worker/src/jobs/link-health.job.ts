@@ -3,10 +3,13 @@
  * (@cw/links `checkLinkHealth`): each link's target judged from the programs and the catalog, the
  * changed states written, and the clicks lost by the links still unhealthy recounted from the
  * stats read model's per-link view (@cw/stats `readFacts`, read only). Accounts whose links lost
- * more clicks are mailed (`links_unhealthy`, at most once per account and day).
+ * more clicks are mailed (`links_unhealthy`, at most once per account and day). Links with
+ * `check_landing` have their landing URL asked too, through the postbacks' delivery agent (its DNS
+ * lookup refuses non-public addresses; POSTBACK_ALLOW_INSECURE lifts that, as for postbacks).
  */
-import { checkLinkHealth, type ClicksSince, type HealthPassResult } from '@cw/links';
+import { checkLinkHealth, LANDING_TIMEOUT_MS, landingProbe, type ClicksSince, type HealthPassResult } from '@cw/links';
 import { notifyPeople } from '@cw/notifications';
+import { createDeliveryAgent } from '@cw/postbacks';
 import type { PlatformData } from '@cw/runtime';
 import { readFacts } from '@cw/stats';
 import type { UseCaseDeps } from '@cw/usecase';
@@ -49,7 +52,14 @@ export function linkHealthJobs(
       options: { concurrency: 1, lockLifetime: 60 * 60_000 },
       run: async () => {
         const t = Date.now();
-        const r = await checkLinkHealth(deps, { clicksSince: clicksFromStats(deps) });
+        const agent = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure, timeoutMs: LANDING_TIMEOUT_MS });
+        let r: HealthPassResult;
+        try {
+          const landing = landingProbe({ dispatcher: agent, allowInsecure: deps.config.postbackAllowInsecure });
+          r = await checkLinkHealth(deps, { clicksSince: clicksFromStats(deps), landing });
+        } finally {
+          await agent.close();
+        }
         let mailed = 0;
         for (const publisherId of r.losing) if (await notifyPeople(deps, { kind: 'links_unhealthy', publisherId })) mailed++;
         onPass({ links: r.links, changed: r.changed, unhealthy: r.unhealthy, mailed, ms: Date.now() - t });

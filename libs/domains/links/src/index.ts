@@ -45,6 +45,8 @@ export {
   targetState,
   UNHEALTHY_STATES,
 } from './link-health';
+export { LANDING_HOST_INTERVAL_MS, LANDING_TIMEOUT_MS, landingProbe } from './link-health-landing';
+export type { LandingCheckOptions } from './link-health-landing';
 export type { ClicksSince, HealthDeps, HealthPassOptions, HealthPassResult, HealthState, LandingProbe, ProductStates } from './link-health';
 export type { BotReason } from './bot-detection';
 export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';

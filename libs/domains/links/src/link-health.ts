@@ -50,10 +50,14 @@ export interface ProductStates {
 /** Human clicks of each link of one account from `since` (per link) to now: the stats read model's per-link view, wired by the worker. */
 export type ClicksSince = (publisherId: string, links: Array<{ id: string; since: Date }>, now: Date) => Promise<Map<string, number>>;
 
-/** Whether a landing URL answers (./landing-check.ts's `LandingChecker`); consulted only for links it is on for. */
+/**
+ * Whether a landing URL answers (./link-health-landing.ts `landingProbe`), asked only for links it
+ * wants (`check_landing`) whose target is otherwise ok; undefined: not checked this pass (the
+ * host's share of the pass is spent), the link keeps its state.
+ */
 export interface LandingProbe {
   wants(link: HealthLinkRow): boolean;
-  reachable(url: string): Promise<boolean>;
+  reachable(url: string): Promise<boolean | undefined>;
 }
 
 export interface HealthDeps {
@@ -143,8 +147,11 @@ export async function checkLinkHealth(deps: HealthDeps, opts: HealthPassOptions 
     const updates: HealthUpdate[] = [];
     for (const link of links) {
       let state = targetState(link, programs.get(link.program_id), approvals.get(link.publisher_id), link.product ? products.get(link.product.id) : undefined);
-      if (state === 'ok' && opts.landing?.wants(link) && !(await opts.landing.reachable(link.landing_url))) state = 'unreachable';
       const stored = link.health?.state ?? 'ok';
+      if (state === 'ok' && opts.landing?.wants(link)) {
+        const reachable = await opts.landing.reachable(link.landing_url);
+        if (reachable === false || (reachable === undefined && stored === 'unreachable')) state = 'unreachable';
+      }
       if (state !== 'ok') {
         out.unhealthy++;
         unhealthyAccounts.add(link.publisher_id);

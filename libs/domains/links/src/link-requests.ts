@@ -43,6 +43,11 @@ export const LINK_REQUEST_INPUT = {
       description: "http(s) URL on the program's allowed domains; default: the program's landing page.",
     },
     routes: ROUTES_INPUT,
+    check_landing: {
+      type: 'boolean',
+      description:
+        "true: the link health check also asks the landing URL (HEAD, then GET; at most once a second per host) and shows `unreachable` when it does not answer; false turns it off. Absent: the link keeps its own (default off).",
+    },
     fallback: {
       type: 'boolean',
       description:
@@ -105,7 +110,7 @@ class Resolver {
     return this.programs.get(id)!;
   }
 
-  async resolve(req: LinkRequest): Promise<LinkSpec & { routes?: LinkRoute[]; fallback?: boolean }> {
+  async resolve(req: LinkRequest): Promise<LinkSpec & { routes?: LinkRoute[]; fallback?: boolean; checkLanding?: boolean }> {
     const approved = await this.approvedIds();
     let program: ProgramRow | null;
     if (req.program_id !== undefined) {
@@ -148,6 +153,7 @@ class Resolver {
       subid: req.subid ?? '',
       ...(req.routes ? { routes: normalRoutes(req.routes as LinkRoute[], (raw, param) => landingUrlFor(program, raw, param)) } : {}),
       ...(req.fallback !== undefined ? { fallback: req.fallback } : {}),
+      ...(req.check_landing !== undefined ? { checkLanding: req.check_landing } : {}),
     };
   }
 }
@@ -194,6 +200,7 @@ export function linkView(trackingUrl: string, l: LinkRow) {
     })),
     health: healthOf(l),
     fallback: l.fallback !== false,
+    check_landing: l.check_landing === true,
     created_at: l.created_at,
   };
 }
@@ -215,6 +222,7 @@ export const createLink = useCase(
     const [ensured] = (await ensureLinks(deps.data.links, deps.config.secretKey, [spec], { source: 'api', listed: true })) as [EnsuredLink];
     if (spec.routes) await deps.data.links.setRoutes(new Map([[ensured.code, spec.routes]]), new Date());
     if (spec.fallback !== undefined) await deps.data.links.setFallback(new Map([[ensured.code, spec.fallback]]), new Date());
+    if (spec.checkLanding !== undefined) await deps.data.links.setCheckLanding(new Map([[ensured.code, spec.checkLanding]]), new Date());
     const link = (await deps.data.links.byCodes([ensured.code])).get(ensured.code)!;
     return { created: ensured.created, link: linkView(deps.config.trackingUrl, link) };
   },
@@ -226,7 +234,7 @@ export const createLinkBatch = useCase(
   WRITE_LINKS_POLICY,
   async function createLinkBatch(deps: LinksDeps, principal: Principal, input: InputOf<typeof LINK_BATCH_INPUT>) {
     const resolver = new Resolver(deps, principal.publisher._id);
-    const outcomes: Array<{ spec?: LinkSpec & { routes?: LinkRoute[]; fallback?: boolean }; error?: ApiError }> = [];
+    const outcomes: Array<{ spec?: LinkSpec & { routes?: LinkRoute[]; fallback?: boolean; checkLanding?: boolean }; error?: ApiError }> = [];
     for (const item of input.links) {
       try {
         outcomes.push({ spec: await resolver.resolve(validateItem(item)) });
@@ -240,12 +248,15 @@ export const createLinkBatch = useCase(
     // Items sending routes set them (two items on one link: the later one's rules stay).
     const routes = new Map<string, LinkRoute[]>();
     const fallback = new Map<string, boolean>();
+    const checkLanding = new Map<string, boolean>();
     specs.forEach((s, i) => {
       if (s.routes) routes.set(ensured[i]!.code, s.routes);
       if (s.fallback !== undefined) fallback.set(ensured[i]!.code, s.fallback);
+      if (s.checkLanding !== undefined) checkLanding.set(ensured[i]!.code, s.checkLanding);
     });
     await deps.data.links.setRoutes(routes, new Date());
     await deps.data.links.setFallback(fallback, new Date());
+    await deps.data.links.setCheckLanding(checkLanding, new Date());
     const links = await deps.data.links.byCodes(ensured.map((e) => e.code));
     // Two items asking for one link: the first reports created, the second existing.
     const reported = new Set<string>();

@@ -15,6 +15,7 @@ export const LINK_SCHEMA = {
     landing_url: { type: 'string' },
     routes: { ...ROUTES_SCHEMA, description: 'Routing rules (smart links), tried in order; [] when the link has none.' },
     health: { ...HEALTH_SCHEMA, description: "Whether the link's target can still earn, and since when (the health pass; GET /links/?health= filters by it)." },
+    check_landing: { type: 'boolean', description: 'Whether the health check also asks the landing URL (unreachable when it does not answer).' },
     fallback: {
       type: 'boolean',
       description:

@@ -33,6 +33,8 @@ export const linkSchema = new Schema(
      * that state began (kept while it lasts), `clicks_lost` the human clicks counted since then
      * while not ok (absent when none). Absent: never found other than ok (shown `ok` since created_at).
      */
+    /** The health pass also checks the landing URL answers (HEAD, then GET): `unreachable` otherwise. Absent: not checked. */
+    check_landing: { type: Boolean, default: undefined },
     health: {
       type: new Schema(
         {

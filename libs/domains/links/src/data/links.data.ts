@@ -30,8 +30,8 @@ import { linkSchema, type LinkDoc } from './link.schema';
 export type LinkRow = Omit<LinkDoc, 'routes'> & { _id: string; routes?: LinkRoute[] | null };
 
 /** What the health pass reads of a link. */
-export type HealthLinkRow = Pick<LinkRow, '_id' | 'publisher_id' | 'program_id' | 'landing_url' | 'product' | 'health' | 'created_at'>;
-const HEALTH_FIELDS = { publisher_id: 1, program_id: 1, landing_url: 1, product: 1, health: 1, created_at: 1 } as const;
+export type HealthLinkRow = Pick<LinkRow, '_id' | 'publisher_id' | 'program_id' | 'landing_url' | 'product' | 'health' | 'check_landing' | 'created_at'>;
+const HEALTH_FIELDS = { publisher_id: 1, program_id: 1, landing_url: 1, product: 1, health: 1, check_landing: 1, created_at: 1 } as const;
 /** The health pass's write of one link: a new state, or its clicks lost (0 removes them). */
 export interface HealthUpdate {
   code: string;
@@ -208,6 +208,17 @@ export class LinksData extends DomainHandle {
       { $group: { _id: '$publisher_id', n: { $sum: 1 } } },
     ]);
     return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /** Turns the landing check of link health on (true) or off (false) for these links. */
+  async setCheckLanding(checks: Map<string, boolean>, now: Date): Promise<void> {
+    if (!checks.size) return;
+    await this.models.Link.bulkWrite(
+      [...checks].map(([code, on]) => ({
+        updateOne: { filter: { _id: code }, update: on ? { $set: { check_landing: true, updated_at: now } } : { $unset: { check_landing: 1 }, $set: { updated_at: now } } },
+      })),
+      { ordered: false },
+    );
   }
 
   /** The health pass's read (../link-health.ts): up to `limit` links after `after` in `_id` order, only the fields it judges. */

@@ -2802,6 +2802,8 @@ export interface operations {
           'application/json': {
             data: {
               campaign_id: number;
+              /** @description Whether the health check also asks the landing URL (unreachable when it does not answer). */
+              check_landing?: boolean;
               /** Format: date-time */
               created_at: string;
               /** @description Filter of GET /clicks/. */
@@ -2957,6 +2959,8 @@ export interface operations {
         'application/json': {
           /** @description The program's campaign (merchant) id, as integer or string. */
           campaign_id?: number | string;
+          /** @description true: the link health check also asks the landing URL (HEAD, then GET; at most once a second per host) and shows `unreachable` when it does not answer; false turns it off. Absent: the link keeps its own (default off). */
+          check_landing?: boolean;
           /** @description false: when this product link's product is out of stock or no longer served, never send the click to the same GTIN at another program (the program's landing page instead); true turns it on again. Absent: the link keeps its own (default true; the account's `link_fallback` setting can turn it off for every link). */
           fallback?: boolean;
           /**
@@ -2997,6 +3001,8 @@ export interface operations {
         content: {
           'application/json': {
             campaign_id: number;
+            /** @description Whether the health check also asks the landing URL (unreachable when it does not answer). */
+            check_landing?: boolean;
             /** Format: date-time */
             created_at: string;
             /** @description Filter of GET /clicks/. */
@@ -3044,6 +3050,8 @@ export interface operations {
         content: {
           'application/json': {
             campaign_id: number;
+            /** @description Whether the health check also asks the landing URL (unreachable when it does not answer). */
+            check_landing?: boolean;
             /** Format: date-time */
             created_at: string;
             /** @description Filter of GET /clicks/. */
@@ -3269,6 +3277,8 @@ export interface operations {
               index?: number;
               link?: {
                 campaign_id: number;
+                /** @description Whether the health check also asks the landing URL (unreachable when it does not answer). */
+                check_landing?: boolean;
                 /** Format: date-time */
                 created_at: string;
                 /** @description Filter of GET /clicks/. */
