@@ -120,14 +120,29 @@ class Links(_Resource):
         landing_url: Optional[str] = None,
         routes: Optional[List[Json]] = None,
         *,
+        fallback: Optional[bool] = None,
+        check_landing: Optional[bool] = None,
         idempotency_key: Key = None,
     ) -> Json:
         """Creates a tracking link (or returns the existing one); sent with an Idempotency-Key, so retries are safe.
 
         routes: smart link rules, tried in order ({"countries": [...], "devices": [...], "landing_url": ...});
         sent, they replace the link's rules ([] removes them).
+        fallback: False keeps a dead product link from falling back to the same GTIN at another program.
+        check_landing: True has the health check request the landing URL too (off by default).
+        Links list filters: ``links.list(health="out_of_stock")``.
         """
-        body = _q({"program_id": program_id, "campaign_id": campaign_id, "subid": subid, "landing_url": landing_url, "routes": routes})
+        body = _q(
+            {
+                "program_id": program_id,
+                "campaign_id": campaign_id,
+                "subid": subid,
+                "landing_url": landing_url,
+                "routes": routes,
+                "fallback": fallback,
+                "check_landing": check_landing,
+            }
+        )
         return self._t.call("POST", f"{PUB}/links/", "publisher", body=body, idempotent=True, idempotency_key=idempotency_key)
 
     def create_batch(self, links: List[Json], *, idempotency_key: Key = None) -> Json:

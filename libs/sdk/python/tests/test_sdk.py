@@ -137,6 +137,17 @@ class Retries(unittest.TestCase):
         finally:
             proxy.close()
 
+    def test_a_link_takes_its_fallback_and_landing_check_switches_and_lists_by_health(self) -> None:
+        cw = CwClient()
+        subid = f"pyhealth-{time.time_ns()}"
+        link = cw.links.create(program_id=credentials()["fixtures"]["approved_program_id"], subid=subid, fallback=False, check_landing=True)
+        self.assertEqual((link["fallback"], link["check_landing"], link["health"]["state"]), (False, True, "ok"))
+        healthy = [l["id"] for l in cw.links.list(health="ok", page_size=100)]
+        self.assertIn(link["id"], healthy)
+        with self.assertRaises(CwApiError) as caught:
+            cw.links.list(health="sunny").first_page()
+        self.assertEqual((caught.exception.status, caught.exception.code), (400, "invalid_parameter"))
+
     def test_a_write_the_server_cannot_deduplicate_is_never_retried(self) -> None:
         proxy = CutProxy(base_url())
         try:
