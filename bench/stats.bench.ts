@@ -48,12 +48,15 @@ const CURRENCIES = ['EUR', 'EUR', 'EUR', 'GBP', 'JPY'];
 const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
 const engine = await startEngineProcess('bench_stats');
+// The engine answers one command at a time: on a loaded machine a long one (a month's rebuild) can
+// keep it from answering the driver's monitor for more than the default 30 s, which is not a fault here.
+const ENGINE_URI = `${engine.uri}?connectTimeoutMS=600000&socketTimeoutMS=0`;
 const platform = await startPlatform({
   env: {
     PORT: '0',
     LOG_LEVEL: 'warn',
     TRUST_PROXY_HOPS: '1',
-    MONGODB_URI: engine.uri,
+    MONGODB_URI: ENGINE_URI,
     RATELIMIT_REPORTING_PER_MIN: '10000000',
     RATELIMIT_REPORTING_TOKEN_PER_MIN: '10000000',
     RATELIMIT_IP_PER_MIN: '10000000',
@@ -66,7 +69,7 @@ const platform = await startPlatform({
   credentialsPath: null,
 });
 const creds = platform.credentials!;
-const db = await connectDatabase(engine.uri);
+const db = await connectDatabase(ENGINE_URI, { serverSelectionTimeoutMS: 600_000 });
 const { models, data } = openPlatformData(db.connection);
 const engineMemory = async () => Number((await db.connection.db!.admin().command({ serverStatus: 1 })).mem.resident) * 1048576;
 const now = Date.now();
