@@ -271,6 +271,64 @@ describe('reporting-token API', () => {
     );
   });
 
+  it("exports exactly the rows of the list's pages walked to the end, for a filtered export across many batches", async () => {
+    // Two merchants, three statuses, times that tie: the export's order and filter are the list's.
+    const at = day('2031-08-10');
+    await deps.models.Conversion.insertMany(
+      Array.from({ length: 1300 }, (_, i) => ({
+        _id: `cnv_walk${String(i).padStart(4, '0')}`,
+        publisher_id: pub().account_id,
+        program_id: 1001,
+        campaign_id: i % 4 === 0 ? 502 : 501,
+        click_id: `clk_walk${i}`,
+        subid: 'walk',
+        status: ['approved', 'pending', 'declined'][i % 3],
+        sale_amount: Types.Decimal128.fromString(`${(i % 90) + 1}.25`),
+        commission: Types.Decimal128.fromString(`${i % 7}.10`),
+        currency: i % 5 === 0 ? 'GBP' : 'EUR',
+        occurred_at: new Date(at.getTime() - (i % 40) * 3_600_000),
+        source: 'v1',
+        created_at: at,
+        updated_at: at,
+      })),
+    );
+    const filter = 'sub_id=walk&status=approved&date_from=2031-08-08&date_to=2031-08-10';
+    const listed: Array<Record<string, unknown>> = [];
+    for (let cursor: string | null = null; ;) {
+      const page: { status: number; body: { data: Array<Record<string, unknown>>; next_cursor: string | null } } = await request(app())
+        .get(`${BASE}/sales/?${filter}&page_size=97${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .set('Authorization', token());
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      listed.push(...page.body.data);
+      cursor = page.body.next_cursor;
+      if (!cursor) break;
+    }
+    expect(listed.length).toBeGreaterThan(400);
+    const res = await request(app()).get(`${BASE}/sales/export/?${filter}`).set('Authorization', token()).buffer(true);
+    expect(res.status).toBe(200);
+    const rows = parse(res.text, { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toEqual(
+      listed.map((s) => {
+        const merchant = s.merchant as { id: number; name: string } | null;
+        return {
+          id: s.id,
+          sub_id: s.sub_id ?? '',
+          status: s.status,
+          sale_amount: s.sale_amount,
+          commission: s.commission,
+          currency: s.currency,
+          merchant_id: merchant ? String(merchant.id) : '',
+          merchant_name: merchant?.name ?? '',
+          program_id: s.program_id === null ? '' : String(s.program_id),
+          click_id: s.click_id ?? '',
+          occurred_at: s.occurred_at,
+          updated_at: s.updated_at,
+        };
+      }),
+    );
+    expect(new Set(rows.map((r) => r.merchant_id))).toEqual(new Set(['501', '502']));
+  });
+
   it('closes its database cursor when the client goes away in the middle of an export', async () => {
     // Enough sales for several batches, so the export's cursor stays open while it streams.
     const at = day('2031-06-01');

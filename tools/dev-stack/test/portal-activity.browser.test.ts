@@ -6,7 +6,7 @@
  * doubling an event; a conversion's page shows its history growing live; the table is paged with
  * the keyboard; axe-core finds no serious or critical violation on these pages.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
@@ -120,6 +120,51 @@ describe('filters and CSV', () => {
       if (c.query.include_bots) expect(all.some((x) => x.is_bot)).toBe(true);
     }
   }, 180_000);
+});
+
+describe('a long export', () => {
+  it('shows the rows exported so far in a live region, cancels from the keyboard, then saves exactly the filtered list', async () => {
+    const page = await ownerPage();
+    const all = await apiList<{ id: string }>(env, key(), '/conversions/', { status: 'approved', page_size: '500' });
+    expect(all.length).toBeGreaterThan(20);
+    await page.goto(`${env.url}/conversions?status=approved`);
+    await page.getByRole('main').getByRole('heading', { level: 1, name: 'Conversions' }).waitFor();
+    await page.getByRole('main').locator('tr[data-conversion]').first().waitFor();
+    const link = page.getByRole('main').getByRole('link', { name: 'Download CSV' });
+    const progress = page.getByRole('main').locator('.export-progress[role="status"][aria-live="polite"]');
+    let downloads = 0;
+    page.on('download', () => downloads++);
+
+    // A slow line (1.5 kB/s: about ten rows a second), so the export is seen running.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 1500, uploadThroughput: -1 });
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => progress.innerText(), { timeout: 15_000 }).toMatch(/^Exporting… [1-9][\d,]* rows?$/);
+    const cancel = page.getByRole('main').getByRole('button', { name: 'Cancel export' });
+    expect(await link.getAttribute('aria-busy')).toBe('true');
+    await page.keyboard.press('Tab');
+    expect(await cancel.evaluate((b) => b === b.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => progress.innerText(), { timeout: 5_000 }).toMatch(/^Export cancelled after [\d,]+ rows?\.$/);
+    const stoppedAt = Number(/after ([\d,]+)/.exec(await progress.innerText())![1]!.replace(/,/g, ''));
+    expect(stoppedAt).toBeLessThan(all.length);
+    expect(await cancel.count()).toBe(0);
+    expect(await link.evaluate((a) => a === a.ownerDocument.activeElement)).toBe(true);
+    expect(downloads).toBe(0);
+
+    // At full speed: the file saved holds exactly the API's pages walked to the end.
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toMatch(/^conversions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
+    expect(lines[0]).toBe(CONVERSION_COLUMNS.join(','));
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((c) => c.id));
+    await expect.poll(() => progress.innerText()).toBe(`Exported ${all.length.toLocaleString('en-US')} rows.`);
+  }, 90_000);
 });
 
 describe('live', () => {

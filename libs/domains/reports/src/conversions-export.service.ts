@@ -1,8 +1,9 @@
 /**
  * Every conversion of a GET /conversions/ filter as flat CSV records, newest first: the same
  * filter and order as the list (`conversionsFilter`, `CONVERSIONS_ORDER`), read from one database
- * cursor in batches of 1,000, so memory does not grow with the number of rows. The caller streams
- * the records (`sendDelimited`) and closes the cursor when the client goes away.
+ * cursor (`namedRecords`: one document at a time, batches of 250), so memory does not grow with
+ * the number of rows. The caller streams the records (`sendDelimited`) and closes the cursor when
+ * the client goes away.
  */
 import type { Cursor } from 'mongoose';
 import { authorize, type Principal } from '@cw/auth';
@@ -10,6 +11,7 @@ import type { InputOf } from '@cw/usecase';
 import { conversionView, LIST_CONVERSIONS_INPUT, type ConversionRecord } from '@cw/conversions';
 import { conversionsFilter, CONVERSIONS_ORDER, listConversions } from './reporting.service';
 import { own, type ReportsDeps } from './deps';
+import { EXPORT_BATCH, namedRecords, type CsvRecord } from './export-records';
 
 const { date_from, date_to, subid, status, source, updated_since, channel } = LIST_CONVERSIONS_INPUT.properties;
 
@@ -40,10 +42,6 @@ export const CONVERSION_COLUMNS = [
   'updated_at',
 ] as const;
 
-const BATCH = 1000;
-
-type CsvRecord = Array<string | null>;
-
 export function exportConversions(
   deps: ReportsDeps,
   principal: Principal,
@@ -57,41 +55,27 @@ export function exportConversions(
     .sort(Object.fromEntries(CONVERSIONS_ORDER))
     .maxTimeMS(0)
     .lean<ConversionRecord[]>()
-    .cursor({ batchSize: BATCH }) as unknown as Cursor<ConversionRecord>;
-  async function* flush(batch: ConversionRecord[]): AsyncGenerator<CsvRecord> {
-    const names = await deps.data.programs.merchantNames(batch.flatMap((r) => (r.campaign_id !== undefined && r.campaign_id !== null ? [r.campaign_id] : [])));
-    for (const c of batch) {
-      const v = conversionView(c, c.campaign_id !== undefined && c.campaign_id !== null ? names.get(c.campaign_id) : undefined);
-      yield [
-        v.id,
-        v.status,
-        v.subid,
-        v.sale_amount,
-        v.commission,
-        v.currency,
-        v.merchant ? String(v.merchant.id) : null,
-        v.merchant?.name ?? null,
-        v.program_id === null ? null : String(v.program_id),
-        v.click_id,
-        v.deeplink_id,
-        v.source,
-        'reason' in v ? (v.reason ?? null) : null,
-        v.reversed ? 'true' : 'false',
-        new Date(v.occurred_at).toISOString(),
-        new Date(v.updated_at).toISOString(),
-      ];
-    }
-  }
-  async function* rows(): AsyncGenerator<CsvRecord> {
-    let batch: ConversionRecord[] = [];
-    for await (const doc of cursor) {
-      batch.push(doc);
-      if (batch.length === BATCH) {
-        yield* flush(batch);
-        batch = [];
-      }
-    }
-    yield* flush(batch);
-  }
-  return { cursor, rows: rows() };
+    .cursor({ batchSize: EXPORT_BATCH }) as unknown as Cursor<ConversionRecord>;
+  const record = (c: ConversionRecord, merchantName: string | undefined): CsvRecord => {
+    const v = conversionView(c, merchantName);
+    return [
+      v.id,
+      v.status,
+      v.subid,
+      v.sale_amount,
+      v.commission,
+      v.currency,
+      v.merchant ? String(v.merchant.id) : null,
+      v.merchant?.name ?? null,
+      v.program_id === null ? null : String(v.program_id),
+      v.click_id,
+      v.deeplink_id,
+      v.source,
+      'reason' in v ? (v.reason ?? null) : null,
+      v.reversed ? 'true' : 'false',
+      new Date(v.occurred_at).toISOString(),
+      new Date(v.updated_at).toISOString(),
+    ];
+  };
+  return { cursor, rows: namedRecords(deps, cursor, record) };
 }

@@ -13,6 +13,7 @@ import { TIMEZONE, type ConversionRecord } from '@cw/conversions';
 import { addDays, countedAsOf, daysBetween, nextDay, readFacts, zoneCalendar, type Calendar } from '@cw/stats';
 import { channelGroups, CHANNELS } from './channels.service';
 import { own, type ReportsDeps } from './deps';
+import { EXPORT_BATCH, namedRecords, type CsvRecord } from './export-records';
 
 /** The reporting token only, with its own per-account budget. */
 export const SALES_POLICY: Policy = { budget: 'reportingToken', credentials: ['reporting_token'] };
@@ -171,45 +172,32 @@ export const subidSales = useCase(
  * columns), read from a cursor in batches: memory does not grow with the number of sales. The
  * caller closes the returned cursor when the client goes away.
  */
-export function exportSales(
-  deps: ReportsDeps,
-  principal: Principal,
-  input: Filters,
-): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<Array<string | null>> } {
+export function exportSales(deps: ReportsDeps, principal: Principal, input: Filters): { cursor: Cursor<ConversionRecord>; rows: AsyncGenerator<CsvRecord> } {
   // Streamed as fast as the client reads, so bounded by the client, not by the request budget.
   const cursor = own(deps)
     .Conversion.find(salesFilter(principal, input), PROJECTION)
     .sort(Object.fromEntries(ORDER))
     .maxTimeMS(0)
     .lean<ConversionRecord[]>()
-    .cursor({ batchSize: 1000 }) as unknown as Cursor<ConversionRecord>;
-  async function* rows() {
-    const batch: ConversionRecord[] = [];
-    const flush = async function* () {
-      for (const r of await withNames(deps, batch.splice(0))) {
-        yield [
-          r.id,
-          r.sub_id,
-          r.status,
-          r.sale_amount,
-          r.commission,
-          r.currency,
-          r.merchant ? String(r.merchant.id) : null,
-          r.merchant?.name ?? null,
-          r.program_id === null ? null : String(r.program_id),
-          r.click_id,
-          r.occurred_at.toISOString(),
-          r.updated_at.toISOString(),
-        ];
-      }
-    };
-    for await (const doc of cursor) {
-      batch.push(doc);
-      if (batch.length === 1000) yield* flush();
-    }
-    yield* flush();
-  }
-  return { cursor, rows: rows() };
+    .cursor({ batchSize: EXPORT_BATCH }) as unknown as Cursor<ConversionRecord>;
+  const record = (doc: ConversionRecord, merchantName: string | undefined): CsvRecord => {
+    const r = saleRow(doc, merchantName);
+    return [
+      r.id,
+      r.sub_id,
+      r.status,
+      r.sale_amount,
+      r.commission,
+      r.currency,
+      r.merchant ? String(r.merchant.id) : null,
+      r.merchant?.name ?? null,
+      r.program_id === null ? null : String(r.program_id),
+      r.click_id,
+      r.occurred_at.toISOString(),
+      r.updated_at.toISOString(),
+    ];
+  };
+  return { cursor, rows: namedRecords(deps, cursor, record) };
 }
 
 type Sums = Record<string, string>;

@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { clicksExportUrl, clicksQuery, type Click, type ClickFilters } from '../api/activity';
+import { ExportDownload } from '../components/export-download';
 import { ErrorNotice, Loading, StatusPill, words } from '../components/feedback';
 import { Page, Section } from '../components/page';
 import { Pager, useCursorPaging, type CursorPaging } from '../components/pager';
@@ -54,11 +55,7 @@ function Clicks() {
     <Page
       title={TITLE}
       description={`Every visit through your tracked links, newest first. Times in ${fmt.timeZone}.`}
-      actions={
-        <a className="button button-secondary" href={clicksExportUrl(account.account_id, filters)} download>
-          Download CSV
-        </a>
-      }
+      actions={<ExportDownload href={clicksExportUrl(account.account_id, filters)} fallbackName="clicks.csv" />}
     >
       <Section
         title="Filters"

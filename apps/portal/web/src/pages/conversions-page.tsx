@@ -19,6 +19,7 @@ import {
   type SubidRollup,
 } from '../api/activity';
 import { useAnnounce } from '../components/announcer';
+import { ExportDownload } from '../components/export-download';
 import { ErrorNotice, Loading, StatusPill, type PillTone } from '../components/feedback';
 import { Page, Section } from '../components/page';
 import { Pager, useCursorPaging, type CursorPaging } from '../components/pager';
@@ -121,9 +122,7 @@ function Conversions() {
       actions={
         <>
           <LiveBadge state={state} />
-          <a className="button button-secondary" href={conversionsExportUrl(account.account_id, filters)} download>
-            Download CSV
-          </a>
+          <ExportDownload href={conversionsExportUrl(account.account_id, filters)} fallbackName="conversions.csv" />
         </>
       }
     >
