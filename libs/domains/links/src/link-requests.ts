@@ -46,7 +46,7 @@ export const LINK_REQUEST_INPUT = {
     check_landing: {
       type: 'boolean',
       description:
-        "true: the link health check also asks the landing URL (HEAD, then GET; at most once a second per host) and shows `unreachable` when it does not answer; false turns it off. Absent: the link keeps its own (default off).",
+        'true: the link health check also asks the landing URL (HEAD, then GET; at most once a second per host) and shows `unreachable` when it does not answer; false turns it off. Absent: the link keeps its own (default off).',
     },
     fallback: {
       type: 'boolean',

@@ -69,7 +69,11 @@ describe('click buckets', () => {
     const doc = packBucket(mixed);
     expect(doc.f?.length).toBe(4 * 20);
     expect(unpackBucket(doc)).toEqual(mixed);
-    expect(unpackBucket(doc).filter((c) => c.fallback_from != null).map((c) => c.fallback_from)).toEqual([70_001, 70_005, 70_009, 70_013, 70_017]);
+    expect(
+      unpackBucket(doc)
+        .filter((c) => c.fallback_from != null)
+        .map((c) => c.fallback_from),
+    ).toEqual([70_001, 70_005, 70_009, 70_013, 70_017]);
   });
 
   it('give back only the clicks a filter keeps, the same as filtering every click', () => {

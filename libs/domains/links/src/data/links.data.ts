@@ -215,7 +215,10 @@ export class LinksData extends DomainHandle {
     if (!checks.size) return;
     await this.models.Link.bulkWrite(
       [...checks].map(([code, on]) => ({
-        updateOne: { filter: { _id: code }, update: on ? { $set: { check_landing: true, updated_at: now } } : { $unset: { check_landing: 1 }, $set: { updated_at: now } } },
+        updateOne: {
+          filter: { _id: code },
+          update: on ? { $set: { check_landing: true, updated_at: now } } : { $unset: { check_landing: 1 }, $set: { updated_at: now } },
+        },
       })),
       { ordered: false },
     );
