@@ -13,14 +13,13 @@
 import { compareDecimals, decimal128String, type Decimal128Like } from '@cw/money';
 import type { ProgramsData } from '@cw/programs';
 import type { LinksData, LinkRow } from './data/links.data';
-import type { RedirectTarget } from './redirect-targets';
-import { ensureLinks, type LinkProduct } from './tracked-links';
+import type { DeadReason, FallbackAnswer, FallbackPlan } from './redirect-targets';
+
+export type { DeadReason, FallbackAnswer, FallbackPlan };
+import { ensureLinks } from './tracked-links';
 
 /** How long a catalog row stays served after it was last seen (the catalog's FRESHNESS_HOURS). */
 const FRESH_MS = 48 * 3_600_000;
-
-/** Why a product link is dead. */
-export type DeadReason = 'out_of_stock' | 'not_served' | 'program_paused' | 'program_ended' | 'not_approved';
 
 /** What the fallback reads of the catalog (CatalogData has these; links does not depend on the catalog lib). */
 export interface FallbackCatalog {
@@ -37,34 +36,6 @@ export interface FallbackCatalog {
 /** What the fallback reads of the account: its `link_fallback` setting. */
 export interface FallbackAccounts {
   publisherById(id: string): Promise<{ link_fallback?: boolean | null } | null>;
-}
-
-/** Where a dead product link's click goes in one visitor market. */
-export type FallbackAnswer =
-  /**
-   * The publisher's link at the program that answered: its code, and its target once the tracker
-   * has read it (kept with the answer, so a click reads no cache: it lives as long as the plan).
-   */
-  | { kind: 'other'; code: string; programId: number; target?: RedirectTarget }
-  /** The link's own program's landing page. */
-  | { kind: 'landing' }
-  /** The link's own landing URL, as without a fallback (the fallback is off and no landing page takes clicks). */
-  | { kind: 'own' }
-  /** Nowhere: the tracker's page saying so. */
-  | { kind: 'page' };
-
-/** A dead product link as its cached target carries it. */
-export interface FallbackPlan {
-  reason: DeadReason;
-  /** The link's program. */
-  from: number;
-  product: LinkProduct;
-  /** Fallback to another program allowed (the link's and the account's switches). */
-  enabled: boolean;
-  /** The program's landing page, while it takes the publisher's clicks (active, approved). */
-  landingUrl?: string;
-  /** Answers per visitor market, as found (a promise while being found). */
-  answers: Map<string, FallbackAnswer | Promise<FallbackAnswer>>;
 }
 
 export class LinkFallback {

@@ -12,7 +12,8 @@ import type { CacheNamespace, CacheSpec } from '@cw/cache';
 import type { ProgramsData } from '@cw/programs';
 import type { LinksData } from './data/links.data';
 import { compileRoutes, type CompiledRoute } from './link-routes';
-import type { FallbackPlan, LinkFallback } from './link-fallback';
+import type { LinkRow } from './data/links.data';
+import type { LinkProduct } from './tracked-links';
 
 /** A route as the redirect follows it: its match and its destination around the click id. */
 export interface RedirectRoute extends CompiledRoute {
@@ -37,6 +38,46 @@ export interface RedirectTarget {
   landingAround?: [string, string];
 }
 
+/** Why a product link is dead. */
+export type DeadReason = 'out_of_stock' | 'not_served' | 'program_paused' | 'program_ended' | 'not_approved';
+
+/** Where a dead product link's click goes in one visitor market. */
+export type FallbackAnswer =
+  /**
+   * The publisher's link at the program that answered: its code, and its target once the tracker
+   * has read it (kept with the answer, so a click reads no cache: it lives as long as the plan).
+   */
+  | { kind: 'other'; code: string; programId: number; target?: RedirectTarget }
+  /** The link's own program's landing page. */
+  | { kind: 'landing' }
+  /** The link's own landing URL, as without a fallback (the fallback is off and no landing page takes clicks). */
+  | { kind: 'own' }
+  /** Nowhere: the tracker's page saying so. */
+  | { kind: 'page' };
+
+/** A dead product link as its cached target carries it. */
+export interface FallbackPlan {
+  reason: DeadReason;
+  /** The link's program. */
+  from: number;
+  product: LinkProduct;
+  /** Fallback to another program allowed (the link's and the account's switches). */
+  enabled: boolean;
+  /** The program's landing page, while it takes the publisher's clicks (active, approved). */
+  landingUrl?: string;
+  /** Answers per visitor market, as found (a promise while being found). */
+  answers: Map<string, FallbackAnswer | Promise<FallbackAnswer>>;
+}
+
+/** What the resolver asks of the GTIN fallback (link-fallback.ts's LinkFallback). */
+export interface FallbackPlanner {
+  planFor(
+    link: Pick<LinkRow, 'publisher_id' | 'program_id' | 'product' | 'fallback'>,
+    program: { status?: string | null; default_landing_url?: string | null } | null,
+    now?: Date,
+  ): Promise<FallbackPlan | undefined>;
+}
+
 export const REDIRECT_TARGETS_CACHE: CacheSpec = {
   name: 'links.redirectTargets',
   keeps:
@@ -54,7 +95,7 @@ export class RedirectResolver {
     private readonly data: { links: LinksData; programs: ProgramsData },
     private readonly targets: CacheNamespace<string, RedirectTarget>,
     /** The GTIN fallback (product links); absent: product links are followed as any link. */
-    private readonly fallback?: LinkFallback,
+    private readonly fallback?: FallbackPlanner,
   ) {}
 
   /** The kept target of a code, without any read (undefined: not kept or no longer fresh). */
