@@ -9,6 +9,7 @@ import { ApiError } from '@cw/errors';
 import type { Principal } from '@cw/auth';
 import { useCase } from '@cw/usecase';
 import { conversionView, type ConversionRecord } from '@cw/conversions';
+import { CONVERSION_SCHEMA } from './conversion.views';
 import { listConversions } from './reporting.service';
 import { own, type ReportsDeps } from './deps';
 
@@ -52,6 +53,7 @@ export const CONVERSION_DETAIL_SCHEMA = {
     click_id: { type: ['string', 'null'] },
     deeplink_id: { type: ['string', 'null'] },
     source: { type: 'string', enum: ['v1', 'ledger'] },
+    channel: CONVERSION_SCHEMA.properties.channel,
     reason: { type: ['string', 'null'], description: 'Ledger entries only.' },
     reversed: { type: 'boolean' },
     occurred_at: { type: 'string', format: 'date-time' },

@@ -4,7 +4,8 @@ import { pageEnvelopeSchema } from '@cw/usecase';
 
 const BY_CURRENCY = { type: 'object', additionalProperties: { type: 'string' }, description: 'Decimal strings per ISO 4217 currency.' };
 
-const CONVERSION = {
+/** One conversion as the list shows it (the detail adds its events: conversion-detail.service.ts). */
+export const CONVERSION_SCHEMA = {
   type: 'object',
   required: [
     'id',
@@ -48,7 +49,7 @@ const CONVERSION = {
 };
 
 /** The response of GET /conversions/ (OpenAPI and the MCP tools' output schema). */
-export const CONVERSION_PAGE_SCHEMA = pageEnvelopeSchema(CONVERSION, { cursor: true });
+export const CONVERSION_PAGE_SCHEMA = pageEnvelopeSchema(CONVERSION_SCHEMA, { cursor: true });
 (CONVERSION_PAGE_SCHEMA.properties as Record<string, unknown>).subid_rollup = {
   type: 'array',
   description: 'Per sub-ID over the whole filtered set, not only this page.',
