@@ -19,7 +19,7 @@ import { Types } from 'mongoose';
 import { addDecimals, formatDecimal, parseDecimal } from '@cw/money';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, QUARTERS, type CellInc, type Grain, type View } from './cells';
 import { own, type StatsDeps } from './deps';
-import type { Fact, StatsQuery } from './reader';
+import type { Fact, StatsQuery } from './facts';
 import { addCounters, addSlot, emptySums, factsOf, type SlotCounters, type Sums } from './sums';
 
 type Deps = Pick<StatsDeps, 'data'>;

@@ -4,7 +4,7 @@
  */
 import { decimal128Dec, formatDecimal, parseDecimal, type Dec, type Decimal128Like } from '@cw/money';
 import type { StoredCounters } from './cells';
-import type { Fact } from './reader';
+import type { Fact } from './facts';
 
 /** Sums of one bucket: clicks, and per conversion counter `{n, sale, commission}`. */
 export interface Sums {
