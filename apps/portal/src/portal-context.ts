@@ -6,7 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from '@cw/errors';
-import { notAuthenticated, type Principal } from '@cw/auth';
+import { authorize, notAuthenticated, type Policy, type Principal } from '@cw/auth';
+import { idempotent } from '@cw/idempotency';
 import { clientNetwork } from '@cw/audit';
 import { enforceRateLimit } from '@cw/ratelimit';
 import { portalPrincipal, resolveSession, type PeopleDeps, type RequestOrigin, type SessionContext } from '@cw/people';
@@ -115,6 +116,24 @@ export function memberOf(deps: PortalDeps): Middleware {
 }
 
 export const principalIn = (ctx: Context): Principal => ctx.state.principal as Principal;
+
+/** The member's role checked against the use case's policy before the body is read (a refused role learns 403, not the form's rules). */
+export function mayWrite(policy: Policy): Middleware {
+  return async (ctx, next) => {
+    authorize(principalIn(ctx), policy);
+    await next();
+  };
+}
+
+/** A member's write under an Idempotency-Key: the role checked before the key is claimed (a refusal is not stored under it). */
+export function idempotentWrite(deps: PortalDeps, policy: Policy, route: string): Middleware[] {
+  return [
+    spendPortalBudget(deps),
+    memberOf(deps),
+    mayWrite(policy),
+    idempotent({ data: deps.data.idempotency, account: (ctx) => principalIn(ctx).publisher._id, route }),
+  ];
+}
 
 /** Attempts before a session exists (sign-in, sign-up, resets) spend the address's budget. */
 export function perAddress(deps: PortalDeps): Middleware {

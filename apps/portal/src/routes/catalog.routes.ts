@@ -6,10 +6,9 @@
  * across both surfaces.
  */
 import type { Middleware } from 'koa';
-import { authorize, type Policy } from '@cw/auth';
+import type { Policy } from '@cw/auth';
 import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
-import { idempotent } from '@cw/idempotency';
 import { LINK_TOTALS_INPUT, linkTotals } from '@cw/reports';
 import { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LINK_SCHEMA, LIST_LINKS_INPUT, listLinks } from '@cw/links';
 import {
@@ -22,7 +21,7 @@ import {
   listPrograms,
   PROGRAM_SCHEMA,
 } from '@cw/programs';
-import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { idempotentWrite, memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 
 const ACCOUNT = { account: { type: 'string', description: 'An account the person belongs to (pub_…).' } };
@@ -62,14 +61,7 @@ export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
    * A write: the person's role checked before the Idempotency-Key is claimed (a refusal is not
    * stored under the key), then the key (the API's route name: one scope for both surfaces).
    */
-  const write = (name: string, policy: Policy): Middleware[] => [
-    ...member,
-    async (ctx, next) => {
-      authorize(principalIn(ctx), policy);
-      await next();
-    },
-    idempotent({ data: deps.data.idempotency, account: (ctx) => principalIn(ctx).publisher._id, route: name }),
-  ];
+  const write = (name: string, policy: Policy): Middleware[] => idempotentWrite(deps, policy, name);
   return [
     route({
       method: 'GET',

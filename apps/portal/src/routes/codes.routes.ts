@@ -6,8 +6,6 @@
  * (`POST /codes`), so a key replays across both surfaces; asking again for a code the account
  * holds answers that code.
  */
-import type { Middleware } from 'koa';
-import { authorize } from '@cw/auth';
 import {
   CODE_PAGE_SCHEMA,
   CODE_RULES_INPUT,
@@ -20,8 +18,7 @@ import {
   requestCode,
 } from '@cw/codes';
 import { route, type RouteSpec } from '@cw/http';
-import { idempotent } from '@cw/idempotency';
-import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { idempotentWrite, memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 
 const TAGS = ['Codes'];
@@ -35,15 +32,7 @@ const ERRORS = {
 
 export function codesRoutes(deps: PortalDeps): RouteSpec[] {
   const member = [spendPortalBudget(deps), memberOf(deps)];
-  /** The person's role checked before the Idempotency-Key is claimed (a refusal is not stored under the key). */
-  const write: Middleware[] = [
-    ...member,
-    async (ctx, next) => {
-      authorize(principalIn(ctx), requestCode.policy);
-      await next();
-    },
-    idempotent({ data: deps.data.idempotency, account: (ctx) => principalIn(ctx).publisher._id, route: 'POST /codes' }),
-  ];
+  const write = idempotentWrite(deps, requestCode.policy, 'POST /codes');
   return [
     route({
       method: 'GET',

@@ -5,12 +5,9 @@
  * POST takes an optional Idempotency-Key under the API's own scope (`POST /inquiries`), so a key
  * replays across both surfaces; filing the same order again answers the first inquiry anyway.
  */
-import type { Middleware } from 'koa';
-import { authorize } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
-import { idempotent } from '@cw/idempotency';
 import { FILE_INQUIRY_INPUT, fileInquiry, getInquiry, INQUIRY_SCHEMA, LIST_INQUIRIES_INPUT, listInquiries } from '@cw/inquiries';
-import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { idempotentWrite, memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 
 const TAGS = ['Inquiries'];
@@ -24,15 +21,7 @@ const ERRORS = {
 
 export function inquiriesRoutes(deps: PortalDeps): RouteSpec[] {
   const member = [spendPortalBudget(deps), memberOf(deps)];
-  /** The person's role checked before the Idempotency-Key is claimed (a refusal is not stored under the key). */
-  const write: Middleware[] = [
-    ...member,
-    async (ctx, next) => {
-      authorize(principalIn(ctx), fileInquiry.policy);
-      await next();
-    },
-    idempotent({ data: deps.data.idempotency, account: (ctx) => principalIn(ctx).publisher._id, route: 'POST /inquiries' }),
-  ];
+  const write = idempotentWrite(deps, fileInquiry.policy, 'POST /inquiries');
   return [
     route({
       method: 'GET',

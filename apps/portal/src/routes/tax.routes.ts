@@ -4,10 +4,9 @@
  * sealed as it arrives and comes back with the taxpayer and VAT ids masked. No API key or app's
  * token reaches it (the publisher API has no such route).
  */
-import { authorize } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { getTaxProfile, TAX_PROFILE_INPUT, updateTaxProfile } from '@cw/payouts';
-import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
+import { mayWrite, memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
 
 const TAGS = ['Payouts'];
@@ -49,13 +48,7 @@ export function taxRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       body: TAX_PROFILE_INPUT,
       // The role is checked before the body: a member who may not change it learns 403, not the form's rules.
-      before: [
-        ...member,
-        async (ctx, next) => {
-          authorize(principalIn(ctx), updateTaxProfile.policy);
-          await next();
-        },
-      ],
+      before: [...member, mayWrite(updateTaxProfile.policy)],
       responses: { 200: E(`The profile, as GET answers it: ${VIEW}`), 400: E('invalid_parameter: a field named in errors[]'), ...ERRORS },
       handler: async (ctx, { body }) => {
         ctx.body = await updateTaxProfile(deps, principalIn(ctx), body);
