@@ -74,6 +74,27 @@ describe('notification settings through the portal API', () => {
     expect((await b.put('/me/notifications', { kinds: {} })).status).toBe(400);
     expect((await request(h.http).get(`${PORTAL_API}/me/notifications`)).status).toBe(401);
   });
+
+  it('keeps the person’s own time zone, refuses one that is not an IANA zone, and clears it with null', async () => {
+    const b = browser(h);
+    await b.signIn(ownerOf(1));
+    expect((await b.get('/me/notifications')).body.timezone).toBeNull();
+    const set = await b.put('/me/notifications', { timezone: 'America/New_York' });
+    expect(set.status).toBe(200);
+    expect(set.body.timezone).toBe('America/New_York');
+    expect((await b.get('/me/notifications')).body.timezone).toBe('America/New_York');
+    for (const bad of ['Mars/Olympus_Mons', 'EST5EDT+1', 42]) {
+      const res = await b.put('/me/notifications', { timezone: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_parameter');
+      expect(JSON.stringify(res.body.errors)).toContain('timezone');
+    }
+    expect((await b.put('/me/notifications', {})).status).toBe(400);
+    expect((await b.get('/me/notifications')).body.timezone).toBe('America/New_York');
+    const cleared = await b.put('/me/notifications', { timezone: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.timezone).toBeNull();
+  });
 });
 
 describe('a payout paid mail', () => {
@@ -243,5 +264,30 @@ describe('the weekly summary', () => {
     expect(mailsTo(h.deps.demo!.fixtures.analyst_login.email, /Your week on/)).toHaveLength(0);
     // Outside Monday 08:00 to Tuesday's end nothing is due.
     expect(weekDue(account.timezone, new Date(due!.to + 3 * 86_400_000))).toBeNull();
+  });
+
+  it('comes in the person’s own time zone, set in their notification settings, over that zone’s week', async () => {
+    const zone = 'Pacific/Kiritimati'; // UTC+14: its Monday 09:00 is Sunday in UTC
+    const b = browser(h);
+    await b.signIn(ownerOf(1));
+    expect((await b.put('/me/notifications', { timezone: zone })).status).toBe(200);
+    const account = (await h.deps.data.auth.publisherById(pub(1).account_id))!;
+    // An hour three weeks back when the week is due in Kiritimati but not in the account's own zone.
+    let now = new Date(Date.now() - 21 * 86_400_000);
+    let due = weekDue(zone, now);
+    for (let back = 0; (!due || weekDue(account.timezone, now)) && back < 8 * 24; back++) {
+      now = new Date(now.getTime() - 3_600_000);
+      due = weekDue(zone, now);
+    }
+    expect(due).toBeTruthy();
+    expect(weekDue(account.timezone, now)).toBeNull();
+    expect((await queueWeeklySummaries(h.deps, now)).queued).toBeGreaterThanOrEqual(1);
+    const firstDay = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${addDays(due!.week, -7)}T00:00:00Z`));
+    const ofWeek = () => mailsTo(ownerOf(1).email, /Your week on/).filter((m) => m.body.includes(`, ${firstDay} to `));
+    const [mail] = await until(() => (ofWeek().length ? ofWeek() : null));
+    expect(mail!.body).toContain(`(${zone})`);
+    const expected = await weeklyNumbers(h.deps, { publisherId: account._id, from: due!.from, to: due!.to });
+    expect(mail!.body).toContain(`Clicks: ${new Intl.NumberFormat('en').format(expected.clicks)}`);
+    await b.put('/me/notifications', { timezone: null });
   });
 });

@@ -42,7 +42,7 @@ export function notificationsRoutes(deps: PortalDeps): RouteSpec[] {
       method: 'GET',
       path: '/me/notifications',
       operationId: 'getNotificationSettings',
-      summary: 'The signed-in person’s notification mail: each kind, on or off, and whether they receive it in any account',
+      summary: 'The signed-in person’s notification mail: each kind, on or off, whether they receive it in any account, and their own time zone',
       tags: TAGS,
       before: [signedIn],
       responses: { 200: { description: 'The settings', schema: NOTIFICATION_SETTINGS_SCHEMA }, 401: E('Not signed in'), 429: E('Rate limited') },
@@ -54,13 +54,16 @@ export function notificationsRoutes(deps: PortalDeps): RouteSpec[] {
       method: 'PUT',
       path: '/me/notifications',
       operationId: 'updateNotificationSettings',
-      summary: 'Turn kinds of notification mail on or off for the signed-in person (kinds left out keep their setting)',
+      summary:
+        'Turn kinds of notification mail on or off for the signed-in person (kinds left out keep their setting), or set their own time zone (the weekly summary’s)',
       tags: TAGS,
       body: NOTIFICATION_CHOICES_INPUT,
       before: [signedIn],
       responses: {
         200: { description: 'The settings after the change', schema: NOTIFICATION_SETTINGS_SCHEMA },
-        400: E('invalid_parameter or unknown_parameter: a kind that does not exist, or a value that is not true or false'),
+        400: E(
+          'invalid_parameter or unknown_parameter: a kind that does not exist, a value that is not true or false, or a timezone that is not an IANA time zone nor null',
+        ),
         401: E('Not signed in'),
         403: E('csrf_failed'),
         429: E('Rate limited'),

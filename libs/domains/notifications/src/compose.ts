@@ -217,7 +217,7 @@ export async function composeNotice(
     case 'links_unhealthy':
       return linksUnhealthyMail(deps, notice.publisherId, name);
     case 'weekly_summary':
-      return weeklyMail(deps, notice, name, account.timezone ?? 'UTC');
+      return weeklyMail(deps, notice, name, notice.zone ?? account.timezone ?? 'UTC');
     default: {
       // The payouts lib's notices (paid, failed, method or tax details changed): its words. The job
       // carries no bytes: a paid payout's statement is loaded now, by reference, and attached.

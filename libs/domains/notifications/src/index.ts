@@ -5,8 +5,15 @@ export { MAIL_JOB, NotificationsData, notificationsDomain } from './data/notific
 export type { Choices, MailJobData, NotificationsModels } from './data/notifications.data';
 export type { NotificationPreferenceDoc, NotificationSendDoc } from './data/notifications.schema';
 export type { NotificationsDeps, NotifyDeps } from './deps';
-export { enabledFor, NOTIFICATION_CHOICES_INPUT, NOTIFICATION_SETTINGS_SCHEMA, notificationSettings, updateNotificationSettings } from './preferences.service';
-export type { NotificationSetting } from './preferences.service';
+export {
+  enabledFor,
+  NOTIFICATION_CHOICES_INPUT,
+  NOTIFICATION_SETTINGS_SCHEMA,
+  notificationSettings,
+  summaryZone,
+  updateNotificationSettings,
+} from './preferences.service';
+export type { NotificationSetting, NotificationSettings } from './preferences.service';
 export { enabledMembers, notifier, notifyPeople } from './notify';
 export type { InquiryDecidedNotice, LinksUnhealthyNotice, Notice, PostbackFailingNotice, ReversalNotice, WeeklySummaryNotice } from './notify';
 export { readUnsubscribeToken, unsubscribeToken } from './unsubscribe-token';

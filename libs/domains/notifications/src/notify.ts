@@ -54,7 +54,7 @@ export interface LinksUnhealthyNotice {
   publisherId: string;
 }
 
-/** Last week's numbers of an account (`week`: the Monday it ends on, in the account's zone). */
+/** Last week's numbers of an account (`week`: the Monday it ends on, in `zone`: the person's, else the account's). */
 export interface WeeklySummaryNotice {
   kind: 'weekly_summary';
   publisherId: string;
@@ -62,6 +62,8 @@ export interface WeeklySummaryNotice {
   /** The week's range, [from, to) in epoch ms. */
   from: number;
   to: number;
+  /** The IANA zone the week was taken in (jobs queued before it existed: the account's). */
+  zone?: string;
 }
 
 export type Notice = PayoutNotice | ReversalNotice | InquiryDecidedNotice | PostbackFailingNotice | LinksUnhealthyNotice | WeeklySummaryNotice;

@@ -1,13 +1,16 @@
 /**
  * The weekly summary's pass (the worker's `mail:weekly-summaries` job, every 15 minutes): every
- * membership page by page; for each account whose local time (the account's time zone: persons
- * have none) is between Monday 08:00 and the end of Tuesday, each member who has the summary on
- * gets last week's (Monday to Sunday) queued once: the key (person, account, week) is claimed
- * first, so a pass run again, by another worker or after a crash, sends nothing twice.
+ * membership page by page; each member who has the summary on and whose local time is between
+ * Monday 08:00 and the end of Tuesday gets last week's (Monday to Sunday) queued once. Local means
+ * in the person's own time zone (`/settings/notifications`), else the account's, else UTC. The key
+ * (person, account, week) is claimed first, so a pass run again, by another worker or after a
+ * crash, sends nothing twice; a person who changes zone within the window keeps the same Monday
+ * (two zones' windows never overlap on different Mondays), so is not mailed twice either.
  */
 import { addDays, zoneCalendar, type Calendar } from '@cw/stats';
 import type { NotifyDeps } from './deps';
 import { enabledMembers } from './notify';
+import { summaryZone } from './preferences.service';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -59,20 +62,26 @@ export async function queueWeeklySummaries(deps: NotifyDeps, now = new Date(), o
     if (!page.length) break;
     after = page[page.length - 1]!._id;
     result.members += page.length;
-    const accounts = new Map((await deps.data.auth.publishersByIds([...new Set(page.map((m) => m.account_id))])).map((a) => [a._id, a] as const));
-    const due = new Map<string, { week: string; from: number; to: number }>();
-    for (const [id, a] of accounts) {
-      if (a.status !== 'active') continue;
-      const w = weekDue(a.timezone, now);
-      if (w) due.set(id, w);
+    const [accounts, zones] = await Promise.all([
+      deps.data.auth.publishersByIds([...new Set(page.map((m) => m.account_id))]).then((rows) => new Map(rows.map((a) => [a._id, a] as const))),
+      deps.data.notifications.zonesOf([...new Set(page.map((m) => m.user_id))]),
+    ]);
+    /** Per membership id: the week due in the person's zone (else the account's), with that zone. */
+    const due = new Map<string, { week: string; from: number; to: number; zone: string }>();
+    for (const m of page) {
+      const a = accounts.get(m.account_id);
+      if (a?.status !== 'active') continue;
+      const zone = summaryZone(zones.get(m.user_id), a.timezone);
+      const w = weekDue(zone, now);
+      if (w) due.set(m._id, { ...w, zone });
     }
     const candidates = await enabledMembers(
       deps,
       'weekly_summary',
-      page.filter((m) => due.has(m.account_id)),
+      page.filter((m) => due.has(m._id)),
     );
     if (!candidates.length) continue;
-    const keyOf = (m: { user_id: string; account_id: string }) => `weekly_summary:${m.account_id}:${m.user_id}:${due.get(m.account_id)!.week}`;
+    const keyOf = (m: { _id: string; user_id: string; account_id: string }) => `weekly_summary:${m.account_id}:${m.user_id}:${due.get(m._id)!.week}`;
     const claimed = await deps.data.notifications.claim(
       candidates.map((m) => ({ key: keyOf(m), kind: 'weekly_summary' as const, expiresAt: new Date(now.getTime() + 9 * DAY_MS) })),
       now,
@@ -81,11 +90,11 @@ export async function queueWeeklySummaries(deps: NotifyDeps, now = new Date(), o
     try {
       await deps.data.notifications.enqueue(
         jobs.map((m) => {
-          const w = due.get(m.account_id)!;
+          const w = due.get(m._id)!;
           return {
             user_id: m.user_id,
             account_id: m.account_id,
-            notice: { kind: 'weekly_summary', publisherId: m.account_id, week: w.week, from: w.from, to: w.to },
+            notice: { kind: 'weekly_summary', publisherId: m.account_id, week: w.week, from: w.from, to: w.to, zone: w.zone },
           };
         }),
       );

@@ -22,13 +22,19 @@ export interface UnsubscribeView {
   enabled?: false;
 }
 
+export interface NotificationSettings {
+  /** The person's own IANA time zone (the weekly summary's), or null: each account's zone. */
+  timezone: string | null;
+  kinds: NotificationSetting[];
+}
+
 export const notificationsKey = ['notifications'] as const;
 
 export const notificationSettingsQuery = () =>
-  queryOptions({ queryKey: notificationsKey, queryFn: () => api<{ kinds: NotificationSetting[] }>('/me/notifications'), staleTime: 0 });
+  queryOptions({ queryKey: notificationsKey, queryFn: () => api<NotificationSettings>('/me/notifications'), staleTime: 0 });
 
-export const saveNotificationSettings = (kinds: Record<string, boolean>) =>
-  api<{ kinds: NotificationSetting[] }>('/me/notifications', { method: 'PUT', body: { kinds } });
+export const saveNotificationSettings = (change: { kinds: Record<string, boolean>; timezone: string | null }) =>
+  api<NotificationSettings>('/me/notifications', { method: 'PUT', body: change });
 
 export const previewUnsubscribe = (token: string) => api<UnsubscribeView>('/unsubscribe/preview', { method: 'POST', body: { token }, auth: 'public' });
 

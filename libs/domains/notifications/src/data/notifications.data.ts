@@ -46,10 +46,23 @@ export class NotificationsData extends DomainHandle {
     return new Map(rows.map((r) => [r._id, r.choices ?? {}]));
   }
 
-  /** Records choices (the kinds named; others keep theirs). */
-  async choose(userId: string, choices: Choices, now = new Date()): Promise<void> {
+  /** Each person's own time zone (a person without one is left out). */
+  async zonesOf(userIds: string[]): Promise<Map<string, string>> {
+    if (!userIds.length) return new Map();
+    const rows = await open(this)
+      .NotificationPreference.find({ _id: { $in: userIds }, timezone: { $type: 'string' } }, { timezone: 1 })
+      .lean<Array<{ _id: string; timezone: string }>>();
+    return new Map(rows.map((r) => [r._id, r.timezone]));
+  }
+
+  /**
+   * Records choices (the kinds named; others keep theirs) and, when `timezone` is given, the
+   * person's own zone (null: none, each account's zone decides).
+   */
+  async choose(userId: string, choices: Choices, now = new Date(), opts: { timezone?: string | null } = {}): Promise<void> {
     const set: Record<string, unknown> = { updated_at: now };
     for (const [kind, on] of Object.entries(choices)) set[`choices.${kind}`] = on;
+    if (opts.timezone !== undefined) set.timezone = opts.timezone;
     await open(this).NotificationPreference.updateOne({ _id: userId }, { $set: set }, { upsert: true });
   }
 

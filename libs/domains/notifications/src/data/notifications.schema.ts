@@ -3,12 +3,14 @@ import { Schema, type InferSchemaType } from 'mongoose';
 /**
  * A person's notification choices (`/settings/notifications`, the unsubscribe links): one row per
  * person (`_id` = the person's id), `choices` holding only the kinds they chose (on or off); a kind
- * without a choice takes its default (../kinds.ts).
+ * without a choice takes its default (../kinds.ts). `timezone`: the person's own IANA zone (the
+ * weekly summary's week and send hour), null or absent for none (then each account's zone decides).
  */
 export const notificationPreferenceSchema = new Schema(
   {
     _id: { type: String, required: true }, // usr_…
     choices: { type: Schema.Types.Mixed, default: {} },
+    timezone: { type: String, default: null },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false, minimize: false },

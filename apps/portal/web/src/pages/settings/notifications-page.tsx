@@ -1,11 +1,12 @@
 /** Settings, Notifications: which mail the signed-in person gets (their own choices, whatever account they look from). */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notificationSettingsQuery, notificationsKey, saveNotificationSettings, type NotificationSetting } from '../../api/notifications';
+import { notificationSettingsQuery, notificationsKey, saveNotificationSettings, type NotificationSettings } from '../../api/notifications';
 import { useAnnounce } from '../../components/announcer';
 import { ErrorNotice, Loading, Notice } from '../../components/feedback';
-import { Form, SubmitButton, Toggle, useFormState } from '../../components/form';
+import { Form, SelectField, SubmitButton, Toggle, useFormState } from '../../components/form';
 import { Page, Section } from '../../components/page';
+import { timeZones } from '../../lib/format';
 
 const DOC_TITLE = 'Notifications · Settings';
 
@@ -27,19 +28,26 @@ export function NotificationsPage() {
       ) : settings.isError ? (
         <ErrorNotice error={settings.error} onRetry={() => void settings.refetch()} />
       ) : (
-        <Choices kinds={settings.data.kinds} />
+        <Choices settings={settings.data} />
       )}
     </Page>
   );
 }
 
-function Choices({ kinds }: { kinds: NotificationSetting[] }) {
+function Choices({ settings }: { settings: NotificationSettings }) {
+  const { kinds } = settings;
   const announce = useAnnounce();
   const queryClient = useQueryClient();
-  const form = useFormState(null, Object.fromEntries(kinds.map((k) => [k.kind, k.label])));
+  const form = useFormState(null, { ...Object.fromEntries(kinds.map((k) => [k.kind, k.label])), timezone: 'Your time zone' });
   const [values, setValues] = useState<Record<string, boolean>>(() => Object.fromEntries(kinds.map((k) => [k.kind, k.enabled])));
+  const [timezone, setTimezone] = useState(settings.timezone ?? '');
   const [saved, setSaved] = useState(false);
   useEffect(() => setValues(Object.fromEntries(kinds.map((k) => [k.kind, k.enabled]))), [kinds]);
+  useEffect(() => setTimezone(settings.timezone ?? ''), [settings.timezone]);
+  const zones = useMemo(
+    () => [{ value: '', label: 'Not set (each account’s time zone)' }, ...timeZones(settings.timezone).map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))],
+    [settings.timezone],
+  );
   const save = useMutation({
     mutationFn: saveNotificationSettings,
     onSuccess: (data) => {
@@ -49,7 +57,7 @@ function Choices({ kinds }: { kinds: NotificationSetting[] }) {
     },
     onError: (e) => form.fail(e),
   });
-  const changed = kinds.some((k) => values[k.kind] !== k.enabled);
+  const changed = kinds.some((k) => values[k.kind] !== k.enabled) || timezone !== (settings.timezone ?? '');
   return (
     <Section title="Mail you get" description="Turn a kind off and no mail of it reaches you; turn it on again whenever you like.">
       <Form
@@ -58,9 +66,20 @@ function Choices({ kinds }: { kinds: NotificationSetting[] }) {
         label="Notification settings"
         onSubmit={() => {
           setSaved(false);
-          save.mutate(values);
+          save.mutate({ kinds: values, timezone: timezone || null });
         }}
       >
+        <SelectField
+          form={form}
+          name="timezone"
+          hint="Your weekly summary covers your Monday to Sunday and arrives from Monday 08:00 in this zone. Not set: each account’s time zone, else UTC."
+          value={timezone}
+          onChange={(v) => {
+            setSaved(false);
+            setTimezone(v);
+          }}
+          options={zones}
+        />
         {kinds.map((k) => (
           <Toggle
             key={k.kind}
