@@ -22,6 +22,8 @@ export interface TrackerApp extends Koa {
   addresses: BatchedCounter;
   /** The redirect of cached codes, mounted by the server factory in front of Koa (`serveApp`). */
   nodeRoutes: readonly NodeRoute[];
+  /** Settles when the AS table of the `datacenter` flag is loaded (it loads beside the traffic from the start). */
+  networksLoaded: Promise<void>;
 }
 
 /** How often the redirects' per-address counts go to the rate-limit store (docs/decisions/0050-tracker-counts-addresses-in-batches.md). */
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): TrackerApp {
   );
   const redirects = new ClickRedirects(deps, app.clicks);
   mountRouter(app, redirectRouter(redirects));
+  app.networksLoaded = redirects.networksLoaded;
   app.addresses = new BatchedCounter(deps.limiter, 'ip', deps.config.rateLimits.ip, {
     flushMs: ADDRESS_COUNT_FLUSH_MS,
     onStoreError: (err) =>

@@ -120,6 +120,7 @@ function localSettings(credentialsPath: string | undefined): Record<string, stri
     POSTBACK_ALLOW_INSECURE: 'true',
     METRICS_TOKEN: typeof kept === 'string' && kept ? kept : randomBytes(24).toString('base64url'),
     GEOIP_FIXTURE: LOCAL_GEOIP_FIXTURE,
+    ASN_FIXTURE: LOCAL_ASN_FIXTURE,
   };
 }
 
@@ -138,6 +139,14 @@ export const LOCAL_GEOIP_FIXTURE = JSON.stringify({
   '198.51.100.128/25': 'CA',
   '192.0.2.0/24': 'JP',
 });
+
+/**
+ * The local platform's hosting network: a benchmarking address range (which no AS table places)
+ * in AWS's AS, so a click flagged `datacenter` can be tried locally with `TRUST_PROXY_HOPS=1` and
+ * `X-Forwarded-For: 198.18.0.7`. Every other address is judged by the package's AS table, loaded
+ * in the background as the platform starts (docs/decisions/0067-datacenter-clicks.md).
+ */
+export const LOCAL_ASN_FIXTURE = JSON.stringify({ '198.18.0.0/24': 16509 });
 
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const credentialsPath = opts.credentialsPath === null ? undefined : (opts.credentialsPath ?? CREDENTIALS_PATH);

@@ -1,6 +1,6 @@
 export { createTestDatabase, redisUrl } from './test-database';
 export type { TestDatabase } from './test-database';
-export { createTestDeps } from './test-deps';
+export { ASN_TEST_TABLE, createTestDeps } from './test-deps';
 export type { TestDeps, TestDepsOptions } from './test-deps';
 export { expectErrorShape, expectStandardHeaders } from './http-assertions';
 export { describeServiceBasics } from './service-basics';

@@ -7,6 +7,7 @@ import { createHttpMetrics, type HttpMetrics } from '@cw/metrics';
 import { openRedis, type RateLimiter, type RedisClient, type Slots } from '@cw/ratelimit';
 import { openServiceDeps, type Models, type PlatformCaches, type PlatformData } from '@cw/runtime';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
 
 export interface TestDeps {
@@ -62,8 +63,15 @@ export interface TestDepsOptions {
  * composition root services run on (`openServiceDeps`), with a test's own database, silent
  * logger, key prefix and, with Redis, its own client.
  */
+/**
+ * A few rows of the `@ip-location-db/asn` package in its layout (AWS, Hetzner, Google, Cloudflare,
+ * Comcast, Deutsche Telekom; IPv4 and IPv6): the tracker's default AS table in tests.
+ */
+export const ASN_TEST_TABLE = resolve(import.meta.dirname, '../../../libs/domains/links/test/fixtures/asn');
+
 export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDeps> {
-  const config = loadConfig({ NODE_ENV: 'test', ...opts.env }, { port: 0 });
+  // The tracker's AS table from a few real rows of the package (ASN_TEST_TABLE), not its 32 MB.
+  const config = loadConfig({ NODE_ENV: 'test', ASN_DATABASE: ASN_TEST_TABLE, ...opts.env }, { port: 0 });
   const shared = opts.sameDatabaseAs;
   const tdb = shared?.tdb ?? (await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }));
   const prefix = shared?.prefix ?? `test_${randomBytes(4).toString('hex')}`;

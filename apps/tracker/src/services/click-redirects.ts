@@ -2,7 +2,8 @@
  * What following a tracked link does, shared by the Koa route and the node route (redirect.node-route.ts): the
  * redirect target (cached), the route that answers a link with routes (the visitor's country from
  * the address, its device from the User-Agent: docs/decisions/0062-smart-link-routes.md), the
- * signed click id, and the click record (bot flags, per-address counting, the route) handed to the
+ * signed click id, and the click record (bot flags, a hosting network's address: docs/decisions/0067-datacenter-clicks.md,
+ * per-address counting, the route) handed to the
  * buffered recorder. A dead product link (its target carries a fallback plan) answers from the
  * visitor's market: the same GTIN at another program (the click is that program's, and records
  * where it fell back from), the program's landing page, or the page that says so
@@ -18,6 +19,8 @@ import {
   LANDING,
   LinkFallback,
   matchRoute,
+  NetworkLookup,
+  readAsnFixture,
   readFixture,
   RedirectResolver,
   type RedirectTarget,
@@ -40,10 +43,14 @@ export class ClickRedirects {
   private readonly key: Buffer;
   /** The visitor's country: asked only for links with routes. */
   readonly countries: CountryLookup;
+  /** The visitor's network: hosting and data-centre addresses flag the click (`datacenter`). */
+  readonly networks: NetworkLookup;
+  /** Settles when the AS table is loaded (started with the tracker; until then only ASN_FIXTURE answers). */
+  readonly networksLoaded: Promise<void>;
   readonly fallback: LinkFallback;
 
   constructor(
-    deps: Pick<AppDeps, 'data' | 'config' | 'caches'>,
+    deps: Pick<AppDeps, 'data' | 'config' | 'caches' | 'logger'>,
     readonly recorder: ClickRecorder,
   ) {
     this.fallback = new LinkFallback(deps.data, deps.config.secretKey);
@@ -54,6 +61,23 @@ export class ClickRedirects {
       database: deps.config.geoipDatabase,
       fixture: deps.config.geoipFixture === undefined ? undefined : readFixture(deps.config.geoipFixture),
     });
+    this.networks = new NetworkLookup({
+      database: deps.config.asnDatabase,
+      fixture: deps.config.asnFixture === undefined ? undefined : readAsnFixture(deps.config.asnFixture),
+      hosting: deps.config.hostingAsns,
+    });
+    // Loaded in slices beside the traffic (readiness does not wait: about a second of CPU for the package's table).
+    const started = Date.now();
+    this.networksLoaded = this.networks.start().then(
+      (table) => {
+        if (table) deps.logger.info({ rows: table.size, ms: Date.now() - started }, 'AS table loaded: hosting networks flag clicks');
+      },
+      (err: unknown) =>
+        deps.logger.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          'AS table not loaded: no click is flagged datacenter (only ASN_FIXTURE answers)',
+        ),
+    );
   }
 
   /** The index of the link's route that answers this reader, else -1 (no routes, or none matches). */
@@ -118,6 +142,7 @@ export class ClickRedirects {
         ip: reader.ip,
         rates: this.rates,
         overIpLimit: reader.overIpLimit,
+        datacenter: this.networks.datacenter(reader.ip),
         route: route >= 0 ? route : -1,
         fallbackFrom,
       },

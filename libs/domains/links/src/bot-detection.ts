@@ -2,7 +2,7 @@
  * Bot flags for clicks: automated user agents by a maintained list (`isbot`, pinned: its pattern
  * follows the crawlers, HTTP clients and monitors in the wild), agents fetching a page for a
  * person (`agent`: flagged, and listed apart by GET /clicks/?bot_reason=agent), a missing user
- * agent, and rate (an address over its per-minute budget, or clicking one link more than RATE_MAX
+ * agent, an address in a hosting network (`datacenter`, judged by the tracker), and rate (an address over its per-minute budget, or clicking one link more than RATE_MAX
  * times in RATE_WINDOW_MS). Flagged clicks are stored and redirected like any other; reports leave
  * them out by default. docs/decisions/0062-smart-link-routes.md.
  */
@@ -16,8 +16,8 @@ import { isbot } from 'isbot';
 const PERSON_AGENT = /ChatGPT-User|Perplexity-User|Claude-User|MistralAI-User|Meta-ExternalFetcher|Google-Read-Aloud|Google-NotebookLM/i;
 
 /**
- * Why a click is flagged. `datacenter` is reserved (docs/decisions/0062-smart-link-routes.md: no
- * maintained hosting-network list installs from npm, so none is flagged yet).
+ * Why a click is flagged. `datacenter`: the address is in a hosting or data-centre network
+ * (visitor-network.ts, docs/decisions/0067-datacenter-clicks.md).
  */
 export type BotReason = 'user_agent' | 'no_user_agent' | 'rate' | 'agent' | 'datacenter';
 

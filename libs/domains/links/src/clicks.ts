@@ -36,6 +36,8 @@ export interface ClickRequest {
   rates: { hit(ipHash: string, linkId: string, now: number): boolean } | undefined;
   /** Over the per-address budget (counted elsewhere, never refused). */
   overIpLimit: boolean;
+  /** The address is in a hosting or data-centre network (`NetworkLookup.datacenter`): a bot signal. */
+  datacenter?: boolean;
   /** The index of the link's route that answered (smart links); absent or -1: the link's own target. */
   route?: number;
   /** A product link's GTIN fallback answered: the link's own program (the target is the program that answered). */
@@ -90,9 +92,12 @@ function knownAgent(raw: string): { ua: string; reason: BotReason | undefined } 
 export function clickRecord(target: ClickTarget, req: ClickRequest, ids: ClickIds, key: Buffer, now = new Date()): ClickRow {
   const { ua, reason: agentReason } = knownAgent(req.userAgent);
   const ipHash = addressHash(key, req.ip);
-  // The per-link rate counts every click not already known as a bot; either rate makes it one.
+  // The agent's reason first (it says more: a crawler or an assistant, wherever it runs), then a
+  // data-centre address; the per-link rate counts every click not already known as a bot; either rate makes it one.
   const reason: BotReason | undefined =
-    agentReason ?? ((req.rates?.hit(ipHash, target.linkId, now.getTime()) ?? false) || req.overIpLimit ? 'rate' : undefined);
+    agentReason ??
+    (req.datacenter ? 'datacenter' : undefined) ??
+    ((req.rates?.hit(ipHash, target.linkId, now.getTime()) ?? false) || req.overIpLimit ? 'rate' : undefined);
   const row: ClickRow = {
     _id: ids.next(target.linkId, { isBot: reason !== undefined }, now.getTime()),
     link_id: target.linkId,
@@ -123,7 +128,8 @@ export const CLICKS_INPUT = {
     bot_reason: {
       type: 'string',
       enum: BOT_REASONS,
-      description: 'Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart.',
+      description:
+        'Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart, `datacenter` the clicks from hosting and data-centre networks.',
     },
     fallback: {
       type: 'boolean',

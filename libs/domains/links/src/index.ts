@@ -32,6 +32,8 @@ export { BOT_REASONS, ClickRateCounter, RATE_MAX, RATE_WINDOW_MS, userAgentReaso
 export { compileRoutes, DEVICES, deviceOf, isCountryCode, matchRoute, MAX_ROUTES, normalRoutes, ROUTES_INPUT } from './link-routes';
 export type { CompiledRoute, Device, LinkRoute } from './link-routes';
 export { CountryLookup, readFixture } from './visitor-country';
+export { AsnTable, HOSTING_NETWORKS, hostingAsns, NetworkLookup, readAsnFixture } from './visitor-network';
+export type { AsnAnswer, HostingNetwork, NetworkLookupOptions } from './visitor-network';
 export {
   ATTENTION_INPUT,
   ATTENTION_SCHEMA,

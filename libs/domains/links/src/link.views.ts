@@ -39,7 +39,11 @@ export const CLICK_SCHEMA = {
     referrer: { type: ['string', 'null'] },
     user_agent: { type: ['string', 'null'] },
     is_bot: { type: 'boolean' },
-    bot_reason: { type: ['string', 'null'], description: 'user_agent, no_user_agent, rate, or agent (an assistant fetching for a person).' },
+    bot_reason: {
+      type: ['string', 'null'],
+      description:
+        'user_agent, no_user_agent, rate, agent (an assistant fetching for a person), or datacenter (an address in a hosting or data-centre network).',
+    },
     route: { type: ['integer', 'null'], description: "The index of the link's route that answered, or null: the link's own landing URL." },
     fallback: {
       type: ['object', 'null'],
