@@ -79,6 +79,30 @@ describe('access tokens on the publisher API', () => {
     }
   });
 
+  it('read the balance entries and payouts with affiliate:read, and request a payout only with payouts:write and as an owner', async () => {
+    const read = await token({ personId: owner, grantId: await grant(owner, 'affiliate:read'), scopes: 'affiliate:read' });
+    const entries = await get('/balance/transactions/?page_size=5', read);
+    expect(entries.status).toBe(200);
+    expect(entries.body.data.length).toBeGreaterThan(0);
+    expect((await get('/payouts/', read)).status).toBe(200);
+    const post = (bearer: string) =>
+      request(http).post(`${BASE}/payouts/`).set('Authorization', `Bearer ${bearer}`).set('Content-Type', 'application/json').send('{}');
+    const refused = await post(read);
+    expectErrorShape(refused, 403, 'insufficient_scope');
+    expect(refused.headers['www-authenticate']).toContain('scope="payouts:write"');
+    // payouts:write alone requests, but reads nothing.
+    const write = await token({ personId: owner, grantId: await grant(owner, 'payouts:write'), scopes: 'payouts:write' });
+    expectErrorShape(await get('/payouts/', write), 403, 'insufficient_scope');
+    const analystWrite = await token({ personId: analyst, grantId: await grant(analyst, 'payouts:write'), scopes: 'payouts:write' });
+    expectErrorShape(await post(analystWrite), 403, 'role_not_allowed');
+    const requested = await post(write);
+    expect(requested.status, JSON.stringify(requested.body)).toBe(201);
+    expect(requested.body).toMatchObject({ status: 'pending', method: { type: 'iban', last4: '3000' } });
+    const one = await get(`/payouts/${requested.body.id}/`, read);
+    expect(one.status).toBe(200);
+    expect(one.body.id).toBe(requested.body.id);
+  });
+
   it('stop at the next request once the grant is revoked, though the token was cached', async () => {
     const g = await grant(owner, 'affiliate:read');
     const t = await token({ personId: owner, grantId: g, scopes: 'affiliate:read' });

@@ -83,11 +83,20 @@ describe('payouts', () => {
     expectErrorShape(await get(`/payouts/${payoutId}/`, pub(1).keys.live), 404, 'not_found');
     expectErrorShape(await get('/payouts/po_nope/', pub().keys.live), 404, 'not_found');
     expectErrorShape(await get('/payouts/?status=sent', pub().keys.live), 400, 'invalid_parameter');
+    const ids = async (status: string) => (await get(`/payouts/?status=${status}`, pub().keys.live)).body.data.map((p: { id: string }) => p.id);
+    expect(await ids('pending')).toContain(payoutId);
+    for (const other of ['in_transit', 'paid', 'failed', 'canceled']) expect(await ids(other)).not.toContain(payoutId);
   });
 
-  it('answers no_payout_method for an account without one; refuses test and read-only keys', async () => {
+  it('answers no_payout_method for an account without one; refuses test, sandbox, read-only and demo keys on every payout route', async () => {
     expectErrorShape(await post('/payouts/', pub(1).keys.live), 409, 'no_payout_method');
-    for (const kind of ['test', 'read_only'] as const) expectErrorShape(await post('/payouts/', pub().keys[kind]), 403, 'credential_not_allowed');
+    for (const kind of ['test', 'sandbox', 'read_only', 'demo'] as const)
+      expectErrorShape(await post('/payouts/', pub().keys[kind]), 403, 'credential_not_allowed');
+    for (const kind of ['test', 'sandbox', 'read_only', 'demo'] as const) {
+      expectErrorShape(await get('/payouts/', pub().keys[kind]), 403, 'credential_not_allowed');
+      expectErrorShape(await get('/payouts/po_000000000000000000000000/', pub().keys[kind]), 403, 'credential_not_allowed');
+      expectErrorShape(await get('/payouts/po_000000000000000000000000/statement', pub().keys[kind]), 403, 'credential_not_allowed');
+    }
     expect((await verifyLedger(deps)).problems).toEqual([]);
   });
 });
