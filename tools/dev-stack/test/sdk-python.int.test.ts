@@ -21,7 +21,8 @@ let site: string;
 
 beforeAll(async () => {
   // A small offers budget: the suite's 429 test spends it and meets Retry-After.
-  platform = await startSdkPlatform({ RATELIMIT_OFFERS_PER_MIN: String(OFFERS_BUDGET) });
+  // The budgets' window is 3 s here (60 s in production), so that Retry-After is seconds, not a minute.
+  platform = await startSdkPlatform({ RATELIMIT_OFFERS_PER_MIN: String(OFFERS_BUDGET), RATELIMIT_WINDOW_SECONDS: '3' });
   const dir = mkdtempSync(join(tmpdir(), 'sdk-python-'));
   await run('python3', ['-m', 'pip', 'wheel', '--no-build-isolation', '--no-deps', '--no-index', '-w', join(dir, 'dist'), '.'], { cwd: PY_DIR });
   const wheel = readdirSync(join(dir, 'dist')).find((f) => f.endsWith('.whl'))!;

@@ -55,6 +55,15 @@ describe('loadConfig', () => {
     expect(c.rateLimits.ip).toBe(5);
   });
 
+  it('keeps rate-limit windows at 60 s; only a test (NODE_ENV=test) shortens them', () => {
+    expect(loadConfig({}, { port: 1 }).rateLimitWindowSeconds).toBe(60);
+    expect(loadConfig({ NODE_ENV: 'test', RATELIMIT_WINDOW_SECONDS: '2' }, { port: 1 }).rateLimitWindowSeconds).toBe(2);
+    expect(() => loadConfig({ RATELIMIT_WINDOW_SECONDS: '2' }, { port: 1 })).toThrow(/RATELIMIT_WINDOW_SECONDS is for tests/);
+    expect(() => loadConfig({ NODE_ENV: 'test', RATELIMIT_WINDOW_SECONDS: '61' }, { port: 1 })).toThrow(
+      /RATELIMIT_WINDOW_SECONDS must be an integer from 1 to 60/,
+    );
+  });
+
   it('reports every problem at once', () => {
     let err: unknown;
     try {

@@ -109,6 +109,12 @@ export interface PlatformConfig {
    */
   trustProxyHops: number;
   rateLimits: Record<BudgetName, number>;
+  /**
+   * The length of every rate-limit budget's window in seconds: 60 (the budgets are per minute).
+   * Tests shorten it (RATELIMIT_WINDOW_SECONDS, NODE_ENV=test only) to meet a Retry-After in
+   * seconds instead of a minute.
+   */
+  rateLimitWindowSeconds: number;
   signin: SigninLimits;
   clickFlushIntervalMs: number;
   /** How often the worker counts the tracker's stored click batches, all stored since together (the clicks' lag in the stats). */
@@ -135,16 +141,6 @@ export interface PlatformConfig {
    * `{"203.0.113.0/24": "DE", "2001:db8::7": "FR"}`; for the local platform and tests.
    */
   geoipFixture: string | undefined;
-  /**
-   * The AS table of the `datacenter` bot flag (ASN_DATABASE): a directory holding
-   * `asn-ipv4-num.csv` and `asn-ipv6-num.csv` in the `@ip-location-db/asn` package's format;
-   * unset: that package's; `off`: no table (ASN_FIXTURE only).
-   */
-  asnDatabase: string | undefined;
-  /** Addresses placed in an AS by hand before the table (ASN_FIXTURE): `{"198.18.0.0/24": 16509}`; for the local platform and tests. */
-  asnFixture: string | undefined;
-  /** AS numbers added to (`123`) or removed from (`-123`) the hosting list (HOSTING_ASNS, comma separated). */
-  hostingAsns: string | undefined;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
   /** maxTimeMS of every other read a request makes (a query setting its own keeps it): over it the API answers 503. */
@@ -323,6 +319,9 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
 
   const rateLimits = {} as Record<BudgetName, number>;
   for (const [name, b] of Object.entries(RATE_LIMIT_BUDGETS)) rateLimits[name as BudgetName] = int(b.env, b.default, 1, 10_000_000);
+  const rateLimitWindowSeconds = int('RATELIMIT_WINDOW_SECONDS', 60, 1, 60);
+  if (rateLimitWindowSeconds !== 60 && nodeEnv !== 'test')
+    problems.push('RATELIMIT_WINDOW_SECONDS is for tests (NODE_ENV=test): the RATELIMIT_*_PER_MIN budgets are per minute');
 
   const config: PlatformConfig = {
     nodeEnv,
@@ -354,6 +353,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     // TRUST_PROXY=true (before hops were counted) means one proxy.
     trustProxyHops: int('TRUST_PROXY_HOPS', bool('TRUST_PROXY', false) ? 1 : 0, 0, 10),
     rateLimits,
+    rateLimitWindowSeconds,
     signin: {
       accountFailures: int('SIGNIN_ACCOUNT_FAILURES', 50, 1, 100),
       addressFailures: int('SIGNIN_ADDRESS_FAILURES', 100, 1, 100_000),
@@ -371,9 +371,6 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     geoipDatabase: str('GEOIP_DATABASE'),
     geoipFixture: str('GEOIP_FIXTURE'),
-    asnDatabase: str('ASN_DATABASE'),
-    asnFixture: str('ASN_FIXTURE'),
-    hostingAsns: str('HOSTING_ASNS'),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     requestQueryTimeoutMs: int('REQUEST_QUERY_TIMEOUT_MS', 10_000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),

@@ -9,7 +9,7 @@
  * kept and sent again with the next (counts of a process killed outright are lost for at most
  * one interval).
  */
-import { WINDOW_SECONDS, type RateLimiter, type RateLimitResult } from './limiter';
+import type { RateLimiter, RateLimitResult } from './limiter';
 
 /** How often keys whose window ended are forgotten. */
 const FORGET_EVERY_MS = 1000;
@@ -72,7 +72,8 @@ export class BatchedCounter {
       allowed: count <= this.limit,
       limit: this.limit,
       remaining: Math.max(0, this.limit - count),
-      resetSeconds: k.resetAt ? Math.max(1, Math.ceil((k.resetAt - now) / 1000)) : WINDOW_SECONDS,
+      resetSeconds: k.resetAt ? Math.max(1, Math.ceil((k.resetAt - now) / 1000)) : this.limiter.windowSeconds,
+      windowSeconds: this.limiter.windowSeconds,
     };
   }
 

@@ -21,10 +21,10 @@ afterAll(() => {
   cluster.disconnect();
 });
 
-const stores: Array<[string, () => RateLimiter]> = [
-  ['memory', () => createMemoryRateLimiter(`t${randomBytes(4).toString('hex')}`)],
-  ['redis', () => createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`)],
-  ['redis cluster', () => createRedisRateLimiter(cluster, `t${randomBytes(4).toString('hex')}`)],
+const stores: Array<[string, (windowSeconds?: number) => RateLimiter]> = [
+  ['memory', (windowSeconds) => createMemoryRateLimiter(`t${randomBytes(4).toString('hex')}`, { windowSeconds })],
+  ['redis', (windowSeconds) => createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`, { windowSeconds })],
+  ['redis cluster', (windowSeconds) => createRedisRateLimiter(cluster, `t${randomBytes(4).toString('hex')}`, { windowSeconds })],
 ];
 
 describe.each(stores)('%s rate limiter', (_name, make) => {
@@ -36,6 +36,22 @@ describe.each(stores)('%s rate limiter', (_name, make) => {
     expect(results.map((r) => r.remaining)).toEqual([2, 1, 0, 0]);
     expect(results[3].resetSeconds).toBeGreaterThanOrEqual(1);
     expect(results[3].resetSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it('keeps a shortened window when a test asks for one (windowSeconds), and says so in its results', async () => {
+    const short = make(1);
+    expect(short.windowSeconds).toBe(1);
+    expect((await short.consume('offers', 'a', 1)).allowed).toBe(true);
+    const refused = await short.consume('offers', 'a', 1);
+    expect(refused).toMatchObject({ allowed: false, resetSeconds: 1, windowSeconds: 1 });
+    // Waited for a condition: the next window lets the key in again.
+    let again = refused;
+    for (let i = 0; i < 100 && !again.allowed; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await short.consume('offers', 'a', 1);
+    }
+    expect(again.allowed).toBe(true);
+    expect((await make().consume('offers', 'a', 1)).windowSeconds).toBe(60);
   });
 
   it('keeps budgets and keys apart', async () => {
@@ -122,6 +138,7 @@ describe('redis rate limiter store failure', () => {
     let down = true;
     const redisLimiter = createRedisRateLimiter(redis, `t${randomBytes(4).toString('hex')}`);
     const flaky: RateLimiter = {
+      windowSeconds: redisLimiter.windowSeconds,
       consume: (...args) => (down ? Promise.reject(new RateLimitStoreError(new Error('connection refused'))) : redisLimiter.consume(...args)),
       tally: (...args) => redisLimiter.tally(...args),
     };

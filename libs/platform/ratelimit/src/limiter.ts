@@ -1,12 +1,18 @@
 /**
  * Framework-free rate limiting: one interface, two stores (Redis for production, memory for the
- * one-process dev stack), both from rate-limiter-flexible. Windows are 60 s. A store failure
- * raises RateLimitStoreError: callers answer 503, never an unlimited pass.
+ * one-process dev stack), both from rate-limiter-flexible. Windows are 60 s (a test may shorten
+ * them: `windowSeconds`, RATELIMIT_WINDOW_SECONDS). A store failure raises RateLimitStoreError:
+ * callers answer 503, never an unlimited pass.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Cluster, Redis } from 'ioredis';
 
 export const WINDOW_SECONDS = 60;
+
+export interface RateLimiterOptions {
+  /** The length of every budget's window (default WINDOW_SECONDS; tests shorten it to meet a Retry-After in seconds). */
+  windowSeconds?: number;
+}
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -14,9 +20,13 @@ export interface RateLimitResult {
   remaining: number;
   /** Seconds until the window resets (at least 1 while consumed). */
   resetSeconds: number;
+  /** The window's length (RateLimit-Policy's `w`). */
+  windowSeconds: number;
 }
 
 export interface RateLimiter {
+  /** The length of every budget's window, in seconds. */
+  readonly windowSeconds: number;
   /** Spends one point (or `points`) of `budget` for `key`, whose limit per window is `limit`. */
   consume(budget: string, key: string, limit: number, points?: number): Promise<RateLimitResult>;
   /** The counts of `budget`, in the same store; store failures raise RateLimitStoreError. */
@@ -57,6 +67,7 @@ class FlexibleLimiter implements RateLimiter {
     private readonly factory: Factory,
     private readonly prefix: string,
     private readonly maxTtlSeconds = Number.MAX_SAFE_INTEGER,
+    readonly windowSeconds = WINDOW_SECONDS,
   ) {}
 
   tally(budget: string, ttlSeconds: number): Tally {
@@ -73,7 +84,7 @@ class FlexibleLimiter implements RateLimiter {
   private limiterFor(budget: string, limit: number): RateLimiterAbstract {
     const id = `${budget}:${limit}`;
     let l = this.limiters.get(id);
-    if (!l) this.limiters.set(id, (l = this.factory({ points: limit, duration: WINDOW_SECONDS, keyPrefix: `${this.prefix}:${budget}` })));
+    if (!l) this.limiters.set(id, (l = this.factory({ points: limit, duration: this.windowSeconds, keyPrefix: `${this.prefix}:${budget}` })));
     return l;
   }
 
@@ -83,6 +94,7 @@ class FlexibleLimiter implements RateLimiter {
       limit,
       remaining: Math.max(0, res.remainingPoints),
       resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      windowSeconds: this.windowSeconds,
     });
     try {
       return toResult(await this.limiterFor(budget, limit).consume(key, points), true);
@@ -109,10 +121,15 @@ function flexibleTally(l: RateLimiterAbstract): Tally {
   };
 }
 
-export function createMemoryRateLimiter(prefix = 'rl'): RateLimiter {
-  return new FlexibleLimiter((o) => new RateLimiterMemory(o), prefix, MEMORY_TALLY_MAX_TTL_SECONDS);
+export function createMemoryRateLimiter(prefix = 'rl', opts: RateLimiterOptions = {}): RateLimiter {
+  return new FlexibleLimiter((o) => new RateLimiterMemory(o), prefix, MEMORY_TALLY_MAX_TTL_SECONDS, opts.windowSeconds);
 }
 
-export function createRedisRateLimiter(redis: Redis | Cluster, prefix = 'rl'): RateLimiter {
-  return new FlexibleLimiter((o) => new RateLimiterRedis({ ...o, storeClient: redis, rejectIfRedisNotReady: true }), prefix);
+export function createRedisRateLimiter(redis: Redis | Cluster, prefix = 'rl', opts: RateLimiterOptions = {}): RateLimiter {
+  return new FlexibleLimiter(
+    (o) => new RateLimiterRedis({ ...o, storeClient: redis, rejectIfRedisNotReady: true }),
+    prefix,
+    Number.MAX_SAFE_INTEGER,
+    opts.windowSeconds,
+  );
 }

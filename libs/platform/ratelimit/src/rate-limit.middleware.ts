@@ -1,6 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from '@cw/errors';
-import { RateLimitStoreError, WINDOW_SECONDS, type RateLimiter, type RateLimitResult } from './limiter';
+import { RateLimitStoreError, type RateLimiter, type RateLimitResult } from './limiter';
 
 /** Retry-After while the limiter's store is failing. */
 export const STORE_RETRY_SECONDS = 5;
@@ -18,7 +18,7 @@ export function rateLimitHeaders(r: RateLimitResult): string[] {
     'RateLimit-Reset',
     String(r.resetSeconds),
     'RateLimit-Policy',
-    `${r.limit};w=${WINDOW_SECONDS}`,
+    `${r.limit};w=${r.windowSeconds}`,
   ];
 }
 
@@ -36,7 +36,7 @@ export async function countOnly(limiter: RateLimiter, budget: string, key: strin
     return await limiter.consume(budget, key, limit);
   } catch (e) {
     if (!(e instanceof RateLimitStoreError)) throw e;
-    return { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS, failed: e };
+    return { allowed: false, limit, remaining: 0, resetSeconds: STORE_RETRY_SECONDS, windowSeconds: limiter.windowSeconds, failed: e };
   }
 }
 
@@ -56,7 +56,7 @@ export async function enforceRateLimit(ctx: Context, limiter: RateLimiter, budge
   if (outcome !== 'allowed') {
     throw new ApiError({
       code: 'rate_limited',
-      detail: `Rate limit of ${limit} requests per ${WINDOW_SECONDS} seconds exceeded. Retry after ${outcome.resetSeconds} seconds.`,
+      detail: `Rate limit of ${limit} requests per ${outcome.windowSeconds} seconds exceeded. Retry after ${outcome.resetSeconds} seconds.`,
       headers: { 'Retry-After': String(outcome.resetSeconds) },
     });
   }

@@ -171,10 +171,10 @@ export async function openServiceDeps(
   const redis = opts.redis === undefined ? await openRedis(config, (err) => logger.warn({ err: err.message }, 'redis error')) : (opts.redis ?? undefined);
   let limiter: RateLimiter;
   if (redis) {
-    limiter = createRedisRateLimiter(redis, opts.keyPrefix);
+    limiter = createRedisRateLimiter(redis, opts.keyPrefix, { windowSeconds: config.rateLimitWindowSeconds });
     checks.push({ name: 'redis', check: async () => void (await redis.ping()) });
   } else {
-    limiter = createMemoryRateLimiter(opts.keyPrefix);
+    limiter = createMemoryRateLimiter(opts.keyPrefix, { windowSeconds: config.rateLimitWindowSeconds });
   }
   const versions = redis ? new RedisAccessVersions(redis) : (opts.localVersions ?? null);
   announceAccessChanges(db, versions, logger, data);
