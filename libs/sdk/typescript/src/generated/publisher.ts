@@ -728,7 +728,7 @@ export interface operations {
   listClicks: {
     parameters: {
       query?: {
-        /** @description Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart. */
+        /** @description Only clicks flagged for this reason (implies include_bots): `agent` lists the visits of assistants fetching a page for a person apart, `datacenter` the clicks from hosting and data-centre networks. */
         bot_reason?: 'user_agent' | 'no_user_agent' | 'rate' | 'agent' | 'datacenter';
         /** @description Campaign (merchant) id. */
         campaign_id?: string;
@@ -764,7 +764,7 @@ export interface operations {
         content: {
           'application/json': {
             data: {
-              /** @description user_agent, no_user_agent, rate, or agent (an assistant fetching for a person). */
+              /** @description user_agent, no_user_agent, rate, agent (an assistant fetching for a person), or datacenter (an address in a hosting or data-centre network). */
               bot_reason?: string | null;
               campaign_id: number;
               /** Format: date-time */
