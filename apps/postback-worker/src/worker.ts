@@ -1,20 +1,22 @@
 /**
- * The job worker. Every process runs five loops on their own timers, so none waits for another and
+ * The job worker. Every process runs its loops on their own timers, so none waits for another and
  * every replica adds capacity: postback dispatch (jobs/postbacks.job.ts), the events feed's appender
  * (sale events join their account's log), the stats counter (conversion changes and orphaned click
  * batches are counted in the stats read model; each account under its own lease, so replicas share
  * the accounts), the clicks counter (the tracker's stored batches, several at a time, each claimed
- * by one replica) and the clicks' compaction (low-traffic accounts' small buckets merged, each
- * account under its stats lease); Agenda (MongoDB backend, collection `jobs`, its indexes declared by the
- * migration) runs the jobs that wake retries, the refresh of prepared feed files (every
- * FEEDS_REFRESH_MS) and the link health pass (jobs/link-health.job.ts).
+ * by one replica), the clicks' compaction (low-traffic accounts' small buckets merged, each
+ * account under its stats lease) and the stats roll-ups' backfill (existing accounts' day and
+ * month documents, a few months of one account a round, under a lease of its own); Agenda
+ * (MongoDB backend, collection `jobs`, its indexes declared by the migration) runs the jobs that wake retries, the refresh of prepared feed files (every
+ * FEEDS_REFRESH_MS), the link health pass (jobs/link-health.job.ts) and the month's scheduled payout run
+ * (jobs/payouts.job.ts).
  */
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import { appendPendingEvents } from '@cw/events-feed';
 import { bookPendingSales } from '@cw/ledger';
-import { compactClicks, countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
+import { backfillRollups, compactClicks, countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
 import type { Logger } from '@cw/logging';
 import { inSpan } from '@cw/telemetry';
 import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
@@ -26,6 +28,7 @@ import { createMailer, type Mailer } from '@cw/mail';
 import { MAIL_JOB, mailJobs, WEEKLY_SUMMARIES_JOB, type MailJobOptions } from './jobs/mail.job';
 import { INQUIRIES_DECIDE_EVERY_MS, INQUIRIES_DECIDE_JOB, inquiryJobs } from './jobs/inquiries.job';
 import { LINK_HEALTH_EVERY_MS, LINK_HEALTH_JOB, linkHealthJobs } from './jobs/link-health.job';
+import { PAYOUTS_SCHEDULED_RUN_EVERY_MS, PAYOUTS_SCHEDULED_RUN_JOB, payoutJobs } from './jobs/payouts.job';
 import { dispatchRound, RETRY_JOB, retryJobs, retryScheduler } from './jobs/postbacks.job';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -48,6 +51,12 @@ export interface WorkerDeps extends UseCaseDeps<PlatformData> {
   weeklySummariesMs?: number;
   /** How often the link health pass runs (default LINK_HEALTH_EVERY_MS). */
   linkHealthMs?: number;
+  /**
+   * Opens the month's payout run on schedule (jobs/payouts.job.ts). The deployed worker does
+   * (main.ts); tests' workers and the local platform do not, so every run there is one an operator
+   * or a test opened, and the demo account's "Request payment" stays open whatever the date.
+   */
+  scheduledPayoutRuns?: boolean;
 }
 
 export interface Worker {
@@ -77,7 +86,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       registers: [deps.registry],
       async collect() {
         const due = {
-          name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB, LINK_HEALTH_JOB] },
+          name: { $in: [RETRY_JOB, FEEDS_REFRESH_JOB, INQUIRIES_DECIDE_JOB, MAIL_JOB, WEEKLY_SUMMARIES_JOB, LINK_HEALTH_JOB, PAYOUTS_SCHEDULED_RUN_JOB] },
           nextRunAt: { $lte: new Date() },
           lockedAt: null,
         };
@@ -102,6 +111,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     ...feedJobs(deps, (r) => deps.logger.info(r, 'feed files regenerated')),
     ...inquiryJobs(deps, (r) => deps.logger.info(r, 'overdue inquiries decided')),
     ...linkHealthJobs(deps, (r) => deps.logger.info(r, 'link health pass')),
+    ...(deps.scheduledPayoutRuns ? payoutJobs(deps, (r) => deps.logger.info(r, 'scheduled payout run opened')) : []),
   ])
     // Each run in its own span (nothing when tracing is off): a retry's or a feed refresh's time and failure in the traces.
     agenda.define(
@@ -146,6 +156,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       await agenda.every(deps.weeklySummariesMs ?? 15 * 60_000, WEEKLY_SUMMARIES_JOB);
       await agenda.every(INQUIRIES_DECIDE_EVERY_MS, INQUIRIES_DECIDE_JOB);
       await agenda.every(deps.linkHealthMs ?? LINK_HEALTH_EVERY_MS, LINK_HEALTH_JOB);
+      if (deps.scheduledPayoutRuns) await agenda.every(PAYOUTS_SCHEDULED_RUN_EVERY_MS, PAYOUTS_SCHEDULED_RUN_JOB);
       const slow = Math.max(every, APPEND_EVERY_MS);
       loops = [
         loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),
@@ -166,6 +177,21 @@ export function createWorker(deps: WorkerDeps): Worker {
             await countPendingChanges(deps);
           },
           slow,
+        ),
+        // Existing accounts' roll-ups (periods from before them), a few months of one account a
+        // round, in the background: reads take the cells for a period until its documents are built.
+        loop(
+          'stats roll-ups backfill',
+          async () => {
+            // Rounds for up to a few seconds (many small accounts go quickly), then a pause.
+            for (const until = Date.now() + 5000; !stopped && Date.now() < until;) {
+              const r = await backfillRollups(deps);
+              if (!r.account) break;
+              deps.logger.info(r, r.done ? 'stats roll-ups: account backfilled' : 'stats roll-ups: backfilling');
+            }
+          },
+          slow,
+          true,
         ),
         // Tracker batches stored since the last round, together: they share their cells, so counting
         // every CLICK_COUNT_INTERVAL_MS (a second) costs a fraction of counting each batch as it comes.

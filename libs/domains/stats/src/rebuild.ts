@@ -3,7 +3,8 @@
  * and clicks), month by month: cells not stored yet are inserted whole, stored ones get the
  * difference in transactions (finished like any other after a crash); then the month's roll-ups
  * are built again from its cells (./rollups.ts). A rebuild that stopped
- * part-way leaves months it did not reach as they were: run it again (a rerun is harmless).
+ * part-way leaves months it did not reach as they were: run it again (a rerun is harmless), or go on
+ * where it was (`after`: the `resume` its last progress reported; months done are not redone).
  * Conversion counting pauses for the account while it runs (it holds the account's stats lease);
  * a click batch that completes while its month is being recomputed may be counted once more or
  * missed, so rebuild a month the tracker still writes to when traffic is quiet (or again).
@@ -22,8 +23,17 @@ type Deps = Pick<StatsDeps, 'data'>;
 export interface RebuildProgress {
   publisher: string;
   month: string;
+  /** Months of this account done, of `total`. */
   done: number;
   total: number;
+  /** Raw rows (conversions and clicks) read so far by this run, and cells changed. */
+  rows: number;
+  cells_changed: number;
+  /** This run's throughput so far: rows per second, and seconds per million rows. */
+  rows_per_s: number;
+  s_per_million_rows: number;
+  /** Where a run stopped after this month goes on from: `--after <resume>` (`after: parseRebuildAfter(resume)`). */
+  resume: string;
 }
 
 export interface RebuildResult {
@@ -31,7 +41,34 @@ export interface RebuildResult {
   months: number;
   /** Cells whose counters the rebuild changed (0: the model was exact). */
   cells_changed: number;
+  /** Raw rows read (conversions and clicks), the run's time, and its throughput. */
+  rows: number;
+  seconds: number;
+  rows_per_s: number;
+  s_per_million_rows: number;
 }
+
+/** Where a rebuild goes on from: after this account (every month of it done), or after this month of it. */
+export interface RebuildAfter {
+  publisherId: string;
+  /** The UTC month's start (ms): this account's months up to and including it are done. */
+  month?: number;
+}
+
+/** `<account>` or `<account>@YYYY-MM` (what a progress line reports as `resume`); undefined if malformed. */
+export function parseRebuildAfter(s: string): RebuildAfter | undefined {
+  const m = /^([^@\s]+)(?:@(\d{4})-(\d{2}))?$/.exec(s);
+  if (!m) return undefined;
+  if (!m[2]) return { publisherId: m[1]! };
+  const month = Number(m[3]);
+  if (month < 1 || month > 12) return undefined;
+  return { publisherId: m[1]!, month: Date.UTC(Number(m[2]), month - 1, 1) };
+}
+
+const throughput = (rows: number, ms: number) => ({
+  rows_per_s: ms > 0 ? Math.round((rows * 1000) / ms) : 0,
+  s_per_million_rows: rows > 0 ? Math.round((ms / rows) * 1000 * 10) / 10 : 0,
+});
 
 const LEASE_MS = 10 * 60_000;
 
@@ -45,9 +82,10 @@ const CHUNK = 2000;
  * since is counted by the applier after the rebuild, a click batch still open by its writer),
  * and the difference applied in transactions of CHUNK cells.
  */
-async function rebuildMonth(deps: Deps, publisherId: string, month: number): Promise<number> {
+async function rebuildMonth(deps: Deps, publisherId: string, month: number): Promise<{ cells: number; rows: number }> {
   const end = nextMonthStart(month);
   const expected = new Increments();
+  let rows = 0;
   const conversions = own(deps)
     .Conversion.find({ publisher_id: publisherId, occurred_at: { $gte: new Date(month), $lt: new Date(end) }, stats_key: { $exists: true } }, COUNTED_FIELDS)
     .maxTimeMS(0)
@@ -56,15 +94,18 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
   for await (const raw of conversions) {
     const c = raw as unknown as Parameters<typeof moveConversion>[1];
     moveConversion(expected, c, null, c.stats_key ?? null);
+    rows++;
   }
   const open = new Set((await own(deps).StatTxn.find({ kind: 'clicks' }, { _id: 1 }).lean()).map((t) => String(t._id)));
   const clicks = deps.data.links.humanClicks(publisherId, new Date(month), new Date(end));
-  for await (const k of clicks)
+  for await (const k of clicks) {
+    rows++;
     if (!k.stats_txn || !open.has(k.stats_txn))
       expected.clicks(
         { publisher_id: publisherId, program_id: k.program_id ?? null, campaign_id: k.campaign_id ?? null, subid: k.subid ?? '', link_id: k.link_id ?? null },
         k.created_at.getTime(),
       );
+  }
   const stored = own(deps)
     .Stat.find({ publisher_id: publisherId, t: { $gte: new Date(month), $lt: new Date(end) } })
     .maxTimeMS(0)
@@ -110,7 +151,7 @@ async function rebuildMonth(deps: Deps, publisherId: string, month: number): Pro
     });
     await finishConversions(deps, txnId, [], chunk);
   }
-  return diff.length;
+  return { cells: diff.length, rows };
 }
 
 /** A whole cell document from its increments (counters nested as the model stores them). */
@@ -144,16 +185,26 @@ async function monthsOf(deps: Deps, publisherId: string, from?: Date): Promise<n
   return out;
 }
 
-/** Rebuilds the given account (or every account with conversions or clicks) from `from` (its month) on. */
+/**
+ * Rebuilds the given account (or every account with conversions or clicks, in id order) from `from`
+ * (its month) on; `after`: goes on where a stopped run was (the `resume` of its last progress):
+ * accounts before that one are skipped, and that account's months up to the one named. Each month
+ * is reported as done (`onProgress`) with the run's throughput, once its cells and roll-ups are.
+ */
 export async function rebuildStats(
   deps: Deps,
-  opts: { publisherId?: string; from?: Date; onProgress?: (p: RebuildProgress) => void } = {},
+  opts: { publisherId?: string; from?: Date; after?: RebuildAfter; onProgress?: (p: RebuildProgress) => void } = {},
 ): Promise<RebuildResult> {
-  const accounts = opts.publisherId
-    ? [opts.publisherId]
-    : [...new Set([...((await own(deps).Conversion.distinct('publisher_id')) as string[]), ...(await deps.data.links.clickPublishers())])].sort();
-  const result: RebuildResult = { accounts: 0, months: 0, cells_changed: 0 };
+  const started = Date.now();
+  const after = opts.after;
+  const accounts = (
+    opts.publisherId
+      ? [opts.publisherId]
+      : [...new Set([...((await own(deps).Conversion.distinct('publisher_id')) as string[]), ...(await deps.data.links.clickPublishers())])].sort()
+  ).filter((a) => !after || a > after.publisherId || (a === after.publisherId && after.month !== undefined));
+  const result: RebuildResult = { accounts: 0, months: 0, cells_changed: 0, rows: 0, seconds: 0, rows_per_s: 0, s_per_million_rows: 0 };
   for (const publisherId of accounts) {
+    const doneThrough = after?.publisherId === publisherId ? after.month : undefined;
     // The account's stats lease (the worker's counting waits meanwhile); up to a minute for a count in progress.
     const done = await withAccountLease(
       deps,
@@ -172,13 +223,26 @@ export async function rebuildStats(
               { publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true }, status, paid: paid ? true : { $ne: true } },
               { $set: { stats_key: stateKey({ status, paid }) } },
             );
-        const months = await monthsOf(deps, publisherId, opts.from);
-        for (const [i, m] of months.entries()) {
-          result.cells_changed += await rebuildMonth(deps, publisherId, m);
+        const all = await monthsOf(deps, publisherId, opts.from);
+        const months = all.filter((m) => doneThrough === undefined || m > doneThrough);
+        for (const m of months) {
+          const month = await rebuildMonth(deps, publisherId, m);
+          result.cells_changed += month.cells;
+          result.rows += month.rows;
           // The month's roll-ups, from its cells as they now are (./rollups.ts).
           await buildMonthRollups(deps, publisherId, m);
           result.months++;
-          opts.onProgress?.({ publisher: publisherId, month: new Date(m).toISOString().slice(0, 7), done: i + 1, total: months.length });
+          const ym = new Date(m).toISOString().slice(0, 7);
+          opts.onProgress?.({
+            publisher: publisherId,
+            month: ym,
+            done: all.indexOf(m) + 1,
+            total: all.length,
+            rows: result.rows,
+            cells_changed: result.cells_changed,
+            ...throughput(result.rows, Date.now() - started),
+            resume: `${publisherId}@${ym}`,
+          });
           if (!(await lease.renew())) throw new Error(`stats:rebuild lost the stats lease of ${publisherId}`);
         }
         // Changes flagged meanwhile (or in the rows) are counted as the applier counts them.
@@ -190,7 +254,8 @@ export async function rebuildStats(
     if (!done) throw new Error(`stats:rebuild: the stats lease of ${publisherId} stayed taken for a minute`);
     result.accounts++;
   }
-  return result;
+  const ms = Date.now() - started;
+  return { ...result, seconds: Math.round(ms / 100) / 10, ...throughput(result.rows, ms) };
 }
 
 /**

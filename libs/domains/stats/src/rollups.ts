@@ -379,18 +379,27 @@ export async function buildMonthRollups(deps: Deps, publisherId: string, month: 
     const stored = await own(deps)
       .StatRollup.find({ publisher_id: publisherId, v, t: { $gte: new Date(month), $lt: new Date(end) } }, { _id: 1, w: 1, ok: 1 })
       .lean<Array<{ _id: string; w?: number; ok?: boolean }>>();
+    // The periods to build: all of the month's, or (missingOnly) those without a built document,
+    // found from the cells' index alone (their days), so a rerun over built months reads no cell.
+    let periodsFilter: Array<Record<string, unknown>> = [
+      { g: 'm', t: new Date(month) },
+      { g: 'd', t: { $gte: new Date(month), $lt: new Date(end) } },
+    ];
+    if (opts.missingOnly) {
+      const ok = new Set(stored.filter((r) => r.ok).map((r) => r._id));
+      const days = (
+        (await own(deps)
+          .Stat.distinct('t', { publisher_id: publisherId, v, g: 'd', t: { $gte: new Date(month), $lt: new Date(end) } })
+          .maxTimeMS(0)) as Date[]
+      ).filter((d) => !ok.has(rollupId(publisherId, v, 'd', d.getTime())));
+      periodsFilter = [
+        ...(ok.has(rollupId(publisherId, v, 'm', month)) ? [] : [{ g: 'm', t: new Date(month) }]),
+        ...(days.length ? [{ g: 'd', t: { $in: days } }] : []),
+      ];
+      if (!periodsFilter.length) continue;
+    }
     const cells = await own(deps)
-      .Stat.find(
-        {
-          publisher_id: publisherId,
-          v,
-          $or: [
-            { g: 'm', t: new Date(month) },
-            { g: 'd', t: { $gte: new Date(month), $lt: new Date(end) } },
-          ],
-        },
-        { ...cellProjection([...TOTAL_SLOTS.d, ...TOTAL_SLOTS.m]), g: 1, txns: 1 },
-      )
+      .Stat.find({ publisher_id: publisherId, v, $or: periodsFilter }, { ...cellProjection([...TOTAL_SLOTS.d, ...TOTAL_SLOTS.m]), g: 1, txns: 1 })
       .maxTimeMS(0)
       .lean<Array<CellRow & { g: Grain }>>();
     const prev = new Map(stored.map((r) => [r._id, r]));

@@ -54,6 +54,10 @@ export const SHARD_KEYS: Record<string, ShardPlan> = {
     key: { publisher_id: 1, _id: 'hashed' },
     why: "the stats roll-ups (one document per account, view and UTC day or month): every read names one account's documents by _id; increments and builds name (publisher, id)",
   },
+  stats_rollup_backfill: {
+    key: { _id: 'hashed' },
+    why: "the roll-ups' backfill: one small document per account (its id), claimed and moved on by id; the worker's round looks for one not done (background, a page)",
+  },
   ledger_transactions: {
     key: { publisher_id: 1, _id: 1 },
     why: "append-only and growing with history: a publisher's entries are read by (publisher, time) ranges on its chunks; the id, derived from the entry's cause, is unique cluster-wide through this key, so a cause is booked once",

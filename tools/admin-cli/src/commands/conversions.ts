@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { readEventLog } from '@cw/events-feed';
-import { buildStatsRollups, rebuildStats } from '@cw/stats';
+import { buildStatsRollups, parseRebuildAfter, rebuildStats } from '@cw/stats';
 import { bookPendingSales } from '@cw/ledger';
 import { deliverLoggedEvents } from '@cw/postbacks';
 import { operatorBackfillEvents, operatorChangeConversionStatus, operatorListConversions, operatorPruneEvents } from '@cw/conversions-operator';
@@ -81,10 +81,14 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
   },
   'stats:rebuild': {
     summary:
-      'Recompute the stats read model (reports, summaries, getStats, payment status, earnings) from the raw conversions and clicks, month by month (progress bar); safe to repeat',
+      'Recompute the stats read model (reports, summaries, getStats, payment status, earnings) from the raw conversions and clicks, month by month, a progress line per month (rows/s, s per million rows, where to resume); safe to repeat, resumable with --after',
     options: {
       publisher: { type: 'string', doc: 'one account id (default: every account with conversions or clicks)' },
       from: { type: 'string', doc: 'YYYY-MM-DD: rebuild from the UTC month of this day on (default: all history)' },
+      after: {
+        type: 'string',
+        doc: 'ACCOUNT or ACCOUNT@YYYY-MM: go on after this account, or after this month of it (the "resume" a stopped run printed last)',
+      },
     },
     run: async (deps, o, progress) => {
       const publisherId = str(o, 'publisher');
@@ -93,7 +97,21 @@ export const CONVERSIONS_COMMANDS: Record<string, CommandSpec> = {
       if (fromRaw !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(fromRaw) || Number.isNaN(Date.parse(`${fromRaw}T00:00:00Z`))))
         throw new UsageError(`--from must be a date YYYY-MM-DD, got "${fromRaw}"`);
       const from = fromRaw === undefined ? undefined : new Date(`${fromRaw}T00:00:00.000Z`);
-      return rebuildStats(deps, { publisherId, from, onProgress: progress ? (p) => progress(p.done, p.total) : undefined });
+      const afterRaw = str(o, 'after');
+      const after = afterRaw === undefined ? undefined : parseRebuildAfter(afterRaw);
+      if (afterRaw !== undefined && !after) throw new UsageError(`--after must be ACCOUNT or ACCOUNT@YYYY-MM, got "${afterRaw}"`);
+      return rebuildStats(deps, {
+        publisherId,
+        from,
+        after,
+        // A line per month on standard error (not with --json): where it is, how fast, and where to go on from if stopped.
+        onProgress: progress
+          ? (p) =>
+              process.stderr.write(
+                `stats:rebuild ${p.publisher} ${p.month} (${p.done}/${p.total}): ${p.rows} rows, ${p.rows_per_s} rows/s, ${p.s_per_million_rows} s per million rows, ${p.cells_changed} cells changed; resume with --after ${p.resume}\n`,
+              )
+          : undefined,
+      });
     },
   },
   'stats:rollups': {

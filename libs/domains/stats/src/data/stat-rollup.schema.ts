@@ -36,3 +36,28 @@ statRollupSchema.index({ publisher_id: 1, v: 1, g: 1, t: 1 });
 statRollupSchema.index({ ok: 1 }, { partialFilterExpression: { ok: false } });
 
 export type StatRollupDoc = InferSchemaType<typeof statRollupSchema>;
+
+/**
+ * The roll-ups' backfill (decision record 0065): one document per account whose cells predate its
+ * roll-ups, `_id` its id, walked by the worker month by month from the newest: `next` is the month
+ * it goes on before (absent: from the newest), `done` once every month is built; `lease_until` and
+ * `owner`: the replica walking it now (one at a time, another takes over after the lease). The
+ * document `_id: '~seeded'` says the accounts were listed (`v`: the backfill's version).
+ */
+export const statRollupBackfillSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    done: { type: Boolean, required: true },
+    next: { type: Date },
+    lease_until: { type: Date },
+    owner: { type: String },
+    months: { type: Number },
+    built: { type: Number },
+    v: { type: Number },
+  },
+  { versionKey: false },
+);
+// The worker's round: accounts not done yet (only those are in it).
+statRollupBackfillSchema.index({ done: 1, lease_until: 1 }, { partialFilterExpression: { done: false } });
+
+export type StatRollupBackfillDoc = InferSchemaType<typeof statRollupBackfillSchema>;
