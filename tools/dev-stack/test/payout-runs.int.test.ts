@@ -22,8 +22,10 @@ import {
   operatorImportFx,
   operatorPayoutRun,
   operatorSettlePayoutRun,
+  openScheduledRun,
   payoutPostings,
   requestPayout,
+  scheduledRunIdOf,
   updatePayoutSettings,
   type PayoutRow,
 } from '@cw/payouts';
@@ -211,6 +213,53 @@ describe('requesting a payout', () => {
     // Monthly runs leave it to its own run.
     const monthly = await operatorCreatePayoutRun(deps, alice);
     expect((await operatorPayoutRun(deps, alice, { runId: monthly._id })).payouts.map((x) => x.publisher_id)).not.toContain('pub_po_r');
+    await verified();
+  });
+});
+
+describe('the scheduled run', () => {
+  it('opens once a month from the 15th (UTC), whoever runs the job and however often; any admin approves it', async () => {
+    await publisher('pub_po_s');
+    await updatePayoutSettings(deps, await owner('pub_po_s'), { method: { type: 'paypal', email: 's@example.com' } });
+    await credit('pub_po_s', 'EUR', '64.00', 's1');
+    // Before the 15th nothing opens.
+    expect(await openScheduledRun(deps, new Date('2031-03-14T23:59:59Z'))).toBeNull();
+    expect(await deps.models.PayoutRun.countDocuments({ _id: scheduledRunIdOf('2031-03') })).toBe(0);
+    // Two workers at once, then a later pass the same month: one run.
+    const at = new Date('2031-03-15T00:10:00Z');
+    const passes = await Promise.all([openScheduledRun(deps, at), openScheduledRun(deps, at)]);
+    const runId = scheduledRunIdOf('2031-03');
+    // Both may fill it (each payout's id is its own, so once); one run, one audit record.
+    expect(passes.some(Boolean)).toBe(true);
+    expect(passes.filter(Boolean).every((r) => r!._id === runId)).toBe(true);
+    expect(await deps.models.PayoutRun.countDocuments({ _id: /^prun_m2031/ })).toBe(1);
+    expect(await openScheduledRun(deps, new Date('2031-03-28T10:00:00Z'))).toBeNull();
+    const { run, payouts } = await operatorPayoutRun(deps, alice, { runId });
+    expect(run).toMatchObject({ kind: 'scheduled', status: 'draft', created_by: 'scheduler' });
+    expect(run.opening).toBeUndefined();
+    expect(payouts.filter((p) => p.publisher_id === 'pub_po_s')).toEqual([expect.objectContaining({ status: 'pending', amount: expect.anything() })]);
+    expect(String(payouts.find((p) => p.publisher_id === 'pub_po_s')!.amount)).toBe('64.00');
+    expect(await deps.models.SecurityEvent.countDocuments({ type: 'payout_run_created', 'detail.run_id': runId })).toBe(1);
+    expect((await operatorApprovePayoutRun(deps, alice, { runId })).status).toBe('approved');
+    expect(await balances('pub_po_s')).toEqual({ EUR: '0.00' });
+    await verified();
+  });
+
+  it('finishes a run a crash left half-open on the next pass, and keeps it from approval until then', async () => {
+    await publisher('pub_po_t');
+    await updatePayoutSettings(deps, await owner('pub_po_t'), { method: { type: 'paypal', email: 't@example.com' } });
+    await credit('pub_po_t', 'EUR', '51.00', 't1');
+    // A pass that died after claiming April's run, before it listed anyone.
+    const runId = scheduledRunIdOf('2031-04');
+    await deps.models.PayoutRun.create({ _id: runId, kind: 'scheduled', status: 'draft', created_by: 'scheduler', created_at: new Date(), opening: true });
+    await expect(operatorApprovePayoutRun(deps, bob, { runId })).rejects.toMatchObject({ code: 'invalid_transition' });
+    const finished = await openScheduledRun(deps, new Date('2031-04-15T01:00:00Z'));
+    expect(finished?._id).toBe(runId);
+    expect(finished?.opening).toBeUndefined();
+    const { payouts } = await operatorPayoutRun(deps, bob, { runId });
+    expect(payouts.filter((p) => p.publisher_id === 'pub_po_t')).toHaveLength(1);
+    expect(await openScheduledRun(deps, new Date('2031-04-15T02:00:00Z'))).toBeNull();
+    expect((await operatorApprovePayoutRun(deps, bob, { runId })).status).toBe('approved');
     await verified();
   });
 });

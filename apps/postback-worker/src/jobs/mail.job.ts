@@ -5,7 +5,7 @@
  *   down) fails the job, and Agenda runs it again after a backoff (30 s, then four times longer each
  *   time up to 2 h; 8 tries in all), so nothing that raised a notice ever waits on mail;
  * - `mail:weekly-summaries`, recurring (every 15 minutes): queues the weekly summaries due in each
- *   account's time zone, once per person and week.
+ *   person's time zone (else the account's, else UTC), once per person, account and week.
  */
 import type { Mailer } from '@cw/mail';
 import { MAIL_JOB, NOTIFICATION_MAIL_RETRIES, queueWeeklySummaries, sendNotificationMail, type MailJobData } from '@cw/notifications';

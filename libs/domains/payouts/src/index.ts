@@ -45,9 +45,13 @@ export {
   operatorListPayoutRuns,
   operatorPayoutRun,
   operatorSettlePayoutRun,
+  openScheduledRun,
   payoutEvent,
   payoutIdOf,
   payoutPostings,
+  SCHEDULED_RUN_DAY,
+  scheduledRunIdOf,
+  SCHEDULER,
 } from './runs.service';
 export type { PayoutRow, RailFile, RunRow } from './runs.service';
 export {

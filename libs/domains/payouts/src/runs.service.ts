@@ -74,6 +74,8 @@ export interface RunRow {
   kind: 'scheduled' | 'request';
   status: 'draft' | 'approving' | 'approved' | 'settled';
   created_by: string;
+  /** Set while the schedule fills the run (openScheduledRun); approval waits for it. */
+  opening?: boolean;
   created_at: Date;
   approved_by?: string;
   approved_at?: Date;
@@ -210,11 +212,8 @@ async function refreshTotals(deps: Deps, runId: string) {
   await own(deps).PayoutRun.updateOne({ _id: runId }, { $set: await runTotals(deps, runId) });
 }
 
-/** A run with every publisher due now (monthly schedule; a publisher with a payout still open is left for the next). */
-export const operatorCreatePayoutRun = operatorUseCase('admin', async function operatorCreatePayoutRun(deps: Deps, operator, input: { now?: Date } = {}) {
-  const now = input.now ?? new Date();
-  const runId = newRunId(now);
-  await own(deps).PayoutRun.create({ _id: runId, kind: 'scheduled', status: 'draft', created_by: operator.email, created_at: now });
+/** Adds every publisher on the monthly schedule due now to a draft run (each payout once: its id is the run's, the publisher's and the currency's). */
+async function fillRun(deps: Deps, runId: string, now: Date): Promise<RunRow> {
   const rates = await latestRates(deps);
   const profiles = own(deps)
     .PayoutProfile.find({ method: { $ne: null }, schedule: 'monthly' }, { _id: 1 })
@@ -222,10 +221,55 @@ export const operatorCreatePayoutRun = operatorUseCase('admin', async function o
     .cursor();
   for await (const p of profiles) await addPayout(deps, runId, p._id, rates, { now });
   await refreshTotals(deps, runId);
-  const run = await runById(deps, runId);
+  return runById(deps, runId);
+}
+
+/** A run with every publisher due now (monthly schedule; a publisher with a payout still open is left for the next). */
+export const operatorCreatePayoutRun = operatorUseCase('admin', async function operatorCreatePayoutRun(deps: Deps, operator, input: { now?: Date } = {}) {
+  const now = input.now ?? new Date();
+  const runId = newRunId(now);
+  await own(deps).PayoutRun.create({ _id: runId, kind: 'scheduled', status: 'draft', created_by: operator.email, created_at: now });
+  const run = await fillRun(deps, runId, now);
   await recordOperatorAct(deps.data.audit, operator, 'payout_run_created', { run_id: runId, totals: run.totals, held: run.held });
   return run;
 });
+
+/** The day of the month (UTC) the scheduled job opens the month's payout run. */
+export const SCHEDULED_RUN_DAY = 15;
+/** Who a run the schedule opened was created by (so any admin approves it: four eyes are the scheduler's and the approver's). */
+export const SCHEDULER = 'scheduler';
+/** The acting principal of the schedule in the audit log. */
+const SCHEDULER_OPERATOR = { type: 'operator', email: SCHEDULER, role: 'admin' } as const;
+
+/** The run the schedule opens in a month (`YYYY-MM`, UTC): one per month, whoever opens it. */
+export const scheduledRunIdOf = (month: string): string => `prun_m${month.replace('-', '')}`;
+
+/**
+ * The worker's `payouts:scheduled-run` job (docs/decisions/0055): from the SCHEDULED_RUN_DAY of
+ * each month (UTC), opens that month's run of every publisher due, as an operator's
+ * `payout-run:create` would; admins approve it as any run. Its id is the month's, so a pass run
+ * again, by another worker or after a crash, opens nothing twice: a run left `opening` by a crash
+ * is filled by the next pass (its payouts are found by their ids; two passes at once both fill
+ * it, each payout once). Returns the run when this pass filled it, or null (not the day yet, or
+ * the month's run already open).
+ */
+export async function openScheduledRun(deps: Deps, now: Date = new Date()): Promise<RunRow | null> {
+  if (now.getUTCDate() < SCHEDULED_RUN_DAY) return null;
+  const runId = scheduledRunIdOf(now.toISOString().slice(0, 7));
+  try {
+    await own(deps).PayoutRun.create({ _id: runId, kind: 'scheduled', status: 'draft', created_by: SCHEDULER, created_at: now, opening: true });
+  } catch (e) {
+    if ((e as { code?: number }).code !== 11000) throw e;
+  }
+  const claimed = await own(deps).PayoutRun.findOne({ _id: runId, opening: true }, { _id: 1 }).lean();
+  if (!claimed) return null;
+  await fillRun(deps, runId, now);
+  const opened = await own(deps).PayoutRun.updateOne({ _id: runId, opening: true }, { $unset: { opening: 1 } });
+  const run = await runById(deps, runId);
+  if (opened.modifiedCount)
+    await recordOperatorAct(deps.data.audit, SCHEDULER_OPERATOR, 'payout_run_created', { run_id: runId, totals: run.totals, held: run.held, scheduled: true });
+  return run;
+}
 
 async function runById(deps: Deps, runId: string): Promise<RunRow> {
   const run = await own(deps).PayoutRun.findById(runId).lean<RunRow>();
@@ -273,6 +317,11 @@ export const operatorApprovePayoutRun = operatorUseCase(
     const run = await runById(deps, input.runId);
     if (run.created_by === operator.email)
       throw new ApiError({ code: 'forbidden', detail: 'Another admin must approve this run: its creator cannot (four eyes).' });
+    if (run.opening)
+      throw new ApiError({
+        code: 'invalid_transition',
+        detail: `Run ${run._id} is still being opened by the schedule; approve it once it lists every publisher due.`,
+      });
     if (run.status === 'approved' || run.status === 'settled') return run;
     await own(deps).PayoutRun.updateOne(
       { _id: run._id, status: { $in: ['draft', 'approving'] } },

@@ -55,6 +55,8 @@ export const payoutRunSchema = new Schema(
     status: { type: String, enum: RUN_STATUSES, required: true },
     created_by: { type: String, required: true },
     created_at: { type: Date, required: true },
+    /** Set while the schedule fills the month's run (a crash leaves it: the next pass finishes the run). */
+    opening: Boolean,
     approved_by: String,
     approved_at: Date,
     exported_at: Date,
