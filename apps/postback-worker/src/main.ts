@@ -15,6 +15,7 @@ await runHttpService({
       data: deps.data,
       slots: deps.slots,
       registry: deps.metrics.registry,
+      scheduledPayoutRuns: true,
     });
     await worker.start();
     return createApp(deps);
