@@ -26,12 +26,8 @@ afterAll(async () => {
 
 describe('per-service build', () => {
   it('bundles the tracker with its libs into dist/apps/tracker with a package.json of only its external dependencies, and the bundle serves /healthz under node', async () => {
-    execFileSync(process.execPath, [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'build', 'tracker', '--skip-nx-cache'], {
-      cwd: root,
-      env: { ...process.env, NX_DAEMON: 'false' },
-      stdio: 'ignore',
-      timeout: 120_000,
-    });
+    // Built by the file's beforeAll below (`nx run-many -t build`, every app, the cache skipped), which
+    // runs before this test too: each app is built once per run, not the tracker twice.
     const out = resolve(root, 'dist/apps/tracker');
     const bundle = readFileSync(resolve(out, 'main.js'), 'utf8');
     // The app and its libs are inside; no other app is.
@@ -42,6 +38,8 @@ describe('per-service build', () => {
     const pkg = JSON.parse(readFileSync(resolve(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies).toHaveProperty('koa');
     expect(pkg.dependencies).toHaveProperty('mongoose');
+    // Data the tracker reads from files at run time (not bundled): the image's `npm ci` installs them from this list.
+    for (const data of ['@ip-location-db/asn', '@ip-location-db/geo-whois-asn-country-mmdb']) expect(pkg.dependencies).toHaveProperty(data);
     expect(Object.keys(pkg.dependencies).filter((d) => d.startsWith('@cw/'))).toEqual([]);
     for (const devOnly of ['vitest', 'nx', 'tsx', 'typescript', 'supertest']) expect(pkg.dependencies).not.toHaveProperty(devOnly);
     expect(existsSync(resolve(out, 'package-lock.json'))).toBe(true);
@@ -65,7 +63,10 @@ describe('per-service build', () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(/^tracker: the database lacks \d+ index\(es\) this service needs; run `npm run admin -- db:migrate` first: .*links \{/);
     expect((await runCli(['db:migrate', '--json'], { MONGODB_URI: env.MONGODB_URI }, root)).code).toBe(0);
-    child = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: 'ignore' });
+    // Its log at info: the AS table of the datacenter flag is found and loaded by the bundle (docs/decisions/0067-datacenter-clicks.md).
+    child = spawn(process.execPath, ['main.js'], { cwd: out, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let log = '';
+    child.stdout!.on('data', (d) => (log += d));
     let health: Response | undefined;
     for (let i = 0; i < 100 && !health; i++) {
       health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
@@ -77,6 +78,8 @@ describe('per-service build', () => {
     expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
     const redirect = await fetch(`http://127.0.0.1:${port}/c/doesnotexist1`, { redirect: 'manual' });
     expect(redirect.status).toBe(404);
+    for (let i = 0; i < 600 && !log.includes('AS table loaded'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(log).toMatch(/"rows":\{"v4":\d{6},"v6":\d{5,6}\}.*AS table loaded/);
   }, 180_000);
 
   it('started as the images start it (`--import ./register.js`), the bundle traces its MongoDB calls inside the request that made them', async () => {
@@ -146,6 +149,7 @@ function imageNodeMajor(): string {
   return [...majors][0]!;
 }
 
+// Runs before every test of the file (the tracker's build test above too): each app built once.
 beforeAll(async () => {
   const major = imageNodeMajor();
   const dir = resolve(root, `node_modules/.cache/image-node-${major}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import HOSTING from './data/hosting-networks.json';
-import { AsnTable, HOSTING_NETWORKS, hostingAsns, ipv6Words, NetworkLookup, readAsnFixture } from './visitor-network';
+import { AsnTable, HOSTING_NETWORKS, hostingAsns, ipv6Words, NetworkLookup, parseIpv6, readAsnFixture } from './visitor-network';
 
 /** A few real rows of the package (test/fixtures/asn): AWS, Hetzner, Google, Cloudflare, Comcast, Deutsche Telekom. */
 const FIXTURE_TABLE = resolve(import.meta.dirname, '../test/fixtures/asn');
@@ -54,6 +54,17 @@ describe('the AS table (IPv4 and IPv6, binary search over typed arrays)', () => 
     expect([...ipv6Words('2a01:4f8::1')]).toEqual([0x2a0104f8, 0, 0, 1]);
     expect([...ipv6Words('::ffff:1.2.3.4')]).toEqual([0, 0, 0xffff, 0x01020304]);
     expect([...ipv6Words('1:2:3:4:5:6:7:8')]).toEqual([0x10002, 0x30004, 0x50006, 0x70008]);
+    expect([...ipv6Words('1:2::7:8')]).toEqual([0x10002, 0, 0, 0x70008]);
+    expect([...ipv6Words('FE80::ABCD')]).toEqual([0xfe800000, 0, 0, 0xabcd]);
+    expect([...ipv6Words('1:2:3:4:5:6:7::')]).toEqual([0x10002, 0x30004, 0x50006, 0x70000]);
+    for (const bad of ['1:2:3:4:5:6:7:8:9', '1::2::3', '1:', ':1', '12345::', 'fe80::1%eth0', '::ffff:1a.2.3.4', '1:2:3:4:5:6:7', 'g::1', ':::'])
+      expect(parseIpv6(bad, new Uint32Array(4)), bad).toBe(false);
+    // Any address, in the compressed form the URL parser writes it, reads back to its groups.
+    for (let i = 0; i < 500; i++) {
+      const g = Array.from({ length: 8 }, (_, k) => (k >= i % 8 && k < (i % 8) + (i % 5) ? 0 : ((i + 1) * 2654435761 + k * 40503) >>> 16));
+      const text = new URL(`http://[${g.map((x) => x.toString(16)).join(':')}]`).hostname.slice(1, -1);
+      expect([...ipv6Words(text)], text).toEqual([0, 2, 4, 6].map((k) => ((g[k]! << 16) | g[k + 1]!) >>> 0));
+    }
     // The decimal parser agrees with BigInt on the fixture's rows.
     for (const line of readFileSync(join(FIXTURE_TABLE, 'asn-ipv6-num.csv'), 'utf8').trim().split('\n')) {
       const start = BigInt(line.split(',')[0]!);

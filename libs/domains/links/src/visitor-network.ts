@@ -29,7 +29,7 @@ export interface AsnAnswer {
 }
 
 /** Rows parsed per slice of `loadAsync` before yielding. */
-const SLICE_ROWS = 20_000;
+const SLICE_ROWS = 5_000;
 
 class Growable {
   a: Uint32Array;
@@ -200,26 +200,76 @@ export function ipv4Number(ip: string): number | undefined {
   return n * 256 + part;
 }
 
-/** An IPv6 address (node has checked it) as four big-endian words; an embedded IPv4 tail is read. */
-export function ipv6Words(ip: string, out = new Uint32Array(4)): Uint32Array {
-  const groups = new Array<number>(8).fill(0);
-  const [head, tail] = ip.includes('::') ? (ip.split('::') as [string, string]) : [ip, undefined];
-  const parse = (s: string): number[] => {
-    if (!s) return [];
-    const out: number[] = [];
-    for (const g of s.split(':')) {
-      if (g.includes('.')) {
-        const v4 = ipv4Number(g) ?? 0;
-        out.push(v4 >>> 16, v4 & 0xffff);
-      } else out.push(parseInt(g, 16));
+const groups = new Uint16Array(8);
+
+/**
+ * An IPv6 address in text (with `::` and an IPv4 tail allowed) as four big-endian words written
+ * into `out`; false when it is not one. By character codes, no strings made: a lookup of an
+ * address never seen runs it.
+ */
+export function parseIpv6(ip: string, out: Uint32Array): boolean {
+  const len = ip.length;
+  if (len < 2 || len > 45) return false;
+  let n = 0; // groups read
+  let gap = -1; // where `::` stands, in groups
+  let i = 0;
+  if (ip.charCodeAt(0) === 58) {
+    if (ip.charCodeAt(1) !== 58) return false;
+    gap = 0;
+    i = 2;
+    if (i === len) {
+      out.fill(0);
+      return true;
     }
-    return out;
-  };
-  const h = parse(head);
-  const t = tail === undefined ? [] : parse(tail);
-  h.forEach((v, i) => (groups[i] = v));
-  t.forEach((v, i) => (groups[8 - t.length + i] = v));
-  for (let i = 0; i < 4; i++) out[i] = ((groups[2 * i]! << 16) | groups[2 * i + 1]!) >>> 0;
+  }
+  while (i < len) {
+    // An IPv4 tail: the rest holds a dot.
+    const partStart = i;
+    let v = 0;
+    let digits = 0;
+    while (i < len && digits <= 4) {
+      const c = ip.charCodeAt(i);
+      const h = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+      if (h < 0) break;
+      v = v * 16 + h;
+      digits++;
+      i++;
+    }
+    if (i < len && ip.charCodeAt(i) === 46) {
+      if (n > 6) return false;
+      const v4 = ipv4Number(ip.slice(partStart));
+      if (v4 === undefined) return false;
+      groups[n++] = v4 >>> 16;
+      groups[n++] = v4 & 0xffff;
+      i = len;
+      break;
+    }
+    if (digits === 0 || digits > 4 || n === 8) return false;
+    groups[n++] = v;
+    if (i === len) break;
+    if (ip.charCodeAt(i) !== 58) return false;
+    i++;
+    if (i < len && ip.charCodeAt(i) === 58) {
+      if (gap >= 0) return false;
+      gap = n;
+      i++;
+    } else if (i === len) return false;
+  }
+  if (gap < 0 ? n !== 8 : n > 7) return false;
+  const zeros = 8 - n;
+  for (let k = 0; k < 4; k++) {
+    const a = 2 * k;
+    const b = a + 1;
+    const ga = gap < 0 || a < gap ? groups[a]! : a < gap + zeros ? 0 : groups[a - zeros]!;
+    const gb = gap < 0 || b < gap ? groups[b]! : b < gap + zeros ? 0 : groups[b - zeros]!;
+    out[k] = ((ga << 16) | gb) >>> 0;
+  }
+  return true;
+}
+
+/** An IPv6 address as four big-endian words (all zero when it is not one). */
+export function ipv6Words(ip: string, out = new Uint32Array(4)): Uint32Array {
+  if (!parseIpv6(ip, out)) out.fill(0);
   return out;
 }
 
@@ -234,6 +284,8 @@ function compare6(a: Uint32Array, ai: number, b: Uint32Array, bi: number): numbe
 }
 
 export class AsnTable {
+  private readonly scratch = new Uint32Array(4);
+
   private constructor(
     private readonly v4: Family,
     private readonly v6: Family,
@@ -323,12 +375,14 @@ export class AsnTable {
   }
 
   /** The AS of an address (IPv4, IPv6, IPv4-mapped IPv6), or undefined. */
-  asnOf(raw: string): number | undefined {
-    const ip = raw.startsWith('::ffff:') && isIP(raw.slice(7)) === 4 ? raw.slice(7) : raw;
+  asnOf(ip: string): number | undefined {
     const n = ipv4Number(ip);
     if (n !== undefined) return this.asn4(n) || undefined;
-    if (isIP(ip) !== 6) return undefined;
-    return this.asn6(ipv6Words(ip)) || undefined;
+    if (!parseIpv6(ip, this.scratch)) return undefined;
+    const w = this.scratch;
+    // IPv4 seen through an IPv6 socket (::ffff:a.b.c.d).
+    if (w[0] === 0 && w[1] === 0 && w[2] === 0xffff) return this.asn4(w[3]!) || undefined;
+    return this.asn6(w) || undefined;
   }
 
   /** The organisation the data names for an AS, or null. */
@@ -468,7 +522,7 @@ export class NetworkLookup {
 
   /** The AS of an address: the fixture's, else the table's (once loaded), else undefined. */
   asnOf(raw: string): number | undefined {
-    const ip = raw.startsWith('::ffff:') && isIP(raw.slice(7)) === 4 ? raw.slice(7) : raw;
+    const ip = raw.startsWith('::ffff:') && ipv4Number(raw.slice(7)) !== undefined ? raw.slice(7) : raw;
     const fixed = this.exact.get(ip);
     if (fixed !== undefined) return fixed;
     if (this.nets.length) {
