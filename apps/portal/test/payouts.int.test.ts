@@ -72,6 +72,15 @@ const credit = (publisherId: string, amount: string, key: string) =>
 const holdOver = (publisherId: string) =>
   p.deps.models.PayoutProfile.updateOne({ _id: publisherId }, { $set: { method_changed_at: new Date(Date.now() - 73 * 3_600_000) } });
 
+/** The notification mail jobs queued for a person (the worker sends them; none runs here). */
+async function mailJobsFor(email: string, kind: string) {
+  const user = await p.deps.models.User.findOne({ email }).lean();
+  return p.deps.db.connection
+    .collection('jobs')
+    .find({ name: 'mail:send', 'data.user_id': String(user!._id), 'data.notice.kind': kind })
+    .toArray();
+}
+
 /** No answer carries any of these (numbers, holder names). */
 function expectNothingOf(res: { text: string }, secrets: string[]) {
   for (const s of secrets) expect(res.text, `an answer shows ${s}`).not.toContain(s);
@@ -107,6 +116,11 @@ describe('payout settings', () => {
     expect(answers[2]!.body.next_payout).toMatchObject({ method: { type: 'iban', last4: '3000' }, holds: ['method_changed'] });
     // The change is in the account's security log, masked.
     expect(JSON.stringify(answers[5]!.body)).toContain('payout_settings_changed');
+    // The owner is told: a payout_method_changed mail is queued for the worker (ids only, no number).
+    const queued = await mailJobsFor(p.deps.demo!.publishers[0]!.portal_login.email, 'payout_method_changed');
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.data).toMatchObject({ account_id: ACC1(), notice: { kind: 'payout_method_changed', publisherId: ACC1() } });
+    expectNothingOf({ text: JSON.stringify(queued) }, [...IBAN_DIGITS, HOLDER]);
   });
 
   it('lets an analyst read the settings but refuses them a change (403 role_not_allowed), changing nothing', async () => {
@@ -269,6 +283,9 @@ describe('a payout run in the operator area', () => {
     expect(settled.body.paid).toBeGreaterThanOrEqual(1);
     // Settling again pays nothing twice.
     expect((await approver.post(`/operator/payout-runs/${runId}/settle`, { sandbox: true })).body).toMatchObject({ paid: 0, failed: 0 });
+    // The owner's "payout paid" mail is queued once (the statement is attached when the worker renders it).
+    const paidMails = await mailJobsFor(p.deps.demo!.publishers[0]!.portal_login.email, 'payout_paid');
+    expect(paidMails.filter((j) => j.data.notice.payoutId === mine.id)).toHaveLength(1);
 
     // The publisher's history: paid, with its ledger entry.
     const o = await owner1();
