@@ -20,6 +20,7 @@ import {
   PAYOUT_SCHEMA,
   payoutEvent,
   setPayoutProfile,
+  type PayoutNotice,
   type PayoutRow,
 } from '@cw/payouts';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
@@ -235,8 +236,12 @@ describe('payout events in the feed', () => {
     const second = run2.payouts.find((p) => p.publisher_id === pub(0).account_id)!;
     expect(second).toMatchObject({ status: 'in_transit' });
     const csv = `payout_id,status,reason_code,reason_message\r\n${second._id},failed,AC04,Account closed\r\n`;
-    expect(await operatorSettlePayoutRun(deps, alice, { runId: run2.runId, file: csv })).toMatchObject({ failed: 1 });
-    expect(await operatorSettlePayoutRun(deps, alice, { runId: run2.runId, file: csv })).toMatchObject({ failed: 0 });
+    // The owners are told (the portal and the CLI pass the notification queue as `notify`), once.
+    const notices: PayoutNotice[] = [];
+    const told = { ...deps, notify: async (n: PayoutNotice) => void notices.push(n) };
+    expect(await operatorSettlePayoutRun(told, alice, { runId: run2.runId, file: csv })).toMatchObject({ failed: 1 });
+    expect(await operatorSettlePayoutRun(told, alice, { runId: run2.runId, file: csv })).toMatchObject({ failed: 0 });
+    expect(notices).toEqual([{ kind: 'payout_failed', publisherId: pub(0).account_id, payoutId: second._id }]);
 
     const entries = await feed(0);
     expect(entries.filter((e) => e.type.startsWith('payout.')).map((e) => [e.type, e.payout!.id])).toEqual([
