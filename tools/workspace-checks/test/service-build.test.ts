@@ -38,6 +38,8 @@ describe('per-service build', () => {
     const pkg = JSON.parse(readFileSync(resolve(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies).toHaveProperty('koa');
     expect(pkg.dependencies).toHaveProperty('mongoose');
+    // Data the tracker reads from files at run time (not bundled): the image's `npm ci` installs them from this list.
+    for (const data of ['@ip-location-db/asn', '@ip-location-db/geo-whois-asn-country-mmdb']) expect(pkg.dependencies).toHaveProperty(data);
     expect(Object.keys(pkg.dependencies).filter((d) => d.startsWith('@cw/'))).toEqual([]);
     for (const devOnly of ['vitest', 'nx', 'tsx', 'typescript', 'supertest']) expect(pkg.dependencies).not.toHaveProperty(devOnly);
     expect(existsSync(resolve(out, 'package-lock.json'))).toBe(true);
@@ -61,7 +63,10 @@ describe('per-service build', () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(/^tracker: the database lacks \d+ index\(es\) this service needs; run `npm run admin -- db:migrate` first: .*links \{/);
     expect((await runCli(['db:migrate', '--json'], { MONGODB_URI: env.MONGODB_URI }, root)).code).toBe(0);
-    child = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: 'ignore' });
+    // Its log at info: the AS table of the datacenter flag is found and loaded by the bundle (docs/decisions/0067-datacenter-clicks.md).
+    child = spawn(process.execPath, ['main.js'], { cwd: out, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let log = '';
+    child.stdout!.on('data', (d) => (log += d));
     let health: Response | undefined;
     for (let i = 0; i < 100 && !health; i++) {
       health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
@@ -73,6 +78,8 @@ describe('per-service build', () => {
     expect(await ready.json()).toMatchObject({ status: 'ok', checks: { mongodb: 'ok' } });
     const redirect = await fetch(`http://127.0.0.1:${port}/c/doesnotexist1`, { redirect: 'manual' });
     expect(redirect.status).toBe(404);
+    for (let i = 0; i < 600 && !log.includes('AS table loaded'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(log).toMatch(/"rows":\{"v4":\d{6},"v6":\d{5,6}\}.*AS table loaded/);
   }, 180_000);
 
   it('started as the images start it (`--import ./register.js`), the bundle traces its MongoDB calls inside the request that made them', async () => {
