@@ -141,6 +141,16 @@ export interface PlatformConfig {
    * `{"203.0.113.0/24": "DE", "2001:db8::7": "FR"}`; for the local platform and tests.
    */
   geoipFixture: string | undefined;
+  /**
+   * The AS table of the `datacenter` bot flag (ASN_DATABASE): a directory holding
+   * `asn-ipv4-num.csv` and `asn-ipv6-num.csv` in the `@ip-location-db/asn` package's format;
+   * unset: that package's; `off`: no table (ASN_FIXTURE only).
+   */
+  asnDatabase: string | undefined;
+  /** Addresses placed in an AS by hand before the table (ASN_FIXTURE): `{"198.18.0.0/24": 16509}`; for the local platform and tests. */
+  asnFixture: string | undefined;
+  /** AS numbers added to (`123`) or removed from (`-123`) the hosting list (HOSTING_ASNS, comma separated). */
+  hostingAsns: string | undefined;
   /** maxTimeMS of catalog queries: over it the API answers 503 rather than wait. */
   catalogQueryTimeoutMs: number;
   /** maxTimeMS of every other read a request makes (a query setting its own keeps it): over it the API answers 503. */
@@ -371,6 +381,9 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): PlatformConfig {
     clickBufferMax: int('CLICK_BUFFER_MAX', 200_000, 10, 10_000_000),
     geoipDatabase: str('GEOIP_DATABASE'),
     geoipFixture: str('GEOIP_FIXTURE'),
+    asnDatabase: str('ASN_DATABASE'),
+    asnFixture: str('ASN_FIXTURE'),
+    hostingAsns: str('HOSTING_ASNS'),
     catalogQueryTimeoutMs: int('CATALOG_QUERY_TIMEOUT_MS', 5000, 1, 600_000),
     requestQueryTimeoutMs: int('REQUEST_QUERY_TIMEOUT_MS', 10_000, 1, 600_000),
     productPageCacheEntries: int('PRODUCT_PAGE_CACHE_ENTRIES', 2000, 0, 1_000_000),
