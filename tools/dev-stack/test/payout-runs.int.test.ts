@@ -263,3 +263,37 @@ describe('the scheduled run', () => {
     await verified();
   });
 });
+
+describe('a reversal racing a payout', () => {
+  it('is either in the payout or netted from the next one, never lost nor taken twice', async () => {
+    await publisher('pub_po_race');
+    await updatePayoutSettings(deps, await owner('pub_po_race'), { method: { type: 'paypal', email: 'race@example.com' } });
+    await credit('pub_po_race', 'EUR', '100.00', 'race-sale');
+    const run = await operatorCreatePayoutRun(deps, alice);
+    const payout = (await operatorPayoutRun(deps, alice, { runId: run._id })).payouts.find((p) => p.publisher_id === 'pub_po_race')!;
+    expect(String(payout.amount)).toBe('100.00');
+    // The merchant reverses 30.00 of it while another admin approves the run.
+    const reversal = book(deps, {
+      key: 'race-reversal',
+      publisher_id: 'pub_po_race',
+      type: 'reversal',
+      postings: [
+        { account: 'publisher', currency: 'EUR', amount: '-30.00' },
+        { account: 'merchant_commission', currency: 'EUR', amount: '30.00' },
+      ],
+    });
+    await Promise.all([operatorApprovePayoutRun(deps, bob, { runId: run._id }), reversal]);
+    // The payout pays what the run listed; the reversal leaves the balance below zero.
+    expect(await deps.models.Payout.findById(payout._id).lean()).toMatchObject({ status: 'in_transit' });
+    expect(await balances('pub_po_race')).toEqual({ EUR: '-30.00' });
+    await verified();
+    // The next run nets it: 90.00 earned since, 60.00 paid.
+    await credit('pub_po_race', 'EUR', '90.00', 'race-sale-2');
+    const next = await operatorCreatePayoutRun(deps, alice);
+    const netted = (await operatorPayoutRun(deps, alice, { runId: next._id })).payouts.find((p) => p.publisher_id === 'pub_po_race')!;
+    expect(String(netted.amount)).toBe('60.00');
+    await operatorApprovePayoutRun(deps, bob, { runId: next._id });
+    expect(await balances('pub_po_race')).toEqual({ EUR: '0.00' });
+    await verified();
+  });
+});
