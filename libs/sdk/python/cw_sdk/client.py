@@ -169,7 +169,7 @@ class Payouts(_Resource):
         return self._t.call("GET", f"{PUB}/payouts/{urllib.parse.quote(payout_id, safe='')}/", "publisher")
 
     def request(self, *, idempotency_key: Key = None) -> Json:
-        """The whole available balance in the payout currency (409: below_threshold, payout_hold, no_payout_method, payout_in_progress)."""
+        """The whole available balance in the payout currency (409: below_threshold, payout_hold, no_payout_method, tax_profile_incomplete, payout_in_progress)."""
         return self._t.call("POST", f"{PUB}/payouts/", "publisher", body={}, idempotent=True, idempotency_key=idempotency_key)
 
     def statement(self, payout_id: str) -> bytes:

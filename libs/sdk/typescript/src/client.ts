@@ -149,7 +149,7 @@ export class PayoutsResource extends Resource {
     return this.t.call({ method: 'GET', path: `${PUB}/payouts/${encodeURIComponent(id)}/`, auth: 'publisher' }, options);
   }
 
-  /** The whole available balance, in the payout currency (409: below_threshold, payout_hold, no_payout_method, payout_in_progress). */
+  /** The whole available balance, in the payout currency (409: below_threshold, payout_hold, no_payout_method, tax_profile_incomplete, payout_in_progress). */
   request(options?: RequestOptions): Promise<T.Payout> {
     return this.t.call({ method: 'POST', path: `${PUB}/payouts/`, body: {}, auth: 'publisher', idempotent: true }, options);
   }
