@@ -220,7 +220,7 @@ describe('operator CLI', () => {
     expect(await admin('ledger:add', '--publisher', 'pub_trailhead', '--amount', '1', '--currency', 'XYZ', '--reason', 'x')).toMatchObject({ code: 2 });
   });
 
-  it('rebuilds the stats read model from the raw rows: repairs a damaged cell, then finds nothing to change', async () => {
+  it('rebuilds the stats read model from the raw rows: repairs a damaged cell, then finds nothing to change', { timeout: 180_000 }, async () => {
     const first = await admin('stats:rebuild', '--publisher', 'pub_trailhead');
     expect(first.code).toBe(0);
     expect(first.body).toMatchObject({ accounts: 1 });
@@ -234,6 +234,17 @@ describe('operator CLI', () => {
     expect((await admin('stats:rebuild')).body).toMatchObject({ cells_changed: 0 });
     expect(await admin('stats:rebuild', '--from', '2020-13-45')).toMatchObject({ code: 2 });
     expect(await admin('stats:rebuild', '--publisher', 'pub_nobody')).toMatchObject({ code: 2 });
+  });
+
+  it('goes on with stats:rebuild where a stopped run was (--after), reporting its throughput', { timeout: 180_000 }, async () => {
+    // --after an account skips it; --after a month of it does the months after that one only.
+    expect((await admin('stats:rebuild', '--publisher', 'pub_trailhead', '--after', 'pub_trailhead')).body).toMatchObject({ accounts: 0, months: 0 });
+    const whole = (await admin('stats:rebuild', '--publisher', 'pub_trailhead')).body;
+    expect(whole.rows).toBeGreaterThan(0);
+    expect(whole.rows_per_s).toBeGreaterThan(0);
+    expect((await admin('stats:rebuild', '--publisher', 'pub_trailhead', '--after', 'pub_trailhead@2000-01')).body).toMatchObject({ months: whole.months });
+    expect((await admin('stats:rebuild', '--publisher', 'pub_trailhead', '--after', 'pub_trailhead@2999-01')).body).toMatchObject({ accounts: 1, months: 0 });
+    expect(await admin('stats:rebuild', '--after', 'pub_trailhead@2026-13')).toMatchObject({ code: 2 });
   });
 
   it('builds the stats roll-ups an account lacks, resumably: a rerun builds nothing', async () => {
