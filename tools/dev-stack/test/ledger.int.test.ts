@@ -228,6 +228,12 @@ describe('corrections and the migration', () => {
     const again = await migrateLedger(deps);
     expect(again).toMatchObject({ sales: 0, corrections: 0, legacyPayouts: 0 });
     expect(await balances(pub)).toEqual({ EUR: '5.55', USD: '0.00' });
+    // Resumed after an account it reported (`--after`): only the accounts after it, in id order.
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    const resumed: string[] = [];
+    const tail = await migrateLedger(deps, { after: seen[0], onProgress: (p) => resumed.push(p.last) });
+    expect(resumed).toEqual(seen.slice(1));
+    expect(tail).toMatchObject({ accounts: seen.length - 1, last: seen.at(-1), sales: 0, legacyPayouts: 0 });
     await expectVerified();
   });
 });
