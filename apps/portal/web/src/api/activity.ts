@@ -4,108 +4,40 @@
  * and the events feed the live updates read (src/lib/live.ts).
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Answer, Sent } from './answers';
 import { api, API_BASE } from './client';
 
-export type ConversionStatus = 'pending' | 'approved' | 'declined';
+type ConversionsAnswer = Answer<'/portal/api/accounts/{account}/conversions/'>;
+
+export type ConversionStatus = ConversionsAnswer['data'][number]['status'];
 export const CONVERSION_STATUSES: ConversionStatus[] = ['pending', 'approved', 'declined'];
 /** How a sale was attributed: a tracked link, a coupon code, an AI agent's token, or a missing-sale inquiry. */
-export type ConversionChannel = 'link' | 'code' | 'agent' | 'inquiry';
+export type ConversionChannel = NonNullable<ConversionsAnswer['data'][number]['channel']>;
 export const CONVERSION_CHANNELS: ConversionChannel[] = ['link', 'code', 'agent', 'inquiry'];
 
-export interface Merchant {
-  id: number;
-  name: string;
-}
+export type Merchant = NonNullable<Conversion['merchant']>;
 
-/** A conversion as GET /conversions/ shows it (money: decimal strings). */
-export interface Conversion {
-  id: string;
-  status: ConversionStatus;
-  subid: string | null;
-  campaign_id: number | null;
-  program_id: number | null;
-  merchant: Merchant | null;
-  sale_amount: string;
-  commission: string;
-  currency: string;
-  click_id: string | null;
-  deeplink_id: string | null;
-  /** Absent on ledger entries (and before channels existed): a link. */
-  channel?: ConversionChannel;
-  source: 'v1' | 'ledger';
-  reason?: string | null;
-  reversed: boolean;
-  occurred_at: string;
-  updated_at: string;
-}
+/**
+ * A conversion as GET /conversions/ shows it (money: decimal strings). `channel` is absent on
+ * ledger entries (and before channels existed): a link.
+ */
+export type Conversion = ConversionsAnswer['data'][number];
 
-export interface ConversionEvent {
-  id: string;
-  type: string;
-  event: 'created' | 'approved' | 'declined' | 'reversed';
-  status: ConversionStatus;
-  created_at: string;
-  logged_at: string | null;
-}
+export type ConversionDetail = Answer<'/portal/api/accounts/{account}/conversions/{id}/'>;
 
-export interface ConversionDetail extends Conversion {
-  events: ConversionEvent[];
-}
+export type ConversionEvent = ConversionDetail['events'][number];
 
-export interface ListPage<T> {
-  data: T[];
-  page: number;
-  page_size: number;
-  has_more: boolean;
-  next_page: number | null;
-  next_cursor: string | null;
-}
+export type SubidRollup = Sent<NonNullable<ConversionsAnswer['subid_rollup']>[number]>;
 
-export interface SubidRollup {
-  subid: string | null;
-  conversions: number;
-  /** Decimal strings per currency. */
-  commission: Record<string, string>;
-}
+/** `subid_rollup`: always written (its schema, declared by @cw/reports, lists no required members). */
+export type ConversionsPage = Omit<ConversionsAnswer, 'subid_rollup'> & { subid_rollup: SubidRollup[] };
 
-export interface ConversionsPage extends ListPage<Conversion> {
-  subid_rollup: SubidRollup[];
-}
+export type ClicksPage = Answer<'/portal/api/accounts/{account}/clicks/'>;
 
-export interface Click {
-  id: string;
-  created_at: string;
-  deeplink_id: string;
-  program_id: number;
-  campaign_id: number;
-  sub_id: string | null;
-  referrer: string | null;
-  user_agent: string | null;
-  is_bot: boolean;
-  bot_reason: string | null;
-}
+export type Click = ClicksPage['data'][number];
 
 /** A sale event (the postback body, an entry of the events feed and of its stream). */
-export interface SaleEvent {
-  id: string;
-  type: 'sale.created' | 'sale.approved' | 'sale.declined' | 'sale.reversed';
-  event: string;
-  created_at: string;
-  publisher_id: string;
-  conversion: {
-    id: string;
-    status: ConversionStatus;
-    subid: string | null;
-    commission: string;
-    sale_amount: string;
-    currency: string;
-    program_id: number | null;
-    campaign_id: number | null;
-    merchant: Merchant | null;
-    click_id: string | null;
-    occurred_at: string;
-  };
-}
+export type SaleEvent = Sent<Extract<Answer<'/portal/api/accounts/{account}/events/'>['data'][number], { type: `sale.${string}` }>>;
 
 /** The conversions list's filters, as the API takes them (dates: UTC days, inclusive). */
 export interface ConversionFilters {
@@ -171,7 +103,7 @@ export const conversionQuery = (account: string, id: string) =>
 export const clicksQuery = (account: string, filters: ClickFilters, paging: Paging) =>
   queryOptions({
     queryKey: [...activityKeys.clicks(account), 'list', filters, paging] as const,
-    queryFn: ({ signal }) => api<ListPage<Click>>(`${acct(account)}/clicks`, { query: { ...filters, ...paging }, signal }),
+    queryFn: ({ signal }) => api<ClicksPage>(`${acct(account)}/clicks`, { query: { ...filters, ...paging }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
@@ -184,7 +116,7 @@ export const conversionsExportUrl = (account: string, filters: ConversionFilters
 export const clicksExportUrl = (account: string, filters: ClickFilters) => `${API_BASE}${acct(account)}/clicks/export${queryString({ ...filters })}`;
 
 /** The cursor after the account's newest event: the live stream starts there. */
-export const latestEventCursor = (account: string) => api<{ cursor: string }>(`${acct(account)}/events/latest`);
+export const latestEventCursor = (account: string) => api<Answer<'/portal/api/accounts/{account}/events/latest/'>>(`${acct(account)}/events/latest`);
 
 /** The account's SSE stream from `cursor` (EventSource sends the session cookie). */
 export const eventStreamUrl = (account: string, cursor: string) => `${API_BASE}${acct(account)}/events/stream${queryString({ cursor })}`;

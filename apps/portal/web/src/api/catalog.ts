@@ -4,43 +4,20 @@
  * `/programs/` and `/links/` do, and their types.
  */
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Answer, RequestBody, Sent } from './answers';
 import { api } from './client';
-import type { CursorPage } from './types';
 
 const acct = (account: string) => `/accounts/${encodeURIComponent(account)}`;
 
 // Types (the API's answers, as the pages read them)
 
-export type Availability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
+/** A page of products (`total`: with group=1, the number of groups). */
+export type ProductPage = Answer<'/portal/api/accounts/{account}/products/'>;
 
-export interface Product {
-  id: string;
-  /** A string: leading zeroes kept. */
-  gtin: string;
-  title: string;
-  /** A decimal string in `currency`, never a float. */
-  price: string;
-  currency: string;
-  image: string;
-  /** The account's own tracked link. */
-  url: string;
-  merchant: { id: number; name: string };
-  availability: Availability;
-  country: string;
-  updated_at: string;
-  sizes?: Array<{ size: string; product_id: string; availability: string }>;
-}
+/** `price`: a decimal string in `currency`; `gtin`: a string (leading zeroes kept); `url`: the account's own tracked link. */
+export type Product = ProductPage['products'][number];
 
-export interface ProductPage {
-  products: Product[];
-  count: number;
-  limit: number;
-  offset: number;
-  next_offset: number | null;
-  freshness_hours: number;
-  /** With group=1: the number of groups. */
-  total?: number;
-}
+export type Availability = Product['availability'];
 
 /** Search filters as the API names them (strings, as in a URL). */
 export interface ProductSearch {
@@ -59,80 +36,38 @@ export interface ProductSearch {
 
 export const SEARCH_FIELDS = ['q', 'brand', 'category', 'country', 'merchant', 'group', 'min_price', 'max_price', 'currency', 'limit', 'offset'] as const;
 
-export type Relationship = 'approved' | 'pending' | 'rejected' | 'available';
+export type ProgramPage = Answer<'/portal/api/accounts/{account}/programs/'>;
 
-export interface Program {
-  id: number;
-  name: string;
-  merchant: { id: number; name: string };
-  campaign_id: number;
-  relationship: Relationship;
-  status: string;
-  description?: string;
-  category?: string;
-  countries?: string[];
-  currency?: string;
-  /** The commission in words, as the merchant states it (e.g. "8% of the sale"). */
-  commission?: string;
-  cookie_days?: number;
-  joinable?: boolean;
-  auto_approve?: boolean;
-  default_landing_url?: string;
-  allowed_domains?: string[];
-}
+/** `commission`: in words, as the merchant states it (e.g. "8% of the sale"). */
+export type Program = ProgramPage['data'][number];
 
-export interface Application {
-  program_id: number;
-  status: 'approved' | 'pending' | 'rejected';
-  /** False when an assignment already existed. */
-  created: boolean;
-  applied_at: string | null;
-  decided_at: string | null;
-  program: Program;
-}
+export type Relationship = Program['relationship'];
 
-export interface TrackingLink {
-  id: string;
-  url: string;
-  deeplink_id: string;
-  program_id: number;
-  campaign_id: number;
-  subid: string | null;
-  landing_url: string;
-  /** Smart link routes, tried in order ([] when none). */
-  routes?: LinkRoute[];
-  /** The link's own GTIN fallback switch (product links; decision 0063). */
-  fallback?: boolean;
-  created_at: string;
-}
+/** `created`: false when an assignment already existed. */
+export type Application = Answer<'/portal/api/accounts/{account}/programs/apply/', 'post'>;
 
-export interface LinkRoute {
-  countries?: string[];
-  devices?: Array<'ios' | 'android' | 'desktop'>;
-  landing_url: string;
-}
+export type LinkPage = Answer<'/portal/api/accounts/{account}/links/'>;
 
-export interface LinkRequest {
-  program_id?: number;
-  campaign_id?: number | string;
-  subid?: string;
-  landing_url?: string;
-  routes?: LinkRoute[];
-  fallback?: boolean;
-}
+/** `routes`: smart link routes, tried in order; `fallback`: the link's own GTIN fallback switch (product links; decision 0063). */
+export type TrackingLink = LinkPage['data'][number];
 
+export type LinkRoute = NonNullable<TrackingLink['routes']>[number];
+
+export type LinkRequest = RequestBody<'/portal/api/accounts/{account}/links/', 'post'>;
+
+/** A line's error: the schema leaves it a free object (written by hand until it names its members). */
 export interface BatchItemError {
   code: string;
   detail: string;
   errors?: Array<{ param: string; detail: string }>;
 }
 
-export interface BatchResult {
-  results: Array<{ index: number; status: 'created' | 'existing' | 'error'; link?: TrackingLink; error?: BatchItemError }>;
-  created: number;
-  existing: number;
-  errors: number;
-}
+type BatchAnswer = Answer<'/portal/api/accounts/{account}/links/batch/', 'post'>;
+
+/** One outcome per line: `link` when created or existing, `error` when not. */
+export type BatchResult = Sent<Omit<BatchAnswer, 'results'>> & {
+  results: Array<Omit<Sent<NonNullable<BatchAnswer['results']>[number]>, 'link' | 'error'> & { link?: TrackingLink; error?: BatchItemError }>;
+};
 
 export interface LinkTotal {
   link_id: string;
@@ -209,7 +144,7 @@ export const programsQuery = (account: string, search: string) =>
   infiniteQueryOptions({
     queryKey: [...catalogKeys.programs(account), 'mine', search] as const,
     queryFn: ({ pageParam, signal }) =>
-      api<CursorPage<Program>>(`${acct(account)}/programs`, {
+      api<ProgramPage>(`${acct(account)}/programs`, {
         query: { search: search || undefined, cursor: pageParam || undefined, page_size: PROGRAMS_PAGE_SIZE },
         signal,
       }),
@@ -222,7 +157,7 @@ export const joinableProgramsQuery = (account: string, search: string) =>
   infiniteQueryOptions({
     queryKey: [...catalogKeys.programs(account), 'joinable', search] as const,
     queryFn: ({ pageParam, signal }) =>
-      api<CursorPage<Program>>(`${acct(account)}/programs/joinable`, {
+      api<ProgramPage>(`${acct(account)}/programs/joinable`, {
         query: { search: search || undefined, cursor: pageParam || undefined, page_size: PROGRAMS_PAGE_SIZE },
         signal,
       }),
@@ -234,7 +169,7 @@ export const joinableProgramsQuery = (account: string, search: string) =>
 export const allProgramsQuery = (account: string) =>
   queryOptions({
     queryKey: [...catalogKeys.programs(account), 'all'] as const,
-    queryFn: ({ signal }) => api<CursorPage<Program>>(`${acct(account)}/programs`, { query: { page_size: 1000 }, signal }),
+    queryFn: ({ signal }) => api<ProgramPage>(`${acct(account)}/programs`, { query: { page_size: 1000 }, signal }),
   });
 
 /** Applies (the idempotent use case: applying again answers the existing assignment). */
@@ -253,7 +188,7 @@ export const linksQuery = (account: string, filters: LinkFilters, paging: { curs
   queryOptions({
     queryKey: [...catalogKeys.links(account), filters.subid ?? '', filters.campaign_id ?? '', paging.cursor ?? '', paging.page_size] as const,
     queryFn: ({ signal }) =>
-      api<CursorPage<TrackingLink> & { page: number }>(`${acct(account)}/links`, {
+      api<LinkPage>(`${acct(account)}/links`, {
         query: { subid: filters.subid || undefined, campaign_id: filters.campaign_id || undefined, cursor: paging.cursor, page_size: paging.page_size },
         signal,
       }),

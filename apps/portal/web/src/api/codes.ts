@@ -3,36 +3,19 @@
  * code rules (`.../code-rules`) and asking for a code (POST `.../codes`).
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { Answer } from './answers';
 import { api } from './client';
 
 const enc = encodeURIComponent;
 const acct = (account: string) => `/accounts/${enc(account)}`;
 
-export type CodeStatus = 'active' | 'pending_review' | 'rejected';
+export type CodePage = Answer<'/portal/api/accounts/{account}/codes/'>;
 
-export interface CouponCode {
-  id: string;
-  code: string;
-  program_id: number;
-  status: CodeStatus;
-  created_at: string;
-}
+export type CouponCode = CodePage['data'][number];
 
-export interface CodeRules {
-  program_id: number;
-  prefix: string;
-  min_length: number;
-  max_length: number;
-  review: 'auto' | 'operator';
-}
+export type CodeStatus = CouponCode['status'];
 
-export interface CodePage {
-  data: CouponCode[];
-  page: number;
-  page_size: number;
-  has_more: boolean;
-  next_page: number | null;
-}
+export type CodeRules = Answer<'/portal/api/accounts/{account}/code-rules/'>;
 
 export const codeKeys = {
   all: (account: string) => ['codes', account] as const,

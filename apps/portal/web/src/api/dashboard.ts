@@ -1,53 +1,21 @@
 /** The dashboard's call: GET /accounts/:account/overview (docs/portal.md). */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Maybe, SentAnswer } from './answers';
 import { api } from './client';
 
 /** Decimal strings per ISO 4217 currency. */
 export type Sums = Record<string, string>;
 
-export interface OverviewTotals {
-  clicks: number;
-  conversions: { total: number; pending: number; approved: number; declined: number };
-  commission: { earned: Sums; pending: Sums; approved: Sums; declined: Sums };
-  earned_in_payout_currency: { currency: string; amount: string; approximate: boolean; not_converted?: string[] };
-  conversion_rate: string | null;
-  epc: Sums;
-}
+/** `as_of`: every conversion change up to this instant is counted (decision record 0046). */
+export type Overview = Maybe<SentAnswer<'/portal/api/accounts/{account}/overview/'>, 'as_of'>;
 
-export interface OverviewRow {
-  clicks: number;
-  conversions: number;
-  earned: Sums;
-  conversion_rate: string | null;
-}
+/** (`earned_in_payout_currency.not_converted`, unread here, is written only when a currency did not convert.) */
+export type OverviewTotals = Overview['totals'];
 
-export interface Overview {
-  timezone: string;
-  date_from: string;
-  date_to: string;
-  bucket: 'day' | 'week' | 'month';
-  payout_currency: string;
-  /** Every conversion change up to this instant is counted (decision record 0046). */
-  as_of?: string;
-  totals: OverviewTotals;
-  previous: { date_from: string; date_to: string; totals: OverviewTotals };
-  series: Array<OverviewRow & { period: string }>;
-}
+export type OverviewRow = Omit<Overview['series'][number], 'period'>;
 
 /** GET /accounts/:account/overview/top: read apart (it costs a cell per sub-ID, program and link). */
-export interface TopLists {
-  subids: Array<OverviewRow & { subid: string | null }>;
-  programs: Array<OverviewRow & { program_id: number | null; merchant: { id: number; name: string } | null }>;
-  links: Array<
-    OverviewRow & {
-      link_id: string;
-      landing_url: string | null;
-      subid: string | null;
-      program_id: number | null;
-      merchant: { id: number; name: string } | null;
-    }
-  >;
-}
+export type TopLists = SentAnswer<'/portal/api/accounts/{account}/overview/top/'>;
 
 export interface OverviewRange {
   date_from: string;
@@ -77,19 +45,10 @@ export const topQuery = (account: string, range: OverviewRange) =>
     retry: false,
   });
 
-export type Channel = 'link' | 'code' | 'agent' | 'inquiry';
-
 /** GET /accounts/:account/overview/channels: the range's conversions and commission by channel (every channel, zeros included). */
-export interface ChannelSplit {
-  timezone: string;
-  date_from: string;
-  date_to: string;
-  channels: Array<{
-    channel: Channel;
-    conversions: { total: number; pending: number; approved: number; declined: number };
-    commission: { earned: Sums; pending: Sums; approved: Sums; declined: Sums };
-  }>;
-}
+export type ChannelSplit = SentAnswer<'/portal/api/accounts/{account}/overview/channels/'>;
+
+export type Channel = ChannelSplit['channels'][number]['channel'];
 
 export const channelsQuery = (account: string, range: OverviewRange) =>
   queryOptions({

@@ -3,46 +3,20 @@
  * and the operator area's (`/portal/api/operator/inquiries`).
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { Answer, RequestBody } from './answers';
 import { api } from './client';
-import type { CursorPage } from './types';
 
 const enc = encodeURIComponent;
 const acct = (account: string) => `/accounts/${enc(account)}`;
 
-export type InquiryStatus = 'open' | 'accepted' | 'rejected';
-export type RejectReason = 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other';
+type InquiryPage = Answer<'/portal/api/accounts/{account}/inquiries/'>;
+
+export type Inquiry = InquiryPage['data'][number];
+export type InquiryStatus = Inquiry['status'];
+export type RejectReason = NonNullable<Inquiry['reason']>;
 export const REJECT_REASONS: readonly RejectReason[] = ['duplicate', 'no_order', 'returned', 'outside_window', 'other'];
 
-export interface Inquiry {
-  id: string;
-  status: InquiryStatus;
-  program_id: number;
-  order_id: string;
-  occurred_at: string;
-  amount: string;
-  currency: string;
-  click_id: string | null;
-  note: string | null;
-  evidence: { clicks: Array<{ click_id: string; clicked_at: string; verified: boolean }> };
-  respond_by: string;
-  reason: RejectReason | null;
-  conflict: 'order_already_credited' | null;
-  conversion_id: string | null;
-  decided_by: 'merchant' | 'operator' | 'window' | null;
-  decided_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface InquiryInput {
-  program_id: number;
-  order_id: string;
-  occurred_at: string;
-  amount: string;
-  currency: string;
-  click_id?: string;
-  note?: string;
-}
+export type InquiryInput = RequestBody<'/portal/api/accounts/{account}/inquiries/', 'post'>;
 
 export const inquiryKeys = {
   all: (id: string) => ['inquiries', id] as const,
@@ -55,7 +29,7 @@ export const inquiriesQuery = (account: string, status: InquiryStatus | '') =>
   infiniteQueryOptions({
     queryKey: inquiryKeys.list(account, status),
     queryFn: ({ pageParam, signal }) =>
-      api<CursorPage<Inquiry>>(`${acct(account)}/inquiries`, {
+      api<InquiryPage>(`${acct(account)}/inquiries`, {
         query: { status: status || undefined, cursor: pageParam || undefined, page_size: INQUIRIES_PAGE_SIZE },
         signal,
       }),

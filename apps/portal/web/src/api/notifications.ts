@@ -3,37 +3,24 @@
  * unsubscribe link of a mail (`/portal/api/unsubscribe/preview`, `/portal/api/unsubscribe`: no sign-in).
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { Maybe, RequestBody, SentAnswer } from './answers';
 import { api } from './client';
 
-export interface NotificationSetting {
-  kind: string;
-  label: string;
-  description: string;
-  enabled: boolean;
-  /** Whether this person receives the kind in any of their accounts (by their role there). */
-  receives: boolean;
-  roles: string[];
-}
+/** `timezone`: the person's own IANA time zone (the weekly summary's), or null: each account's zone. */
+export type NotificationSettings = SentAnswer<'/portal/api/me/notifications/'>;
 
-export interface UnsubscribeView {
-  kind: string;
-  label: string;
-  description: string;
-  enabled?: false;
-}
+/** `receives`: whether this person receives the kind in any of their accounts (by their role there). */
+export type NotificationSetting = NotificationSettings['kinds'][number];
 
-export interface NotificationSettings {
-  /** The person's own IANA time zone (the weekly summary's), or null: each account's zone. */
-  timezone: string | null;
-  kinds: NotificationSetting[];
-}
+/** `enabled`: false once unsubscribed (absent in the preview). */
+export type UnsubscribeView = Maybe<SentAnswer<'/portal/api/unsubscribe/preview/', 'post'>, 'enabled'>;
 
 export const notificationsKey = ['notifications'] as const;
 
 export const notificationSettingsQuery = () =>
   queryOptions({ queryKey: notificationsKey, queryFn: () => api<NotificationSettings>('/me/notifications'), staleTime: 0 });
 
-export const saveNotificationSettings = (change: { kinds: Record<string, boolean>; timezone: string | null }) =>
+export const saveNotificationSettings = (change: RequestBody<'/portal/api/me/notifications/', 'put'>) =>
   api<NotificationSettings>('/me/notifications', { method: 'PUT', body: change });
 
 export const previewUnsubscribe = (token: string) => api<UnsubscribeView>('/unsubscribe/preview', { method: 'POST', body: { token }, auth: 'public' });

@@ -1,5 +1,6 @@
 /** Merchants and programs in the operator area (`/portal/api/operator/merchants`, `/programs`). */
 import { queryOptions } from '@tanstack/react-query';
+import type { RequestBody } from './answers';
 import { api } from './client';
 
 export interface OperatorMerchant {
@@ -21,22 +22,9 @@ export interface OperatorProgram {
   default_landing_url: string;
 }
 
-export interface NewMerchant {
-  id: number;
-  name: string;
-  domains?: string[];
-}
+export type NewMerchant = RequestBody<'/portal/api/operator/merchants/', 'post'>;
 
-export interface NewProgram {
-  id: number;
-  merchant: number;
-  name: string;
-  country: string;
-  currency?: string;
-  landing_url: string;
-  commission?: string;
-  auto_approve?: boolean;
-}
+export type NewProgram = RequestBody<'/portal/api/operator/programs/', 'post'>;
 
 export const merchantsQuery = () =>
   queryOptions({

@@ -3,20 +3,23 @@
  * operator area's payout runs (`/portal/api/operator/payout-runs`, `/payouts`, `/fx`).
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { Answer, RequestBody } from './answers';
 import { api } from './client';
-import type { CursorPage, MoneyAmount, PaymentStatus } from './types';
+import type { MoneyAmount, PaymentStatus } from './types';
 
 const enc = encodeURIComponent;
 const acct = (account: string) => `/accounts/${enc(account)}`;
 
-export type PayoutMethodType = 'iban' | 'ach' | 'paypal';
-export type PayoutSchedule = 'monthly' | 'on_request';
+type PayoutPage = Answer<'/portal/api/accounts/{account}/payouts/'>;
+type EntryPage = Answer<'/portal/api/accounts/{account}/balance/transactions/'>;
+
+export type Payout = PayoutPage['data'][number];
 
 /** A method as every answer shows it: its type and last 4 (PayPal: the masked address). */
-export interface MaskedMethod {
-  type: PayoutMethodType;
-  last4: string;
-}
+export type MaskedMethod = Payout['method'];
+
+export type PayoutMethodType = MaskedMethod['type'];
+export type PayoutSchedule = 'monthly' | 'on_request';
 
 export interface PayoutSettings {
   method: (MaskedMethod & { failed: boolean }) | null;
@@ -28,42 +31,11 @@ export interface PayoutSettings {
   method_hold_until: string | null;
 }
 
-export type PayoutMethodInput =
-  | { type: 'iban'; holder_name: string; iban: string; bic: string }
-  | { type: 'ach'; holder_name: string; routing_number: string; account_number: string; account_type: 'checking' | 'savings' }
-  | { type: 'paypal'; email: string; holder_name?: string };
+export type PayoutSettingsInput = RequestBody<'/portal/api/accounts/{account}/payout-settings/', 'put'>;
 
-export interface PayoutSettingsInput {
-  method?: PayoutMethodInput;
-  currency?: string;
-  threshold?: string;
-  schedule?: PayoutSchedule;
-}
+export type PayoutMethodInput = NonNullable<PayoutSettingsInput['method']>;
 
-export interface Payout {
-  id: string;
-  status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
-  amount: string;
-  currency: string;
-  method: MaskedMethod;
-  fx: Array<{ from: string; to: string; rate: string; date: string; amount: string; converted: string }>;
-  hold: { reasons: string[] } | null;
-  created_at: string;
-  paid_at: string | null;
-  failure: { code: string; message: string } | null;
-  statement: { number: string } | null;
-}
-
-export interface BalanceEntry {
-  id: string;
-  type: 'commission' | 'reversal' | 'correction' | 'payout' | 'payout_return';
-  amount: string;
-  currency: string;
-  conversion_id: string | null;
-  payout_id: string | null;
-  reason: string | null;
-  created_at: string;
-}
+export type BalanceEntry = EntryPage['data'][number];
 
 export interface AccountBalance {
   balances: MoneyAmount[];
@@ -102,7 +74,7 @@ export const PAYOUTS_PAGE_SIZE = 20;
 export const payoutsQuery = (id: string) =>
   infiniteQueryOptions({
     queryKey: payoutKeys.payouts(id),
-    queryFn: ({ pageParam }) => api<CursorPage<Payout>>(`${acct(id)}/payouts`, { query: { cursor: pageParam || undefined, page_size: PAYOUTS_PAGE_SIZE } }),
+    queryFn: ({ pageParam }) => api<PayoutPage>(`${acct(id)}/payouts`, { query: { cursor: pageParam || undefined, page_size: PAYOUTS_PAGE_SIZE } }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     staleTime: 0,
@@ -114,9 +86,7 @@ export const payoutEntriesQuery = (id: string) =>
     queryKey: [...payoutKeys.entries(id), 'payouts'] as const,
     queryFn: async () => {
       const [paid, returned] = await Promise.all(
-        (['payout', 'payout_return'] as const).map((type) =>
-          api<CursorPage<BalanceEntry>>(`${acct(id)}/balance/transactions`, { query: { type, page_size: 500 } }),
-        ),
+        (['payout', 'payout_return'] as const).map((type) => api<EntryPage>(`${acct(id)}/balance/transactions`, { query: { type, page_size: 500 } })),
       );
       return [...paid!.data, ...returned!.data].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
     },
@@ -129,8 +99,7 @@ export const ENTRIES_PAGE_SIZE = 25;
 export const balanceEntriesQuery = (id: string) =>
   infiniteQueryOptions({
     queryKey: [...payoutKeys.entries(id), 'all'] as const,
-    queryFn: ({ pageParam }) =>
-      api<CursorPage<BalanceEntry>>(`${acct(id)}/balance/transactions`, { query: { cursor: pageParam || undefined, page_size: ENTRIES_PAGE_SIZE } }),
+    queryFn: ({ pageParam }) => api<EntryPage>(`${acct(id)}/balance/transactions`, { query: { cursor: pageParam || undefined, page_size: ENTRIES_PAGE_SIZE } }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     staleTime: 0,

@@ -3,6 +3,7 @@
  * year-end exports (`/portal/api/operator/tax/year-end/:year`, admins).
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { RequestBody } from './answers';
 import { api, API_BASE } from './client';
 
 const enc = encodeURIComponent;
@@ -40,16 +41,7 @@ export interface TaxProfileState {
   payouts_held: boolean;
 }
 
-export interface TaxProfileInput {
-  kind: 'individual' | 'company';
-  legal_name: string;
-  address: TaxAddress;
-  country: string;
-  vat_id?: string;
-  w9?: { tin_kind: 'ssn' | 'ein'; tin: string };
-  w8?: { country: string; foreign_tin: string; treaty?: { country: string; article: string; rate: string } };
-  signature: string;
-}
+export type TaxProfileInput = RequestBody<'/portal/api/accounts/{account}/tax-profile/', 'put'>;
 
 export const taxKeys = { profile: (id: string) => ['tax-profile', id] as const };
 

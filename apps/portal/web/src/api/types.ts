@@ -1,25 +1,20 @@
-/** The answers of the portal API (docs/portal.md), as the pages read them. */
+/**
+ * The answers of the portal API (docs/portal.md), as the pages read them: aliases of the types
+ * generated from the portal's OpenAPI document (answers.ts). The interfaces left are answers whose
+ * response schema is a free object (it names no members), written by hand until it does.
+ */
+import type { Maybe, RequestBody, SentAnswer } from './answers';
 
 export type Role = 'owner' | 'developer' | 'analyst';
 export const ROLES: readonly Role[] = ['owner', 'developer', 'analyst'];
 
-export interface SessionAccount {
-  account_id: string;
-  name: string;
-  role: Role;
-  status: string;
-}
+/**
+ * GET /session (and sign-in); accepting an invitation answers the same with `joined`, the account
+ * joined. `operator`: the person's operator role (the Operations pages), or null: not an operator.
+ */
+export type Session = Maybe<SentAnswer<'/portal/api/invitations/accept/', 'post'>, 'operator' | 'joined'>;
 
-export interface Session {
-  user: { id: string; email: string; name: string | null };
-  accounts: SessionAccount[];
-  csrf_token: string;
-  reauthenticated_until: string | null;
-  /** The person's operator role (the Operations pages), or null: not an operator. */
-  operator?: { role: 'support' | 'admin' } | null;
-  /** In the answer to accepting an invitation: the account joined. */
-  joined?: { account_id: string; role: Role };
-}
+export type SessionAccount = Session['accounts'][number];
 
 export const CHANNELS = ['coupon', 'content', 'social'] as const;
 export const PAYOUT_METHOD_TYPES = ['bank_account', 'paypal', 'none'] as const;
@@ -38,10 +33,7 @@ export interface Account {
   role: Role;
 }
 
-export interface MoneyAmount {
-  currency: string;
-  amount: string;
-}
+export type MoneyAmount = SentAnswer<'/portal/api/accounts/{account}/payment-status/'>['approved_unpaid']['by_currency'][number];
 
 export interface PaymentStatus {
   account_id: string;
@@ -78,50 +70,15 @@ export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined
 export const OPT_IN_EVENT_TYPES = ['payout.paid', 'payout.failed', 'inquiry.accepted', 'inquiry.rejected'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dead'] as const;
 
-export interface PostbackConfig {
-  configured: boolean;
-  url: string | null;
-  http_method: 'GET' | 'POST' | null;
-  event_types: string[];
-  active: boolean;
-  has_secret: boolean;
-  secret_prefix: string | null;
-  previous_secret_valid_until: string | null;
-  consecutive_failures: number;
-  paused_until: string | null;
-  created_at: string | null;
-  updated_at: string | null;
-  /** Only in the answer that created it (PUT 201, rotation). */
-  secret?: string;
-}
+/** `secret`: only in the answer that created it (PUT 201, rotation). */
+export type PostbackConfig = Maybe<SentAnswer<'/portal/api/accounts/{account}/postback/'>, 'secret'>;
 
-export interface PostbackInput {
-  url: string;
-  http_method: 'GET' | 'POST';
-  event_types: string[];
-  active: boolean;
-}
+export type PostbackInput = RequestBody<'/portal/api/accounts/{account}/postback/', 'put'>;
 
-export interface Delivery {
-  id: string;
-  event: string;
-  conversion_id: string | null;
-  test: boolean;
-  status: string;
-  attempts: number;
-  last_response_status: number | null;
-  last_error: string | null;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-  paused_until: string | null;
-  created_at: string;
-  /** How long the last attempt took. */
-  last_duration_ms?: number | null;
-}
+/** `last_duration_ms`: how long the last attempt took (absent before the first). */
+export type Delivery = Maybe<SentAnswer<'/portal/api/accounts/{account}/postback/deliveries/'>['data'][number], 'last_duration_ms'>;
 
-export interface TestDelivery extends Partial<Delivery> {
-  delivery_id: string;
-}
+export type TestDelivery = SentAnswer<'/portal/api/accounts/{account}/postback/test/', 'post'>;
 
 export interface CursorPage<T> {
   data: T[];
@@ -192,11 +149,4 @@ export interface ClaimApplication {
   claim_deadline: string | null;
 }
 
-export interface ClaimInput {
-  application: string;
-  access_secret: string;
-  display_name: string;
-  website: string;
-  channels: string[];
-  country: string;
-}
+export type ClaimInput = RequestBody<'/portal/api/claim/', 'post'>;

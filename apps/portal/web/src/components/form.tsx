@@ -14,8 +14,11 @@ export interface FormState {
   labels: Record<string, string>;
   fieldId(name: string): string;
   error(name: string): string | undefined;
-  /** Validates with the form's schema: true when valid, else shows the errors. */
-  check(data: unknown): boolean;
+  /**
+   * Validates with the form's schema: true when valid, else shows the errors. The schema is the
+   * API's own input schema, so a valid `data` is the request body `T` (the generated type).
+   */
+  check<T = unknown>(data: unknown): data is T;
   /** Shows a failed call's errors (per field and in the summary). */
   fail(err: unknown): void;
   clear(): void;
@@ -38,7 +41,7 @@ export function useFormState(validate: FormValidator | null, labels: Record<stri
     summaryRef,
     fieldId: (name) => `${id}-${name}`,
     error: (name) => errors?.fields[name],
-    check(data) {
+    check<T>(data: unknown): data is T {
       const e = validate ? checkForm(validate, data) : null;
       show(e);
       return !e;

@@ -144,8 +144,8 @@ function ClaimForm({ app, application, secret }: { app: ClaimApplication; applic
   });
 
   const submit = () => {
-    const body: ClaimInput = { application, access_secret: secret, display_name: displayName.trim(), website: website.trim(), channels, country };
-    if (form.check(body)) claim.mutate(body);
+    const body = { application, access_secret: secret, display_name: displayName.trim(), website: website.trim(), channels, country };
+    if (form.check<ClaimInput>(body)) claim.mutate(body);
   };
 
   return (

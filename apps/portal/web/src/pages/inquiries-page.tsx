@@ -141,7 +141,8 @@ function FileInquiry({ accountId, programs }: { accountId: string; programs: Use
   }, [filed, outcomeId]);
 
   const submit = () => {
-    const input: Partial<InquiryInput> = {
+    // Partial: whatever is missing or wrong, the API names it (below).
+    const input = {
       ...(programId ? { program_id: Number(programId) } : {}),
       ...(orderId.trim() ? { order_id: orderId.trim() } : {}),
       ...(instant(occurredAt) ? { occurred_at: instant(occurredAt) } : {}),

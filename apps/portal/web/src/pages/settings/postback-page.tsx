@@ -120,9 +120,9 @@ function ConfigForm({ accountId, config, onSecret }: { accountId: string; config
 
   const preview = previewUrl(url.trim());
   const submit = () => {
-    const body: PostbackInput = { url: url.trim(), http_method: method, event_types: events, active };
+    const body = { url: url.trim(), http_method: method, event_types: events, active };
     setSaved(null);
-    if (form.check(body)) save.mutate(body);
+    if (form.check<PostbackInput>(body)) save.mutate(body);
   };
 
   return (
