@@ -34,7 +34,8 @@ function click(i: number, over: Partial<ClickRow> = {}): ClickRow {
     ip_hash: `${i % 7}`.repeat(32),
     referrer: i % 4 ? '' : `https://blog.example/${i}`,
     is_bot: isBot,
-    ...(isBot ? { bot_reason: (['user_agent', 'no_user_agent', 'rate'] as const)[i % 3] } : {}),
+    // Every reason in turn (bots are every fifth click).
+    ...(isBot ? { bot_reason: (['user_agent', 'no_user_agent', 'rate', 'agent', 'datacenter'] as const)[Math.floor(i / 5) % 5] } : {}),
     stats_txn: 'stx_1',
     ...over,
   };
