@@ -1,6 +1,7 @@
 /**
  * The weekly summary at scale, the engine in its own process (as MongoDB would be): P publishers
- * (default 10,000), each with one owner, in four time zones, all due (a Monday 10:00 UTC).
+ * (default 10,000), each with one owner, in four time zones, every second owner with a time zone
+ * of their own (Asia/Tokyo), all due (a Monday 10:00 UTC).
  *   1. The pass (`queueWeeklySummaries`, the worker's `mail:weekly-summaries` job): every
  *      membership read page by page, each summary's key claimed and its `mail:send` job queued.
  *   2. The jobs rendered and sent (`sendNotificationMail`, 10 at a time as the worker's Agenda
@@ -61,10 +62,14 @@ try {
     await deps.models.AccountMember.collection.insertMany(
       ids.map((i) => ({ _id: `pub_wk_${i}:usr_wk_${i}`, account_id: `pub_wk_${i}`, user_id: `usr_wk_${i}`, role: 'owner', joined_at: created })) as never[],
     );
+    // Every second owner chose a time zone of their own (the week follows it, not the account's).
+    await deps.models.NotificationPreference.collection.insertMany(
+      ids.filter((_, k) => (from + k) % 2 === 0).map((i) => ({ _id: `usr_wk_${i}`, choices: {}, timezone: 'Asia/Tokyo', updated_at: created })) as never[],
+    );
   }
   console.log(`seeded ${P} publishers with an owner each in ${(performance.now() - t0).toFixed(0)} ms`);
 
-  // A Monday, 10:00 UTC: every zone above is between Monday 08:00 and Tuesday's end.
+  // A Monday, 10:00 UTC: every zone above (and Tokyo's 19:00) is between Monday 08:00 and Tuesday's end.
   const now = new Date('2026-11-30T10:00:00Z');
   let c = cpu();
   let t = performance.now();
