@@ -419,7 +419,9 @@ class Builder {
 
   close(v6: boolean): void {
     const f: Family = { starts: this.sink.starts.done(), ends: this.sink.ends.done(), asns: this.sink.asns.done() };
-    // Rows must be sorted by start (the files are): a lookup's binary search depends on it.
+    // Rows must be sorted by start (the files are): a lookup's binary search depends on it. Where
+    // two rows overlap (one pair in 2.3.2026061719's IPv4 file, 215.0.0.0/16, both the US DoD's),
+    // the later row answers the overlap.
     for (let i = 1; i < f.asns.length; i++) {
       const prev = v6 ? compare6(f.starts, (i - 1) * 4, f.starts, i * 4) : f.starts[i - 1]! - f.starts[i]!;
       if (prev > 0) throw new Error(`ASN table: ${v6 ? 'IPv6' : 'IPv4'} rows not sorted at row ${i + 1}`);
