@@ -75,7 +75,7 @@ async function ownerId(): Promise<string> {
 }
 
 describe('Settings, Notifications', () => {
-  it('turns the weekly summary off with the keyboard, saves with a clear confirmation, and keeps it after a reload', async () => {
+  it('turns the weekly summary off with the keyboard and picks the person’s time zone, saves with a clear confirmation, and keeps both after a reload', async () => {
     const page = await newPage();
     await signIn(page, env, owner());
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notifications settings', exact: true }).click();
@@ -88,6 +88,10 @@ describe('Settings, Notifications', () => {
     await weekly.focus();
     await page.keyboard.press('Space');
     expect(await weekly.isChecked()).toBe(false);
+    // The person's own time zone (the weekly summary's), by default none: each account's.
+    const zone = main(page).getByRole('combobox', { name: 'Your time zone' });
+    expect(await zone.inputValue()).toBe('');
+    await zone.selectOption('Asia/Tokyo');
     await main(page).getByRole('button', { name: 'Save notification settings' }).focus();
     await page.keyboard.press('Enter');
     await main(page).getByRole('status').filter({ hasText: 'Your notification settings are saved.' }).waitFor();
@@ -96,6 +100,7 @@ describe('Settings, Notifications', () => {
     await main(page).getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
     await settle(page);
     expect(await main(page).getByRole('switch', { name: 'Weekly summary' }).isChecked()).toBe(false);
+    expect(await main(page).getByRole('combobox', { name: 'Your time zone' }).inputValue()).toBe('Asia/Tokyo');
   }, 120_000);
 });
 
