@@ -64,6 +64,11 @@ describe('payouts', () => {
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body).toMatchObject({ status: 'pending', currency: 'EUR', method: { type: 'iban', last4: '3000' }, hold: null, paid_at: null, failure: null });
     expect(compareDecimals(first.body.amount, '50.00')).toBeGreaterThanOrEqual(0);
+    // DESIGN.md's fields, at least: id po_…, a decimal string amount, created_at, fx, statement.
+    expect(first.body.id).toMatch(/^po_[0-9a-f]{24}$/);
+    expect(first.body.amount).toMatch(/^\d+\.\d{2}$/);
+    expect(first.body).toMatchObject({ fx: expect.any(Array), statement: null, created_at: expect.any(String) });
+    expect(Object.keys(first.body.method).sort()).toEqual(['last4', 'type']);
     payoutId = first.body.id;
     const replay = await post('/payouts/', pub().keys.live, 'payout-request-1');
     expect(replay.status).toBe(201);
