@@ -50,6 +50,10 @@ export default defineConfig({
       'tools/*/test/**/*.test.ts',
     ],
     exclude: process.env.TEST_TIER === 'fast' ? [...configDefaults.exclude, ...SLOW_TIER] : configDefaults.exclude,
+    // Every answer is checked against its response schema: a member the schema does not declare is
+    // a 500 in tests instead of vanishing from the answer (libs/platform/usecase/src/serializer.ts).
+    // Service processes the suites spawn inherit it.
+    env: { CW_STRICT_RESPONSES: '1' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { serializerFor } from './serializer';
+import { serializerFor, UndeclaredFieldError } from './serializer';
+
+/** Compiles as production does (no strict check), whatever the test run sets. */
+function inProduction<T>(compile: () => T): T {
+  const before = process.env.CW_STRICT_RESPONSES;
+  delete process.env.CW_STRICT_RESPONSES;
+  try {
+    return compile();
+  } finally {
+    process.env.CW_STRICT_RESPONSES = before;
+  }
+}
 
 const ITEM = {
   type: 'object',
@@ -27,9 +38,30 @@ describe('serializerFor', () => {
     expect(serializerFor(ITEM)(value)).toBe(JSON.stringify(value));
   });
 
-  it('does not write a property the schema does not declare, however deep', () => {
-    const out = serializerFor(ITEM)({ id: 'p_1', price: '1', updated_at: 'x', secret: 's', merchant: { id: 1, name: 'm', commission: '0.1' } });
+  it('in production, does not write a property the schema does not declare, however deep', () => {
+    const out = inProduction(() => serializerFor({ ...ITEM }))({
+      id: 'p_1',
+      price: '1',
+      updated_at: 'x',
+      secret: 's',
+      merchant: { id: 1, name: 'm', commission: '0.1' },
+    });
     expect(JSON.parse(out)).toEqual({ id: 'p_1', price: '1', updated_at: 'x', merchant: { id: 1, name: 'm' } });
+  });
+
+  it('in tests, refuses an answer carrying a member its schema does not declare, naming where it is', () => {
+    expect(process.env.CW_STRICT_RESPONSES).toBe('1'); // vitest.config.ts sets it for every suite
+    const write = serializerFor({ ...ITEM });
+    expect(() => write({ id: 'p_1', price: '1', updated_at: 'x', secret: 's' })).toThrow(UndeclaredFieldError);
+    expect(() => write({ id: 'p_1', merchant: { id: 1, commission: '0.1' } })).toThrow(/"\$\.merchant\.commission"/);
+    const list = serializerFor({ type: 'object', properties: { data: { type: 'array', items: ITEM } } });
+    expect(() => list({ data: [{ id: 'a' }, { id: 'b', channel: 'coupon' }] })).toThrow(/"\$\.data\[1\]\.channel"/);
+  });
+
+  it('in tests, accepts members that are undefined, free objects, and leaves such as dates and buffers', () => {
+    const schema = { type: 'object', properties: { at: { type: 'string' }, meta: { type: 'object' }, raw: { type: 'string' } } };
+    const value = { at: new Date(0), meta: { anything: { deep: 1 } }, raw: Buffer.from('x'), gone: undefined };
+    expect(() => serializerFor(schema)(value)).not.toThrow();
   });
 
   it('writes dates as ISO strings and decimals as the strings they are', () => {
