@@ -10,7 +10,7 @@ import { addDecimals, compareDecimals, divideDecimals, moneyIn, multiplyDecimals
 import { useCase } from '@cw/usecase';
 import { countedAsOf, type Fact, readFacts } from '@cw/stats';
 import { accountBalances } from '@cw/ledger';
-import { profileOf } from '@cw/payouts';
+import { profileOf, SCHEDULED_RUN_DAY } from '@cw/payouts';
 import type { AccountDeps } from './deps';
 
 const ACCOUNT_POLICY: Policy = { budget: 'account', scope: 'affiliate:read' };
@@ -114,7 +114,8 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
   const threshold = parseDecimal(settings ? profile.threshold : pub.payout?.threshold ? pub.payout.threshold.toString() : '50.00');
   const payable = addDecimals(approved.map((b) => convert(config, b, payoutCurrency)));
   const reached = compareDecimals(payable, threshold) >= 0;
-  const nextDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
+  // The next scheduled payout run (opened on SCHEDULED_RUN_DAY each month, UTC): this month's until that day, else next month's.
+  const nextDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + (now.getUTCDate() < SCHEDULED_RUN_DAY ? 0 : 1), SCHEDULED_RUN_DAY));
   const stored = settings?.method;
   const paymentMethod = stored
     ? stored.type === 'paypal'
@@ -124,7 +125,7 @@ export const paymentStatus = useCase(PAYMENT_STATUS_POLICY, async function payme
       ? { type: 'bank_account' as const, last4: pub.payout?.last4 ?? null }
       : { type: pub.payout?.method_type ?? 'none' };
   const method = paymentMethod.type;
-  // Monthly: the run after the 15th of next month; on request: when the owner asks.
+  // Monthly: the next scheduled run; on request: when the owner asks.
   const scheduled = !settings || profile.schedule === 'monthly';
   const totalUsd = (buckets: Bucket[]) => moneyIn(addDecimals(buckets.map((b) => inUsd(config, b))), 'USD');
   return {
