@@ -13,7 +13,7 @@ import {
   updateAccountSettings,
 } from '@cw/account';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
-import { E } from './schemas';
+import { ACCOUNT_SETTINGS_SCHEMA, CREDENTIALS_SCHEMA, E, ISSUED_CREDENTIAL_SCHEMA } from './schemas';
 
 const ACCOUNT = { account: { type: 'string', description: 'An account the person belongs to (pub_…).' } };
 const ERRORS = {
@@ -34,7 +34,7 @@ export function accountRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Account'],
       pathParams: ACCOUNT,
       before: member,
-      responses: { 200: E('The account'), ...ERRORS },
+      responses: { 200: { description: 'The account', schema: ACCOUNT_SETTINGS_SCHEMA }, ...ERRORS },
       handler: async (ctx) => {
         ctx.body = await accountSettings(deps, principalIn(ctx));
       },
@@ -48,7 +48,7 @@ export function accountRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       body: ACCOUNT_PATCH_INPUT,
       before: member,
-      responses: { 200: E('The account'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 200: { description: 'The account', schema: ACCOUNT_SETTINGS_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { body }) => {
         ctx.body = await updateAccountSettings(deps, principalIn(ctx), body);
       },
@@ -74,7 +74,7 @@ export function accountRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Keys'],
       pathParams: ACCOUNT,
       before: member,
-      responses: { 200: E('Credentials, active first'), ...ERRORS },
+      responses: { 200: { description: 'Credentials, active first', schema: CREDENTIALS_SCHEMA }, ...ERRORS },
       handler: async (ctx) => {
         ctx.body = await listKeys(deps, principalIn(ctx));
       },
@@ -88,7 +88,7 @@ export function accountRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       body: KEY_ISSUE_INPUT,
       before: member,
-      responses: { 201: E('The credential and its secret'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 201: { description: 'The credential and its secret', schema: ISSUED_CREDENTIAL_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = await issueKey(deps, principalIn(ctx), body);
@@ -102,7 +102,7 @@ export function accountRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Keys'],
       pathParams: { ...ACCOUNT, id: { type: 'string' } },
       before: member,
-      responses: { 201: E('The new credential and its secret'), ...ERRORS },
+      responses: { 201: { description: 'The new credential and its secret', schema: ISSUED_CREDENTIAL_SCHEMA }, ...ERRORS },
       handler: async (ctx) => {
         ctx.status = 201;
         ctx.body = await rotateKey(deps, principalIn(ctx), String(ctx.params.id));

@@ -2,7 +2,7 @@
 import { route, type RouteSpec } from '@cw/http';
 import { listApps, revokeApp } from '../oauth-apps';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
-import { E } from './schemas';
+import { APP_GRANTS_SCHEMA, E } from './schemas';
 
 const ACCOUNT = { account: { type: 'string' } };
 const ERRORS = { 401: E('Not signed in'), 403: E('role_not_allowed or csrf_failed'), 404: E('Not found'), 429: E('Rate limited') };
@@ -18,7 +18,7 @@ export function appsRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Apps'],
       pathParams: ACCOUNT,
       before: member,
-      responses: { 200: E('Grants, newest first'), ...ERRORS },
+      responses: { 200: { description: 'Grants, newest first', schema: APP_GRANTS_SCHEMA }, ...ERRORS },
       handler: async (ctx) => {
         ctx.body = await listApps(deps, principalIn(ctx));
       },

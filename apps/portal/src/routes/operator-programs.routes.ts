@@ -8,7 +8,7 @@ import { displayText } from '@cw/validation';
 import { operatorCreateMerchant, operatorCreateProgram, operatorListMerchants, operatorListPrograms, PROGRAM_STATUSES } from '@cw/programs';
 import { spendPortalBudget, type PortalDeps } from '../portal-context';
 import { operatorIn, operatorOf } from './operator.routes';
-import { E } from './schemas';
+import { E, OPERATOR_CREATED_PROGRAM_SCHEMA, OPERATOR_MERCHANT_SCHEMA, OPERATOR_MERCHANTS_SCHEMA, OPERATOR_PROGRAMS_SCHEMA } from './schemas';
 
 const TAGS = ['Operator area'];
 const ERRORS = {
@@ -31,7 +31,7 @@ export function operatorProgramsRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       query: { type: 'object', additionalProperties: false, properties: { limit: LIMIT } } as const,
       before: operator,
-      responses: { 200: E('{data: [{id, name, domains}]}'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 200: { description: 'Merchants', schema: OPERATOR_MERCHANTS_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = { data: await operatorListMerchants(deps, operatorIn(ctx), { limit: query.limit }) };
       },
@@ -53,7 +53,12 @@ export function operatorProgramsRoutes(deps: PortalDeps): RouteSpec[] {
         },
       } as const,
       before: operator,
-      responses: { 201: E('{id, name, domains}'), 400: E('Invalid parameter'), ...ERRORS, 409: E('conflict: the merchant id is taken') },
+      responses: {
+        201: { description: 'The merchant', schema: OPERATOR_MERCHANT_SCHEMA },
+        400: E('Invalid parameter'),
+        ...ERRORS,
+        409: E('conflict: the merchant id is taken'),
+      },
       handler: async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = await operatorCreateMerchant(deps, operatorIn(ctx), { id: body.id, name: body.name.trim(), domains: body.domains });
@@ -71,7 +76,7 @@ export function operatorProgramsRoutes(deps: PortalDeps): RouteSpec[] {
         properties: { merchant: ID, status: { type: 'string', enum: [...PROGRAM_STATUSES] }, limit: LIMIT },
       } as const,
       before: operator,
-      responses: { 200: E('{data: [program]}'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 200: { description: 'Programs', schema: OPERATOR_PROGRAMS_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = { data: await operatorListPrograms(deps, operatorIn(ctx), { merchant: query.merchant, status: query.status, limit: query.limit }) };
       },
@@ -100,7 +105,7 @@ export function operatorProgramsRoutes(deps: PortalDeps): RouteSpec[] {
       } as const,
       before: operator,
       responses: {
-        201: E('The program'),
+        201: { description: 'The program', schema: OPERATOR_CREATED_PROGRAM_SCHEMA },
         400: E('Invalid parameter'),
         ...ERRORS,
         404: E('No such merchant'),

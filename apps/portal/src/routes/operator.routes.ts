@@ -13,7 +13,7 @@ import { APPLICATION_STATUSES, operatorListApplications, operatorReviewApplicati
 import { sessionOperator } from '@cw/people';
 import { operatorListDeliveries, operatorRedeliver } from '@cw/postbacks';
 import { requestOrigin, sessionOf, spendPortalBudget, type PortalDeps } from '../portal-context';
-import { E } from './schemas';
+import { AUDIT_LOG_SCHEMA, E, OPERATOR_CREDENTIALS_SCHEMA, OPERATOR_PUBLISHERS_SCHEMA, REVOKED_CREDENTIAL_SCHEMA } from './schemas';
 
 const TAGS = ['Operator area'];
 const ERRORS = {
@@ -52,7 +52,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
         properties: { status: { type: 'string', enum: ['pending', 'active', 'inactive', 'provisional'], default: 'pending' }, limit: LIMIT },
       } as const,
       before: operator,
-      responses: { 200: E('{data: [publisher]}'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 200: { description: 'Publishers', schema: OPERATOR_PUBLISHERS_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = { data: await operatorListPublishers(deps, operatorIn(ctx), { status: query.status, limit: query.limit }) };
       },
@@ -83,7 +83,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       pathParams: PUBLISHER,
       before: operator,
-      responses: { 200: E('{data: [{id, type, kind, prefix, status}]}'), ...ERRORS, ...NOT_FOUND },
+      responses: { 200: { description: 'The account’s credentials', schema: OPERATOR_CREDENTIALS_SCHEMA }, ...ERRORS, ...NOT_FOUND },
       handler: async (ctx) => {
         ctx.body = { data: await operatorListCredentials(deps, operatorIn(ctx), { publisher: param(ctx, 'publisher') }) };
       },
@@ -96,7 +96,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       pathParams: { id: ID },
       before: operator,
-      responses: { 200: E('{id, status: "revoked"}'), 400: E('Not a credential id'), ...ERRORS, ...NOT_FOUND },
+      responses: { 200: { description: 'Revoked', schema: REVOKED_CREDENTIAL_SCHEMA }, 400: E('Not a credential id'), ...ERRORS, ...NOT_FOUND },
       handler: async (ctx) => {
         ctx.body = await operatorRevokeCredential(deps, operatorIn(ctx), { id: param(ctx, 'id') });
       },
@@ -200,7 +200,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
         },
       } as const,
       before: operator,
-      responses: { 200: E('{data: [entry], has_more, next_cursor}'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 200: { description: 'Audit entries, newest first', schema: AUDIT_LOG_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await auditLog(deps, operatorIn(ctx), {
           account: query.account || undefined,

@@ -25,7 +25,18 @@ import {
 } from '@cw/people';
 import { perAddress, requestOrigin, sessionOf, setSessionCookie, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { setDeviceCookie, signinOrigin } from '../signin-device';
-import { E, SESSION_SCHEMA } from './schemas';
+import {
+  E,
+  PASSWORD_CHANGED_SCHEMA,
+  REAUTH_SCHEMA,
+  RESET_SCHEMA,
+  RESET_SENT_SCHEMA,
+  SESSION_SCHEMA,
+  SESSIONS_SCHEMA,
+  SIGNUP_SCHEMA,
+  UNLOCKED_SCHEMA,
+  VERIFIED_SCHEMA,
+} from './schemas';
 
 const TAGS = ['Session'];
 
@@ -44,7 +55,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       body: SIGNUP_INPUT,
       before: [limited],
       responses: {
-        202: E('Verification sent (the same answer whether or not the address is taken)'),
+        202: { description: 'Verification sent (the same answer whether or not the address is taken)', schema: SIGNUP_SCHEMA },
         400: E('Invalid parameter'),
         403: E('csrf_failed'),
         429: E('Rate limited'),
@@ -62,7 +73,12 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       body: TOKEN_INPUT,
       before: [limited],
-      responses: { 200: E('Confirmed'), 400: E('Invalid parameter'), 404: E('The link was used or expired'), 429: E('Rate limited') },
+      responses: {
+        200: { description: 'Confirmed', schema: VERIFIED_SCHEMA },
+        400: E('Invalid parameter'),
+        404: E('The link was used or expired'),
+        429: E('Rate limited'),
+      },
       handler: async (ctx, { body }) => {
         ctx.body = await verifyEmail(deps, body.token);
       },
@@ -98,7 +114,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       body: TOKEN_INPUT,
       before: [limited],
       responses: {
-        200: E('{unlocked: true, email}: the device cookie is set'),
+        200: { description: 'Unlocked: the device cookie is set', schema: UNLOCKED_SCHEMA },
         400: E('Invalid parameter'),
         404: E('The link was used or expired'),
         429: E('Rate limited'),
@@ -144,7 +160,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       body: REAUTH_INPUT,
       before: [limited, signedIn],
       responses: {
-        200: E('Re-authenticated'),
+        200: { description: 'Re-authenticated', schema: REAUTH_SCHEMA },
         401: E('invalid_credentials'),
         403: E('csrf_failed'),
         429: E("Rate limited (the sign-in limits: the e-mail's budget is shared)"),
@@ -161,7 +177,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       body: FORGOT_PASSWORD_INPUT,
       before: [limited],
-      responses: { 202: E('Sent if the address has an account'), 400: E('Invalid parameter'), 429: E('Rate limited') },
+      responses: { 202: { description: 'Sent if the address has an account', schema: RESET_SENT_SCHEMA }, 400: E('Invalid parameter'), 429: E('Rate limited') },
       handler: async (ctx, { body }) => {
         ctx.status = 202;
         ctx.body = await forgotPassword(deps, body.email);
@@ -175,7 +191,12 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       body: RESET_PASSWORD_INPUT,
       before: [limited],
-      responses: { 200: E('Reset'), 400: E('Invalid parameter'), 404: E('The link was used or expired'), 429: E('Rate limited') },
+      responses: {
+        200: { description: 'Reset', schema: RESET_SCHEMA },
+        400: E('Invalid parameter'),
+        404: E('The link was used or expired'),
+        429: E('Rate limited'),
+      },
       handler: async (ctx, { body }) => {
         ctx.body = await resetPassword(deps, body, requestOrigin(ctx, deps));
         setSessionCookie(ctx, deps, null);
@@ -189,7 +210,12 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       body: CHANGE_PASSWORD_INPUT,
       before: [limited, signedIn],
-      responses: { 200: E('Changed'), 400: E('Invalid parameter'), 401: E('invalid_credentials'), 429: E('Rate limited') },
+      responses: {
+        200: { description: 'Changed', schema: PASSWORD_CHANGED_SCHEMA },
+        400: E('Invalid parameter'),
+        401: E('invalid_credentials'),
+        429: E('Rate limited'),
+      },
       handler: async (ctx, { body }) => {
         ctx.body = await changePassword(deps, sessionOf(ctx), body, signinOrigin(ctx, deps), deps.clock?.());
       },
@@ -201,7 +227,7 @@ export function sessionRoutes(deps: PortalDeps): RouteSpec[] {
       summary: "The person's own sessions (devices), newest first",
       tags: TAGS,
       before: [signedIn],
-      responses: { 200: E('Sessions'), 401: E('Not signed in') },
+      responses: { 200: { description: 'Sessions', schema: SESSIONS_SCHEMA }, 401: E('Not signed in') },
       handler: async (ctx) => {
         ctx.body = await listSessions(deps, sessionOf(ctx));
       },

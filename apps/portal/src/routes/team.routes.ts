@@ -19,7 +19,7 @@ import {
   type SessionContext,
 } from '@cw/people';
 import { memberOf, perAddress, principalIn, requestOrigin, sessionOf, setSessionCookie, spendPortalBudget, type PortalDeps } from '../portal-context';
-import { E, JOINED_SESSION_SCHEMA } from './schemas';
+import { E, INVITATION_INFO_SCHEMA, INVITATION_SCHEMA, JOINED_SESSION_SCHEMA, MEMBER_ROLE_SCHEMA, MEMBERS_SCHEMA, SECURITY_LOG_SCHEMA } from './schemas';
 
 const ACCOUNT = { account: { type: 'string' } };
 const ERRORS = { 401: E('Not signed in'), 403: E('role_not_allowed, reauthentication_required or csrf_failed'), 404: E('Not found'), 429: E('Rate limited') };
@@ -42,7 +42,7 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Team'],
       pathParams: ACCOUNT,
       before: member,
-      responses: { 200: E('Members and invitations'), ...ERRORS },
+      responses: { 200: { description: 'Members and invitations', schema: MEMBERS_SCHEMA }, ...ERRORS },
       handler: async (ctx) => {
         ctx.body = await listMembers(deps, principalIn(ctx));
       },
@@ -56,7 +56,12 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       body: INVITE_INPUT,
       before: member,
-      responses: { 201: E('The invitation (mailed)'), 400: E('Invalid parameter'), 409: E('Already a member'), ...ERRORS },
+      responses: {
+        201: { description: 'The invitation (mailed)', schema: INVITATION_SCHEMA },
+        400: E('Invalid parameter'),
+        409: E('Already a member'),
+        ...ERRORS,
+      },
       handler: async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = await inviteMember(deps, principalIn(ctx), body);
@@ -85,7 +90,7 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: { ...ACCOUNT, user: { type: 'string' } },
       body: ROLE_INPUT,
       before: member,
-      responses: { 200: E('The member'), 400: E('Invalid parameter'), 409: E('last_owner'), ...ERRORS },
+      responses: { 200: { description: 'The member', schema: MEMBER_ROLE_SCHEMA }, 400: E('Invalid parameter'), 409: E('last_owner'), ...ERRORS },
       handler: async (ctx, { body }) => {
         ctx.body = await changeRole(deps, principalIn(ctx), body, String(ctx.params.user));
       },
@@ -113,7 +118,7 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       pathParams: ACCOUNT,
       query: SECURITY_LOG_INPUT,
       before: member,
-      responses: { 200: E('Events'), 400: E('Invalid parameter'), ...ERRORS },
+      responses: { 200: { description: 'Events', schema: SECURITY_LOG_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS },
       handler: async (ctx, { query }) => {
         ctx.body = await securityLog(deps, principalIn(ctx), query);
       },
@@ -126,7 +131,7 @@ export function teamRoutes(deps: PortalDeps): RouteSpec[] {
       tags: ['Team'],
       query: TOKEN_INPUT,
       before: [limited],
-      responses: { 200: E('The invitation'), 404: E('Used, withdrawn or expired'), 429: E('Rate limited') },
+      responses: { 200: { description: 'The invitation', schema: INVITATION_INFO_SCHEMA }, 404: E('Used, withdrawn or expired'), 429: E('Rate limited') },
       handler: async (ctx, { query }) => {
         ctx.body = await invitationInfo(deps, query.token);
       },

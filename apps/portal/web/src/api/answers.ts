@@ -24,8 +24,8 @@ type Json<R> = R extends { content: { 'application/json': infer B } } ? B : neve
 type Responses<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]> extends { responses: infer R } ? R : never;
 type Body<R, S extends number> = S extends keyof R ? Json<R[S]> : never;
 
-/** The JSON answer (200 or 201) of `method path`, the path as the document writes it (`/portal/api/...{account}.../`). */
-export type Answer<P extends keyof paths, M extends Method = 'get'> = Body<Responses<P, M>, 200> | Body<Responses<P, M>, 201>;
+/** The JSON answer (200, 201 or 202) of `method path`, the path as the document writes it (`/portal/api/...{account}.../`). */
+export type Answer<P extends keyof paths, M extends Method = 'get'> = Body<Responses<P, M>, 200 | 201 | 202>;
 
 /** The same answer, its schema declaring no `required` members: read as present (`Sent`). */
 export type SentAnswer<P extends keyof paths, M extends Method = 'get'> = Sent<Answer<P, M>>;

@@ -1,24 +1,23 @@
 /** Every portal API call, named; pages reach the server only through these (and react-query). */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { Answer, RequestBody, SentAnswer } from './answers';
 import { api, isApiError, setCsrfToken } from './client';
 import type {
   Account,
   ClaimApplication,
   ClaimInput,
-  Credential,
-  CursorPage,
-  Delivery,
   InvitationInfo,
   IssuedCredential,
+  KeyIssueInput,
   MembersAnswer,
   PaymentStatus,
   PostbackConfig,
   PostbackInput,
   Role,
-  SecurityEvent,
   Session,
-  SessionRow,
+  SecurityLogPage,
   TestDelivery,
+  Delivery,
 } from './types';
 
 const acct = (account: string) => `/accounts/${encodeURIComponent(account)}`;
@@ -64,7 +63,7 @@ export const optionalSessionQuery = () =>
     staleTime: 60_000,
   });
 
-export async function signIn(input: { email: string; password: string }): Promise<Session> {
+export async function signIn(input: RequestBody<'/portal/api/signin/', 'post'>): Promise<Session> {
   const s = await api<Session>('/signin', { method: 'POST', body: input, auth: 'public' });
   if (s?.csrf_token) setCsrfToken(s.csrf_token);
   return s;
@@ -75,25 +74,30 @@ export async function signOut(): Promise<void> {
   setCsrfToken(null);
 }
 
-export const signUp = (input: { email: string; password: string; account_name?: string; name?: string; website?: string }) =>
-  api<{ status: string }>('/signup', { method: 'POST', body: input, auth: 'public' });
+export const signUp = (input: RequestBody<'/portal/api/signup/', 'post'>) =>
+  api<Answer<'/portal/api/signup/', 'post'>>('/signup', { method: 'POST', body: input, auth: 'public' });
 
-export const verifyEmail = (token: string) => api<{ verified: boolean; email: string }>('/verify-email', { method: 'POST', body: { token }, auth: 'public' });
+export const verifyEmail = (token: string) =>
+  api<Answer<'/portal/api/verify-email/', 'post'>>('/verify-email', { method: 'POST', body: { token }, auth: 'public' });
 
 /** The link mailed when an address's sign-in is paused: this browser may sign in to it (the password is still asked). */
-export const unlockSignIn = (token: string) => api<{ unlocked: boolean; email: string }>('/signin/unlock', { method: 'POST', body: { token }, auth: 'public' });
+export const unlockSignIn = (token: string) =>
+  api<Answer<'/portal/api/signin/unlock/', 'post'>>('/signin/unlock', { method: 'POST', body: { token }, auth: 'public' });
 
-export const forgotPassword = (email: string) => api<{ status: string }>('/password/forgot', { method: 'POST', body: { email }, auth: 'public' });
+export const forgotPassword = (email: string) =>
+  api<Answer<'/portal/api/password/forgot/', 'post'>>('/password/forgot', { method: 'POST', body: { email }, auth: 'public' });
 
-export const resetPassword = (input: { token: string; password: string }) =>
-  api<{ reset: boolean }>('/password/reset', { method: 'POST', body: input, auth: 'public' });
+export const resetPassword = (input: RequestBody<'/portal/api/password/reset/', 'post'>) =>
+  api<Answer<'/portal/api/password/reset/', 'post'>>('/password/reset', { method: 'POST', body: input, auth: 'public' });
 
-export const reauthenticate = (password: string) => api<{ reauthenticated_until: string }>('/reauth', { method: 'POST', body: { password }, reauth: false });
+export const reauthenticate = (password: string) =>
+  api<Answer<'/portal/api/reauth/', 'post'>>('/reauth', { method: 'POST', body: { password }, reauth: false });
 
-export const changePassword = (input: { current_password: string; new_password: string }) => api<unknown>('/password/change', { method: 'POST', body: input });
+export const changePassword = (input: RequestBody<'/portal/api/password/change/', 'post'>) =>
+  api<Answer<'/portal/api/password/change/', 'post'>>('/password/change', { method: 'POST', body: input });
 
 /** Read afresh on every visit (what happened elsewhere shows at once). */
-export const sessionsQuery = () => queryOptions({ queryKey: keys.sessions, queryFn: () => api<{ data: SessionRow[] }>('/sessions'), staleTime: 0 });
+export const sessionsQuery = () => queryOptions({ queryKey: keys.sessions, queryFn: () => api<Answer<'/portal/api/sessions/'>>('/sessions'), staleTime: 0 });
 
 export const endSession = (id: string) => api<void>(`/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
@@ -109,7 +113,7 @@ export const invitationQuery = (token: string) =>
     retry: false,
   });
 
-export async function acceptInvitation(input: { token: string; password?: string; name?: string }): Promise<Session> {
+export async function acceptInvitation(input: RequestBody<'/portal/api/invitations/accept/', 'post'>): Promise<Session> {
   const s = await api<Session>('/invitations/accept', { method: 'POST', body: input, auth: 'public' });
   if (s?.csrf_token) setCsrfToken(s.csrf_token);
   return s;
@@ -137,10 +141,9 @@ export const paymentStatusQuery = (id: string) =>
   queryOptions({ queryKey: keys.paymentStatus(id), queryFn: () => api<PaymentStatus>(`${acct(id)}/payment-status`) });
 
 export const credentialsQuery = (id: string) =>
-  queryOptions({ queryKey: keys.credentials(id), queryFn: () => api<{ data: Credential[] }>(`${acct(id)}/keys`) });
+  queryOptions({ queryKey: keys.credentials(id), queryFn: () => api<Answer<'/portal/api/accounts/{account}/keys/'>>(`${acct(id)}/keys`) });
 
-export const issueCredential = (id: string, input: { type: string; key_kind?: string; label?: string }) =>
-  api<IssuedCredential>(`${acct(id)}/keys`, { method: 'POST', body: input });
+export const issueCredential = (id: string, input: KeyIssueInput) => api<IssuedCredential>(`${acct(id)}/keys`, { method: 'POST', body: input });
 
 export const rotateCredential = (id: string, keyId: string) =>
   api<IssuedCredential>(`${acct(id)}/keys/${encodeURIComponent(keyId)}/rotate`, { method: 'POST' });
@@ -161,7 +164,7 @@ export const deliveriesQuery = (id: string, status: string) =>
   infiniteQueryOptions({
     queryKey: [...keys.deliveries(id), status] as const,
     queryFn: ({ pageParam }) =>
-      api<CursorPage<Delivery>>(`${acct(id)}/postback/deliveries`, {
+      api<SentAnswer<'/portal/api/accounts/{account}/postback/deliveries/'>>(`${acct(id)}/postback/deliveries`, {
         query: { status: status || undefined, cursor: pageParam || undefined, page_size: DELIVERIES_PAGE_SIZE },
       }),
     initialPageParam: '',
@@ -174,13 +177,17 @@ export const redeliver = (id: string, deliveryId: string) =>
 
 export const membersQuery = (id: string) => queryOptions({ queryKey: keys.members(id), queryFn: () => api<MembersAnswer>(`${acct(id)}/members`) });
 
-export const invite = (id: string, input: { email: string; role: Role }) => api<unknown>(`${acct(id)}/invitations`, { method: 'POST', body: input });
+export const invite = (id: string, input: RequestBody<'/portal/api/accounts/{account}/invitations/', 'post'>) =>
+  api<Answer<'/portal/api/accounts/{account}/invitations/', 'post'>>(`${acct(id)}/invitations`, { method: 'POST', body: input });
 
 export const revokeInvitation = (id: string, invitationId: string) =>
   api<void>(`${acct(id)}/invitations/${encodeURIComponent(invitationId)}`, { method: 'DELETE' });
 
 export const changeRole = (id: string, userId: string, role: Role) =>
-  api<unknown>(`${acct(id)}/members/${encodeURIComponent(userId)}`, { method: 'PATCH', body: { role } });
+  api<Answer<'/portal/api/accounts/{account}/members/{user}/', 'patch'>>(`${acct(id)}/members/${encodeURIComponent(userId)}`, {
+    method: 'PATCH',
+    body: { role },
+  });
 
 export const removeMember = (id: string, userId: string) => api<void>(`${acct(id)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' });
 
@@ -189,8 +196,7 @@ export const SECURITY_LOG_PAGE_SIZE = 25;
 export const securityLogQuery = (id: string) =>
   infiniteQueryOptions({
     queryKey: keys.securityLog(id),
-    queryFn: ({ pageParam }) =>
-      api<CursorPage<SecurityEvent>>(`${acct(id)}/security-log`, { query: { cursor: pageParam || undefined, limit: SECURITY_LOG_PAGE_SIZE } }),
+    queryFn: ({ pageParam }) => api<SecurityLogPage>(`${acct(id)}/security-log`, { query: { cursor: pageParam || undefined, limit: SECURITY_LOG_PAGE_SIZE } }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     staleTime: 0,

@@ -4,6 +4,7 @@
  * Settings, Apps (`/portal/api/accounts/:account/apps`).
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { Answer } from './answers';
 import { api, ApiError, type ParamError } from './client';
 import type { Role, SessionAccount } from './types';
 
@@ -81,23 +82,14 @@ export const interactionAbort = (uid: string, csrf: string | null) => call<{ red
 
 // Settings, Apps
 
-export interface AppGrant {
-  id: string;
-  app: { client_id: string; name: string | null; redirect_hosts: string[]; disabled: boolean };
-  granted_by: { user_id: string; email: string } | null;
-  resources: Array<{ resource: string; label: string; scopes: string[] }>;
-  scopes: string[];
-  offline_access: boolean;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-}
+export type AppGrant = Answer<'/portal/api/accounts/{account}/apps/'>['data'][number];
 
 const acct = (account: string) => `/accounts/${encodeURIComponent(account)}`;
 
 export const appsKey = (id: string) => ['apps', id] as const;
 
-export const appsQuery = (id: string) => queryOptions({ queryKey: appsKey(id), queryFn: () => api<{ data: AppGrant[] }>(`${acct(id)}/apps`), staleTime: 0 });
+export const appsQuery = (id: string) =>
+  queryOptions({ queryKey: appsKey(id), queryFn: () => api<Answer<'/portal/api/accounts/{account}/apps/'>>(`${acct(id)}/apps`), staleTime: 0 });
 
 export const revokeApp = (id: string, grantId: string) => api<void>(`${acct(id)}/apps/${encodeURIComponent(grantId)}`, { method: 'DELETE' });
 

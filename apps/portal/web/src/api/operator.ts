@@ -1,19 +1,11 @@
 /** The operator area's calls (`/portal/api/operator/...`): the network's operators, same sign-in. */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { Answer } from './answers';
 import { api } from './client';
 
-export type OperatorRole = 'support' | 'admin';
+export type OperatorRole = NonNullable<AuditEntry['actor']['operator_role']>;
 
-export interface OperatorPublisher {
-  account_id: string;
-  name: string;
-  status: string;
-  website: string | null;
-  markets: string[];
-  channels: string[];
-  is_demo: boolean;
-  created_at: string;
-}
+export type OperatorPublisher = Answer<'/portal/api/operator/publishers/'>['data'][number];
 
 export interface OperatorClaim {
   application_id: string;
@@ -30,13 +22,7 @@ export interface OperatorClaim {
   created_at: string;
 }
 
-export interface OperatorCredential {
-  id: string;
-  type: string;
-  kind: string | null;
-  prefix: string;
-  status: string;
-}
+export type OperatorCredential = Answer<'/portal/api/operator/publishers/{publisher}/keys/'>['data'][number];
 
 export interface OperatorDelivery {
   id: string;
@@ -50,15 +36,9 @@ export interface OperatorDelivery {
   next_attempt_at: string | null;
 }
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  action: string;
-  account_id: string | null;
-  actor: { email?: string; operator_role?: OperatorRole; credential?: string };
-  detail: Record<string, unknown>;
-  request_id: string | null;
-}
+type AuditPage = Answer<'/portal/api/operator/audit/'>;
+
+export type AuditEntry = AuditPage['data'][number];
 
 export interface AuditFilters {
   account?: string;
@@ -79,7 +59,7 @@ export const operatorKeys = {
 export const publishersQuery = (status: string) =>
   queryOptions({
     queryKey: operatorKeys.publishers(status),
-    queryFn: () => api<{ data: OperatorPublisher[] }>('/operator/publishers', { query: { status } }),
+    queryFn: () => api<Answer<'/portal/api/operator/publishers/'>>('/operator/publishers', { query: { status } }),
     staleTime: 0,
   });
 
@@ -102,13 +82,14 @@ export const reviewClaim = (id: string, decision: 'approve' | 'reject', note?: s
 export const credentialsQuery = (publisher: string) =>
   queryOptions({
     queryKey: operatorKeys.credentials(publisher),
-    queryFn: () => api<{ data: OperatorCredential[] }>(`/operator/publishers/${enc(publisher)}/keys`),
+    queryFn: () => api<Answer<'/portal/api/operator/publishers/{publisher}/keys/'>>(`/operator/publishers/${enc(publisher)}/keys`),
     staleTime: 0,
     enabled: !!publisher,
     retry: false,
   });
 
-export const revokeCredential = (id: string) => api<{ id: string; status: string }>(`/operator/keys/${enc(id)}/revoke`, { method: 'POST' });
+export const revokeCredential = (id: string) =>
+  api<Answer<'/portal/api/operator/keys/{id}/revoke/', 'post'>>(`/operator/keys/${enc(id)}/revoke`, { method: 'POST' });
 
 export const deliveriesQuery = (publisher: string) =>
   queryOptions({
@@ -128,7 +109,7 @@ export const auditQuery = (f: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: operatorKeys.audit(f),
     queryFn: ({ pageParam }) =>
-      api<{ data: AuditEntry[]; has_more: boolean; next_cursor: string | null }>('/operator/audit', {
+      api<AuditPage>('/operator/audit', {
         query: { ...f, cursor: pageParam || undefined, limit: AUDIT_PAGE_SIZE },
       }),
     initialPageParam: '',

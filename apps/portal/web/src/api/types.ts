@@ -3,9 +3,9 @@
  * generated from the portal's OpenAPI document (answers.ts). The interfaces left are answers whose
  * response schema is a free object (it names no members), written by hand until it does.
  */
-import type { Maybe, RequestBody, SentAnswer } from './answers';
+import type { Answer, Maybe, RequestBody, SentAnswer } from './answers';
 
-export type Role = 'owner' | 'developer' | 'analyst';
+export type Role = SessionAccount['role'];
 export const ROLES: readonly Role[] = ['owner', 'developer', 'analyst'];
 
 /**
@@ -19,51 +19,28 @@ export type SessionAccount = Session['accounts'][number];
 export const CHANNELS = ['coupon', 'content', 'social'] as const;
 export const PAYOUT_METHOD_TYPES = ['bank_account', 'paypal', 'none'] as const;
 
-export interface Account {
-  account_id: string;
-  name: string;
-  website: string | null;
-  channels: string[];
-  markets: string[];
-  timezone: string | null;
-  payout_method_type: string | null;
-  /** Product links fall back to the same GTIN at another program (decision 0063); false: off for every link. */
-  link_fallback?: boolean;
-  status: string;
-  role: Role;
-}
+/** `link_fallback`: product links fall back to the same GTIN at another program (decision 0063); false: off for every link. */
+export type Account = Answer<'/portal/api/accounts/{account}/'>;
 
 export type MoneyAmount = SentAnswer<'/portal/api/accounts/{account}/payment-status/'>['approved_unpaid']['by_currency'][number];
 
-export interface PaymentStatus {
-  account_id: string;
-  currency_note?: string;
-  approved_unpaid: { by_currency: MoneyAmount[]; total_usd: string };
-  pending_review: { window_days: number; by_currency: MoneyAmount[]; total_usd: string };
+type PaymentStatusAnswer = SentAnswer<'/portal/api/accounts/{account}/payment-status/'>;
+
+/**
+ * `next_payment`: its schema (@cw/account's) is a free object, so its members are written here by
+ * hand until it names them; `currency_note` and `as_of` are not always written.
+ */
+export type PaymentStatus = Maybe<Omit<PaymentStatusAnswer, 'next_payment'>, 'currency_note' | 'as_of'> & {
   next_payment: { estimated_date: string | null; estimated_amount: string; currency: string; threshold: string; threshold_reached: boolean };
-  payment_method: { type: string; last4?: string | null };
-}
+};
 
-/** Who did something: the API may give an e-mail, or a person object. */
-export type Actor = string | { email?: string | null; name?: string | null } | null;
+/** `created_by`: who issued it (an e-mail, or the issuing credential's prefix). */
+export type Credential = Answer<'/portal/api/accounts/{account}/keys/'>['data'][number];
 
-export interface Credential {
-  id: string;
-  type: string;
-  key_kind: string | null;
-  prefix: string;
-  label: string | null;
-  status: string;
-  created_at: string;
-  created_by: Actor;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export type KeyIssueInput = RequestBody<'/portal/api/accounts/{account}/keys/', 'post'>;
 
-export interface IssuedCredential {
-  credential: Credential;
-  secret: string;
-}
+/** A credential and its secret, shown in this answer only. */
+export type IssuedCredential = Answer<'/portal/api/accounts/{account}/keys/', 'post'>;
 
 export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined', 'sale.reversed'] as const;
 /** Opt-in postback types (a configuration gets the sale events unless it asks for these). */
@@ -80,62 +57,22 @@ export type Delivery = Maybe<SentAnswer<'/portal/api/accounts/{account}/postback
 
 export type TestDelivery = SentAnswer<'/portal/api/accounts/{account}/postback/test/', 'post'>;
 
-export interface CursorPage<T> {
-  data: T[];
-  has_more?: boolean;
-  next_cursor: string | null;
-}
+export type MembersAnswer = Answer<'/portal/api/accounts/{account}/members/'>;
 
-export interface Member {
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  joined_at: string;
-}
+export type Member = MembersAnswer['data'][number];
 
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  invited_by: Actor;
-  expires_at: string;
-}
+export type Invitation = MembersAnswer['invitations'][number];
 
-export interface MembersAnswer {
-  data: Member[];
-  invitations: Invitation[];
-}
+export type SecurityLogPage = Answer<'/portal/api/accounts/{account}/security-log/'>;
 
-export interface SecurityEvent {
-  id: string;
-  type: string;
-  at: string;
-  /** A person (e-mail) or a credential (its prefix). */
-  actor: { email?: string; credential?: string } | null;
-  detail: unknown;
-  address: string | null;
-  user_agent: string | null;
-}
+/** `actor`: a person (e-mail; `operator` when an operator acted) or a credential (its prefix); null: the system. */
+export type SecurityEvent = SecurityLogPage['data'][number];
 
-export interface SessionRow {
-  id: string;
-  current: boolean;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  user_agent: string | null;
-  address: string | null;
-}
+export type SessionRow = Answer<'/portal/api/sessions/'>['data'][number];
 
-export interface InvitationInfo {
-  account_name: string;
-  email: string;
-  role: Role;
-  invited_by?: string | null;
-  expires_at: string;
-}
+export type InvitationInfo = Answer<'/portal/api/invitations/preview/'>;
 
+/** The claim preview: the monetize application's profile (its schema, @cw/monetize's, is a free object: written by hand). */
 export interface ClaimApplication {
   application_id: string;
   status: string;

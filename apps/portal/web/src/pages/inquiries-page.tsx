@@ -8,8 +8,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { allProgramsQuery, type Program } from '../api/catalog';
-import type { CursorPage } from '../api/types';
+import { allProgramsQuery, type ProgramPage } from '../api/catalog';
 import { fileInquiry, inquiriesQuery, inquiryKeys, type Inquiry, type InquiryInput, type InquiryStatus } from '../api/inquiries';
 import { useAnnounce } from '../components/announcer';
 import { ErrorNotice, Loading, Notice, StatusPill, type PillTone } from '../components/feedback';
@@ -87,7 +86,7 @@ function instant(local: string): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
-function FileInquiry({ accountId, programs }: { accountId: string; programs: UseQueryResult<CursorPage<Program>> }) {
+function FileInquiry({ accountId, programs }: { accountId: string; programs: UseQueryResult<ProgramPage> }) {
   const fmt = useFormat();
   const queryClient = useQueryClient();
   const announce = useAnnounce();

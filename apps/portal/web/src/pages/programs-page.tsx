@@ -7,8 +7,16 @@
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient, type UseInfiniteQueryResult, type InfiniteData } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { applyToProgram, catalogKeys, joinableProgramsQuery, programsQuery, type Application, type Program, type Relationship } from '../api/catalog';
-import type { CursorPage } from '../api/types';
+import {
+  applyToProgram,
+  catalogKeys,
+  joinableProgramsQuery,
+  programsQuery,
+  type Application,
+  type Program,
+  type ProgramPage,
+  type Relationship,
+} from '../api/catalog';
 import { useAnnounce } from '../components/announcer';
 import { ErrorNotice, Loading, Notice, StatusPill, type PillTone } from '../components/feedback';
 import { Page, Section } from '../components/page';
@@ -113,7 +121,7 @@ function AppliedNotice({ application, onDismiss }: { application: Application; o
   );
 }
 
-function LoadMore({ list }: { list: UseInfiniteQueryResult<InfiniteData<CursorPage<Program>>> }) {
+function LoadMore({ list }: { list: UseInfiniteQueryResult<InfiniteData<ProgramPage>> }) {
   return (
     <>
       {list.isFetchNextPageError && <ErrorNotice error={list.error} onRetry={() => void list.fetchNextPage()} />}

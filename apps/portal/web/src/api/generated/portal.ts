@@ -1718,7 +1718,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            account_id: string;
+            channels: string[];
+            /** @description Product links fall back to the same GTIN at another program (decision 0063); false: off for every link. */
+            link_fallback: boolean;
+            markets: string[];
+            name: string;
+            /** @description bank_account, paypal or none. */
+            payout_method_type: string;
+            /**
+             * @description Your role in the account.
+             * @enum {string|null}
+             */
+            role: 'owner' | 'developer' | 'analyst' | null;
+            status: string;
+            /** @description IANA time zone (UTC when none was set). */
+            timezone: string;
+            website: string | null;
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -1873,7 +1891,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            account_id: string;
+            channels: string[];
+            /** @description Product links fall back to the same GTIN at another program (decision 0063); false: off for every link. */
+            link_fallback: boolean;
+            markets: string[];
+            name: string;
+            /** @description bank_account, paypal or none. */
+            payout_method_type: string;
+            /**
+             * @description Your role in the account.
+             * @enum {string|null}
+             */
+            role: 'owner' | 'developer' | 'analyst' | null;
+            status: string;
+            /** @description IANA time zone (UTC when none was set). */
+            timezone: string;
+            website: string | null;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -2040,7 +2076,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              app: {
+                client_id: string;
+                disabled: boolean;
+                name: string | null;
+                redirect_hosts: string[];
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string | null;
+              granted_by: {
+                email: string;
+                user_id: string;
+              } | null;
+              id: string;
+              /** Format: date-time */
+              last_used_at: string | null;
+              offline_access: boolean;
+              resources: {
+                label: string;
+                resource: string;
+                scopes: string[];
+              }[];
+              scopes: string[];
+            }[];
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -5463,7 +5526,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            id: string;
+            /** @description The inviting person’s e-mail. */
+            invited_by: string | null;
+            /** @enum {string} */
+            role: 'owner' | 'developer' | 'analyst';
+          };
         };
       };
       /** @description Invalid parameter */
@@ -5782,7 +5854,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              /** Format: date-time */
+              created_at: string;
+              /** @description Who issued it: an e-mail, or the issuing credential’s prefix. */
+              created_by: string | null;
+              id: string;
+              key_kind: string | null;
+              label: string | null;
+              /** Format: date-time */
+              last_used_at: string | null;
+              prefix: string;
+              /** Format: date-time */
+              revoked_at: string | null;
+              status: string;
+              type: string;
+            }[];
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -5934,7 +6023,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            credential: {
+              /** Format: date-time */
+              created_at: string;
+              /** @description Who issued it: an e-mail, or the issuing credential’s prefix. */
+              created_by: string | null;
+              id: string;
+              key_kind: string | null;
+              label: string | null;
+              /** Format: date-time */
+              last_used_at: string | null;
+              prefix: string;
+              /** Format: date-time */
+              revoked_at: string | null;
+              status: string;
+              type: string;
+            };
+            secret: string;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -6240,7 +6347,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            credential: {
+              /** Format: date-time */
+              created_at: string;
+              /** @description Who issued it: an e-mail, or the issuing credential’s prefix. */
+              created_by: string | null;
+              id: string;
+              key_kind: string | null;
+              label: string | null;
+              /** Format: date-time */
+              last_used_at: string | null;
+              prefix: string;
+              /** Format: date-time */
+              revoked_at: string | null;
+              status: string;
+              type: string;
+            };
+            secret: string;
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -7402,7 +7527,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              email: string | null;
+              /** Format: date-time */
+              joined_at: string;
+              name: string | null;
+              /** @enum {string} */
+              role: 'owner' | 'developer' | 'analyst';
+              user_id: string;
+            }[];
+            invitations: {
+              email: string;
+              /** Format: date-time */
+              expires_at: string;
+              id: string;
+              /** @description The inviting person’s e-mail. */
+              invited_by: string | null;
+              /** @enum {string} */
+              role: 'owner' | 'developer' | 'analyst';
+            }[];
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -7701,7 +7846,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            /** @enum {string} */
+            role: 'owner' | 'developer' | 'analyst';
+            user_id: string;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -11887,7 +12036,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              /** @description A person (e-mail; `operator` when an operator acted) or a credential (its prefix); null: the system. */
+              actor: {
+                credential?: string;
+                email?: string;
+                operator?: boolean;
+              } | null;
+              /** @description The network it came from, as a keyed hash: never an address. */
+              address: string | null;
+              /** Format: date-time */
+              at: string;
+              /** @description What the event changed (members by type). */
+              detail: Record<string, unknown>;
+              id: string;
+              type: string;
+              user_agent: string | null;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -12925,7 +13094,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            account_name: string | null;
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            invited_by: string | null;
+            /** @enum {string} */
+            role: 'owner' | 'developer' | 'analyst';
+          };
         };
       };
       /** @description Invalid parameter */
@@ -13376,7 +13553,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [entry], has_more, next_cursor} */
+      /** @description Audit entries, newest first */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -13387,7 +13564,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              account_id: string | null;
+              action: string;
+              /** @description Who acted: a person (e-mail, and the operator role when an operator), or a credential (its prefix); empty: the system. */
+              actor: {
+                credential?: string;
+                email?: string;
+                /** @enum {string} */
+                operator_role?: 'support' | 'admin';
+              };
+              /** @description The network it came from, as a keyed hash. */
+              address_hash: string | null;
+              /** Format: date-time */
+              at: string;
+              /** @description What the act changed (members by action). */
+              detail: Record<string, unknown>;
+              id: string;
+              request_id: string | null;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -14597,7 +14796,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {id, status: "revoked"} */
+      /** @description Revoked */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -14608,7 +14807,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'revoked';
+          };
         };
       };
       /** @description Not a credential id */
@@ -14736,7 +14939,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [{id, name, domains}]} */
+      /** @description Merchants */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -14747,7 +14950,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              domains: string[];
+              id: number;
+              name: string;
+            }[];
+          };
         };
       };
       /** @description Invalid parameter */
@@ -14867,7 +15076,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {id, name, domains} */
+      /** @description The merchant */
       201: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -14878,7 +15087,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            domains: string[];
+            id: number;
+            name: string;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -16340,7 +16553,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [program]} */
+      /** @description Programs */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -16351,7 +16564,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              auto_approve: boolean;
+              /** @description A fixed amount per sale in the program's currency, a decimal string. */
+              commission_fixed: string | null;
+              /** @description A fraction of the sale (0.08: 8%), a decimal string. */
+              commission_rate: string | null;
+              cookie_days: number | null;
+              countries: string[];
+              currency: string;
+              default_landing_url: string;
+              id: number;
+              joinable: boolean;
+              merchant: {
+                id: number;
+                name: string | null;
+              };
+              name: string;
+              /** @enum {string} */
+              status: 'active' | 'paused' | 'closed';
+            }[];
+          };
         };
       };
       /** @description Invalid parameter */
@@ -16489,7 +16723,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            countries: string[];
+            currency: string;
+            id: number;
+            merchant_id: number;
+            name: string;
+            /** @enum {string} */
+            status: 'active' | 'paused' | 'closed';
+          };
         };
       };
       /** @description Invalid parameter */
@@ -16660,7 +16902,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [publisher]} */
+      /** @description Publishers */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -16671,7 +16913,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              account_id: string;
+              channels: string[];
+              comparison_site: boolean;
+              /** Format: date-time */
+              created_at: string;
+              feed_access: boolean;
+              is_demo: boolean;
+              markets: string[];
+              name: string;
+              /** @enum {string} */
+              status: 'active' | 'inactive' | 'provisional' | 'pending';
+              website: string | null;
+            }[];
+          };
         };
       };
       /** @description Invalid parameter */
@@ -17234,7 +17491,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [{id, type, kind, prefix, status}]} */
+      /** @description The account’s credentials */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -17245,7 +17502,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              id: string;
+              kind: string | null;
+              prefix: string;
+              status: string;
+              type: string;
+            }[];
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -17808,7 +18073,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            changed: boolean;
+            other_sessions_ended: number;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -17969,7 +18237,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            /** @enum {string} */
+            status: 'reset_sent';
+          };
         };
       };
       /** @description Invalid parameter */
@@ -18128,7 +18399,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            reset: boolean;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -18299,7 +18572,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            /** Format: date-time */
+            reauthenticated_until: string;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -18581,7 +18857,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              /** @description The network it was opened from, as a keyed hash. */
+              address: string | null;
+              /** Format: date-time */
+              created_at: string;
+              current: boolean;
+              /** Format: date-time */
+              expires_at: string;
+              id: string;
+              /** Format: date-time */
+              last_seen_at: string;
+              user_agent: string | null;
+            }[];
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -19123,7 +19413,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {unlocked: true, email}: the device cookie is set */
+      /** @description Unlocked: the device cookie is set */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -19134,7 +19424,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            email: string;
+            unlocked: boolean;
+          };
         };
       };
       /** @description Invalid parameter */
@@ -19441,7 +19734,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            /** @enum {string} */
+            status: 'verification_sent';
+          };
         };
       };
       /** @description Invalid parameter */
@@ -19926,7 +20222,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            email: string;
+            verified: boolean;
+          };
         };
       };
       /** @description Invalid parameter */

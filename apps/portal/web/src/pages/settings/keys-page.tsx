@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { credentialsQuery, issueCredential, keys, revokeCredential, rotateCredential } from '../../api/endpoints';
-import type { Actor, Credential, IssuedCredential } from '../../api/types';
+import type { Credential, IssuedCredential, KeyIssueInput } from '../../api/types';
 import { useAnnounce } from '../../components/announcer';
 import { useConfirm } from '../../components/dialog';
 import { ErrorNotice, Loading, StatusPill, credentialTone, words } from '../../components/feedback';
@@ -37,7 +37,8 @@ const typeLabel = (type: string) => CREDENTIAL_TYPES.find((t) => t.value === typ
 const inSentence = (label: string) => label.replace(/^[A-Z](?![A-Z])/, (c) => c.toLowerCase());
 const kindLabel = (kind: string | null) => (kind ? (KEY_KINDS.find((k) => k.value === kind)?.label ?? words(kind)) : null);
 
-export const actorName = (a: Actor): string => (!a ? '—' : typeof a === 'string' ? a : (a.email ?? a.name ?? '—'));
+/** Who issued or invited: an e-mail (or a credential's prefix), or nobody recorded. */
+export const actorName = (a: string | null): string => a || '—';
 
 export function KeysPage() {
   return (
@@ -216,7 +217,7 @@ function IssueForm({ accountId, onIssued }: { accountId: string; onIssued: (r: I
   const [label, setLabel] = useState('');
   const form = useFormState(validateKeyIssue, LABELS);
   const issue = useMutation({
-    mutationFn: (input: { type: string; key_kind?: string; label?: string }) => issueCredential(accountId, input),
+    mutationFn: (input: KeyIssueInput) => issueCredential(accountId, input),
     onSuccess: (r) => {
       onIssued(r);
       setLabel('');
@@ -227,7 +228,7 @@ function IssueForm({ accountId, onIssued }: { accountId: string; onIssued: (r: I
   });
   const submit = () => {
     const body = { type, ...(type === 'api_key' ? { key_kind: kind } : {}), ...(label.trim() ? { label: label.trim() } : {}) };
-    if (form.check(body)) issue.mutate(body);
+    if (form.check<KeyIssueInput>(body)) issue.mutate(body);
   };
   return (
     <Section title="Issue a credential" description="Live API keys act on real data; test and sandbox keys never pay; read-only keys cannot change anything.">
