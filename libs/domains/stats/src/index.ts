@@ -14,7 +14,7 @@ export type { Fact, StatsQuery } from './reader';
 export { addDays, bucketOf, daysBetween, nextDay, offsetCalendar, UTC_CALENDAR, zoneCalendar } from './calendar';
 export type { Bucket, Calendar } from './calendar';
 export { parseRebuildAfter, rebuildStats, upgradeStatsCells } from './rebuild';
-export { buildPendingRollups, buildStatsRollups, ROLLUP_LIMITS } from './rollups';
+export { buildPendingRollups, buildStatsRollups, ROLLUP_CACHE, ROLLUP_LIMITS, rollupId, rollupKey } from './rollups';
 export type { RollupBuildProgress } from './rollups';
 export { backfillRollups, ROLLUP_BACKFILL, rollupBackfillState } from './rollup-backfill';
 export type { BackfillRound } from './rollup-backfill';

@@ -19,7 +19,7 @@ import { DAY_MS, Increments, QUARTER_MS, type Attribution, type ConversionFacts 
 import { statsDomain, type StatsModels } from './data/stats.data';
 import type { StatsDeps } from './deps';
 import { readFacts, type Fact, type StatsQuery } from './reader';
-import { buildPendingRollups, buildStatsRollups, ROLLUP_LIMITS, rollupKey, dimsOfKey } from './rollups';
+import { buildPendingRollups, buildStatsRollups, ROLLUP_CACHE, ROLLUP_LIMITS, rollupKey, dimsOfKey } from './rollups';
 import { applyIncrements, closeTxn, newTxnId, storedIncs } from './writer';
 
 let engine: TestEngine;
@@ -237,6 +237,43 @@ describe('reads from the roll-ups equal the full scan of the cells', () => {
     expect(docs).toBe(1);
     const cells = await stats.Stat.countDocuments({ publisher_id: publisherId, v: 'l', g: 'm', t: new Date(from) });
     expect(cells).toBeGreaterThan(10);
+  }, 300_000);
+
+  it("the readers' cache of decoded documents never answers a document's older content", async () => {
+    const publisherId = account();
+    const facts = (offset: number): RandomFact[] =>
+      Array.from({ length: 60 }, (_, i) => ({
+        quarter: (i * 331 + offset) % (SPAN_DAYS * 96),
+        subid: i % SUBIDS.length,
+        program: 1 + (i % 3),
+        link: true,
+        clicks: 1 + (i % 2),
+        sale: { status: 'approved', paid: false, currency: 'EUR', amount: `${i}.5${offset % 10}`, commission: '0.125', undo: false },
+      }));
+    const range = { zone: 'Asia/Kathmandu', first: -1, days: SPAN_DAYS + 2 };
+    const whole = { zone: 'UTC', first: 12, days: 31 + 28 };
+    await write(publisherId, facts(0), [false], 10);
+    await buildStatsRollups(deps, { publisherId });
+    // Read twice (the second from the cache), then written into (each write bumps `w`): the new totals.
+    await expectSameAsCells(publisherId, range);
+    await expectSameAsCells(publisherId, whole);
+    await write(publisherId, facts(7), [true], 10);
+    await expectSameAsCells(publisherId, range);
+    await buildPendingRollups(deps, { limit: 1000 });
+    await expectSameAsCells(publisherId, whole);
+    // Deleted and built again (the write count starts over; the build's token is new), and with a tiny cache (evictions).
+    await stats.StatRollup.deleteMany({ publisher_id: publisherId });
+    await write(publisherId, facts(3), [false], 10);
+    await buildStatsRollups(deps, { publisherId });
+    const keys = ROLLUP_CACHE.keys;
+    ROLLUP_CACHE.keys = 5;
+    try {
+      await expectSameAsCells(publisherId, whole);
+      await expectSameAsCells(publisherId, range);
+    } finally {
+      ROLLUP_CACHE.keys = keys;
+    }
+    await expectSameAsCells(publisherId, whole);
   }, 300_000);
 
   it('a build stopped part-way goes on where it was, and a rerun builds nothing', async () => {

@@ -16,11 +16,11 @@
  */
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
-import { addDecimals, formatDecimal, parseDecimal } from '@cw/money';
+import { addDecimals, decimal128Dec, formatDecimal, parseDecimal, type Dec, type Decimal128Like } from '@cw/money';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, QUARTERS, type CellInc, type Grain, type View } from './cells';
 import { own, type StatsDeps } from './deps';
 import type { Fact, StatsQuery } from './facts';
-import { addCounters, addSlot, emptySums, factsOf, type SlotCounters, type Sums } from './sums';
+import { addSlot, emptySums, factsOf, ZERO, type SlotCounters, type Sums } from './sums';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
@@ -299,7 +299,17 @@ function builtDocument(publisherId: string, v: View, g: Grain, t: number, cells:
   }
   const bytes = storedBytes(k as Record<string, SlotCounters>);
   const over = bytes > ROLLUP_LIMITS.bytes;
-  return { publisher_id: publisherId, v, g, t: new Date(t), ok: true, w, ...(over ? { over: true, nb: 0 } : { over: false, nb: bytes, k }) };
+  // `b`: this build's token; with `w`, what a reader's cache knows a built document's content by (./rollups.ts `readRollupFacts`).
+  return {
+    publisher_id: publisherId,
+    v,
+    g,
+    t: new Date(t),
+    ok: true,
+    w,
+    b: newBuildToken(),
+    ...(over ? { over: true, nb: 0 } : { over: false, nb: bytes, k }),
+  };
 }
 
 export type BuildOutcome = 'built' | 'over' | 'busy';
@@ -553,17 +563,12 @@ export async function readRollupFacts(deps: Deps, q: StatsQuery, from: number, t
   const ids = periods.map(([g, t]) => rollupId(publisherId, v, g, t));
   const edgeSlots = new Set<string>();
   for (const e of edges) for (const n of [...prefixNodes(e.hi), ...prefixNodes(e.lo)]) edgeSlots.add(`f${n}`);
-  const [docs, edgeCells] = await Promise.all([
-    ids.length
-      ? own(deps)
-          .StatRollup.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1, ok: 1, over: 1, k: 1 })
-          .lean<Array<{ _id: string; ok?: boolean; over?: boolean; k?: Record<string, SlotCounters> }>>()
-      : Promise.resolve([]),
+  const [usable, edgeCells] = await Promise.all([
+    ids.length ? readDocuments(deps, publisherId, ids) : Promise.resolve(new Map<string, ParsedDocument>()),
     edges.length
       ? Stat.find({ publisher_id: publisherId, v, g: 'd', t: { $in: edges.map((e) => new Date(e.day)) } }, cellProjection([...edgeSlots])).lean<CellRow[]>()
       : Promise.resolve([] as CellRow[]),
   ]);
-  const usable = new Map(docs.filter((d) => d.ok && !d.over).map((d) => [d._id, d]));
   const groups = new Map<string, Sums>();
   const sumsOf = (key: string) => {
     let s = groups.get(key);
@@ -574,7 +579,7 @@ export async function readRollupFacts(deps: Deps, q: StatsQuery, from: number, t
   periods.forEach(([g, t], i) => {
     const doc = usable.get(ids[i]!);
     if (!doc) return missing[g].push(new Date(t));
-    for (const key in doc.k ?? {}) addCounters(sumsOf(key), doc.k![key], 1);
+    for (const e of doc.entries) addParsed(sumsOf(e.key), e);
   });
   // Periods without a usable document: their cells' totals.
   const fallback = await Promise.all(
@@ -600,4 +605,121 @@ export async function readRollupFacts(deps: Deps, q: StatsQuery, from: number, t
   const out: Fact[] = [];
   for (const [key, sums] of groups) factsOf(sums, from, dimsOfKey(key), out);
   return out;
+}
+
+/** A built roll-up document as a read merges it: every key's clicks and counters, amounts parsed once. */
+interface ParsedEntry {
+  key: string;
+  c: number;
+  s: Array<{ name: string; n: number; a: Dec; m: Dec }>;
+}
+interface ParsedDocument {
+  b?: string;
+  w?: number;
+  entries: ParsedEntry[];
+}
+
+/**
+ * The decoded content of built roll-up documents this process read, by `_id`, known by their build
+ * token `b` and write count `w`: every write bumps `w` and every build draws a new `b`, so a document
+ * whose `b` and `w` are those cached holds exactly what is cached. A read asks the engine for the
+ * `b` and `w` of its documents first (a few bytes each), and for the content of those it has not
+ * cached (or that changed) only: a past month's document, read by every top list and report of a
+ * range over it, is decoded once. Bounded by `ROLLUP_CACHE.keys` keys in all (least recently used
+ * first out; ~0.6 KiB of heap a key: 100,000 keys held 63 MiB in bench/stats-rollups-read.bench.ts,
+ * a year of one account's 5,000 links and 1,000 sub-IDs); `keys: 0` turns it off.
+ */
+export const ROLLUP_CACHE = { keys: 100_000 };
+const cache = new Map<string, ParsedDocument>();
+let cachedKeys = 0;
+
+function remember(id: string, doc: ParsedDocument): void {
+  forget(id);
+  if (!doc.b || doc.entries.length > ROLLUP_CACHE.keys) return;
+  cache.set(id, doc);
+  cachedKeys += doc.entries.length;
+  for (const [old, d] of cache) {
+    if (cachedKeys <= ROLLUP_CACHE.keys) break;
+    cache.delete(old);
+    cachedKeys -= d.entries.length;
+  }
+}
+
+function forget(id: string): void {
+  const had = cache.get(id);
+  if (!had) return;
+  cache.delete(id);
+  cachedKeys -= had.entries.length;
+}
+
+const decOf = (v: { toString(): string } | undefined): Dec =>
+  v === undefined ? { units: 0n, scale: 0 } : 'bytes' in v ? decimal128Dec(v as Decimal128Like) : parseDecimal(v.toString());
+
+function parseDocument(d: { b?: string; w?: number; k?: Record<string, SlotCounters> }): ParsedDocument {
+  const entries: ParsedEntry[] = [];
+  for (const key in d.k ?? {}) {
+    const e = d.k![key]!;
+    const s: ParsedEntry['s'] = [];
+    for (const name in e.s ?? {}) {
+      const x = e.s![name]!;
+      s.push({ name, n: x.n ?? 0, a: decOf(x.a), m: decOf(x.m) });
+    }
+    entries.push({ key, c: e.c ?? 0, s });
+  }
+  return { b: d.b, w: d.w, entries };
+}
+
+/** The usable (built, not over) documents of these ids, decoded: from the cache where their `b` and `w` are the cached ones. */
+async function readDocuments(deps: Deps, publisherId: string, ids: string[]): Promise<Map<string, ParsedDocument>> {
+  const Rollup = own(deps).StatRollup;
+  const out = new Map<string, ParsedDocument>();
+  let need = ids;
+  if (ROLLUP_CACHE.keys > 0) {
+    const heads = await Rollup.find({ publisher_id: publisherId, _id: { $in: ids } }, { _id: 1, ok: 1, over: 1, w: 1, b: 1 }).lean<
+      Array<{ _id: string; ok?: boolean; over?: boolean; w?: number; b?: string }>
+    >();
+    need = [];
+    for (const h of heads) {
+      if (!h.ok || h.over) continue;
+      const hit = cache.get(h._id);
+      if (hit && h.b && hit.b === h.b && hit.w === h.w) {
+        // Most recently used last.
+        cache.delete(h._id);
+        cache.set(h._id, hit);
+        out.set(h._id, hit);
+      } else need.push(h._id);
+    }
+    if (!need.length) return out;
+  }
+  const docs = await Rollup.find({ publisher_id: publisherId, _id: { $in: need } }, { _id: 1, ok: 1, over: 1, w: 1, b: 1, k: 1 }).lean<
+    Array<{ _id: string; ok?: boolean; over?: boolean; w?: number; b?: string; k?: Record<string, SlotCounters> }>
+  >();
+  for (const d of docs) {
+    if (!d.ok || d.over) continue;
+    const parsed = parseDocument(d);
+    if (ROLLUP_CACHE.keys > 0) remember(d._id, parsed);
+    out.set(d._id, parsed);
+  }
+  return out;
+}
+
+/** a + b, exact. */
+function addDec(a: Dec, b: Dec): Dec {
+  if (b.units === 0n) return a;
+  if (a.scale === b.scale) return { units: a.units + b.units, scale: a.scale };
+  return a.scale > b.scale
+    ? { units: a.units + b.units * 10n ** BigInt(a.scale - b.scale), scale: a.scale }
+    : { units: a.units * 10n ** BigInt(b.scale - a.scale) + b.units, scale: b.scale };
+}
+
+/** Adds a decoded document's key to a group's sums. */
+function addParsed(into: Sums, e: ParsedEntry): void {
+  into.clicks += e.c;
+  for (const x of e.s) {
+    let acc = into.keys.get(x.name);
+    if (!acc) into.keys.set(x.name, (acc = { n: 0, a: ZERO, m: ZERO }));
+    acc.n += x.n;
+    acc.a = addDec(acc.a, x.a);
+    acc.m = addDec(acc.m, x.m);
+  }
 }
