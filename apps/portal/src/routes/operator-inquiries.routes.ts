@@ -7,7 +7,7 @@
  */
 import type { Context } from 'koa';
 import { route, type RouteSpec } from '@cw/http';
-import { INQUIRY_STATUSES, operatorDecideInquiry, operatorListInquiries, REJECT_INQUIRY_INPUT } from '@cw/inquiries';
+import { INQUIRY_SCHEMA, INQUIRY_STATUSES, operatorDecideInquiry, operatorListInquiries, REJECT_INQUIRY_INPUT } from '@cw/inquiries';
 import { spendPortalBudget, type PortalDeps } from '../portal-context';
 import { operatorIn, operatorOf } from './operator.routes';
 import { E } from './schemas';
@@ -19,8 +19,23 @@ const ERRORS = {
   429: E('Rate limited'),
 };
 const ID = { id: { type: 'string', minLength: 1, maxLength: 64, description: '`inq_…`' } } as const;
+/** The inquiry as the operator sees it: the publisher's view, whose it is, which merchant decides it, and whether it is overdue. */
+const OPERATOR_INQUIRY_SCHEMA = {
+  ...INQUIRY_SCHEMA,
+  required: [...INQUIRY_SCHEMA.required, 'publisher_id', 'merchant_id', 'overdue'],
+  properties: {
+    ...INQUIRY_SCHEMA.properties,
+    publisher_id: { type: 'string' },
+    merchant_id: { type: 'integer' },
+    overdue: { type: 'boolean', description: 'Open past its respond_by.' },
+  },
+};
+const OPERATOR_INQUIRIES_SCHEMA = { type: 'object', required: ['data'], properties: { data: { type: 'array', items: OPERATOR_INQUIRY_SCHEMA } } };
 const DECIDED = {
-  200: E("The inquiry as the operator sees it (the publisher's view with publisher_id, merchant_id and overdue)"),
+  200: {
+    description: "The inquiry as the operator sees it (the publisher's view with publisher_id, merchant_id and overdue)",
+    schema: OPERATOR_INQUIRY_SCHEMA,
+  },
   ...ERRORS,
   404: E('No such inquiry'),
   409: E('invalid_transition: decided already (a decision stands) or being decided; order_already_credited: reject it as duplicate'),
@@ -47,7 +62,7 @@ export function operatorInquiriesRoutes(deps: PortalDeps): RouteSpec[] {
       } as const,
       before: operator,
       responses: {
-        200: E('{data: [inquiry with publisher_id, merchant_id, overdue]}'),
+        200: { description: 'Inquiries with publisher_id, merchant_id and overdue', schema: OPERATOR_INQUIRIES_SCHEMA },
         400: E('Invalid parameter'),
         ...ERRORS,
       },

@@ -11,9 +11,19 @@ import type { OperatorPrincipal } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { APPLICATION_STATUSES, operatorListApplications, operatorReviewApplication } from '@cw/monetize';
 import { sessionOperator } from '@cw/people';
-import { operatorListDeliveries, operatorRedeliver } from '@cw/postbacks';
+import { operatorListDeliveries, operatorRedeliver, POSTBACK_DELIVERY_SCHEMA } from '@cw/postbacks';
 import { requestOrigin, sessionOf, spendPortalBudget, type PortalDeps } from '../portal-context';
-import { AUDIT_LOG_SCHEMA, E, OPERATOR_CREDENTIALS_SCHEMA, OPERATOR_PUBLISHERS_SCHEMA, REVOKED_CREDENTIAL_SCHEMA } from './schemas';
+import {
+  AUDIT_LOG_SCHEMA,
+  E,
+  OPERATOR_CREDENTIALS_SCHEMA,
+  OPERATOR_PUBLISHERS_SCHEMA,
+  REDELIVERED_SCHEMA,
+  REVIEWED_PUBLISHER_SCHEMA,
+  REVOKED_CREDENTIAL_SCHEMA,
+} from './schemas';
+
+const OPERATOR_DELIVERIES_SCHEMA = { type: 'object', required: ['data'], properties: { data: { type: 'array', items: POSTBACK_DELIVERY_SCHEMA } } };
 
 const TAGS = ['Operator area'];
 const ERRORS = {
@@ -69,7 +79,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
         tags: TAGS,
         pathParams: PUBLISHER,
         before: operator,
-        responses: { 200: E('{account_id, status}'), ...ERRORS, ...NOT_FOUND, ...CONFLICT },
+        responses: { 200: { description: 'The account and its status', schema: REVIEWED_PUBLISHER_SCHEMA }, ...ERRORS, ...NOT_FOUND, ...CONFLICT },
         handler: async (ctx) => {
           ctx.body = await operatorReviewPublisher(deps, operatorIn(ctx), { publisher: param(ctx, 'publisher'), decision });
         },
@@ -159,7 +169,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
         properties: { status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'dead'], default: 'dead' }, limit: LIMIT },
       } as const,
       before: operator,
-      responses: { 200: E('{data: [delivery]}'), 400: E('Invalid parameter'), ...ERRORS, ...NOT_FOUND },
+      responses: { 200: { description: 'Deliveries', schema: OPERATOR_DELIVERIES_SCHEMA }, 400: E('Invalid parameter'), ...ERRORS, ...NOT_FOUND },
       handler: async (ctx, { query }) => {
         const publisher = param(ctx, 'publisher');
         // The publisher named must exist (a mistyped id is a 404, not an empty list).
@@ -175,7 +185,7 @@ export function operatorRoutes(deps: PortalDeps): RouteSpec[] {
       tags: TAGS,
       pathParams: { ...PUBLISHER, id: ID },
       before: operator,
-      responses: { 200: E('{redelivered, ids}'), ...ERRORS, ...NOT_FOUND, ...CONFLICT },
+      responses: { 200: { description: 'Deliveries queued again', schema: REDELIVERED_SCHEMA }, ...ERRORS, ...NOT_FOUND, ...CONFLICT },
       handler: async (ctx) => {
         ctx.body = await operatorRedeliver(deps, operatorIn(ctx), { publisher: param(ctx, 'publisher'), id: param(ctx, 'id') });
       },

@@ -282,3 +282,9 @@ export const OPERATOR_CREATED_PROGRAM_SCHEMA = all({
   countries: { type: 'array', items: { type: 'string' } },
   currency: { type: 'string' },
 });
+
+/** POST /operator/publishers/:publisher/approve and /reject. */
+export const REVIEWED_PUBLISHER_SCHEMA = all({ account_id: { type: 'string' }, status: { type: 'string', enum: ['active', 'inactive'] } });
+
+/** POST /operator/publishers/:publisher/deliveries/:id/redeliver (`all`: every dead one). */
+export const REDELIVERED_SCHEMA = all({ redelivered: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } } });

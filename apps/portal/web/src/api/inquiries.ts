@@ -44,7 +44,10 @@ export const fileInquiry = (account: string, input: InquiryInput, idempotencyKey
 
 // Operators
 
-export type OperatorInquiry = Inquiry & { publisher_id: string; merchant_id: number; overdue: boolean };
+type OperatorInquiries = Answer<'/portal/api/operator/inquiries/'>;
+
+/** The publisher's view, whose it is, which merchant decides it, and whether it is overdue. */
+export type OperatorInquiry = OperatorInquiries['data'][number];
 /** What the operator's list shows: open ones by deadline, only the overdue ones, or decided ones. */
 export type OperatorInquiryFilter = 'open' | 'overdue' | 'accepted' | 'rejected';
 
@@ -54,7 +57,7 @@ export const operatorInquiriesQuery = (filter: OperatorInquiryFilter) =>
   queryOptions({
     queryKey: [...operatorInquiryKeys.all, filter] as const,
     queryFn: () =>
-      api<{ data: OperatorInquiry[] }>('/operator/inquiries', {
+      api<OperatorInquiries>('/operator/inquiries', {
         query: filter === 'overdue' ? { overdue: true, limit: 100 } : { status: filter, limit: 100 },
       }),
     staleTime: 0,

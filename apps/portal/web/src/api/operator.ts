@@ -1,6 +1,6 @@
 /** The operator area's calls (`/portal/api/operator/...`): the network's operators, same sign-in. */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { Answer } from './answers';
+import type { Answer, SentAnswer } from './answers';
 import { api } from './client';
 
 export type OperatorRole = NonNullable<AuditEntry['actor']['operator_role']>;
@@ -24,17 +24,10 @@ export interface OperatorClaim {
 
 export type OperatorCredential = Answer<'/portal/api/operator/publishers/{publisher}/keys/'>['data'][number];
 
-export interface OperatorDelivery {
-  id: string;
-  event: string;
-  conversion_id: string;
-  status: string;
-  attempts: number;
-  last_response_status: number | null;
-  last_error: string | null;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-}
+/** The publisher's delivery view (its schema, @cw/postbacks', marks no member required: read as written, `SentAnswer`). */
+type OperatorDeliveries = SentAnswer<'/portal/api/operator/publishers/{publisher}/deliveries/'>;
+
+export type OperatorDelivery = OperatorDeliveries['data'][number];
 
 type AuditPage = Answer<'/portal/api/operator/audit/'>;
 
@@ -64,7 +57,7 @@ export const publishersQuery = (status: string) =>
   });
 
 export const reviewPublisher = (publisher: string, decision: 'approve' | 'reject') =>
-  api<{ account_id: string; status: string }>(`/operator/publishers/${enc(publisher)}/${decision}`, { method: 'POST' });
+  api<Answer<'/portal/api/operator/publishers/{publisher}/approve/', 'post'>>(`/operator/publishers/${enc(publisher)}/${decision}`, { method: 'POST' });
 
 export const claimsQuery = (status: string) =>
   queryOptions({
@@ -94,14 +87,17 @@ export const revokeCredential = (id: string) =>
 export const deliveriesQuery = (publisher: string) =>
   queryOptions({
     queryKey: operatorKeys.deliveries(publisher),
-    queryFn: () => api<{ data: OperatorDelivery[] }>(`/operator/publishers/${enc(publisher)}/deliveries`, { query: { status: 'dead' } }),
+    queryFn: () => api<OperatorDeliveries>(`/operator/publishers/${enc(publisher)}/deliveries`, { query: { status: 'dead' } }),
     staleTime: 0,
     enabled: !!publisher,
     retry: false,
   });
 
 export const redeliver = (publisher: string, id: string) =>
-  api<{ redelivered: number; ids: string[] }>(`/operator/publishers/${enc(publisher)}/deliveries/${enc(id)}/redeliver`, { method: 'POST' });
+  api<Answer<'/portal/api/operator/publishers/{publisher}/deliveries/{id}/redeliver/', 'post'>>(
+    `/operator/publishers/${enc(publisher)}/deliveries/${enc(id)}/redeliver`,
+    { method: 'POST' },
+  );
 
 export const AUDIT_PAGE_SIZE = 50;
 

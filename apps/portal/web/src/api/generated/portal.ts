@@ -14327,7 +14327,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [inquiry with publisher_id, merchant_id, overdue]} */
+      /** @description Inquiries with publisher_id, merchant_id and overdue */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -14338,7 +14338,66 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              /** @description Decimal string in `currency`. */
+              amount: string;
+              /** @description The click id named when filing. */
+              click_id: string | null;
+              /**
+               * @description The order was credited already when the inquiry was to be accepted.
+               * @enum {string|null}
+               */
+              conflict: 'order_already_credited' | null;
+              /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+              conversion_id: string | null;
+              /** Format: date-time */
+              created_at: string;
+              currency: string;
+              /** Format: date-time */
+              decided_at: string | null;
+              /**
+               * @description merchant, operator, or window (the response window's job).
+               * @enum {string|null}
+               */
+              decided_by: 'merchant' | 'operator' | 'window' | null;
+              evidence: {
+                /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+                clicks: {
+                  click_id: string;
+                  /** Format: date-time */
+                  clicked_at: string;
+                  /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                  verified: boolean;
+                }[];
+              };
+              /** @description `inq_…` */
+              id: string;
+              merchant_id: number;
+              note: string | null;
+              /** Format: date-time */
+              occurred_at: string;
+              order_id: string;
+              /** @description Open past its respond_by. */
+              overdue: boolean;
+              program_id: number;
+              publisher_id: string;
+              /**
+               * @description Why it was rejected.
+               * @enum {string|null}
+               */
+              reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+              /**
+               * Format: date-time
+               * @description Unanswered by then, the inquiry is decided on its evidence.
+               */
+              respond_by: string;
+              /** @enum {string} */
+              status: 'open' | 'accepted' | 'rejected';
+              /** Format: date-time */
+              updated_at: string;
+            }[];
+          };
         };
       };
       /** @description Invalid parameter */
@@ -14463,7 +14522,64 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** @description The click id named when filing. */
+            click_id: string | null;
+            /**
+             * @description The order was credited already when the inquiry was to be accepted.
+             * @enum {string|null}
+             */
+            conflict: 'order_already_credited' | null;
+            /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+            conversion_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * @description merchant, operator, or window (the response window's job).
+             * @enum {string|null}
+             */
+            decided_by: 'merchant' | 'operator' | 'window' | null;
+            evidence: {
+              /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+              clicks: {
+                click_id: string;
+                /** Format: date-time */
+                clicked_at: string;
+                /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                verified: boolean;
+              }[];
+            };
+            /** @description `inq_…` */
+            id: string;
+            merchant_id: number;
+            note: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            order_id: string;
+            /** @description Open past its respond_by. */
+            overdue: boolean;
+            program_id: number;
+            publisher_id: string;
+            /**
+             * @description Why it was rejected.
+             * @enum {string|null}
+             */
+            reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+            /**
+             * Format: date-time
+             * @description Unanswered by then, the inquiry is decided on its evidence.
+             */
+            respond_by: string;
+            /** @enum {string} */
+            status: 'open' | 'accepted' | 'rejected';
+            /** Format: date-time */
+            updated_at: string;
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -14626,7 +14742,64 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            /** @description Decimal string in `currency`. */
+            amount: string;
+            /** @description The click id named when filing. */
+            click_id: string | null;
+            /**
+             * @description The order was credited already when the inquiry was to be accepted.
+             * @enum {string|null}
+             */
+            conflict: 'order_already_credited' | null;
+            /** @description The conversion the acceptance created (`/conversions/`, channel `inquiry`). */
+            conversion_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * @description merchant, operator, or window (the response window's job).
+             * @enum {string|null}
+             */
+            decided_by: 'merchant' | 'operator' | 'window' | null;
+            evidence: {
+              /** @description The publisher's clicks on the program in its cookie window before the order, newest first (at most 20, plus the click id named). */
+              clicks: {
+                click_id: string;
+                /** Format: date-time */
+                clicked_at: string;
+                /** @description The click id's signature holds and the click could have earned the order: this publisher's, on this program, a human's, in the program's cookie window before the order. */
+                verified: boolean;
+              }[];
+            };
+            /** @description `inq_…` */
+            id: string;
+            merchant_id: number;
+            note: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            order_id: string;
+            /** @description Open past its respond_by. */
+            overdue: boolean;
+            program_id: number;
+            publisher_id: string;
+            /**
+             * @description Why it was rejected.
+             * @enum {string|null}
+             */
+            reason: 'duplicate' | 'no_order' | 'returned' | 'outside_window' | 'other' | null;
+            /**
+             * Format: date-time
+             * @description Unanswered by then, the inquiry is decided on its evidence.
+             */
+            respond_by: string;
+            /** @enum {string} */
+            status: 'open' | 'accepted' | 'rejected';
+            /** Format: date-time */
+            updated_at: string;
+          };
         };
       };
       /** @description invalid_parameter: 'reason' */
@@ -17042,7 +17215,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {account_id, status} */
+      /** @description The account and its status */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -17053,7 +17226,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            account_id: string;
+            /** @enum {string} */
+            status: 'active' | 'inactive';
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -17198,7 +17375,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {data: [delivery]} */
+      /** @description Deliveries */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -17209,7 +17386,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            data: {
+              attempts?: number;
+              conversion_id?: string | null;
+              /** Format: date-time */
+              created_at?: string;
+              event?: string;
+              /** @description X-CW-Delivery: the same on every retry. */
+              id?: string;
+              /** Format: date-time */
+              last_attempt_at?: string | null;
+              /** @description How long the last attempt took, in milliseconds. */
+              last_duration_ms?: number | null;
+              last_error?: string | null;
+              last_response_status?: number | null;
+              /** Format: date-time */
+              next_attempt_at?: string | null;
+              /**
+               * Format: date-time
+               * @description Set while the receiver's failures in a row hold this delivery back (no attempt is counted meanwhile).
+               */
+              paused_until?: string | null;
+              /** @enum {string} */
+              status?: 'pending' | 'succeeded' | 'failed' | 'dead';
+              test?: boolean;
+            }[];
+          };
         };
       };
       /** @description Invalid parameter */
@@ -17338,7 +17541,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {redelivered, ids} */
+      /** @description Deliveries queued again */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -17349,7 +17552,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            ids: string[];
+            redelivered: number;
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
@@ -17638,7 +17844,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {account_id, status} */
+      /** @description The account and its status */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -17649,7 +17855,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, unknown>;
+          'application/json': {
+            account_id: string;
+            /** @enum {string} */
+            status: 'active' | 'inactive';
+          };
         };
       };
       /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
