@@ -57,7 +57,7 @@ export function redirectRoute(
       res.end(req.method === 'HEAD' ? undefined : page.body);
     } else {
       // Headers as one flat list: an object spread together per request made V8 build a new hidden
-      // class for it every time in the one-process platform (9% of its CPU; decision 0048's addendum).
+      // class for it every time in the one-process platform (decision 0048's addendum; bench/README.md).
       res.writeHead(302, ['X-Request-Id', requestId, ...rateLimitHeaders(counted), ...redirectHeaders(location), 'Content-Length', '0']);
       res.end();
     }

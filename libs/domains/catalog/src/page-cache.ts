@@ -13,7 +13,7 @@
  * asked once, at most four times the page bound, emptied when full). Most distinct pages are
  * asked for once (an agent trying filters, a partner paging through a market); keeping each
  * would hold thousands of pages nobody reads again until they age out, and their garbage cost
- * more than the cache saves (issue 32: 117 µs of GC per such search). A popular page costs one
+ * more than the cache saves (issue 32, bench/README.md). A popular page costs one
  * build more, once per version. Requests that miss together still share one build either way.
  *
  * A namespace of the one cache abstraction (`@cw/cache`, docs/decisions/0045-one-cache-abstraction.md),

@@ -170,7 +170,7 @@ interface PageRead {
  * A page's reads are one `find` command each, answered in its first batch (`singleBatch`: at
  * most `limit` rows, 101 of ~1 KB at the most, far below a batch's 16 MiB). Not a driver cursor:
  * its set-up, per-document decoding and close cost about as much as the command itself on the
- * services' thread (~55 µs a search, issue 32). Not a mongoose Query either: the filters are
+ * services' thread (issue 32, bench/README.md). Not a mongoose Query either: the filters are
  * built typed here (strings, numbers, Decimal128, dates), so its casting, hooks and lean copy
  * would only add cost; each read sets its own maxTimeMS.
  */

@@ -1,9 +1,8 @@
 /**
  * Feed items in the spec's field order and their four encodings, each a stream of chunks pulled
  * one item at a time (backpressure is the consumer's pace): Google Merchant Center RSS 2.0 with
- * the `g:` namespace (xmlbuilder's callback writer: xmlbuilder2's was about 40 times slower, 2 ms
- * an item), CSV and TSV (csv-stringify), and one JSON
- * document.
+ * the `g:` namespace (xmlbuilder's callback writer: xmlbuilder2's built DOM nodes per item and was
+ * far slower, bench/README.md), CSV and TSV (csv-stringify), and one JSON document.
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';

@@ -29,9 +29,9 @@ export interface ClickRequest {
   ip: string;
   /**
    * The per-link rate: counts this click by its address hash (never called for a known bot agent);
-   * true when over it. An object, not a closure made per click (a closure per click cost 0.4 µs
-   * under tsx, which names every function it makes). `undefined`: no per-link rate (data made
-   * outside a redirect).
+   * true when over it. An object, not a closure made per click (a closure per click costs more
+   * under tsx, which names every function it makes: bench/README.md). `undefined`: no per-link
+   * rate (data made outside a redirect).
    */
   rates: { hit(ipHash: string, linkId: string, now: number): boolean } | undefined;
   /** Over the per-address budget (counted elsewhere, never refused). */

@@ -22,7 +22,7 @@ const MEMO_MAX = 10_000;
  * Networks no country holds (private, loopback, link-local, shared, documentation, benchmarking,
  * multicast and reserved): never asked of the database, which places some of them (the package's
  * build puts 203.0.113.0/24 in AU). The fixture still places them. Checked by hand, not with
- * node's BlockList (2.5 µs a check, more than the database's lookup).
+ * node's BlockList (slower per check than the database's lookup: bench/README.md).
  */
 const UNPLACED_V4: Array<[number, number]> = (
   [

@@ -1,5 +1,5 @@
 /**
- * Passwords, hashed with scrypt (memory-hard: N=2^15, r=8, 32 MiB per hash, about 50-100 ms here),
+ * Passwords, hashed with scrypt (memory-hard: N=2^15, r=8, 32 MiB per hash; its time: bench/README.md),
  * a 16-byte random salt each, compared in constant time. The stored form names its parameters,
  * so they can be raised later and old hashes still verify.
  */

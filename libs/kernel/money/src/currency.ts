@@ -11,7 +11,7 @@ export function isCurrency(code: string): boolean {
 
 const minorUnitsOf = new Map<string, number>();
 
-/** Decimals of the currency's minor unit (EUR 2, JPY 0, BHD 3); remembered per currency (an Intl formatter costs tens of µs). */
+/** Decimals of the currency's minor unit (EUR 2, JPY 0, BHD 3); remembered per currency (an Intl formatter is costly to build). */
 export function minorUnits(currency: string): number {
   let units = minorUnitsOf.get(currency);
   if (units === undefined) {

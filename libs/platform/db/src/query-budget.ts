@@ -9,8 +9,9 @@
  * `maxTimeMS(0)`.
  *
  * Why per connection and not per request (an AsyncLocalStorage around each request): on Node 20
- * a context store puts a hook on every promise of the process, ~30 µs per product search (7% of
- * it, issue 32); a service's request connection serves requests only, so the budget is the same.
+ * a context store puts a hook on every promise of the process, a visible share of a product
+ * search (issue 32, bench/README.md); a service's request connection serves requests only, so the
+ * budget is the same.
  */
 import type { Connection, Schema } from 'mongoose';
 

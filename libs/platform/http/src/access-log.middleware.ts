@@ -70,8 +70,8 @@ export function accessLog(logger: Logger) {
 /**
  * The logger access lines are written through: the app's, without its redaction. An access line
  * holds only the fields above, none a secret, and the redaction's wildcard paths (`*.key`, ...)
- * ran over every value of every line: 9% of `npm start`'s CPU on redirects at saturation (the whole
- * line had cost 19%; 7% without the redaction).
+ * ran over every value of every line, most of what an access line cost on a saturated redirect
+ * (bench/README.md, the redirect).
  */
 const accessLoggers = new WeakMap<Logger, Logger>();
 function accessLogger(logger: Logger): Logger {
