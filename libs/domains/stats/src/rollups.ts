@@ -626,8 +626,8 @@ interface ParsedDocument {
  * `b` and `w` of its documents first (a few bytes each), and for the content of those it has not
  * cached (or that changed) only: a past month's document, read by every top list and report of a
  * range over it, is decoded once. Bounded by `ROLLUP_CACHE.keys` keys in all (least recently used
- * first out; ~0.6 KiB of heap a key: 100,000 keys held 63 MiB in bench/stats-rollups-read.bench.ts,
- * a year of one account's 5,000 links and 1,000 sub-IDs); `keys: 0` turns it off.
+ * first out; the heap it holds per key, measured by bench/stats-rollups-read.bench.ts over a year of
+ * one account's 5,000 links and 1,000 sub-IDs, is in bench/README.md); `keys: 0` turns it off.
  */
 export const ROLLUP_CACHE = { keys: 100_000 };
 const cache = new Map<string, ParsedDocument>();
