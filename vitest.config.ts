@@ -34,7 +34,7 @@ export const SLOW_TIER = [
   'tools/embedded-mongo/test/durability.test.ts',
   'tools/embedded-mongo/test/wire-robustness.test.ts',
   'tools/workspace-checks/test/service-build.test.ts',
-  // Builds the portal's front end and type-checks it against the types generated from the portal's document.
+  // Builds the portal front end and type-checks it against the types generated from the portal OpenAPI document.
   'tools/dev-stack/test/portal-web-types.test.ts',
   // The SDKs through their built packages (npm pack, a wheel) against a platform, a Retry-After waited out.
   'tools/dev-stack/test/sdk-typescript.int.test.ts',
