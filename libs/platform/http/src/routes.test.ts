@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializerFor } from '@cw/usecase';
 import { buildRouter, mountRouter, responseSerializers, route } from './routes';
 
@@ -19,6 +19,16 @@ function app(
 }
 
 describe('a route with a response schema', () => {
+  // As production answers: the test run's strict check (CW_STRICT_RESPONSES, vitest.config.ts) is
+  // off while this file's schemas compile; the strict answer is the last test's.
+  const strict = process.env.CW_STRICT_RESPONSES;
+  beforeAll(() => {
+    delete process.env.CW_STRICT_RESPONSES;
+  });
+  afterAll(() => {
+    process.env.CW_STRICT_RESPONSES = strict;
+  });
+
   it('answers JSON written by the schema’s serializer: a property the schema does not declare is not sent', async () => {
     const server = app((ctx) => {
       ctx.body = { id: 'i_1', amount: '10.50', created_at: new Date(Date.UTC(2026, 0, 2)), internal_note: 'never sent' };
@@ -62,5 +72,17 @@ describe('a route with a response schema', () => {
 
   it('shares its serializer with every other surface answering with the same schema', () => {
     expect(responseSerializers({ responses: { 200: { description: 'An item', schema: ITEM } } }).get(200)).toBe(serializerFor(ITEM));
+  });
+
+  it('in the test run, answers 500 where a handler returns a member its schema does not declare', async () => {
+    process.env.CW_STRICT_RESPONSES = '1';
+    const schema = { ...ITEM };
+    const server = app(
+      (ctx) => {
+        ctx.body = { id: 'i_5', internal_note: 'not in the schema' };
+      },
+      { 200: { description: 'An item', schema }, 201: { description: 'Created', schema } },
+    );
+    expect((await request(server).get('/v1/item')).status).toBe(500);
   });
 });
