@@ -16,11 +16,11 @@
  */
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
-import { addDecimals, decimal128Dec, formatDecimal, parseDecimal, type Dec, type Decimal128Like } from '@cw/money';
+import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, QUARTERS, type CellInc, type Grain, type View } from './cells';
 import { own, type StatsDeps } from './deps';
 import type { Fact, StatsQuery } from './facts';
-import { addSlot, emptySums, factsOf, ZERO, type SlotCounters, type Sums } from './sums';
+import { addDec, addSlot, emptySums, factsOf, storedDec, ZERO, type SlotCounters, type Sums } from './sums';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
@@ -652,9 +652,6 @@ function forget(id: string): void {
   cachedKeys -= had.entries.length;
 }
 
-const decOf = (v: { toString(): string } | undefined): Dec =>
-  v === undefined ? { units: 0n, scale: 0 } : 'bytes' in v ? decimal128Dec(v as Decimal128Like) : parseDecimal(v.toString());
-
 function parseDocument(d: { b?: string; w?: number; k?: Record<string, SlotCounters> }): ParsedDocument {
   const entries: ParsedEntry[] = [];
   for (const key in d.k ?? {}) {
@@ -662,7 +659,7 @@ function parseDocument(d: { b?: string; w?: number; k?: Record<string, SlotCount
     const s: ParsedEntry['s'] = [];
     for (const name in e.s ?? {}) {
       const x = e.s![name]!;
-      s.push({ name, n: x.n ?? 0, a: decOf(x.a), m: decOf(x.m) });
+      s.push({ name, n: x.n ?? 0, a: storedDec(x.a), m: storedDec(x.m) });
     }
     entries.push({ key, c: e.c ?? 0, s });
   }
@@ -701,15 +698,6 @@ async function readDocuments(deps: Deps, publisherId: string, ids: string[]): Pr
     out.set(d._id, parsed);
   }
   return out;
-}
-
-/** a + b, exact. */
-function addDec(a: Dec, b: Dec): Dec {
-  if (b.units === 0n) return a;
-  if (a.scale === b.scale) return { units: a.units + b.units, scale: a.scale };
-  return a.scale > b.scale
-    ? { units: a.units + b.units * 10n ** BigInt(a.scale - b.scale), scale: a.scale }
-    : { units: a.units * 10n ** BigInt(b.scale - a.scale) + b.units, scale: b.scale };
 }
 
 /** Adds a decoded document's key to a group's sums. */

@@ -16,14 +16,24 @@ export const ZERO: Dec = { units: 0n, scale: 0 };
 
 export const emptySums = (): Sums => ({ clicks: 0, keys: new Map() });
 
+/** A stored amount (a Decimal128 or a decimal string) as a decimal. */
+export function storedDec(stored: { toString(): string } | undefined): Dec {
+  if (stored === undefined) return ZERO;
+  return 'bytes' in stored ? decimal128Dec(stored as Decimal128Like) : parseDecimal(stored.toString());
+}
+
+/** a + b, exact. */
+export function addDec(a: Dec, b: Dec): Dec {
+  if (a.scale === b.scale) return { units: a.units + b.units, scale: a.scale };
+  return a.scale > b.scale
+    ? { units: a.units + b.units * 10n ** BigInt(a.scale - b.scale), scale: a.scale }
+    : { units: a.units * 10n ** BigInt(b.scale - a.scale) + b.units, scale: b.scale };
+}
+
 /** a + sign * (a stored amount), exact. */
 export function plus(a: Dec, stored: { toString(): string }, sign: 1 | -1): Dec {
-  const b = 'bytes' in stored ? decimal128Dec(stored as Decimal128Like) : parseDecimal(stored.toString());
-  const units = sign === 1 ? b.units : -b.units;
-  if (a.scale === b.scale) return { units: a.units + units, scale: a.scale };
-  return a.scale > b.scale
-    ? { units: a.units + units * 10n ** BigInt(a.scale - b.scale), scale: a.scale }
-    : { units: a.units * 10n ** BigInt(b.scale - a.scale) + units, scale: b.scale };
+  const b = storedDec(stored);
+  return addDec(a, sign === 1 ? b : { units: -b.units, scale: b.scale });
 }
 
 /** One slot's counters: clicks, and per counter name `{n, a, m}`. */
