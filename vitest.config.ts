@@ -46,6 +46,7 @@ export default defineConfig({
     include: [
       'apps/*/src/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
+      'apps/*/web/src/**/*.test.ts',
       'libs/*/*/src/**/*.test.ts',
       'libs/*/*/test/**/*.test.ts',
       'tools/*/src/**/*.test.ts',

@@ -13,37 +13,40 @@ export interface Formatters {
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
+function dateTimeFormat(timeZone: string, locale: string | undefined): Intl.DateTimeFormat {
   try {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
   } catch {
     // An unknown zone: the browser's.
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   }
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-export function formatMoney(amount: string | number, currency: string): string {
-  let f = moneyFormats.get(currency);
+/** An amount in its currency's own digits (JPY none, KWD three); `locale` undefined: the browser's language. */
+export function formatMoney(amount: string | number, currency: string, locale?: string): string {
+  const key = `${locale ?? ''}|${currency}`;
+  let f = moneyFormats.get(key);
   if (!f) {
     try {
-      f = new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'symbol' });
+      f = new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'symbol' });
     } catch {
       return `${amount} ${currency}`;
     }
-    moneyFormats.set(currency, f);
+    moneyFormats.set(key, f);
   }
   // A decimal string is formatted exactly where Intl takes strings (ES2023); a number elsewhere.
   const value = typeof amount === 'string' ? (amount as Intl.StringNumericLiteral) : amount;
   return f.format(value);
 }
 
-export function makeFormatters(zone?: string | null): Formatters {
-  const dtf = dateTimeFormat(zone || browserZone());
+/** The formatters of a zone (else the browser's); `locale` undefined: the browser's language (tests name one). */
+export function makeFormatters(zone?: string | null, locale?: string): Formatters {
+  const dtf = dateTimeFormat(zone || browserZone(), locale);
   const timeZone = dtf.resolvedOptions().timeZone;
-  const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-  const numberFormat = new Intl.NumberFormat();
+  const dayFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const numberFormat = new Intl.NumberFormat(locale);
   return {
     timeZone,
     dateTime(iso, fallback = '—') {
@@ -56,7 +59,7 @@ export function makeFormatters(zone?: string | null): Formatters {
       const d = new Date(`${isoDay.slice(0, 10)}T00:00:00Z`);
       return Number.isNaN(d.getTime()) ? isoDay : dayFormat.format(d);
     },
-    money: formatMoney,
+    money: (amount, currency) => formatMoney(amount, currency, locale),
     number: (n) => numberFormat.format(n),
   };
 }
