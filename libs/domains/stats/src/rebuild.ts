@@ -15,6 +15,7 @@ import { CELL_FORMAT, Increments, monthStartOf, nextMonthStart, stateKey, type C
 import { COUNTED_FIELDS, finishConversions, moveConversion, recoverAccount, STATS_STEPS } from './counting';
 import { newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
 import { withAccountLease } from '@cw/events-feed';
+import { accountsWithCells, accountsWithRows } from './accounts';
 import { own, type StatsDeps } from './deps';
 import { buildMonthRollups } from './rollups';
 
@@ -193,17 +194,21 @@ async function monthsOf(deps: Deps, publisherId: string, from?: Date): Promise<n
  */
 export async function rebuildStats(
   deps: Deps,
-  opts: { publisherId?: string; from?: Date; after?: RebuildAfter; onProgress?: (p: RebuildProgress) => void } = {},
+  opts: { publisherId?: string; from?: Date; after?: RebuildAfter; onProgress?: (p: RebuildProgress) => void; listingPageSize?: number } = {},
 ): Promise<RebuildResult> {
   const started = Date.now();
   const after = opts.after;
-  const accounts = (
-    opts.publisherId
-      ? [opts.publisherId]
-      : [...new Set([...((await own(deps).Conversion.distinct('publisher_id')) as string[]), ...(await deps.data.links.clickPublishers())])].sort()
-  ).filter((a) => !after || a > after.publisherId || (a === after.publisherId && after.month !== undefined));
+  // Every account with conversions or clicks, in id order, page by page (./accounts.ts), after the
+  // `after` account (that account first when a month of it is named: its months after that one).
+  const accounts = opts.publisherId
+    ? [opts.publisherId]
+    : (async function* () {
+        if (after?.month !== undefined) yield after.publisherId;
+        yield* accountsWithRows(deps, { pageSize: opts.listingPageSize, after: after?.publisherId });
+      })();
   const result: RebuildResult = { accounts: 0, months: 0, cells_changed: 0, rows: 0, seconds: 0, rows_per_s: 0, s_per_million_rows: 0 };
-  for (const publisherId of accounts) {
+  for await (const publisherId of accounts) {
+    if (after && !(publisherId > after.publisherId || (publisherId === after.publisherId && after.month !== undefined))) continue;
     const doneThrough = after?.publisherId === publisherId ? after.month : undefined;
     // The account's stats lease (the worker's counting waits meanwhile); up to a minute for a count in progress.
     const done = await withAccountLease(
@@ -265,11 +270,12 @@ export async function rebuildStats(
  */
 export async function upgradeStatsCells(deps: Deps, onAccount?: (publisherId: string) => void): Promise<number> {
   const stale = { g: 'm' as const, $or: [{ fv: { $exists: false } }, { fv: { $lt: CELL_FORMAT } }] };
-  const accounts = (await own(deps).Stat.distinct('publisher_id', stale).maxTimeMS(0)) as string[];
-  for (const publisherId of accounts.sort()) {
+  let n = 0;
+  for await (const publisherId of accountsWithCells(deps, {}, stale)) {
     onAccount?.(publisherId);
     await rebuildStats(deps, { publisherId });
     await own(deps).Stat.updateMany({ publisher_id: publisherId, ...stale }, { $set: { fv: CELL_FORMAT } });
+    n++;
   }
-  return accounts.length;
+  return n;
 }

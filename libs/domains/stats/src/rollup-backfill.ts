@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { insertManyTolerant } from '@cw/db';
 import { own, type StatsDeps } from './deps';
+import { accountsWithCells } from './accounts';
 import { buildMonthRollups } from './rollups';
 
 type Deps = Pick<StatsDeps, 'data'>;
@@ -41,16 +42,26 @@ export interface BackfillRound {
  * is one document). Accounts created later need none: their roll-ups are written with their cells
  * and built by the counting pass.
  */
-async function seed(deps: Deps): Promise<void> {
+async function seed(deps: Deps, opts: { pageSize?: number }): Promise<void> {
   const Backfill = own(deps).StatRollupBackfill;
   const marker = await Backfill.findOne({ _id: SEEDED }, { v: 1 }).lean<{ v?: number }>();
   if ((marker?.v ?? 0) >= BACKFILL_VERSION) return;
-  const accounts = (await own(deps).Stat.distinct('publisher_id', { v: 'a', g: 'm' }).maxTimeMS(0)) as string[];
-  for (let i = 0; i < accounts.length; i += 1000)
-    await insertManyTolerant(
-      Backfill.collection,
-      accounts.slice(i, i + 1000).map((id) => ({ _id: id, done: false, months: 0, built: 0 })),
-    );
+  // Page by page (./accounts.ts), 1,000 accounts an insert; a replica that dies part-way leaves
+  // the marker unset, and the next listing inserts again (an account listed twice is one document).
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.length)
+      await insertManyTolerant(
+        Backfill.collection,
+        batch.map((id) => ({ _id: id, done: false, months: 0, built: 0 })),
+      );
+    batch = [];
+  };
+  for await (const id of accountsWithCells(deps, { pageSize: opts.pageSize })) {
+    batch.push(id);
+    if (batch.length >= 1000) await flush();
+  }
+  await flush();
   await Backfill.updateOne({ _id: SEEDED }, { $set: { done: true, v: BACKFILL_VERSION } }, { upsert: true });
 }
 
@@ -72,9 +83,9 @@ async function claim(deps: Deps, now: Date): Promise<{ id: string; next?: Date; 
  * roll-ups for at most `months` months before where it stopped (newest first), recording after each
  * month where it is; answers what it did. Bounded: a round is a few months of one account.
  */
-export async function backfillRollups(deps: Deps, opts: { months?: number; now?: Date } = {}): Promise<BackfillRound> {
+export async function backfillRollups(deps: Deps, opts: { months?: number; now?: Date; listingPageSize?: number } = {}): Promise<BackfillRound> {
   const Backfill = own(deps).StatRollupBackfill;
-  await seed(deps);
+  await seed(deps, { pageSize: opts.listingPageSize });
   const now = opts.now ?? new Date();
   const account = await claim(deps, now);
   if (!account) return { months: 0, built: 0, done: true };

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import { addDecimals, formatDecimal, parseDecimal, type Dec } from '@cw/money';
 import { DAY_MS, dayStartOf, monthStartOf, nextMonthStart, prefixNodes, QUARTER_MS, QUARTERS, type CellInc, type Grain, type View } from './cells';
+import { accountsWithCells, type AccountListing } from './accounts';
 import { own, type StatsDeps } from './deps';
 import type { Fact, StatsQuery } from './facts';
 import { addDec, addSlot, emptySums, factsOf, storedDec, ZERO, type SlotCounters, type Sums } from './sums';
@@ -481,19 +482,19 @@ export interface RollupBuildProgress {
 }
 
 /**
- * `stats:rollups`: builds the roll-ups of the given account (or of every account with cells) from
+ * `stats:rollups`: builds the roll-ups of the given account (or of every account with cells, listed
+ * page by page: ./accounts.ts) from
  * the cells, month by month from `from` (its month) on, leaving documents already built as they are:
  * resumable, a rerun builds what is missing. Answers the accounts, months and documents.
  */
 export async function buildStatsRollups(
   deps: Deps,
-  opts: { publisherId?: string; from?: Date; onProgress?: (p: RollupBuildProgress) => void } = {},
+  opts: { publisherId?: string; from?: Date; onProgress?: (p: RollupBuildProgress) => void; listing?: AccountListing } = {},
 ): Promise<{ accounts: number; months: number; built: number }> {
-  const accounts = opts.publisherId
-    ? [opts.publisherId]
-    : ((await own(deps).Stat.distinct('publisher_id', { v: 'a', g: 'm' }).maxTimeMS(0)) as string[]).sort();
+  // Every account with cells, in id order, page by page (./accounts.ts; `listing.after`: those after one).
+  const accounts = opts.publisherId ? [opts.publisherId] : accountsWithCells(deps, opts.listing);
   const out = { accounts: 0, months: 0, built: 0 };
-  for (const publisherId of accounts) {
+  for await (const publisherId of accounts) {
     const months = (
       await own(deps)
         .Stat.find(

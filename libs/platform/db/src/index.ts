@@ -14,3 +14,5 @@ export type { ListPage } from './list-page';
 export { literalPattern } from './query-text';
 export { accessChangeOfWrite, announceAccessChanges, onAccessChange } from './access-changes';
 export type { AccessChange, AccessChangeListener } from './access-changes';
+export { mergeSorted, SORTED_DISTINCT, sortedDistinct } from './sorted-distinct';
+export type { SortedDistinctOptions } from './sorted-distinct';

@@ -4,7 +4,7 @@
  */
 import type { Model } from 'mongoose';
 import { CacheNamespace, type CacheSpec } from '@cw/cache';
-import { defineDomain, modelVault, insertManyTolerant, type ListPage } from '@cw/db';
+import { defineDomain, modelVault, insertManyTolerant, mergeSorted, sortedDistinct, type ListPage, type SortedDistinctOptions } from '@cw/db';
 import { clickIdParts } from '../click-ids';
 import type { BotReason } from '../bot-detection';
 import type { LinkRoute } from '../link-routes';
@@ -606,10 +606,12 @@ export class LinksData extends DomainHandle {
     return merges.length;
   }
 
-  /** Every account with clicks. */
-  async clickPublishers(): Promise<string[]> {
-    const [a, b] = await Promise.all([this.models.ClickBucket.distinct('publisher_id'), this.models.Click.distinct('publisher_id')]);
-    return [...new Set([...(a as string[]), ...(b as string[])])];
+  /** Every account with clicks, in id order, listed page by page (`sortedDistinct`: no reply holds them all); `after`: those after it. */
+  clickPublishers(opts: SortedDistinctOptions = {}): AsyncGenerator<string> {
+    return mergeSorted([
+      sortedDistinct(this.models.ClickBucket.collection, 'publisher_id', {}, opts),
+      sortedDistinct(this.models.Click.collection, 'publisher_id', {}, opts),
+    ]);
   }
 
   /** Every stored click of a publisher or of a link, unordered, address hash included (operators, tests, benches). */
