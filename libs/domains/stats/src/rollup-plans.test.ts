@@ -6,6 +6,8 @@
  * their content only once per process, then their build token and write count),
  * and, in a zone whose days do not start at UTC midnight, the day cells of the two edge days
  * only; no collection scan. The full cell scan of the same range reads a cell per link and month.
+ * The dashboard's totals and series (the account view, one group) read its month cells and the day
+ * cells of the bucket edges off UTC midnight, whatever the account's keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, migrateIndexes, type Database } from '@cw/db';
@@ -131,5 +133,33 @@ describe("a range's totals per link, from the roll-ups", () => {
     expect(clicksOf(await readFacts(deps, { publisherId: BIG, from, to, byLink: true }))).toBe(
       clicksOf(await readFacts(deps, { publisherId: BIG, from, to, byLink: true, cells: true })),
     );
+  });
+});
+
+describe("the dashboard's totals and series (the account view), from its cells", () => {
+  it('read a month cell per UTC month and a day cell per bucket edge off UTC midnight, one document each, whatever the keys', async () => {
+    // A series for 90 days of Asia/Kathmandu by day (its local midnights are 18:15 UTC): each day's
+    // sum is a month cell's day nodes and an edge day's quarter nodes, so the account view (one
+    // group) reads 4 month cells and the cells of its 91 edges' days (the range's two ends and the
+    // 89 local midnights between), however many links, sub-IDs and programs the account has. A
+    // roll-up would not save a read: a local day there holds no whole UTC day, and whole UTC days
+    // are a month cell's day nodes already.
+    const calendar = zoneCalendar('Asia/Kathmandu');
+    const from = calendar.dayStart('2026-01-10');
+    const to = calendar.dayStart('2026-04-10');
+    let clicks = 0;
+    const reads = await explainReads(async () => (clicks = clicksOf(await readFacts(deps, { publisherId: BIG, from, to, calendar, bucket: 'day' }))));
+    expect(clicks).toBe(clicksOf(await readFacts(deps, { publisherId: BIG, from, to, byLink: true })));
+    expect(reads.map((r) => r.collection)).toEqual(['stats', 'stats']);
+    for (const r of reads) {
+      expect(r.filter).toMatchObject({ publisher_id: BIG, v: 'a' });
+      expect(r.plan.map((s) => s.stage)).not.toContain('COLLSCAN');
+      expect(r.stats.totalDocsExamined).toBe(r.stats.nReturned);
+    }
+    const examined = Object.fromEntries(reads.map((r) => [r.filter.g as string, r.stats.totalDocsExamined]));
+    expect(examined).toEqual({ m: 4, d: 91 });
+    // Its totals (the previous period's): the months and the two edge days.
+    const totals = await explainReads(() => readFacts(deps, { publisherId: BIG, from, to }));
+    expect(totals.reduce((n, r) => n + r.stats.totalDocsExamined, 0)).toBe(4 + 2);
   });
 });
