@@ -8,17 +8,13 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { ApiError } from '../api/client';
 import { useFormat } from '../lib/format';
+import { csvRowCounter, fileNameOf } from './csv-rows';
 
 type ExportState =
   { at: 'idle' } | { at: 'running'; rows: number } | { at: 'done'; rows: number } | { at: 'cancelled'; rows: number } | { at: 'failed'; message: string };
 
 /** How often the row count on screen (and so in the live region) changes at most. */
 const REDRAW_MS = 500;
-const QUOTE = 0x22;
-const LF = 0x0a;
-
-/** The file name of a `Content-Disposition: attachment; filename="…"`, else `fallback`. */
-const fileNameOf = (disposition: string | null, fallback: string) => /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? fallback;
 
 async function failureOf(res: Response): Promise<string> {
   try {
@@ -64,19 +60,13 @@ export function ExportDownload({ href, fallbackName, label = 'Download CSV' }: {
       }
       const chunks: Uint8Array[] = [];
       const reader = res.body.getReader();
-      let lines = 0;
-      let quoted = false;
+      const counter = csvRowCounter();
       let drawn = performance.now();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         chunks.push(value);
-        for (let i = 0; i < value.length; i++) {
-          const b = value[i];
-          if (b === QUOTE) quoted = !quoted;
-          else if (b === LF && !quoted) lines++;
-        }
-        rows = Math.max(0, lines - 1); // the header line is not a row
+        rows = counter.add(value);
         if (performance.now() - drawn >= REDRAW_MS) {
           drawn = performance.now();
           setState({ at: 'running', rows });

@@ -69,8 +69,4 @@ const CREDENTIAL_TONES: Record<string, PillTone> = { active: 'success', revoked:
 export const credentialTone = (status: string): PillTone => CREDENTIAL_TONES[status] ?? 'neutral';
 
 /** Words for a snake_case value ("read_only" -> "Read only"). */
-export const words = (v: string | null | undefined): string => {
-  if (!v) return '—';
-  const s = v.replace(/[_.]/g, ' ');
-  return s.charAt(0).toUpperCase() + s.slice(1);
-};
+export { words } from '../lib/words';

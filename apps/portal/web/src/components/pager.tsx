@@ -6,11 +6,8 @@
  * at the first page.
  */
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../api/activity';
-
-interface PagingState {
-  cursors?: string[];
-}
+import { PAGE_SIZES } from '../api/activity';
+import { cursorStackOf, nextPage, pageSizeOf, previousPage, withFilters, withPageSize, type PageMove, type PagingState } from './paging';
 
 export interface CursorPaging {
   cursor: string | undefined;
@@ -29,41 +26,19 @@ export function useCursorPaging(): CursorPaging {
   const location = useLocation();
   const navigate = useNavigate();
   const cursor = params.get('cursor') || undefined;
-  const asked = Number(params.get('page_size'));
-  const pageSize = (PAGE_SIZES as readonly number[]).includes(asked) ? asked : DEFAULT_PAGE_SIZE;
-  const stack = ((location.state as PagingState | null)?.cursors ?? []).filter((c) => typeof c === 'string');
-  const go = (p: URLSearchParams, cursors: string[]) =>
+  const pageSize = pageSizeOf(params);
+  const stack = cursorStackOf(location.state);
+  const go = ({ params: p, cursors }: PageMove) =>
     void navigate({ search: p.toString() }, { state: { cursors } satisfies PagingState, preventScrollReset: true });
   return {
     cursor,
     pageSize,
     hasPrevious: cursor !== undefined,
     params,
-    next(nextCursor) {
-      const p = new URLSearchParams(params);
-      p.set('cursor', nextCursor);
-      go(p, [...stack, cursor ?? '']);
-    },
-    previous() {
-      const p = new URLSearchParams(params);
-      const before = stack.at(-1);
-      if (before) p.set('cursor', before);
-      else p.delete('cursor');
-      go(p, stack.slice(0, -1));
-    },
-    setPageSize(size) {
-      const p = new URLSearchParams(params);
-      p.delete('cursor');
-      if (size === DEFAULT_PAGE_SIZE) p.delete('page_size');
-      else p.set('page_size', String(size));
-      go(p, []);
-    },
-    setFilters(filters) {
-      const p = new URLSearchParams();
-      for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== '' && v !== false) p.set(k, String(v));
-      if (pageSize !== DEFAULT_PAGE_SIZE) p.set('page_size', String(pageSize));
-      go(p, []);
-    },
+    next: (nextCursor) => go(nextPage(params, stack, nextCursor)),
+    previous: () => go(previousPage(params, stack)),
+    setPageSize: (size) => go(withPageSize(params, size)),
+    setFilters: (filters) => go(withFilters(filters, pageSize)),
   };
 }
 

@@ -13,12 +13,10 @@ import { Pager, useCursorPaging, type CursorPaging } from '../components/pager';
 import { useFormat } from '../lib/format';
 import { describeUserAgent } from '../lib/user-agent';
 import { useAccount } from '../session';
+import { clickFilterProblems, clickFiltersOf, type ClickFilterProblems } from './activity-filters';
 import { AccountGate } from './account-gate';
 
 const TITLE = 'Clicks';
-const SUBID = /^[A-Za-z0-9._~-]{1,100}$/;
-const CAMPAIGN = /^[1-9][0-9]{0,9}$/;
-const LINK = /^[A-Za-z0-9]{1,64}$/;
 
 export function ClicksPage() {
   return (
@@ -26,19 +24,6 @@ export function ClicksPage() {
       <Clicks />
     </AccountGate>
   );
-}
-
-/** The filters shown, read from the URL (only values the API takes). */
-export function clickFiltersOf(params: URLSearchParams): ClickFilters {
-  const f: ClickFilters = {};
-  const subid = params.get('sub_id');
-  const campaign = params.get('campaign_id');
-  const link = params.get('deeplink_id');
-  if (subid && SUBID.test(subid)) f.sub_id = subid;
-  if (campaign && CAMPAIGN.test(campaign)) f.campaign_id = campaign;
-  if (link && LINK.test(link)) f.deeplink_id = link;
-  if (params.get('include_bots') === 'true') f.include_bots = true;
-  return f;
 }
 
 function Clicks() {
@@ -114,13 +99,10 @@ function FilterForm({ filters, paging }: { filters: ClickFilters; paging: Cursor
   const [campaign, setCampaign] = useState(filters.campaign_id ?? '');
   const [link, setLink] = useState(filters.deeplink_id ?? '');
   const [bots, setBots] = useState(!!filters.include_bots);
-  const [errors, setErrors] = useState<Partial<Record<'subid' | 'campaign' | 'link', string>>>({});
+  const [errors, setErrors] = useState<ClickFilterProblems>({});
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found: typeof errors = {};
-    if (subid.trim() && !SUBID.test(subid.trim())) found.subid = 'Letters, digits and . _ ~ - only, up to 100.';
-    if (campaign.trim() && !CAMPAIGN.test(campaign.trim())) found.campaign = 'A merchant id is a whole number.';
-    if (link.trim() && !LINK.test(link.trim())) found.link = 'A link id is letters and digits, up to 64.';
+    const found = clickFilterProblems(subid, campaign, link);
     setErrors(found);
     if (Object.keys(found).length) return;
     paging.setFilters({ sub_id: subid.trim(), campaign_id: campaign.trim(), deeplink_id: link.trim(), include_bots: bots });

@@ -26,11 +26,10 @@ import { Pager, useCursorPaging, type CursorPaging } from '../components/pager';
 import { useFormat } from '../lib/format';
 import { LiveBadge, useLiveEvents, type SaleEvent } from '../lib/live';
 import { useAccount } from '../session';
+import { conversionFilterProblems, conversionFiltersOf, type ConversionFilterProblems } from './activity-filters';
 import { AccountGate } from './account-gate';
 
 const TITLE = 'Conversions';
-const SUBID = /^[A-Za-z0-9._~-]{1,100}$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** How long a row that just arrived or changed stays marked. */
 const FRESH_MS = 15_000;
 
@@ -49,22 +48,6 @@ const CHANNEL_WORDS: Record<ConversionChannel, string> = { link: 'Link', code: '
 /** A conversion's status in words ("Reversed" for a declined sale that had been approved). */
 export function ConversionStatusPill({ status, reversed }: { status: ConversionStatus; reversed?: boolean }) {
   return <StatusPill tone={STATUS_TONES[status] ?? 'neutral'}>{reversed && status === 'declined' ? 'Reversed' : (STATUS_WORDS[status] ?? status)}</StatusPill>;
-}
-
-/** The filters shown, read from the URL (only values the API takes). */
-export function conversionFiltersOf(params: URLSearchParams): ConversionFilters {
-  const f: ConversionFilters = {};
-  const from = params.get('date_from');
-  const to = params.get('date_to');
-  const status = params.get('status');
-  const subid = params.get('subid');
-  const channel = params.get('channel');
-  if (from && DAY.test(from)) f.date_from = from;
-  if (to && DAY.test(to)) f.date_to = to;
-  if (status && (CONVERSION_STATUSES as string[]).includes(status)) f.status = status as ConversionStatus;
-  if (subid && SUBID.test(subid)) f.subid = subid;
-  if (channel && (CONVERSION_CHANNELS as string[]).includes(channel)) f.channel = channel as ConversionChannel;
-  return f;
 }
 
 /** Live events: the list refetched (its rows, the rollup), the rows they touched marked for a while. */
@@ -192,12 +175,10 @@ function FilterForm({ filters, paging }: { filters: ConversionFilters; paging: C
   const [status, setStatus] = useState<string>(filters.status ?? '');
   const [channel, setChannel] = useState<string>(filters.channel ?? '');
   const [subid, setSubid] = useState(filters.subid ?? '');
-  const [errors, setErrors] = useState<{ to?: string; subid?: string }>({});
+  const [errors, setErrors] = useState<ConversionFilterProblems>({});
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found: typeof errors = {};
-    if (from && to && from > to) found.to = 'The end date is before the start date.';
-    if (subid.trim() && !SUBID.test(subid.trim())) found.subid = 'Letters, digits and . _ ~ - only, up to 100.';
+    const found = conversionFilterProblems(from, to, subid);
     setErrors(found);
     if (Object.keys(found).length) return;
     paging.setFilters({ date_from: from, date_to: to, status, channel, subid: subid.trim() });

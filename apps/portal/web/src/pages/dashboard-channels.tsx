@@ -4,10 +4,11 @@
  * missing-sale inquiry. A table with a caption; numbers and money through Intl.
  */
 import { useQuery } from '@tanstack/react-query';
-import { channelsQuery, type Channel, type OverviewRange, type Sums } from '../api/dashboard';
+import { channelsQuery, type Channel, type OverviewRange } from '../api/dashboard';
 import { ErrorNotice, Loading } from '../components/feedback';
 import { Section } from '../components/page';
-import { useFormat, type Formatters } from '../lib/format';
+import { useFormat } from '../lib/format';
+import { sumsInWords } from './dashboard-format';
 
 export const CHANNEL_WORDS: Record<Channel, string> = {
   link: 'Links (clicks)',
@@ -15,11 +16,6 @@ export const CHANNEL_WORDS: Record<Channel, string> = {
   agent: 'AI agents',
   inquiry: 'Missing-sale inquiries',
 };
-
-const money = (sums: Sums, fmt: Formatters) =>
-  Object.entries(sums)
-    .map(([cur, v]) => fmt.money(v, cur))
-    .join(', ') || '—';
 
 export function ChannelSplitSection({ accountId, range }: { accountId: string; range: OverviewRange }) {
   const fmt = useFormat();
@@ -63,7 +59,7 @@ export function ChannelSplitSection({ accountId, range }: { accountId: string; r
                   <td className="num">{fmt.number(c.conversions.total)}</td>
                   <td className="num">{fmt.number(c.conversions.pending)}</td>
                   <td className="num">{fmt.number(c.conversions.approved)}</td>
-                  <td className="num">{money(c.commission.earned, fmt)}</td>
+                  <td className="num">{sumsInWords(c.commission.earned, fmt)}</td>
                 </tr>
               ))}
             </tbody>

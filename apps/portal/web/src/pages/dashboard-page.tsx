@@ -7,7 +7,6 @@ import { accountQuery, paymentStatusQuery } from '../api/endpoints';
 import type { Account, MoneyAmount, PaymentStatus } from '../api/types';
 import { ErrorNotice, Loading, Notice, StatusPill, words, type PillTone } from '../components/feedback';
 import { Page, Section } from '../components/page';
-import { relativeChange } from '../lib/decimal';
 import { useFormat, type Formatters } from '../lib/format';
 import { isDay, PRESETS, presetRange, rangeProblem, todayIn, type PresetId } from '../lib/ranges';
 import { LiveBadge, useLiveEvents, type SaleEvent } from '../lib/live';
@@ -15,6 +14,7 @@ import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
 import { LinksNeedingAttention } from './links-attention';
 import { ChannelSplitSection } from './dashboard-channels';
+import { changeOf, percent, periodLabel, shortUrl, statusOf, sumsInWords, underReview } from './dashboard-format';
 import '../styles/dashboard.css';
 
 const TrendChart = lazy(async () => ({ default: (await import('../components/trend-chart')).TrendChart }));
@@ -27,17 +27,8 @@ export function DashboardPage() {
   );
 }
 
-const REVIEW = new Set(['pending', 'provisional', 'under_review', 'claimed']);
-
-export function statusOf(status: string): { label: string; tone: PillTone } {
-  if (status === 'active') return { label: 'Active', tone: 'success' };
-  if (REVIEW.has(status)) return { label: 'Under review', tone: 'warning' };
-  if (status === 'inactive') return { label: 'Inactive', tone: 'danger' };
-  return { label: words(status), tone: 'neutral' };
-}
-
 function StatusBanner({ account }: { account: Account }) {
-  if (REVIEW.has(account.status)) {
+  if (underReview(account.status)) {
     return (
       <Notice tone="warning" title="Your account is under review">
         <p>
@@ -297,15 +288,6 @@ function TopLists({ accountId, range }: { accountId: string; range: OverviewRang
   );
 }
 
-function shortUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-  } catch {
-    return url;
-  }
-}
-
 function RangePicker({
   preset,
   range,
@@ -382,17 +364,11 @@ function RangePicker({
   );
 }
 
-function percent(ratio: string | null, fmtOpts: Intl.NumberFormatOptions = {}): string {
-  if (ratio === null) return '—';
-  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2, ...fmtOpts }).format(ratio as Intl.StringNumericLiteral);
-}
-
 /** "Up 12.5% from 1,204" in words and an arrow, so colour is never the only sign. */
 function Change({ current, previous, shown }: { current: string | number; previous: string | number; shown: string }) {
-  const change = relativeChange(current, previous);
+  const change = changeOf(current, previous);
   if (change === null) return <p className="kpi-change muted small">No earlier value to compare (previous period: {shown})</p>;
-  const sign = change.startsWith('-') ? 'down' : /^0\.0+$/.test(change) ? 'flat' : 'up';
-  const text = sign === 'flat' ? 'No change' : `${sign === 'up' ? 'Up' : 'Down'} ${percent(change.replace('-', ''), { maximumFractionDigits: 1 })}`;
+  const { sign, text } = change;
   return (
     <p className={`kpi-change small kpi-${sign}`}>
       <span aria-hidden="true">{sign === 'up' ? '▲ ' : sign === 'down' ? '▼ ' : '= '}</span>
@@ -483,16 +459,6 @@ function Kpis({ data }: { data: Overview }) {
   );
 }
 
-function periodLabel(period: string, bucket: Overview['bucket'], fmt: Formatters): string {
-  if (bucket === 'month') {
-    const d = new Date(`${period}-01T00:00:00Z`);
-    return new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(d);
-  }
-  const d = new Date(`${period}T00:00:00Z`);
-  const day = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
-  return bucket === 'week' ? `Week of ${day}` : fmt.day(period) === '—' ? period : day;
-}
-
 function Trend({ data }: { data: Overview }) {
   const fmt = useFormat();
   const [view, setView] = useState<'chart' | 'table'>('chart');
@@ -547,11 +513,7 @@ function Trend({ data }: { data: Overview }) {
                   <td className="num">{fmt.number(p.clicks)}</td>
                   <td className="num">{fmt.number(p.conversions)}</td>
                   <td className="num">{percent(p.conversion_rate)}</td>
-                  <td className="num">
-                    {Object.entries(p.earned)
-                      .map(([cur, v]) => fmt.money(v, cur))
-                      .join(', ') || '—'}
-                  </td>
+                  <td className="num">{sumsInWords(p.earned, fmt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -603,11 +565,7 @@ function TopTable<R extends OverviewRow>({
                   <th scope="row">{cell(r)}</th>
                   <td className="num">{fmt.number(r.clicks)}</td>
                   <td className="num">{fmt.number(r.conversions)}</td>
-                  <td className="num">
-                    {Object.entries(r.earned)
-                      .map(([cur, v]) => fmt.money(v, cur))
-                      .join(', ') || '—'}
-                  </td>
+                  <td className="num">{sumsInWords(r.earned, fmt)}</td>
                 </tr>
               ))}
             </tbody>

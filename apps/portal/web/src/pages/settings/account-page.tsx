@@ -11,7 +11,7 @@ import { validateAccountPatch } from '../../generated/validators.js';
 import { timeZones } from '../../lib/format';
 import { useAccount } from '../../session';
 import { AccountGate } from '../account-gate';
-import { statusOf } from '../dashboard-page';
+import { statusOf } from '../dashboard-format';
 
 const TITLE = 'Account';
 const DOC_TITLE = 'Account · Settings';

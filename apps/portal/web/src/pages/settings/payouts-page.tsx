@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ApiError, isApiError } from '../../api/client';
+import { isApiError } from '../../api/client';
 import { payoutKeys, payoutSettingsQuery, putPayoutSettings, type PayoutMethodInput, type PayoutSettings, type PayoutSettingsInput } from '../../api/payouts';
 import { useAnnounce } from '../../components/announcer';
 import { ErrorNotice, Loading, Notice } from '../../components/feedback';
@@ -18,6 +18,7 @@ import { useFormat } from '../../lib/format';
 import { methodInWords, METHOD_TYPES } from '../../lib/payouts';
 import { useAccount } from '../../session';
 import { AccountGate } from '../account-gate';
+import { EMPTY_METHOD, METHOD_LABELS, methodOf, onMethodFields, settingsChangeOf, type MethodField } from './payout-forms';
 
 const TITLE = 'Payouts';
 const DOC_TITLE = 'Payouts · Settings';
@@ -113,47 +114,12 @@ function MethodSection({ settings, owner, accountId }: { settings: PayoutSetting
   );
 }
 
-const METHOD_LABELS = {
-  type: 'Method',
-  holder_name: 'Account holder',
-  iban: 'IBAN',
-  bic: 'BIC',
-  routing_number: 'Routing number',
-  account_number: 'Account number',
-  account_type: 'Account type',
-  email: 'PayPal e-mail',
-};
-type MethodField = keyof typeof METHOD_LABELS;
-
-const EMPTY: Record<MethodField, string> = {
-  type: 'iban',
-  holder_name: '',
-  iban: '',
-  bic: '',
-  routing_number: '',
-  account_number: '',
-  account_type: 'checking',
-  email: '',
-};
-
-const REQUIRED: Record<string, MethodField[]> = {
-  iban: ['holder_name', 'iban', 'bic'],
-  ach: ['holder_name', 'routing_number', 'account_number'],
-  paypal: ['email'],
-};
-
-/** The API names a method's fields `method.iban` (schema) or `iban` (checks): both land on the field. */
-function onMethodFields(err: unknown): unknown {
-  if (!isApiError(err)) return err;
-  return new ApiError({ ...err, errors: err.errors.map((e) => ({ ...e, param: e.param.replace(/^(body\.)?method\./, '') })) });
-}
-
 /** The form of a method: always empty (a stored method is never read back); cleared once saved. */
 function MethodForm({ accountId, replacing }: { accountId: string; replacing: boolean }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
   const form = useFormState(null, METHOD_LABELS);
-  const [draft, setDraft] = useState(EMPTY);
+  const [draft, setDraft] = useState(EMPTY_METHOD);
   const [saved, setSaved] = useState<string | null>(null);
   const set = (k: MethodField) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
 
@@ -162,7 +128,7 @@ function MethodForm({ accountId, replacing }: { accountId: string; replacing: bo
     onSuccess: (s) => {
       queryClient.setQueryData(payoutKeys.settings(accountId), s);
       void queryClient.invalidateQueries({ queryKey: payoutKeys.balance(accountId) });
-      setDraft({ ...EMPTY, type: draft.type });
+      setDraft({ ...EMPTY_METHOD, type: draft.type });
       form.clear();
       const message = `Payout method saved: ${methodInWords(s.method)}.`;
       setSaved(message);
@@ -176,31 +142,11 @@ function MethodForm({ accountId, replacing }: { accountId: string; replacing: bo
 
   const submit = () => {
     setSaved(null);
-    const missing = (REQUIRED[draft.type] ?? []).filter((k) => !draft[k].trim());
-    if (missing.length) {
-      form.fail(
-        new ApiError({
-          status: 400,
-          code: 'invalid_parameter',
-          detail: 'Some fields are missing.',
-          errors: missing.map((param) => ({ param, detail: 'is required' })),
-        }),
-      );
+    const method = methodOf(draft);
+    if (isApiError(method)) {
+      form.fail(method);
       return;
     }
-    const t = (k: MethodField) => draft[k].trim();
-    const method: PayoutMethodInput =
-      draft.type === 'iban'
-        ? { type: 'iban', holder_name: t('holder_name'), iban: t('iban'), bic: t('bic') }
-        : draft.type === 'ach'
-          ? {
-              type: 'ach',
-              holder_name: t('holder_name'),
-              routing_number: t('routing_number'),
-              account_number: t('account_number'),
-              account_type: draft.account_type === 'savings' ? 'savings' : 'checking',
-            }
-          : { type: 'paypal', email: t('email'), ...(t('holder_name') ? { holder_name: t('holder_name') } : {}) };
     save.mutate(method);
   };
 
@@ -348,19 +294,9 @@ function ScheduleForm({ settings, accountId }: { settings: PayoutSettings; accou
 
   const submit = () => {
     setSaved(null);
-    const input: PayoutSettingsInput = {};
-    if (currency !== settings.currency) input.currency = currency;
-    if (threshold.trim() !== settings.threshold) input.threshold = threshold.trim();
-    if (schedule !== settings.schedule) input.schedule = schedule === 'on_request' ? 'on_request' : 'monthly';
-    if (input.threshold !== undefined && !/^[0-9]{1,9}(\.[0-9]{1,2})?$/.test(input.threshold)) {
-      form.fail(
-        new ApiError({
-          status: 400,
-          code: 'invalid_parameter',
-          detail: 'The threshold is not an amount.',
-          errors: [{ param: 'threshold', detail: 'must be an amount like 50 or 50.00' }],
-        }),
-      );
+    const input = settingsChangeOf(settings, { currency, threshold, schedule });
+    if (isApiError(input)) {
+      form.fail(input);
       return;
     }
     form.clear();
