@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import { CODES } from './errors';
-import { DataDir, type RecoveryReport } from './storage/data-dir';
+import { DataDir, loadSnapshotFile, writeSnapshotFile, type RecoveryReport } from './storage/data-dir';
 import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, ownReply, parseMessage, readHeader, type Reply, ReplyBuffers } from './wire';
 
 export interface EmbeddedMongoOptions extends EngineOptions {
@@ -21,6 +21,11 @@ export interface EmbeddedMongoOptions extends EngineOptions {
   compactAfterBytes?: number;
   /** Where recovery problems are reported (default: stderr). */
   log?: (message: string) => void;
+  /**
+   * Start from the state in this snapshot file (written by `saveSnapshot`), in memory; with a
+   * data directory, use `dataDir` alone. A damaged file is an error.
+   */
+  snapshot?: string;
 }
 
 export interface EmbeddedMongo {
@@ -36,6 +41,8 @@ export interface EmbeddedMongo {
   recovery?: RecoveryReport;
   /** With a data directory: writes a snapshot now and drops the journals it covers. */
   compact(): Promise<void>;
+  /** Writes the whole state as of now to one snapshot file (`snapshot` starts an engine from it). */
+  saveSnapshot(path: string): Promise<void>;
   /** Closes every connection and the listener; calling it again does nothing. */
   stop(): Promise<void>;
 }
@@ -115,6 +122,8 @@ function handleSocket(socket: net.Socket, engine: Engine, monitors: Set<net.Sock
 
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const engine = new Engine(opts);
+  if (opts.snapshot && opts.dataDir) throw new Error('snapshot and dataDir exclude each other');
+  if (opts.snapshot && !loadSnapshotFile(engine, opts.snapshot)) throw new Error(`snapshot ${opts.snapshot} is incomplete or damaged`);
   const storage = opts.dataDir ? DataDir.open(engine, { dir: opts.dataDir, compactAfterBytes: opts.compactAfterBytes, log: opts.log }) : undefined;
   try {
     const served = await serveEngine(engine, opts);
@@ -126,6 +135,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       },
       recovery: storage?.report,
       compact: async () => storage?.dataDir.compact(),
+      saveSnapshot: (path: string) => writeSnapshotFile(path, 0, engine.captureState()),
       stop: async () => {
         if (served.stopped) return;
         // Connections first: no request may reach a closed engine (its reply would never come).

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -37,14 +37,22 @@ export interface TestDatabaseOptions {
   ownEngine?: boolean;
   /** An own engine keeping its data in a temporary directory, so `restart()` keeps the data. */
   durable?: boolean;
+  /**
+   * Start the own embedded engine from this snapshot file, whose data is in database `dbName`
+   * (tools/testing/src/seed-snapshots.ts); not with MONGODB_URI.
+   */
+  from?: { snapshot: string; dbName: string };
 }
 
 export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const external = opts.ownEngine || opts.durable ? undefined : loadTestTargets().mongodbUri;
-  const dbName = `test_${randomBytes(6).toString('hex')}`;
+  if (external && opts.from) throw new Error('a snapshot needs an own embedded engine, not MONGODB_URI');
+  const dbName = opts.from?.dbName ?? `test_${randomBytes(6).toString('hex')}`;
   const dataDir = opts.durable ? await mkdtemp(join(tmpdir(), 'cw-test-engine-')) : undefined;
+  // A durable engine recovers the snapshot as its own first one; an in-memory one loads it.
+  if (dataDir && opts.from) await copyFile(opts.from.snapshot, join(dataDir, 'snapshot-000000.bson'));
   const engineOptions = { ttlMonitorIntervalMs: opts.ttlMonitorIntervalMs ?? 500, dataDir };
-  let embedded = external ? undefined : await startEmbeddedMongo(engineOptions);
+  let embedded = external ? undefined : await startEmbeddedMongo({ ...engineOptions, snapshot: dataDir ? undefined : opts.from?.snapshot });
   const serverUri = external ?? embedded!.uri;
   const drop = async () => {
     const client = await MongoClient.connect(serverUri);

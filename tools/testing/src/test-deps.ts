@@ -1,4 +1,4 @@
-import { loadConfig, type PlatformConfig } from '@cw/config';
+import { loadConfig, loadTestTargets, type PlatformConfig } from '@cw/config';
 import { MemoryAccessVersions, type AccessVersions } from '@cw/auth';
 import { accessChangeOfWrite, type Database } from '@cw/db';
 import { generateDemoData, type DemoDataset } from '@cw-tools/demo-data';
@@ -8,7 +8,8 @@ import { openRedis, type RateLimiter, type RedisClient, type Slots } from '@cw/r
 import { openServiceDeps, type Models, type PlatformCaches, type PlatformData } from '@cw/runtime';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createTestDatabase, redisUrl, type TestDatabase } from './test-database';
+import { createTestDatabase, redisUrl, type TestDatabase, type TestDatabaseOptions } from './test-database';
+import { findSeed, saveSeed, seedPlace, type Seed } from './seed-snapshots';
 
 export interface TestDeps {
   config: PlatformConfig;
@@ -73,7 +74,12 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   // The tracker's AS table from a few real rows of the package (ASN_TEST_TABLE), not its 32 MB.
   const config = loadConfig({ NODE_ENV: 'test', ASN_DATABASE: ASN_TEST_TABLE, ...opts.env }, { port: 0 });
   const shared = opts.sameDatabaseAs;
-  const tdb = shared?.tdb ?? (await createTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }));
+  // The run's seed of this size, when a file before this one saved it (seed-snapshots.ts).
+  const ownEngine = opts.ownEngine || opts.durable || !loadTestTargets().mongodbUri;
+  const place = !shared && ownEngine && opts.seedProducts !== undefined ? seedPlace(opts.seedProducts, opts.env) : undefined;
+  const seed = place ? findSeed(place) : undefined;
+  const opened = shared ? undefined : await openTestDatabase({ ownEngine: opts.ownEngine, durable: opts.durable }, seed);
+  const tdb = shared?.tdb ?? opened!;
   const prefix = shared?.prefix ?? `test_${randomBytes(4).toString('hex')}`;
   const cluster = opts.redisCluster ?? shared?.clusterNodes;
   // The production client (one server, or a cluster), as openServiceDeps opens it from the config.
@@ -102,11 +108,7 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
   });
   const versions = deps.versions!;
   const unobserve = !redis ? observeEngine(tdb, versions) : undefined;
-  const demo = shared
-    ? shared.demo
-    : opts.seedProducts !== undefined
-      ? await generateDemoData(deps, { products: opts.seedProducts, linkKey: config.secretKey })
-      : undefined;
+  const demo = shared ? shared.demo : opts.seedProducts !== undefined ? (opened?.seeded ?? (await seedDemo(deps, tdb, opts.seedProducts, place))) : undefined;
   return {
     config,
     logger: deps.logger,
@@ -130,6 +132,30 @@ export async function createTestDeps(opts: TestDepsOptions = {}): Promise<TestDe
       if (!shared) await tdb.stop();
     },
   };
+}
+
+/** A test database, from the run's seed when there is one (a seed removed meanwhile: an empty one, seeded after). */
+async function openTestDatabase(opts: TestDatabaseOptions, seed: Seed | undefined): Promise<TestDatabase & { seeded?: DemoDataset }> {
+  if (seed)
+    try {
+      return Object.assign(await createTestDatabase({ ...opts, from: seed }), { seeded: seed.demo });
+    } catch {
+      // Replaced by a fresher seed while this file read it.
+    }
+  return createTestDatabase(opts);
+}
+
+/** Seeds the demo dataset and, with a place for this run's seeds, saves it there for the files after this one. */
+async function seedDemo(
+  deps: { config: PlatformConfig } & Parameters<typeof generateDemoData>[0],
+  tdb: TestDatabase,
+  products: number,
+  place: string | undefined,
+): Promise<DemoDataset> {
+  const at = Date.now();
+  const demo = await generateDemoData(deps, { products, linkKey: deps.config.secretKey });
+  if (place && tdb.embedded) await saveSeed(place, tdb.embedded, tdb.dbName, demo, at);
+  return demo;
 }
 
 /** Bumps in-process versions for every access-relevant write the test's embedded engine makes. */

@@ -12,13 +12,18 @@
  * - promtool, which checks the operations kit's alert rules and Prometheus config (Debian's
  *   `prometheus` package; only its files are installed, no server is started).
  *
+ * - A directory for the run's demo seeds (tools/testing/src/seed-snapshots.ts), removed afterwards.
+ *
  * When something cannot be set up (not root, no apt-get, a remote Redis that does not answer),
  * one clear message says what to install, and the tests that need it fail with that message.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadBrowserTarget, loadTestTargets } from '@cw/config';
 import { redisAnswers } from './redis-answers';
+import { SEEDS_ENV } from './seed-snapshots';
 import { startRedisServer } from './private-redis';
 import { startRedisCluster, type PrivateRedisCluster } from './private-redis-cluster';
 
@@ -119,7 +124,11 @@ export default async function setup(project: {
   const promtool = ensurePromtool();
   if (promtool) say(promtool);
   project.provide('promtoolProblem', promtool ?? '');
+  // The test files' processes inherit it.
+  const seeds = mkdtempSync(join(tmpdir(), 'cw-test-seeds-'));
+  process.env[SEEDS_ENV] = seeds;
   return async () => {
+    rmSync(seeds, { recursive: true, force: true });
     await cluster.stop();
     await redis.stop?.();
   };

@@ -219,7 +219,17 @@ function lock(dir: string): void {
 }
 
 async function writeSnapshot(dir: string, no: number, state: CollectionState[]): Promise<void> {
-  const tmp = join(dir, `${name('snapshot', no)}.tmp`);
+  const path = join(dir, name('snapshot', no));
+  await writeSnapshotFile(path, no, state);
+  syncDir(dir);
+}
+
+/**
+ * Writes the state to `path` as a snapshot file (through a synced temporary file and a rename, so
+ * a reader never sees half of one). Loadable by `loadSnapshotFile` into any engine.
+ */
+export async function writeSnapshotFile(path: string, no: number, state: CollectionState[]): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   let documents = 0;
   try {
@@ -241,8 +251,17 @@ async function writeSnapshot(dir: string, no: number, state: CollectionState[]):
   } finally {
     fs.closeSync(fd);
   }
-  fs.renameSync(tmp, join(dir, name('snapshot', no)));
-  syncDir(dir);
+  fs.renameSync(tmp, path);
+}
+
+/**
+ * Loads a snapshot file into an engine with no data yet (its indexes settled, ready for queries);
+ * false (engine reset) when it is incomplete or damaged.
+ */
+export function loadSnapshotFile(engine: Engine, path: string): boolean {
+  const { ok } = loadSnapshot(engine, path);
+  if (ok) engine.settleIndexes();
+  return ok;
 }
 
 /** Loads a snapshot into the engine; false (engine reset) when it is incomplete or damaged. */
