@@ -17,6 +17,7 @@ import { Page, Section } from '../components/page';
 import { useFormat } from '../lib/format';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
+import { inquiryInputOf } from './inquiry-form';
 
 const TITLE = 'Missing sales';
 
@@ -79,13 +80,6 @@ const LABELS = {
   note: 'Note for the merchant',
 };
 
-/** A datetime-local value (the browser's zone) as an ISO instant; undefined when empty or not a time. */
-function instant(local: string): string | undefined {
-  if (!local) return undefined;
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-}
-
 function FileInquiry({ accountId, programs }: { accountId: string; programs: UseQueryResult<ProgramPage> }) {
   const fmt = useFormat();
   const queryClient = useQueryClient();
@@ -140,18 +134,8 @@ function FileInquiry({ accountId, programs }: { accountId: string; programs: Use
   }, [filed, outcomeId]);
 
   const submit = () => {
-    // Partial: whatever is missing or wrong, the API names it (below).
-    const input = {
-      ...(programId ? { program_id: Number(programId) } : {}),
-      ...(orderId.trim() ? { order_id: orderId.trim() } : {}),
-      ...(instant(occurredAt) ? { occurred_at: instant(occurredAt) } : {}),
-      ...(amount.trim() ? { amount: amount.trim() } : {}),
-      currency,
-      ...(clickId.trim() ? { click_id: clickId.trim() } : {}),
-      ...(note.trim() ? { note: note.trim() } : {}),
-    };
     // Whatever is missing or wrong, the API names it and the form shows it on its field.
-    file.mutate(input as InquiryInput);
+    file.mutate(inquiryInputOf({ programId, orderId, occurredAt, amount, currency, clickId, note }));
   };
 
   return (

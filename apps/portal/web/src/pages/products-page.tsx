@@ -6,8 +6,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { productLookupQuery, productSearchQuery, SEARCH_FIELDS, type Product, type ProductPage, type ProductSearch } from '../api/catalog';
-import { ApiError } from '../api/client';
+import { productLookupQuery, productSearchQuery, type Product, type ProductPage, type ProductSearch } from '../api/catalog';
 import { accountQuery } from '../api/endpoints';
 import { ErrorNotice, Loading, StatusPill, type PillTone } from '../components/feedback';
 import { Form, SelectField, SubmitButton, TextField, Toggle, useFormState } from '../components/form';
@@ -19,6 +18,7 @@ import { useFormat } from '../lib/format';
 import { MAX_GTINS, parseGtins, type GtinParse } from '../lib/gtin';
 import { useAccount } from '../session';
 import { AccountGate } from './account-gate';
+import { hasCriteria, newSearchOf, noCriteria, searchOf, searchParamsOf, typed } from './product-search';
 
 const TITLE = 'Products';
 
@@ -61,28 +61,6 @@ const LABELS: Record<string, string> = {
 
 const PAGE_SIZES = [10, 20, 50, 100].map((n) => ({ value: String(n), label: String(n) }));
 
-/** The search in the URL (only the API's parameters). */
-function searchOf(params: URLSearchParams): ProductSearch {
-  const out: ProductSearch = {};
-  for (const k of SEARCH_FIELDS) {
-    const v = params.get(k);
-    if (v !== null && v !== '') out[k] = v;
-  }
-  return out;
-}
-
-const hasCriteria = (s: ProductSearch) => !!(s.q || s.brand || s.category || s.country);
-
-/** The form's strings as the API's schema types them (integers where it says integer). */
-function typed(s: ProductSearch): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) {
-    if (v === undefined || v === '') continue;
-    out[k] = ['merchant', 'group', 'limit', 'offset'].includes(k) && /^-?[0-9]+$/.test(v) ? Number(v) : v;
-  }
-  return out;
-}
-
 function Search() {
   const account = useAccount();
   const [params, setParams] = useSearchParams();
@@ -94,16 +72,13 @@ function Search() {
   const form = useFormState(validateProductSearch, LABELS);
 
   const submit = () => {
-    const next: ProductSearch = { ...draft, q: draft.q?.trim(), brand: draft.brand?.trim(), category: draft.category?.trim(), offset: undefined };
+    const next = newSearchOf(draft);
     if (!form.check(typed(next))) return;
     if (!hasCriteria(next)) {
-      const detail = 'Enter words to search for, or choose a brand, a category or a country.';
-      form.fail(new ApiError({ status: 400, code: 'invalid_parameter', detail, errors: [{ param: 'q', detail }] }));
+      form.fail(noCriteria());
       return;
     }
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries(typed(next))) p.set(k, String(v));
-    setParams(p);
+    setParams(searchParamsOf(next));
   };
 
   const countryOptions = useMemo(() => {

@@ -8,13 +8,14 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { allProgramsQuery, type Program } from '../api/catalog';
-import { codeKeys, codeRulesQuery, codesQuery, requestCode, type CodePage, type CodeRules, type CodeStatus, type CouponCode } from '../api/codes';
+import { codeKeys, codeRulesQuery, codesQuery, requestCode, type CodePage, type CodeStatus, type CouponCode } from '../api/codes';
 import { useAnnounce } from '../components/announcer';
 import { ErrorNotice, Loading, StatusPill, type PillTone } from '../components/feedback';
 import { Form, SelectField, SubmitButton, TextField, useFormState } from '../components/form';
 import { Section } from '../components/page';
 import { useFormat } from '../lib/format';
 import { useAccount } from '../session';
+import { rulesInWords } from './code-rules';
 
 export const CODE_STATUS: Record<CodeStatus, { label: string; tone: PillTone }> = {
   active: { label: 'Active', tone: 'success' },
@@ -23,12 +24,6 @@ export const CODE_STATUS: Record<CodeStatus, { label: string; tone: PillTone }> 
 };
 
 const LABELS = { program_id: 'Program', code: 'Code you want' };
-
-/** A program's rules in words. */
-export function rulesInWords(r: CodeRules): string {
-  const shape = `${r.min_length} to ${r.max_length} letters and digits${r.prefix ? `, starting with ${r.prefix}` : ''}`;
-  return `${shape}. ${r.review === 'auto' ? 'Active at once.' : 'Reviewed by the network before it credits sales.'}`;
-}
 
 export function ProgramCodes() {
   const account = useAccount();

@@ -13,6 +13,7 @@ import { validateChangePassword } from '../../generated/validators.js';
 import { useFormat } from '../../lib/format';
 import { describeUserAgent } from '../../lib/user-agent';
 import { useSessionState } from '../../session';
+import { addressOf, detailText } from './security-log';
 
 const DOC_TITLE = 'Security · Settings';
 
@@ -47,25 +48,6 @@ export function SecurityPage() {
       <ChangePassword />
     </Page>
   );
-}
-
-/** The address of an event: its own field, else the one in its detail. */
-function addressOf(e: SecurityEvent): string | null {
-  if (e.address) return e.address;
-  const d = e.detail as Record<string, unknown> | null;
-  return d && typeof d === 'object' && typeof d.address === 'string' ? d.address : null;
-}
-
-function detailText(detail: unknown): string | null {
-  if (detail == null || detail === '') return null;
-  if (typeof detail === 'string') return detail;
-  if (typeof detail === 'object') {
-    const parts = Object.entries(detail as Record<string, unknown>)
-      .filter(([k, v]) => k !== 'address' && v != null && typeof v !== 'object')
-      .map(([k, v]) => `${words(k)}: ${String(v)}`);
-    return parts.length ? parts.join(' · ') : null;
-  }
-  return String(detail);
 }
 
 function SecurityLog({ accountId }: { accountId: string }) {

@@ -9,7 +9,7 @@
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ApiError, isApiError } from '../../api/client';
+import { isApiError } from '../../api/client';
 import { payoutKeys } from '../../api/payouts';
 import { putTaxProfile, taxKeys, taxProfileQuery, type TaxProfileInput, type TaxProfileState, type TaxProfileView } from '../../api/tax';
 import { useAnnounce } from '../../components/announcer';
@@ -20,6 +20,7 @@ import { countries } from '../../lib/countries';
 import { useFormat } from '../../lib/format';
 import { useAccount } from '../../session';
 import { AccountGate } from '../account-gate';
+import { EMPTY_TAX, LABELS, onFormFields, taxInputOf, type Field } from './tax-form';
 
 const TITLE = 'Tax';
 const DOC_TITLE = 'Tax · Settings';
@@ -173,82 +174,12 @@ function CurrentProfile({ profile }: { profile: TaxProfileView | null }) {
   );
 }
 
-const LABELS = {
-  kind: 'Payee',
-  legal_name: 'Legal name',
-  country: 'Country of tax residence',
-  line1: 'Street and number',
-  line2: 'Address line 2',
-  city: 'City',
-  postal_code: 'Postal code',
-  region: 'State or region',
-  address_country: 'Country of the address',
-  vat_id: 'VAT id',
-  tin_kind: 'Taxpayer id type',
-  tin: 'Taxpayer id (TIN)',
-  w8_country: 'Country of citizenship or incorporation',
-  foreign_tin: 'Foreign taxpayer id',
-  treaty_article: 'Treaty article',
-  treaty_rate: 'Withholding rate claimed (%)',
-  signature: 'Signature: type your legal name',
-};
-type Field = keyof typeof LABELS;
-
-/** The API's field names (`address.city`, `w9.tin`, `w8.treaty.rate` …) as the form's. */
-const API_FIELDS: Array<[RegExp, Field]> = [
-  [/^address\.lines(\[0\])?$/, 'line1'],
-  [/^address\.lines\[[1-9]\]$/, 'line2'],
-  [/^address\.city$/, 'city'],
-  [/^address\.postal_code$/, 'postal_code'],
-  [/^address\.region$/, 'region'],
-  [/^address\.country$/, 'address_country'],
-  [/^address$/, 'line1'],
-  [/^w9\.tin_kind$/, 'tin_kind'],
-  [/^w9(\.tin)?$/, 'tin'],
-  [/^w8\.country$/, 'w8_country'],
-  [/^w8(\.foreign_tin)?$/, 'foreign_tin'],
-  [/^w8\.treaty\.country$/, 'country'],
-  [/^w8\.treaty(\.article)?$/, 'treaty_article'],
-  [/^w8\.treaty\.rate$/, 'treaty_rate'],
-];
-
-function onFormFields(err: unknown): unknown {
-  if (!isApiError(err)) return err;
-  return new ApiError({
-    ...err,
-    errors: err.errors.map((e) => {
-      const param = e.param.replace(/^body\./, '');
-      return { ...e, param: API_FIELDS.find(([re]) => re.test(param))?.[1] ?? param };
-    }),
-  });
-}
-
-const EMPTY: Record<Field, string> = {
-  kind: 'individual',
-  legal_name: '',
-  country: 'US',
-  line1: '',
-  line2: '',
-  city: '',
-  postal_code: '',
-  region: '',
-  address_country: 'US',
-  vat_id: '',
-  tin_kind: 'ssn',
-  tin: '',
-  w8_country: '',
-  foreign_tin: '',
-  treaty_article: '',
-  treaty_rate: '',
-  signature: '',
-};
-
 /** The form: always empty (a stored profile's ids are never read back); cleared once saved. */
 function TaxForm({ accountId }: { accountId: string }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
   const form = useFormState(null, LABELS);
-  const [draft, setDraft] = useState(EMPTY);
+  const [draft, setDraft] = useState(EMPTY_TAX);
   const [treaty, setTreaty] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const set = (k: Field) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
@@ -261,7 +192,7 @@ function TaxForm({ accountId }: { accountId: string }) {
     onSuccess: (s) => {
       queryClient.setQueryData(taxKeys.profile(accountId), s);
       void queryClient.invalidateQueries({ queryKey: payoutKeys.balance(accountId) });
-      setDraft(EMPTY);
+      setDraft(EMPTY_TAX);
       setTreaty(false);
       form.clear();
       const message = `Tax profile saved and signed: ${s.profile ? FORMS[s.profile.form] : ''}${s.profile?.tin ? `, taxpayer id ending ${s.profile.tin.slice(-4)}` : ''}.`;
@@ -276,50 +207,11 @@ function TaxForm({ accountId }: { accountId: string }) {
 
   const submit = () => {
     setSaved(null);
-    const t = (k: Field) => draft[k].trim();
-    const needed: Field[] = [
-      'legal_name',
-      'line1',
-      'city',
-      'postal_code',
-      'signature',
-      ...(us ? (['tin'] as Field[]) : (['w8_country', 'foreign_tin'] as Field[])),
-    ];
-    if (us) needed.push('region');
-    if (!us && treaty) needed.push('treaty_article', 'treaty_rate');
-    const missing = needed.filter((k) => !t(k));
-    if (missing.length) {
-      form.fail(
-        new ApiError({
-          status: 400,
-          code: 'invalid_parameter',
-          detail: 'Some fields are missing.',
-          errors: missing.map((param) => ({ param, detail: 'is required' })),
-        }),
-      );
+    const input = taxInputOf(draft, treaty);
+    if (isApiError(input)) {
+      form.fail(input);
       return;
     }
-    const input: TaxProfileInput = {
-      kind: company ? 'company' : 'individual',
-      legal_name: t('legal_name'),
-      country: draft.country,
-      address: {
-        lines: [t('line1'), ...(t('line2') ? [t('line2')] : [])],
-        city: t('city'),
-        postal_code: t('postal_code'),
-        ...(t('region') ? { region: t('region') } : {}),
-        country: draft.address_country,
-      },
-      ...(t('vat_id') ? { vat_id: t('vat_id') } : {}),
-      signature: t('signature'),
-    };
-    if (us) input.w9 = { tin_kind: company || draft.tin_kind === 'ein' ? 'ein' : 'ssn', tin: t('tin') };
-    else
-      input.w8 = {
-        country: draft.w8_country,
-        foreign_tin: t('foreign_tin'),
-        ...(treaty ? { treaty: { country: draft.country, article: t('treaty_article'), rate: t('treaty_rate') } } : {}),
-      };
     save.mutate(input);
   };
 
