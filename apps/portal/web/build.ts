@@ -20,12 +20,14 @@ const STAMP_FILE = '.stamp';
 
 /** Not sources: what the build writes, and dependencies. */
 const SKIP_DIRS = new Set(['node_modules', 'generated', 'dist', '.vite']);
+/** Unit tests beside the modules: never bundled, so a changed test leaves the build fresh. */
+const isUnitTest = (name: string) => name.endsWith('.test.ts');
 
 function walk(dir: string, out: string[]): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
       if (!SKIP_DIRS.has(entry.name)) walk(join(dir, entry.name), out);
-    } else if (entry.isFile()) {
+    } else if (entry.isFile() && !isUnitTest(entry.name)) {
       out.push(join(dir, entry.name));
     }
   }
@@ -34,7 +36,8 @@ function walk(dir: string, out: string[]): string[] {
 
 /**
  * SHA-256 over every file under apps/portal/web (the generated validators excepted: they derive from
- * the rest), the schema files the validators compile, and the lockfile (the versions of React, Vite...).
+ * the rest; the unit tests too: never bundled), the schema files the validators compile, and the
+ * lockfile (the versions of React, Vite...).
  */
 export function webSourcesStamp(): string {
   const files = [...walk(WEB_DIR, []), ...SCHEMA_FILES.map((f) => join(REPO_ROOT, f)), join(REPO_ROOT, 'package-lock.json')]
