@@ -12,6 +12,7 @@ import { timeZones } from '../../lib/format';
 import { useAccount } from '../../session';
 import { AccountGate } from '../account-gate';
 import { statusOf } from '../dashboard-format';
+import { accountPatchOf } from './account-patch';
 
 const TITLE = 'Account';
 const DOC_TITLE = 'Account · Settings';
@@ -143,14 +144,7 @@ function AccountForm({ account }: { account: Account }) {
   });
 
   const submit = () => {
-    // Only what changed (the API takes a patch, at least one member).
-    const patch: Record<string, unknown> = {};
-    if (name.trim() !== account.name) patch.name = name.trim();
-    if (website.trim() !== (account.website ?? '') && website.trim()) patch.website = website.trim();
-    if (channels.join() !== account.channels.join()) patch.channels = channels;
-    if (timezone && timezone !== account.timezone) patch.timezone = timezone;
-    if (payout !== (account.payout_method_type ?? 'none')) patch.payout_method_type = payout;
-    if (fallback !== (account.link_fallback !== false)) patch.link_fallback = fallback;
+    const patch = accountPatchOf(account, { name, website, channels, timezone, payout, fallback });
     setSaved(null);
     if (!Object.keys(patch).length) {
       form.clear();

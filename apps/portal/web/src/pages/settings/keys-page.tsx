@@ -13,32 +13,10 @@ import { validateKeyIssue } from '../../generated/validators.js';
 import { useFormat } from '../../lib/format';
 import { useAccount } from '../../session';
 import { AccountGate } from '../account-gate';
+import { actorName, CREDENTIAL_TYPES, inSentence, kindLabel, KEY_KINDS, typeLabel } from './credential-words';
 
 const TITLE = 'Keys';
 const DOC_TITLE = 'Keys · Settings';
-
-export const CREDENTIAL_TYPES = [
-  { value: 'api_key', label: 'API key' },
-  { value: 'reporting_token', label: 'Reporting token' },
-  { value: 'offers_credential', label: 'Offers credential' },
-  { value: 'portal_token', label: 'Portal API token' },
-] as const;
-
-export const KEY_KINDS = [
-  { value: 'live', label: 'Live' },
-  { value: 'test', label: 'Test' },
-  { value: 'sandbox', label: 'Sandbox' },
-  { value: 'demo', label: 'Demo' },
-  { value: 'read_only', label: 'Read only' },
-] as const;
-
-const typeLabel = (type: string) => CREDENTIAL_TYPES.find((t) => t.value === type)?.label ?? words(type);
-/** A label inside a sentence: its first letter lower-cased unless it starts an acronym ("API key", "reporting token"). */
-const inSentence = (label: string) => label.replace(/^[A-Z](?![A-Z])/, (c) => c.toLowerCase());
-const kindLabel = (kind: string | null) => (kind ? (KEY_KINDS.find((k) => k.value === kind)?.label ?? words(kind)) : null);
-
-/** Who issued or invited: an e-mail (or a credential's prefix), or nobody recorded. */
-export const actorName = (a: string | null): string => a || '—';
 
 export function KeysPage() {
   return (

@@ -13,7 +13,7 @@ import { validateInvite } from '../../generated/validators.js';
 import { useFormat } from '../../lib/format';
 import { useAccount, useSessionState } from '../../session';
 import { AccountGate } from '../account-gate';
-import { actorName } from './keys-page';
+import { actorName } from './credential-words';
 
 const TITLE = 'Team';
 const DOC_TITLE = 'Team · Settings';
