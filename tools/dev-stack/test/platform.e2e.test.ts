@@ -231,7 +231,8 @@ describe('local platform', () => {
     expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(true);
     await p2.stop();
     expect(existsSync(join(dir, 'second', 'platform.json'))).toBe(false);
-  });
+    // A whole second platform seeded and started in the test: the first one's 120 s, as the other starts here have.
+  }, 120_000);
 });
 
 describe('local platform on a data directory', () => {
