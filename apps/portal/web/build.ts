@@ -45,6 +45,9 @@ export function webSourcesStamp(): string {
     .map((f) => relative(REPO_ROOT, f).split(sep).join('/'))
     .sort();
   const hash = createHash('sha256');
+  // Builds from before the test run built the production bundle too (Vite follows the caller's
+  // NODE_ENV: the tests' global set-up runs this with NODE_ENV=production) are stale.
+  hash.update('production\0');
   for (const f of files) {
     hash.update(f);
     hash.update('\0');

@@ -19,7 +19,13 @@ await ensureWebBuilt(DEFAULT_WEB_OUT_DIR, (m) => console.log(m));
 `;
 
 export default async function setup(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The production bundle the platform serves: Vite follows NODE_ENV, and with the test run's
+  // NODE_ENV=test it bundled React's development build (764 kB, not 494), another page than users load.
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`building the portal's front end failed (exit ${code}); see the output above`);
 }
