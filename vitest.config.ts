@@ -55,16 +55,20 @@ export default defineConfig({
     exclude: process.env.TEST_TIER === 'fast' ? [...configDefaults.exclude, ...SLOW_TIER] : configDefaults.exclude,
     // Every answer is checked against its response schema: a member the schema does not declare is
     // a 500 in tests instead of vanishing from the answer (libs/platform/usecase/src/serializer.ts).
-    // Service processes the suites spawn inherit it.
-    env: { CW_STRICT_RESPONSES: '1' },
+    // Service processes the suites spawn inherit it. CW_SLOW_TIER: the files that run one at a time.
+    env: { CW_STRICT_RESPONSES: '1', CW_SLOW_TIER: SLOW_TIER.join(',') },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One file at a time on this 2-core machine (Vitest's default): side by side, the slow suites'
-    // platforms, builds and fault timers starved each other into timeouts (docs/decisions/0061-ci-time.md).
-    // The slow ones start first (tools/testing/src/slow-first-sequencer.ts).
+    // Two files at once, one per core (each has its own embedded engine, Redis key prefix, ports and
+    // folders; seeded files start from the run seed: tools/testing/src/seed-snapshots.ts), and of the
+    // slow tier one at a time beside ordinary ones: side by side, two slow files starved each other
+    // into timeouts (docs/decisions/0061-ci-time.md; tools/testing/src/one-slow-at-a-time.ts). The
+    // order puts a slow file, then ordinary ones, then the next slow one (slow-first-sequencer.ts).
+    maxWorkers: 2,
+    setupFiles: ['tools/testing/src/one-slow-at-a-time.ts'],
     sequence: { sequencer: slowFirstSequencer(SLOW_TIER) },
-    // Starts Redis and installs Chromium when missing, and builds the portal's front end when stale, once per run.
+    // Starts Redis and installs Chromium when missing, and builds the portal front end when stale, once per run.
     globalSetup: ['tools/testing/src/test-environment.ts', 'tools/dev-stack/test/support/portal-web.global.ts'],
     reporters: ['default'],
   },

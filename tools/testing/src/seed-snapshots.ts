@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import type { DemoDataset } from '@cw-tools/demo-data';
 import type { EmbeddedMongo } from '@cw-tools/embedded-mongo';
 
-/** Set by the run's global setup: where this run's seeds live. */
-export const SEEDS_ENV = 'CW_TEST_SEEDS';
+/** Set by the run's global setup: the run's own directory (its seeds, the slow files' lock). */
+export const RUN_DIR_ENV = 'CW_TEST_RUN_DIR';
 /** A seed older than this is seeded again (its clicks and sales are dated from its own now). */
 export const SEED_MAX_AGE_MS = 10 * 60_000;
 
@@ -32,7 +32,7 @@ export interface Seed {
 
 /** Where the seed of these options lives in this run, or undefined when no run directory is set. */
 export function seedPlace(products: number, env: Record<string, string> | undefined): string | undefined {
-  const root = process.env[SEEDS_ENV];
+  const root = process.env[RUN_DIR_ENV];
   if (!root) return undefined;
   const key = createHash('sha256')
     .update(JSON.stringify({ products, env: Object.entries(env ?? {}).sort() }))

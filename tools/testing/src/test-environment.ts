@@ -12,7 +12,8 @@
  * - promtool, which checks the operations kit's alert rules and Prometheus config (Debian's
  *   `prometheus` package; only its files are installed, no server is started).
  *
- * - A directory for the run's demo seeds (tools/testing/src/seed-snapshots.ts), removed afterwards.
+ * - A directory for the run: its demo seeds (tools/testing/src/seed-snapshots.ts) and the slow
+ *   files' lock (tools/testing/src/one-slow-at-a-time.ts), removed afterwards.
  *
  * When something cannot be set up (not root, no apt-get, a remote Redis that does not answer),
  * one clear message says what to install, and the tests that need it fail with that message.
@@ -23,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBrowserTarget, loadTestTargets } from '@cw/config';
 import { redisAnswers } from './redis-answers';
-import { SEEDS_ENV } from './seed-snapshots';
+import { RUN_DIR_ENV } from './seed-snapshots';
 import { startRedisServer } from './private-redis';
 import { startRedisCluster, type PrivateRedisCluster } from './private-redis-cluster';
 
@@ -125,8 +126,8 @@ export default async function setup(project: {
   if (promtool) say(promtool);
   project.provide('promtoolProblem', promtool ?? '');
   // The test files' processes inherit it.
-  const seeds = mkdtempSync(join(tmpdir(), 'cw-test-seeds-'));
-  process.env[SEEDS_ENV] = seeds;
+  const seeds = mkdtempSync(join(tmpdir(), 'cw-test-run-'));
+  process.env[RUN_DIR_ENV] = seeds;
   return async () => {
     rmSync(seeds, { recursive: true, force: true });
     await cluster.stop();
