@@ -30,12 +30,20 @@ export interface Seed {
   demo: DemoDataset;
 }
 
+/**
+ * Settings a test changes that never reach a seeded row (rate budgets, time limits, intervals,
+ * logging, proxies, the postback URL check): files that differ only in these share a seed. Any
+ * other setting makes a seed of its own.
+ */
+const NOT_IN_THE_SEED = [/^RATELIMIT_/, /_TIMEOUT_MS$/, /_INTERVAL_MS$/, /^LOG_/, /^TRUST_PROXY_HOPS$/, /^POSTBACK_ALLOW_INSECURE$/, /^PORT$/];
+
 /** Where the seed of these options lives in this run, or undefined when no run directory is set. */
 export function seedPlace(products: number, env: Record<string, string> | undefined): string | undefined {
   const root = process.env[RUN_DIR_ENV];
   if (!root) return undefined;
+  const seeded = Object.entries(env ?? {}).filter(([k]) => !NOT_IN_THE_SEED.some((re) => re.test(k)));
   const key = createHash('sha256')
-    .update(JSON.stringify({ products, env: Object.entries(env ?? {}).sort() }))
+    .update(JSON.stringify({ products, env: seeded.sort() }))
     .digest('hex')
     .slice(0, 16);
   return join(root, `seed-${products}-${key}`);
