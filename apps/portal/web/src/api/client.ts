@@ -41,6 +41,16 @@ export class ApiError extends Error {
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
+/** The 400 a form answers itself with before sending: each named field is required. */
+export function missingFieldsError(params: string[]): ApiError {
+  return new ApiError({
+    status: 400,
+    code: 'invalid_parameter',
+    detail: 'Some fields are missing.',
+    errors: params.map((param) => ({ param, detail: 'is required' })),
+  });
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {

@@ -4,7 +4,7 @@
  * the method's fields, and the change to currency, threshold and schedule (or why the threshold
  * is not an amount).
  */
-import { ApiError, isApiError } from '../../api/client';
+import { ApiError, isApiError, missingFieldsError } from '../../api/client';
 import type { PayoutMethodInput, PayoutSettings, PayoutSettingsInput } from '../../api/payouts';
 
 export const METHOD_LABELS = {
@@ -46,12 +46,7 @@ export function onMethodFields(err: unknown): unknown {
 export function methodOf(draft: Record<MethodField, string>): PayoutMethodInput | ApiError {
   const missing = (REQUIRED[draft.type] ?? []).filter((k) => !draft[k].trim());
   if (missing.length) {
-    return new ApiError({
-      status: 400,
-      code: 'invalid_parameter',
-      detail: 'Some fields are missing.',
-      errors: missing.map((param) => ({ param, detail: 'is required' })),
-    });
+    return missingFieldsError(missing);
   }
   const t = (k: MethodField) => draft[k].trim();
   return draft.type === 'iban'

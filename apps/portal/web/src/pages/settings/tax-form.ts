@@ -4,7 +4,7 @@
  * for), or the fields missing as the API would name them; and the API's field names
  * (`address.city`, `w9.tin`, `w8.treaty.rate` ...) placed on the form's fields.
  */
-import { ApiError, isApiError } from '../../api/client';
+import { ApiError, isApiError, missingFieldsError } from '../../api/client';
 import type { TaxProfileInput } from '../../api/tax';
 
 export const LABELS = {
@@ -94,12 +94,7 @@ export function taxInputOf(draft: Record<Field, string>, treaty: boolean): TaxPr
   if (!us && treaty) needed.push('treaty_article', 'treaty_rate');
   const missing = needed.filter((k) => !t(k));
   if (missing.length) {
-    return new ApiError({
-      status: 400,
-      code: 'invalid_parameter',
-      detail: 'Some fields are missing.',
-      errors: missing.map((param) => ({ param, detail: 'is required' })),
-    });
+    return missingFieldsError(missing);
   }
   const input: TaxProfileInput = {
     kind: company ? 'company' : 'individual',
