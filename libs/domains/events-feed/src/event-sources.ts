@@ -2,7 +2,7 @@
  * The event-source port: how a domain other than the sales core adds events to an account's log
  * (the events feed, its stream, and the log's consumers such as postbacks) without this lib
  * importing it. The composition root registers each source on the feed's data handle
- * (`data.eventsFeed.addEventSource(source)`, libs/platform/runtime/src/platform-data.ts).
+ * (`data.eventsFeed.addEventSource(source)`, libs/root/runtime/src/platform-data.ts).
  *
  * The producer's contract, the same one conversions keep with their `log_pending` flag:
  * - the state change and the "event pending" mark are ONE write: the row gets its event pushed
