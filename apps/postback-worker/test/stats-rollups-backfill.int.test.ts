@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countPendingChanges, type Fact, readFacts, rollupBackfillState, zoneCalendar } from '@cw/stats';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
 
-const WORKER_MAIN = fileURLToPath(new URL('../../../apps/postback-worker/src/main.ts', import.meta.url));
+const WORKER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 let deps: TestDeps;
 beforeAll(async () => {

@@ -36,7 +36,7 @@ const bob: OperatorPrincipal = { type: 'operator', email: 'bob@network.example',
 
 beforeAll(async () => {
   deps = await createTestDeps({ env: { PAYOUT_METHOD_HOLD_HOURS: '0' } });
-  await operatorImportFx(deps, alice, readFileSync(join(import.meta.dirname, '../../demo-data/fixtures/eurofxref-daily.xml'), 'utf8'));
+  await operatorImportFx(deps, alice, readFileSync(join(import.meta.dirname, '../../../tools/demo-data/fixtures/eurofxref-daily.xml'), 'utf8'));
 }, 60_000);
 afterAll(() => deps?.close());
 

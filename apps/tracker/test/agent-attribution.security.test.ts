@@ -12,7 +12,7 @@ import { issueMerchantToken } from '@cw/auth';
 import { createLogger } from '@cw/logging';
 import { ATTRIBUTION_TOKEN_TTL_MS, ensureLinks, signAttributionToken } from '@cw/links';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
-import { createApp, type TrackerApp } from '@cw/app-tracker';
+import { createApp, type TrackerApp } from '../src/app';
 
 let deps: TestDeps;
 let app: TrackerApp;

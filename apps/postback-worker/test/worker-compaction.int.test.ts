@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickIds, ensureLinks, type ClickRow } from '@cw/links';
 import { createTestDeps, type TestDeps } from '@cw-tools/testing';
-import { createWorker, type Worker } from '@cw/app-postback-worker';
+import { createWorker, type Worker } from '../src/worker';
 
 const DAY = 86_400_000;
 /** A demo account with no clicks of its own. */
