@@ -1,13 +1,28 @@
-/** libs/platform/http's service app (here, not in the lib: @cw-tools/testing builds on libs that build on @cw/http). */
+/**
+ * The lib's service app through HTTP (supertest). Not @cw-tools/testing, which builds on libs that
+ * build on this one: the one error body is checked by `expectErrorShape` below.
+ */
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import request from 'supertest';
+import request, { type Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@cw/logging';
 import { createMemoryRateLimiter } from '@cw/ratelimit';
-import { expectErrorShape, handlerServer } from '@cw-tools/testing';
-import { buildOpenApi, buildRouter, createServiceApp, mountRouter, type RouteSpec } from '@cw/http';
+import { buildOpenApi, buildRouter, createServiceApp, mountRouter, type RouteSpec } from '../src/index';
+
+/** The one error body, with X-Request-Id matching request_id and the four RateLimit headers. */
+function expectErrorShape(res: Response, status: number, code: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/application\/json/);
+  expect(typeof res.body.detail).toBe('string');
+  expect(res.body.detail.length).toBeGreaterThan(0);
+  expect(res.body.code).toBe(code);
+  expect(res.body.request_id).toBe(res.headers['x-request-id']);
+  expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]{8,128}$/);
+  for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) expect(res.headers[h], h).toBeDefined();
+}
 
 const logLines: string[] = [];
 const logger = createLogger({ destination: new Writable({ write: (c, _e, cb) => (logLines.push(String(c)), cb()) }) });
@@ -149,7 +164,8 @@ describe('protocol abuse', () => {
   });
 
   it('refuses a compressed body that inflates past 1 MB (a gzip bomb: 200 MB in 200 KB) with 413, without holding it in memory', async () => {
-    const server = handlerServer(app());
+    const handler = app();
+    const server = http.createServer((req, res) => void handler(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024));

@@ -5,17 +5,22 @@
 import { Cluster, Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { registerOperatorMetrics } from '@cw/runtime';
-import { createTestDeps, redisUrl, type TestDeps } from '@cw-tools/testing';
+import { loadTestTargets } from '@cw/config';
+import { conversionsDomain, type ConversionsData } from '@cw/conversions';
+import { postbacksDomain, type PostbacksData } from '@cw/postbacks';
+import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test-engine';
+import { registerOperatorMetrics } from './operator-metrics';
 
-let deps: TestDeps;
+// Not @cw-tools/testing: it builds on this lib. The metrics read the database's pool and two domains.
+let engine: TestDatabase;
+let data: { conversions: ConversionsData; postbacks: PostbacksData };
 
 beforeAll(async () => {
-  deps = await createTestDeps({});
-});
-afterAll(async () => {
-  await deps?.close();
-});
+  engine = await startTestDatabase();
+  data = { conversions: await openDomain(engine, conversionsDomain), postbacks: await openDomain(engine, postbacksDomain) };
+}, 60_000);
+afterAll(() => engine?.stop());
+const redisUrl = () => loadTestTargets().redisUrl;
 
 const clients = {
   redis: () => new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false }),
@@ -31,7 +36,7 @@ describe.each(Object.keys(clients) as Array<keyof typeof clients>)('operator met
     const redis = clients[kind]();
     await redis.connect();
     const registry = new Registry();
-    registerOperatorMetrics(registry, { db: deps.db, data: deps.data, redis });
+    registerOperatorMetrics(registry, { db: engine.db, data, redis });
     const ping = Number(/^redis_ping_seconds (\S+)$/m.exec(await registry.metrics())?.[1]);
     expect(ping).toBeGreaterThan(0);
     redis.disconnect();
