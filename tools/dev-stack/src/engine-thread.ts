@@ -24,6 +24,8 @@ export interface EngineThread {
   /** True once the thread is stopped or gone (nothing it reports can be trusted after). */
   readonly stopped: boolean;
   onChange(listener: (change: AccessChange) => void): void;
+  /** Writes the engine's whole state to one snapshot file (`snapshot` starts an engine from it). */
+  saveSnapshot(path: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ type FromThread =
   | { failed: { name: string; message: string } }
   | { change: AccessChange }
   | { log: string }
+  | { saved: string; error?: string }
   | { stopped: true };
 
 /**
@@ -44,26 +47,33 @@ function socketPath(): string {
   return Buffer.byteLength(inTmpdir) <= 100 ? inTmpdir : join('/tmp', name);
 }
 
-export async function startEngineThread(opts: { dataDir?: string; log?: (message: string) => void }): Promise<EngineThread> {
+/** `snapshot`: start in memory from that snapshot file (`saveSnapshot`); not with `dataDir`. */
+export async function startEngineThread(opts: { dataDir?: string; snapshot?: string; log?: (message: string) => void }): Promise<EngineThread> {
   // tsx's loader does not reach a worker thread by itself (privatenumber/tsx#354): the thread
   // registers it, then imports its module.
   const entry = new URL('./engine-thread.worker.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
     eval: true,
-    workerData: { dataDir: opts.dataDir, socketPath: socketPath() },
+    workerData: { dataDir: opts.dataDir, snapshot: opts.snapshot, socketPath: socketPath() },
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: 16_384 },
   });
   // The platform's listener keeps the process alive while it runs; the thread alone must not.
   worker.unref();
   const listeners: Array<(change: AccessChange) => void> = [];
+  const saving = new Map<string, { resolve(): void; reject(e: Error): void }>();
   let stopped = false;
   let onStopped: (() => void) | undefined;
   const started = new Promise<{ uri: string; socketUri: string; recovery?: EngineThread['recovery'] }>((resolve, reject) => {
     worker.on('message', (m: FromThread) => {
       if ('change' in m) for (const l of listeners) l(m.change);
       else if ('log' in m) opts.log?.(m.log);
-      else if ('started' in m) resolve(m.started);
+      else if ('saved' in m) {
+        const waiter = saving.get(m.saved);
+        saving.delete(m.saved);
+        if (m.error) waiter?.reject(new Error(m.error));
+        else waiter?.resolve();
+      } else if ('started' in m) resolve(m.started);
       else if ('failed' in m) reject(Object.assign(new Error(m.failed.message), { name: m.failed.name }));
       else if ('stopped' in m) onStopped?.();
     });
@@ -86,6 +96,12 @@ export async function startEngineThread(opts: { dataDir?: string; log?: (message
       return stopped;
     },
     onChange: (l) => void listeners.push(l),
+    saveSnapshot: (path) =>
+      new Promise<void>((resolve, reject) => {
+        if (stopped) return reject(new Error('the engine thread is stopped'));
+        saving.set(path, { resolve, reject });
+        worker.postMessage({ saveSnapshot: path });
+      }),
     stop: async () => {
       if (stopped) return;
       stopped = true;

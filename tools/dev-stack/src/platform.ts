@@ -64,6 +64,18 @@ export interface PlatformOptions {
   mailDir?: string;
   /** The built portal front end (default: dist/apps/portal/web, built when its sources changed). */
   webDir?: string;
+  /**
+   * Seeded engines to start from instead of seeding (tests: the run's seeds, one per size and
+   * settings, tools/testing/src/seed-snapshots.ts); used only for an engine in memory.
+   */
+  seeds?: SeedStore;
+}
+
+export interface SeedStore {
+  /** A snapshot of an engine seeded with this many products, and its dataset. */
+  find(products: number): { snapshot: string; demo: DemoDataset } | undefined;
+  /** Keeps the engine's state just after seeding, for the platforms after this one. */
+  save(products: number, engine: Pick<EngineThread, 'saveSnapshot'>, demo: DemoDataset, at: number): Promise<void>;
 }
 
 export interface Platform {
@@ -173,9 +185,18 @@ async function startOn(
   if (!opts.webDir) await ensureWebBuilt(webDir, say);
   let embedded: EngineThread | undefined;
   let mongoUri = config.mongodbUri;
+  const products = opts.seedProducts ?? config.seedProducts;
+  // Seeded engines to start from (tests: the run's seeds): only for an engine in memory.
+  const runSeeds = !mongoUri && !opts.dataDir && opts.seeds ? { seed: opts.seeds.find(products), save: opts.seeds.save } : undefined;
   if (!mongoUri) {
     // The engine runs in a thread of its own (engine-thread.ts): its heap and queries are not the services'.
-    embedded = await startEngineThread({ dataDir: opts.dataDir ?? undefined, log: (m) => say(`data directory: ${m}`) });
+    const log = (m: string) => say(`data directory: ${m}`);
+    embedded = await startEngineThread({ dataDir: opts.dataDir ?? undefined, snapshot: runSeeds?.seed?.snapshot, log }).catch((e: unknown) => {
+      if (!runSeeds?.seed) throw e;
+      // Replaced by a fresher seed while this platform read it: an empty engine, seeded below.
+      runSeeds.seed = undefined;
+      return startEngineThread({ log });
+    });
     mongoUri = `${embedded.uri}/cw_platform`;
     const r = embedded.recovery;
     if (r && (r.documents || r.changes))
@@ -211,13 +232,17 @@ async function startOn(
     feed_url: config.feedUrl,
     metrics_token: config.metricsToken,
   };
-  if ((await deps.models.Publisher.estimatedDocumentCount()) === 0) {
-    const products = opts.seedProducts ?? config.seedProducts;
-    const data = await generateDemoData(deps, {
-      products,
-      linkKey: config.secretKey,
-      onProgress: opts.progress ? progressBar('seeding products') : undefined,
-    });
+  const restored = runSeeds?.seed?.demo;
+  if (restored || (await deps.models.Publisher.estimatedDocumentCount()) === 0) {
+    const at = Date.now();
+    const data =
+      restored ??
+      (await generateDemoData(deps, {
+        products,
+        linkKey: config.secretKey,
+        onProgress: opts.progress ? progressBar('seeding products') : undefined,
+      }));
+    if (!restored && runSeeds && embedded) await runSeeds.save(products, embedded, data, at);
     const { counts, ...rest } = data;
     seeded = counts;
     credentials = { ...addresses, ...rest };

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadBrowserTarget } from '@cw/config';
 import { chromium, type Browser } from 'playwright-core';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 const CHROMIUM = loadBrowserTarget().chromiumPath;
 let platform: Platform;

@@ -1,9 +1,10 @@
 /**
  * The one-process platform's engine thread: reached over its Unix socket and over TCP, the socket
  * gone once it stops, and a socket address that fits even when the temporary directory's path is
- * too long for one (108 bytes on Linux).
+ * too long for one (108 bytes on Linux); its state saved to a snapshot file another engine
+ * thread starts from (the run's seeds of the suites' platforms).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -52,4 +53,43 @@ describe('the engine thread', () => {
       rmSync(join(tmpdir(), 'x'.repeat(60)), { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('the engine thread snapshot', () => {
+  it('saves its whole state to a file another thread starts from, with its own writes after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-thread-snapshot-'));
+    const file = join(dir, 'state.bson');
+    const first = await startEngineThread({});
+    try {
+      const client = await MongoClient.connect(first.uri);
+      await client
+        .db('cw_platform')
+        .collection('publishers')
+        .insertMany([{ _id: 'pub_1' }, { _id: 'pub_2' }] as never[]);
+      await client.db('cw_platform').collection('publishers').createIndex({ name: 1 });
+      await client.close();
+      await first.saveSnapshot(file);
+    } finally {
+      await first.stop();
+    }
+    await expect(first.saveSnapshot(join(dir, 'late.bson'))).rejects.toThrow(/stopped/);
+
+    const second = await startEngineThread({ snapshot: file });
+    const client = await MongoClient.connect(second.uri);
+    try {
+      const publishers = client.db('cw_platform').collection('publishers');
+      expect(await publishers.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 'pub_1' }, { _id: 'pub_2' }]);
+      expect((await publishers.indexes()).map((i) => i.name)).toContain('name_1');
+      await publishers.insertOne({ _id: 'pub_3' } as never);
+      expect(await publishers.countDocuments()).toBe(3);
+    } finally {
+      await client.close();
+      await second.stop();
+    }
+
+    // A damaged snapshot fails the start with the engine's own error.
+    writeFileSync(join(dir, 'damaged.bson'), 'not a snapshot');
+    await expect(startEngineThread({ snapshot: join(dir, 'damaged.bson') })).rejects.toThrow(/incomplete or damaged/);
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });

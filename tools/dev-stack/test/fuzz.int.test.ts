@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessToken, anyCase, operationsOf, schemaErrors, storeGrant, type FuzzCase, type FuzzOperation, type OpenApiDocument } from '@cw-tools/testing';
 import { connectDatabase } from '@cw/db';
 import { openPlatformData } from '@cw/runtime';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const LIFTED = '10000000';

@@ -17,7 +17,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '@cw-tools/testing';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { CHROMIUM_ARGS, chromiumPath, portalEnv, type PortalEnv } from '../src/portal-journeys';
 
 const APP = 'MCP e2e agent';

@@ -10,7 +10,7 @@ import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '@cw-tools/testing';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { CHROMIUM_ARGS, chromiumPath, portalEnv, signIn, type PortalEnv } from '../src/portal-journeys';
 import { connectAppJourney, revokeAppJourney } from '../src/oauth-journeys';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, operationsOf, resolvedSchema, schemaErrors, type OpenApiDocument } from '@cw-tools/testing';
 import { recordExamples, type Recorded } from '../src/openapi-examples';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 const DOCS = ['publisher', 'affiliate-reporting', 'monetize', 'feeds', 'track'].map((p) => `/api/v1/${p}/openapi.json`);
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cw-tools/admin-cli';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 let platform: Platform;
 const dir = mkdtempSync(join(tmpdir(), 'platform-'));

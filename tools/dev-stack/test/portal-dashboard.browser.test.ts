@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { axeViolations, serious } from '../src/axe-check';
 import { clicksFromStats } from '@cw/app-postback-worker';
 import { connectDatabase } from '@cw/db';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { axeViolations, serious } from '../src/axe-check';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { atPlatform } from '../src/portal-catalog-journeys';
 import { CHROMIUM_ARGS, chromiumPath, mailedLink, portalEnv, settle, signIn, type PortalEnv, type Person } from '../src/portal-journeys';
 

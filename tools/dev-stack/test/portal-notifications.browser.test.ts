@@ -14,7 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { connectDatabase, type Database } from '@cw/db';
 import { unsubscribeToken } from '@cw/notifications';
 import { axeViolations, serious } from '../src/axe-check';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { CHROMIUM_ARGS, chromiumPath, portalEnv, settle, signIn, type PortalEnv } from '../src/portal-journeys';
 
 let platform: Platform;

@@ -18,7 +18,7 @@ import { connectDatabase, type Database } from '@cw/db';
 import { createPerson, operatorGrantRole } from '@cw/people';
 import { openPlatformData, type PlatformData } from '@cw/runtime';
 import { axeViolations, serious } from '../src/axe-check';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { callMe, CHROMIUM_ARGS, chromiumPath, claimJourney, portalEnv, settle, signIn, uniqueEmail, type PortalEnv, type Person } from '../src/portal-journeys';
 
 let platform: Platform;

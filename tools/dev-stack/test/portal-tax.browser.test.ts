@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { connectDatabase, type Database } from '@cw/db';
 import { axeViolations, serious } from '../src/axe-check';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { CHROMIUM_ARGS, chromiumPath, portalEnv, settle, signIn, type PortalEnv, type Person } from '../src/portal-journeys';
 
 let platform: Platform;

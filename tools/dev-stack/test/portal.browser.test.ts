@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import {
   CHROMIUM_ARGS,
   chromiumPath,

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@cw-tools/testing';
-import { REPO_ROOT, startPlatform, type Platform } from '../src/platform';
+import { REPO_ROOT } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 let platform: Platform;
 const dir = mkdtempSync(join(tmpdir(), 'walkthrough-'));

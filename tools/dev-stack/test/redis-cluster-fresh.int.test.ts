@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RedisAccessVersions } from '@cw/auth';
 import { openRedis } from '@cw/ratelimit';
 import { startRedisCluster, type PrivateRedisCluster } from '@cw-tools/testing';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 const clusters: PrivateRedisCluster[] = [];
 const nodesOf = (cluster: PrivateRedisCluster) => cluster.nodes.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) }));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '@cw-tools/testing';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 import { CHROMIUM_ARGS, chromiumPath, mailedLink, portalEnv, settle, signIn, uniqueEmail, type PortalEnv } from '../src/portal-journeys';
 import { connectAppJourney } from '../src/oauth-journeys';
 import { apiSignIn, emailPayloads, inspect, textPayloads, urlPayloads, watch, type ApiSession, type PageGlobals, type Watch } from './support/stored-scripts';

@@ -20,7 +20,7 @@ import { createApp as trackerApp } from '@cw/app-tracker';
 import * as runtime from '@cw/runtime';
 import { API_REFERENCES } from '@cw/runtime';
 import { createTestDeps, expectErrorShape, type TestDeps } from '@cw-tools/testing';
-import { startPlatform, type Platform } from '../src/platform';
+import { startPlatform, type Platform } from './support/test-platform';
 
 const METRICS_TOKEN = 'transport-probe-metrics-token-0123';
 

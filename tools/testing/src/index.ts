@@ -1,6 +1,8 @@
 export { createTestDatabase, redisUrl } from './test-database';
 export type { TestDatabase } from './test-database';
 export { ASN_TEST_TABLE, createTestDeps } from './test-deps';
+export { findSeed, RUN_DIR_ENV, saveSeed, seedPlace } from './seed-snapshots';
+export type { Seed } from './seed-snapshots';
 export type { TestDeps, TestDepsOptions } from './test-deps';
 export { expectErrorShape, expectStandardHeaders } from './http-assertions';
 export { describeServiceBasics } from './service-basics';

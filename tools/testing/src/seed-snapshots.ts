@@ -37,16 +37,19 @@ export interface Seed {
  */
 const NOT_IN_THE_SEED = [/^RATELIMIT_/, /_TIMEOUT_MS$/, /_INTERVAL_MS$/, /^LOG_/, /^TRUST_PROXY_HOPS$/, /^POSTBACK_ALLOW_INSECURE$/, /^PORT$/];
 
-/** Where the seed of these options lives in this run, or undefined when no run directory is set. */
-export function seedPlace(products: number, env: Record<string, string> | undefined): string | undefined {
+/**
+ * Where the seed of these options lives in this run, or undefined when no run directory is set.
+ * `kind` keeps seeds of different databases apart (a test's own, `platform`: the one-process platform's).
+ */
+export function seedPlace(products: number, env: Record<string, string | undefined> | undefined, kind = 'seed'): string | undefined {
   const root = process.env[RUN_DIR_ENV];
   if (!root) return undefined;
-  const seeded = Object.entries(env ?? {}).filter(([k]) => !NOT_IN_THE_SEED.some((re) => re.test(k)));
+  const seeded = Object.entries(env ?? {}).filter(([k, v]) => v !== undefined && !NOT_IN_THE_SEED.some((re) => re.test(k)));
   const key = createHash('sha256')
     .update(JSON.stringify({ products, env: seeded.sort() }))
     .digest('hex')
     .slice(0, 16);
-  return join(root, `seed-${products}-${key}`);
+  return join(root, `${kind}-${products}-${key}`);
 }
 
 /** The seed at `place` when one is there and fresh enough. */
@@ -66,7 +69,7 @@ export function findSeed(place: string, now = Date.now()): Seed | undefined {
  * Saves a freshly seeded engine's state and dataset at `place` (written aside, then renamed into
  * place whole; another file seeding the same at the same time loses nothing but its own copy).
  */
-export async function saveSeed(place: string, engine: EmbeddedMongo, dbName: string, demo: DemoDataset, at: number): Promise<void> {
+export async function saveSeed(place: string, engine: Pick<EmbeddedMongo, 'saveSnapshot'>, dbName: string, demo: DemoDataset, at: number): Promise<void> {
   const aside = `${place}.${process.pid}.${Date.now()}`;
   try {
     mkdirSync(aside, { recursive: true });

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort } from '@cw-tools/testing';
-import { REPO_ROOT, startPlatform, type CredentialsFile, type Platform } from '../../src/platform';
+import { REPO_ROOT, type CredentialsFile } from '../../src/platform';
+import { startPlatform, type Platform } from './test-platform';
 
 export const SDK_DIR = join(REPO_ROOT, 'libs/sdk/typescript');
 export const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
