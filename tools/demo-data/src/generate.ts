@@ -535,7 +535,6 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
             source: 'v1',
             events,
             log_pending: true,
-            stats_pending: true,
             created_at: occurred,
             updated_at: events[events.length - 1].created_at,
           } as unknown as ConversionRow);

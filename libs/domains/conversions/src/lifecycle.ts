@@ -4,11 +4,13 @@
  * be reversed (declined). Each change and its event are one atomic single-document update (the
  * event is pushed into the conversion's outbox with the new status, guarded by the old status),
  * so no event is lost or doubled, even under concurrent changes; the same update flags the
- * conversion for the events feed (`log_pending`, see ./event-log.ts) and for the postback outbox
- * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on) and for
- * the stats read model (`stats_pending`), which the write then counts through the data's port
- * (`conversionChanged`: docs/decisions/0046-stats-read-contract.md; this module never imports the
- * stats model). Ledger entries (bonuses, corrections) are booked approved and emit no sale event.
+ * conversion for the events log (`log_pending`, @cw/events-feed) and for the postback outbox
+ * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on). The log's
+ * consumers (the stats read model, the ledger) read the change from it, each from its own
+ * checkpoint; the write then hands the account to the data's port (`conversionChanged`: its events
+ * appended and counted at once, docs/decisions/0046-stats-read-contract.md; this module never
+ * imports the stats model). Ledger entries (bonuses, corrections) are booked approved and emit no
+ * sale event (the stats count them as not counted yet: no `stats_key`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { currentTraceparent } from '@cw/telemetry';
@@ -123,7 +125,6 @@ export async function recordClickSale(
     source: 'v1' as const,
     events: [saleEvent('sale.created', now)],
     log_pending: true,
-    stats_pending: true,
     outbox_since: now,
     created_at: now,
     updated_at: now,
@@ -197,7 +198,7 @@ export async function changeStatus(
     .Conversion.findOneAndUpdate(
       { ...scope, status: current.status },
       {
-        $set: { status: to, updated_at: now, log_pending: true, stats_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
+        $set: { status: to, updated_at: now, log_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
         $min: { outbox_since: now },
         $push: { events: saleEvent(event, now) },
       },
@@ -237,7 +238,6 @@ export async function bookLedgerEntry(
     currency: entry.currency,
     occurred_at: now,
     source: 'ledger',
-    stats_pending: true,
     // The ledger books it as a correction (its pass unsets this).
     ledger_pending: true,
     created_at: now,

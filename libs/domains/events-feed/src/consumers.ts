@@ -13,27 +13,34 @@
  * account it was never behind on does not keep its old events from `events:prune`.
  *
  * - `ledger`: books approvals and reversals (@cw/ledger).
+ * - `stats`: moves each conversion a sale event is about from the state the stats read model counts
+ *   it in to its current state (@cw/stats `countAccountChanges`); the write path runs it for the
+ *   written account right after the change, the worker's pass for the rest.
  * - `postbacks`: turns the events that are not sale events (`payout.*`…) into postback deliveries
  *   (@cw/postbacks `deliverLoggedEvents`); sale events keep the conversions' outbox.
  */
 import { own, type EventsFeedDeps } from './deps';
 
-export const EVENT_CONSUMERS = ['ledger', 'postbacks'] as const;
+export const EVENT_CONSUMERS = ['ledger', 'postbacks', 'stats'] as const;
 export type EventConsumer = (typeof EVENT_CONSUMERS)[number];
 
 /**
  * Consumers that need only events appended since they were added (postbacks: no payout event was
- * logged before them): where such a consumer is not behind, it has read everything it needs.
+ * logged before them; stats: every change before it was counted through the conversions' own flag,
+ * which the migration drained): where such a consumer is not behind, it has read everything it needs.
  */
-const FROM_ITS_START: readonly EventConsumer[] = ['postbacks'];
+const FROM_ITS_START: readonly EventConsumer[] = ['postbacks', 'stats'];
 
-type Deps = Pick<EventsFeedDeps, 'data'>;
+/** The log and its heads (and the conversions, for events not logged yet). */
+type Deps = { data: Pick<EventsFeedDeps['data'], 'conversions' | 'eventsFeed'> };
 
 export interface ConsumedEvent {
   seq: number;
   type: string;
   /** The event as logged (the postback body, JSON). */
   body: string;
+  /** Sale events logged since the log kept it: their conversion (else read from the body's `conversion.id`). */
+  conversion_id?: string;
 }
 
 interface Head {
@@ -82,7 +89,10 @@ export async function consumeAccountEvents(
   for (;;) {
     const seq = opts.except ? { $gt: after, $lte: head } : { $gt: after };
     const events = await own(deps)
-      .SaleEvent.find({ publisher_id: publisherId, seq, ...(opts.except ? { type: { $not: opts.except } } : {}) }, { _id: 0, seq: 1, type: 1, body: 1 })
+      .SaleEvent.find(
+        { publisher_id: publisherId, seq, ...(opts.except ? { type: { $not: opts.except } } : {}) },
+        { _id: 0, seq: 1, type: 1, body: 1, conversion_id: 1 },
+      )
       .sort({ seq: 1 })
       .limit(batch)
       .lean<ConsumedEvent[]>();
@@ -103,6 +113,68 @@ export async function consumeAccountEvents(
     { $unset: { [`behind.${consumer}`]: '' } },
   );
   return handled;
+}
+
+/**
+ * At most `limit` of the account's events after the consumer's checkpoint, in log order, and that
+ * checkpoint: for a consumer that moves its checkpoint itself (`moveCheckpoint`), between steps of
+ * its own (stats: a transaction stored, then applied).
+ */
+export async function eventsAfterCheckpoint(
+  deps: Deps,
+  consumer: EventConsumer,
+  publisherId: string,
+  limit: number,
+): Promise<{ after: number; events: ConsumedEvent[] }> {
+  const after = await consumerCheckpoint(deps, consumer, publisherId);
+  const events = await own(deps)
+    .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { _id: 0, seq: 1, type: 1, body: 1, conversion_id: 1 })
+    .sort({ seq: 1 })
+    .limit(limit)
+    .lean<ConsumedEvent[]>();
+  return { after, events };
+}
+
+/**
+ * Moves the consumer's checkpoint to `through` (never back); `caughtUp` (nothing after it was
+ * found): clears the account's mark unless an append moved the head past it.
+ */
+export async function moveCheckpoint(deps: Deps, consumer: EventConsumer, publisherId: string, through: number, caughtUp: boolean): Promise<void> {
+  if (through > 0) await own(deps).EventLogHead.updateOne({ _id: publisherId }, { $max: { [`consumed.${consumer}`]: through } });
+  if (caughtUp)
+    await own(deps).EventLogHead.updateOne(
+      { _id: publisherId, $or: [{ last_seq: { $lte: through } }, { last_seq: { $exists: false } }] },
+      { $unset: { [`behind.${consumer}`]: '' } },
+    );
+}
+
+/**
+ * When the oldest event of the account's conversions that the consumer has not read was made (null:
+ * none): of those logged after its checkpoint, and of those still waiting to be logged (pushed on a
+ * conversion flagged `log_pending`, not in the log yet). Reads only; no lease.
+ */
+export async function oldestUnreadSaleEvent(deps: Deps, consumer: EventConsumer, publisherId: string): Promise<Date | null> {
+  const after = await consumerCheckpoint(deps, consumer, publisherId);
+  const [logged] = await own(deps).SaleEvent.aggregate<{ at: Date | null }>([
+    { $match: { publisher_id: publisherId, seq: { $gt: after }, type: /^sale\./ } },
+    { $group: { _id: null, at: { $min: '$created_at' } } },
+  ]);
+  const waiting = await own(deps)
+    .Conversion.find({ log_pending: true, publisher_id: publisherId }, { 'events._id': 1, 'events.created_at': 1 })
+    .lean<Array<{ events: Array<{ _id: string; created_at: Date }> }>>();
+  let oldest = logged?.at ? new Date(logged.at) : null;
+  const unlogged = waiting.flatMap((c) => c.events);
+  if (unlogged.length) {
+    const inLog = new Set(
+      (
+        await own(deps)
+          .SaleEvent.find({ publisher_id: publisherId, _id: { $in: unlogged.map((e) => e._id) } }, { _id: 1 })
+          .lean()
+      ).map((e) => String(e._id)),
+    );
+    for (const e of unlogged) if (!inLog.has(e._id) && (!oldest || e.created_at < oldest)) oldest = new Date(e.created_at);
+  }
+  return oldest;
 }
 
 /** The lowest checkpoint of any consumer on the account: events after it are still needed. */

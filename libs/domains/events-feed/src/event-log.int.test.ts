@@ -102,9 +102,11 @@ describe('the log', () => {
 
   it("refuses a cursor past the account's last event, and answers cursor_expired once the events after a cursor are pruned", async () => {
     await expect(readEventLog(deps, 'pub_f', { cursor: eventCursor('pub_f', 9) })).rejects.toMatchObject({ code: 'invalid_parameter' });
-    // Events a consumer of the log (the ledger, postbacks) has not read are kept; once every one read them, they can go.
+    // Events a consumer of the log (the ledger, stats, postbacks) has not read are kept; once every one read them, they can go.
     expect(await pruneEvents(deps, new Date(Date.now() + 60_000))).toBe(0);
     for (const account of ['pub_f', 'pub_g']) await consumeAccountEvents(deps, 'ledger', account, async () => undefined);
+    expect(await pruneEvents(deps, new Date(Date.now() + 60_000))).toBe(0);
+    for (const account of ['pub_f', 'pub_g']) await consumeAccountEvents(deps, 'stats', account, async () => undefined);
     expect(await pruneEvents(deps, new Date(Date.now() + 60_000))).toBe(0);
     for (const account of ['pub_f', 'pub_g']) await consumeAccountEvents(deps, 'postbacks', account, async () => undefined, { except: /^sale\./ });
     expect(await pruneEvents(deps, new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(5);

@@ -34,7 +34,15 @@ export {
 export type { AccountEventBody, EventType, FeedEventBody, PayoutEventBody } from './event-types';
 export type { EventRoutesOptions } from './event.routes';
 export { withAccountLease } from './account-lease';
-export { accountsBehind, consumeAccountEvents, consumerCheckpoint, EVENT_CONSUMERS } from './consumers';
+export {
+  accountsBehind,
+  consumeAccountEvents,
+  consumerCheckpoint,
+  EVENT_CONSUMERS,
+  eventsAfterCheckpoint,
+  moveCheckpoint,
+  oldestUnreadSaleEvent,
+} from './consumers';
 export type { ConsumedEvent, EventConsumer } from './consumers';
 export type { AccountLease } from './account-lease';
 export { EventsFeedData, eventsFeedDomain, eventsFeedModels } from './data/events-feed.data';

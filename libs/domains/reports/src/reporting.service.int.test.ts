@@ -7,7 +7,7 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@cw/auth';
-import { conversionsDomain, type ConversionRow } from '@cw/conversions';
+import { conversionsDomain, saleEvent, type ConversionRow } from '@cw/conversions';
 import { eventsFeedDomain } from '@cw/events-feed';
 import { linksDomain } from '@cw/links';
 import { programsDomain } from '@cw/programs';
@@ -38,8 +38,9 @@ const sale = (publisher: string, at: string, over: Partial<Record<string, unknow
     source: 'v1',
     reversed: false,
     paid: false,
-    events: [],
-    stats_pending: true,
+    // Stored as the lifecycle stores a change: its event, flagged for the log (the stats read it from there).
+    events: [saleEvent('sale.created', new Date(at))],
+    log_pending: true,
     created_at: new Date(at),
     updated_at: new Date(at),
     ...over,

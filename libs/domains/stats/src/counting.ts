@@ -3,24 +3,40 @@
  * account's stats lease) and clicks (tracker batches, counted by the worker several at a time).
  * Both go through ./writer.ts, so each change is counted exactly once across retries and crashes.
  *
- * A conversion change (created, approved, declined, reversed, paid; a ledger entry) sets
- * `stats_pending` in the same write. The applier moves each pending conversion from the state it
- * is counted in (`stats_key`) to its current state: one transaction per batch of conversions. It
- * runs right after the write (`countWrittenChanges`, the lifecycle's port) and in the worker's
- * pass for what is left (`countPendingChanges`); never on a read
- * (docs/decisions/0046-stats-read-contract.md).
+ * Conversion changes are read from the events log (@cw/events-feed), as one of its consumers
+ * (checkpoint `stats`): no write path flags a conversion for the stats. A batch of the account's
+ * sale events after the checkpoint names conversions; the applier moves each from the state it
+ * is counted in (`stats_key`) to its current state (a conversion already counted in its current
+ * state moves nothing, so an event read twice counts nothing twice), one transaction per batch,
+ * then moves the checkpoint. Network bookings (`source: ledger`, approved at once, no sale event)
+ * are the conversions without a `stats_key` among them (their own partial index). It runs right
+ * after the write (`countWrittenChanges`, the lifecycle's port: the account's events appended,
+ * then counted) and in the worker's pass for what is left (`countPendingChanges`); never on a read
+ * (docs/decisions/0046-stats-read-contract.md, 0070-sale-event-consumers.md).
  */
 import type { ClickCount, ClickRow } from '@cw/links';
 import { Increments, QUARTER_MS, stateKey, type Attribution, type ConversionFacts } from './cells';
 import { applyIncrements, closeTxn, newTxnId, storedIncs, TXN_LEASE_MS } from './writer';
-import { withAccountLease } from '@cw/events-feed';
+import {
+  accountsBehind,
+  appendAccountEvents,
+  appendPendingEvents,
+  eventsAfterCheckpoint,
+  moveCheckpoint,
+  withAccountLease,
+  type ConsumedEvent,
+} from '@cw/events-feed';
 import { own, type StatsDeps } from './deps';
 import { buildPendingRollups } from './rollups';
 
 type Deps = Pick<StatsDeps, 'data'>;
 
 const ACCOUNT_LEASE_MS = 10_000;
-const BATCH = 500;
+/** Events read per step (a step's transaction holds at most this many conversions). */
+const BATCH = 1000;
+
+/** Network bookings the read model has not counted yet (the partial index on `source: ledger`). */
+const UNCOUNTED_BOOKINGS = { source: 'ledger', stats_key: { $exists: false } } as const;
 
 interface PendingConversion {
   _id: string;
@@ -78,14 +94,10 @@ export function moveConversion(incs: Increments, c: PendingConversion, from: str
 export async function finishConversions(deps: Deps, txnId: string, conversions: TxnConversion[], incs: ReturnType<typeof storedIncs>) {
   await applyIncrements(deps, txnId, incs);
   if (conversions.length) {
-    await own(deps).Conversion.bulkWrite(
-      conversions.flatMap((c) => [
-        { updateOne: { filter: { _id: c.id }, update: { $set: { stats_key: c.key } } } },
-        // Cleared only if nothing changed since the read (statuses and paid only move forward).
-        { updateOne: { filter: { _id: c.id, stats_pending: true, status: c.status, paid: c.paid }, update: { $unset: { stats_pending: '' } } } },
-      ]) as never,
-      { ordered: true },
-    );
+    // A change made since the read has its own event after this batch's: the next step moves it on.
+    await own(deps).Conversion.bulkWrite(conversions.map((c) => ({ updateOne: { filter: { _id: c.id }, update: { $set: { stats_key: c.key } } } })) as never, {
+      ordered: false,
+    });
   }
   await closeTxn(deps, txnId, incs);
 }
@@ -98,11 +110,22 @@ export async function recoverAccount(deps: Deps, publisherId: string): Promise<v
   for (const t of left) await finishConversions(deps, t._id, t.conversions, t.incs);
 }
 
-/** A stored transaction of conversion changes, not applied yet. */
+/** A stored transaction of conversion changes, not applied yet, and where the stats checkpoint moves once it is. */
 export interface PreparedCount {
   txnId: string;
   conversions: TxnConversion[];
   incs: ReturnType<typeof storedIncs>;
+  /** The last event this batch read (the checkpoint's next place). */
+  through: number;
+  /** Fewer events than a batch were left: the account is caught up once this one is applied. */
+  caughtUp: boolean;
+}
+
+/** The conversion a logged event is about (none: not a sale event). */
+function conversionOf(e: ConsumedEvent): string | undefined {
+  if (e.conversion_id) return e.conversion_id;
+  if (!e.type.startsWith('sale.')) return undefined;
+  return (JSON.parse(e.body) as { conversion?: { id?: string } }).conversion?.id;
 }
 
 /** What counting reads of a conversion (its attribution, state and amounts). */
@@ -122,12 +145,35 @@ export const COUNTED_FIELDS = {
   stats_key: 1,
 } as const;
 
-/** Reads a batch of the account's pending conversions and stores their transaction (step one of counting them). */
+/**
+ * Reads a batch of the account's events after the stats checkpoint, and its network bookings not
+ * counted yet, and stores the transaction that moves their conversions to their current states
+ * (step one of counting them). Null when there is nothing to move (`through`: where the
+ * checkpoint may go all the same).
+ */
 export async function prepareCount(deps: Deps, publisherId: string): Promise<PreparedCount | null> {
-  const rows = await own(deps).Conversion.find({ stats_pending: true, publisher_id: publisherId }, COUNTED_FIELDS).limit(BATCH).lean<PendingConversion[]>();
-  if (!rows.length) return null;
+  const { after, events } = await eventsAfterCheckpoint(deps, 'stats', publisherId, BATCH);
+  const through = events.at(-1)?.seq ?? after;
+  const ids = [...new Set(events.flatMap((e) => conversionOf(e) ?? []))];
+  const bookings = await own(deps)
+    .Conversion.find({ ...UNCOUNTED_BOOKINGS, publisher_id: publisherId }, COUNTED_FIELDS)
+    .limit(BATCH)
+    .lean<PendingConversion[]>();
+  const named = ids.length
+    ? await own(deps)
+        .Conversion.find({ _id: { $in: ids }, publisher_id: publisherId }, COUNTED_FIELDS)
+        .lean<PendingConversion[]>()
+    : [];
+  const rows = [...named, ...bookings];
+  const caughtUp = events.length < BATCH && bookings.length < BATCH;
+  // Already counted in their current state: nothing to store (the checkpoint moves past their events).
+  const moving = rows.filter((c) => c.stats_key !== stateKey(c));
+  if (!moving.length) {
+    if (through > after) await moveCheckpoint(deps, 'stats', publisherId, through, false);
+    return null;
+  }
   const incs = new Increments();
-  const conversions: TxnConversion[] = rows.map((c) => {
+  const conversions: TxnConversion[] = moving.map((c) => {
     const key = stateKey(c);
     moveConversion(incs, c, c.stats_key ?? null, key);
     return { id: c._id, key, status: c.status, paid: !!c.paid };
@@ -144,14 +190,21 @@ export async function prepareCount(deps: Deps, publisherId: string): Promise<Pre
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
-  return { txnId, conversions, incs: stored };
+  return { txnId, conversions, incs: stored, through, caughtUp };
 }
 
+/** One batch counted: its transaction stored and applied, then the checkpoint moved past its events. */
 async function countStep(deps: Deps, publisherId: string): Promise<{ counted: number; more: boolean }> {
   const prepared = await prepareCount(deps, publisherId);
-  if (!prepared) return { counted: 0, more: false };
+  if (!prepared) {
+    // Nothing to move (or only events of conversions counted in their current state): caught up when none is left.
+    const { after, events } = await eventsAfterCheckpoint(deps, 'stats', publisherId, 1);
+    if (!events.length) await moveCheckpoint(deps, 'stats', publisherId, after, true);
+    return { counted: 0, more: events.length > 0 };
+  }
   await finishConversions(deps, prepared.txnId, prepared.conversions, prepared.incs);
-  return { counted: prepared.conversions.length, more: prepared.conversions.length === BATCH };
+  await moveCheckpoint(deps, 'stats', publisherId, prepared.through, prepared.caughtUp);
+  return { counted: prepared.conversions.length, more: !prepared.caughtUp };
 }
 
 /**
@@ -165,12 +218,14 @@ const WRITE_WAIT_MS = 500;
 /**
  * Counts the account's pending conversion changes under its stats lease (finishing first what a
  * dead applier left). Returns how many conversions it counted. `batches` bounds the work (a write
- * counts one batch of 500; a bigger backlog is the worker's); `waitMs` is how long it waits for a
+ * counts one batch of a thousand events; a bigger backlog is the worker's); `waitMs` is how long it waits for a
  * lease another process holds (0: at once none, that holder counts them). A holder that counted
  * everything looks again after letting go: a write that found the lease held meanwhile left its
  * change to it (docs/decisions/0046-stats-read-contract.md).
  */
 export async function countAccountChanges(deps: Deps, publisherId: string, opts: { waitMs?: number; batches?: number } = {}): Promise<number> {
+  // The account's changes not in the log yet join it first (the log's own lease; 0 when another process appends them).
+  await appendAccountEvents(deps, publisherId);
   let counted = 0;
   for (let round = 0, waitMs = opts.waitMs ?? 0; round < 3; round++, waitMs = 0) {
     const pass = await withAccountLease(
@@ -192,29 +247,42 @@ export async function countAccountChanges(deps: Deps, publisherId: string, opts:
     );
     if (!pass) return counted; // another holder: its own
     counted += pass.n;
-    if (!pass.drained || !(await own(deps).Conversion.exists({ stats_pending: true, publisher_id: publisherId }))) return counted;
+    if (!pass.drained || !(await pendingIn(deps, publisherId))) return counted;
   }
   return counted;
 }
 
+/** The account has changes not counted: events after the stats checkpoint, or network bookings. */
+async function pendingIn(deps: Deps, publisherId: string): Promise<boolean> {
+  if ((await eventsAfterCheckpoint(deps, 'stats', publisherId, 1)).events.length) return true;
+  return !!(await own(deps).Conversion.exists({ ...UNCOUNTED_BOOKINGS, publisher_id: publisherId }));
+}
+
 /**
  * The write path's counter (the lifecycle's `ConversionCounter`, wired by the composition root):
- * right after a conversion change commits, its account's pending changes are counted, so a report
- * read next shows it. Waits at most WRITE_WAIT_MS for a lease held elsewhere, counts at most one
- * batch; whatever it leaves is the worker's (`countPendingChanges`).
+ * right after a conversion change commits, its account's events are appended to the log and
+ * counted, so a report read next shows it. Waits at most WRITE_WAIT_MS for a lease held
+ * elsewhere, counts at most one batch; whatever it leaves is the worker's (`countPendingChanges`).
  */
 export async function countWrittenChanges(deps: Deps, publisherId: string): Promise<number> {
   return countAccountChanges(deps, publisherId, { waitMs: WRITE_WAIT_MS, batches: 1 });
 }
 
-/** The worker's pass: every account with pending changes, the stored click batches, click batches whose writer died, then new roll-up documents. */
+/**
+ * The worker's pass: changes appended to the log, every account whose log the stats have not read
+ * (or with network bookings not counted, or a transaction whose applier died), the stored click
+ * batches, click batches whose writer died, then new roll-up documents.
+ */
 export async function countPendingChanges(deps: Deps, opts: { accounts?: number } = {}): Promise<number> {
+  await appendPendingEvents(deps, opts);
+  const limit = opts.accounts ?? 1000;
   const accounts = [
     ...new Set([
-      ...((await own(deps).Conversion.distinct('publisher_id', { stats_pending: true })) as string[]),
+      ...(await accountsBehind(deps, 'stats', limit)),
+      ...((await own(deps).Conversion.distinct('publisher_id', UNCOUNTED_BOOKINGS)) as string[]),
       ...((await own(deps).StatTxn.distinct('publisher_id', { kind: 'conversions', lease_until: { $lte: new Date() } })) as string[]),
     ]),
-  ].slice(0, opts.accounts ?? 1000);
+  ].slice(0, limit);
   for (let i = accounts.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
     [accounts[i], accounts[j]] = [accounts[j]!, accounts[i]!];

@@ -1,15 +1,17 @@
 /**
  * How fresh an answer from the stats read model is (`as_of`, docs/decisions/0046-stats-read-contract.md):
  * the instant up to which every conversion change of the account is counted. Now when nothing of
- * the account is pending; else the time of its oldest pending change (a conversion's `updated_at`:
- * one changed twice before it was counted is dated by its later change). One read of the partial
- * index `{stats_pending, publisher_id}`, which holds only what is not counted yet; it writes
- * nothing and takes no lease.
+ * the account is left to count; else the time of its oldest change not counted: the oldest sale
+ * event after the stats checkpoint in the events log, or still waiting to join the log
+ * (@cw/events-feed `oldestUnreadSaleEvent`), and the oldest network booking not counted. Reads
+ * only (the account's log head, its events after the checkpoint, the partial indexes of what is
+ * waiting); it writes nothing and takes no lease.
  *
  * Read it before the cells: a change counted between the two reads is then in the cells and
  * after `as_of`, never the other way round. Clicks are counted in their own write (a batch whose
  * writer died is counted by the worker a minute later, which `as_of` does not tell).
  */
+import { oldestUnreadSaleEvent } from '@cw/events-feed';
 import { own, type StatsDeps } from './deps';
 
 type Deps = Pick<StatsDeps, 'data'>;
@@ -24,9 +26,12 @@ export const AS_OF = {
 
 /** The instant up to which every conversion change of the account is counted (`now` when none is pending). */
 export async function countedAsOf(deps: Deps, publisherId: string, now: Date = new Date()): Promise<Date> {
-  const [oldest] = await own(deps).Conversion.aggregate<{ at: Date | null }>([
-    { $match: { stats_pending: true, publisher_id: publisherId } },
-    { $group: { _id: null, at: { $min: '$updated_at' } } },
-  ]);
-  return oldest?.at && oldest.at.getTime() < now.getTime() ? new Date(oldest.at) : now;
+  const event = await oldestUnreadSaleEvent(deps, 'stats', publisherId);
+  const booking = await own(deps)
+    .Conversion.findOne({ source: 'ledger', stats_key: { $exists: false }, publisher_id: publisherId }, { created_at: 1 })
+    .sort({ created_at: 1 })
+    .lean<{ created_at: Date }>();
+  const times = [event, booking?.created_at].filter((t): t is Date => !!t).map((t) => new Date(t).getTime());
+  const oldest = Math.min(...times, now.getTime());
+  return oldest < now.getTime() ? new Date(oldest) : now;
 }

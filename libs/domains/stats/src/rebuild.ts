@@ -218,14 +218,14 @@ export async function rebuildStats(
       LEASE_MS,
       async (lease) => {
         // Transactions a crashed applier left are finished first (they are part of what is stored).
-        // What a crashed applier left is finished; conversions never counted that no change flags
-        // (rows written outside the lifecycle: an import) are marked counted in their state, which
-        // the months below then count.
+        // Conversions never counted (rows written outside the lifecycle: an import; changes whose
+        // events the stats have not read) are marked counted in their state, which the months
+        // below then count; an event of theirs read later moves nothing, or a later change.
         await recoverAccount(deps, publisherId);
         for (const status of ['pending', 'approved', 'declined'] as const)
           for (const paid of [false, true])
             await own(deps).Conversion.updateMany(
-              { publisher_id: publisherId, stats_key: { $exists: false }, stats_pending: { $ne: true }, status, paid: paid ? true : { $ne: true } },
+              { publisher_id: publisherId, stats_key: { $exists: false }, status, paid: paid ? true : { $ne: true } },
               { $set: { stats_key: stateKey({ status, paid }) } },
             );
         const all = await monthsOf(deps, publisherId, opts.from);
@@ -250,7 +250,7 @@ export async function rebuildStats(
           });
           if (!(await lease.renew())) throw new Error(`stats:rebuild lost the stats lease of ${publisherId}`);
         }
-        // Changes flagged meanwhile (or in the rows) are counted as the applier counts them.
+        // Changes made meanwhile (their events in the log) are counted as the applier counts them.
         while (await STATS_STEPS.countStep(deps, publisherId).then((r) => r.more));
         return true;
       },

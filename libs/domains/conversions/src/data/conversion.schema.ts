@@ -75,11 +75,13 @@ export const conversionSchema = new Schema(
     /** Which outbox pump holds this conversion's events, and until when (pumps on several workers never take the same rows). */
     outbox_claim: { type: String },
     outbox_claim_until: { type: Date },
-    /** The stats read model: set with every change (and on creation); cleared once the change is counted. */
-    stats_pending: { type: Boolean },
     /** Network bookings (`source: ledger`) not yet booked in the ledger as corrections. */
     ledger_pending: { type: Boolean },
-    /** The state the stats read model counts this conversion in (`<status>_<paid 0|1>`); absent: not counted yet. */
+    /**
+     * The state the stats read model counts this conversion in (`<status>_<paid 0|1>`); absent: not
+     * counted yet. The stats read a sale's changes from the events log (their checkpoint), and
+     * network bookings by this field's absence (their partial index below).
+     */
     stats_key: { type: String },
     created_at: { type: Date, default: Date.now },
     updated_at: { type: Date, default: Date.now },
@@ -99,8 +101,8 @@ conversionSchema.index({ outbox_since: 1 }, { partialFilterExpression: { outbox_
 // The events feed's appender: conversions with events not yet logged, by account.
 conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpression: { log_pending: true } });
 
-// The stats applier: conversions whose latest change is not counted yet, by account.
-conversionSchema.index({ stats_pending: 1, publisher_id: 1 }, { partialFilterExpression: { stats_pending: true } });
+// The stats applier: network bookings (no sale event) not counted yet, by account.
+conversionSchema.index({ source: 1, stats_key: 1, publisher_id: 1 }, { partialFilterExpression: { source: 'ledger' } });
 
 // The ledger's pass: network bookings not yet booked as corrections.
 conversionSchema.index({ ledger_pending: 1, publisher_id: 1 }, { partialFilterExpression: { ledger_pending: true } });

@@ -24,9 +24,9 @@ const { DomainHandle, open } = modelVault<ConversionsModels>('conversions');
 const freeAt = (now: Date) => ({ $or: [{ outbox_claim_until: null }, { outbox_claim_until: { $lte: now } }] });
 
 /**
- * The port the lifecycle calls right after a conversion change commits: counts the account's
- * pending changes into the stats read model (or leaves them to the stats lease's holder or the
- * worker). The stats model depends on this data, never the other way round, so the composition
+ * The port the lifecycle calls right after a conversion change commits: appends the account's
+ * events to the log and counts them into the stats read model (or leaves them to the stats lease's
+ * holder or the worker). The stats model depends on this data, never the other way round, so the composition
  * root hands it in (docs/decisions/0046-stats-read-contract.md).
  */
 export type ConversionCounter = (publisherId: string) => Promise<unknown>;
@@ -40,8 +40,8 @@ export class ConversionsData extends DomainHandle {
   }
 
   /**
-   * A conversion change of the account was written (with `stats_pending`): counted now. A failure
-   * is not the write's: the change stays flagged and the worker's pass counts it.
+   * A conversion change of the account was written (its event flagged for the log): counted now. A
+   * failure is not the write's: the event stays in the log (or flagged for it) and the worker's pass counts it.
    */
   async conversionChanged(publisherId: string): Promise<void> {
     await this.counter?.(publisherId).catch(() => undefined);

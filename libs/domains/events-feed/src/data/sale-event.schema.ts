@@ -52,6 +52,7 @@ export const eventLogHeadSchema = new Schema(
 // Each consumer's pass: the accounts whose log has events it has not read.
 eventLogHeadSchema.index({ 'behind.ledger': 1 }, { partialFilterExpression: { 'behind.ledger': true } });
 eventLogHeadSchema.index({ 'behind.postbacks': 1 }, { partialFilterExpression: { 'behind.postbacks': true } });
+eventLogHeadSchema.index({ 'behind.stats': 1 }, { partialFilterExpression: { 'behind.stats': true } });
 
 export type SaleEventDoc = InferSchemaType<typeof saleEventLogSchema>;
 export type EventLogHeadDoc = InferSchemaType<typeof eventLogHeadSchema>;
