@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Layers (type:*) and domains (scope:*). Apps use libs, never apps; libs never use apps or tools;
@@ -10,23 +12,19 @@ import prettier from 'eslint-config-prettier';
  */
 const SHARED = 'scope:shared';
 const RUNTIME = 'scope:runtime';
+/**
+ * The domains' scope tags, read from the tree (libs/domains/<lib>/project.json) when the config
+ * loads: a new domain lib joins them by its own tag, with no line here (decision record 0068).
+ */
 const DOMAINS = [
-  'scope:programs',
-  'scope:account',
-  'scope:links',
-  'scope:catalog',
-  'scope:conversions',
-  'scope:offers',
-  'scope:postbacks',
-  'scope:trending',
-  'scope:monetize',
-  'scope:feeds',
-  'scope:people',
-  'scope:money',
-  'scope:inquiries',
-  'scope:notifications',
-  'scope:codes',
-];
+  ...new Set(
+    readdirSync(join(import.meta.dirname, 'libs/domains'))
+      .map((lib) => join(import.meta.dirname, 'libs/domains', lib, 'project.json'))
+      .filter((file) => existsSync(file))
+      .flatMap((file) => JSON.parse(readFileSync(file, 'utf8')).tags ?? [])
+      .filter((tag) => tag.startsWith('scope:') && tag !== SHARED),
+  ),
+].sort();
 const TESTING_ONLY = [{ name: '@cw-tools/testing', message: '@cw-tools/testing is for tests only.' }];
 const PACKAGE_ONLY = [
   {
@@ -166,6 +164,10 @@ const BOUNDARIES = {
     },
   ],
 };
+// A domain no line above names (a new one) may use shared libs only, until a line says which domains it reads.
+for (const tag of DOMAINS) {
+  if (!BOUNDARIES.depConstraints.some((c) => c.sourceTag === tag)) BOUNDARIES.depConstraints.push({ sourceTag: tag, onlyDependOnLibsWithTags: [SHARED] });
+}
 
 export default [
   {

@@ -9,121 +9,38 @@
  * operator CLI and tests that read raw rows. No lib receives `models`.
  */
 import type { Connection, Model } from 'mongoose';
-import { authDomain, type AuthData, type CredentialDoc, type CredentialUseDoc, type PublisherDoc } from '@cw/auth';
-import { auditDomain, type AuditData, type SecurityEventDoc } from '@cw/audit';
-import { peopleDomain, type AccountMemberDoc, type MailTokenDoc, type PeopleData, type SessionDoc, type UserDoc } from '@cw/people';
-import { catalogDomain, type CatalogData, type CatalogModels } from '@cw/catalog';
-import { codesDomain, type CodeDoc, type CodesData } from '@cw/codes';
-import { conversionsDomain, type AttributionSpendDoc, type ConversionDoc, type ConversionsData } from '@cw/conversions';
-import { eventsFeedDomain, type EventLogHeadDoc, type EventsFeedData, type SaleEventDoc } from '@cw/events-feed';
-import { countWrittenChanges, statsDomain, type StatDoc, type StatRollupDoc, type StatTxnDoc, type StatsData } from '@cw/stats';
-import { defineDomain, type ModelSet } from '@cw/db';
-import { feedsDomain, type FeedsData } from '@cw/feeds';
-import {
-  payoutEventSource,
-  payoutsDomain,
-  type FxRatesDoc,
-  type PayoutDoc,
-  type PayoutProfileDoc,
-  type PayoutRunDoc,
-  type PayoutsData,
-  type StatementDoc,
-} from '@cw/payouts';
-import { ledgerDomain, syncLedgerAccount, type LedgerBalanceDoc, type LedgerData, type LedgerTxnDoc } from '@cw/ledger';
-import { inquiriesDomain, inquiryEventSource, type InquiriesData, type InquiryDoc } from '@cw/inquiries';
-import { idempotencyDomain, type IdempotencyData, type IdempotencyDoc } from '@cw/idempotency';
-import {
-  noticeBreakerOpen,
-  noticeInquiryDecided,
-  noticeReversal,
-  notificationsDomain,
-  type NotificationPreferenceDoc,
-  type NotificationsData,
-  type NotificationSendDoc,
-} from '@cw/notifications';
-import { linksDomain, type ClickBucketDoc, type ClickCompactionDoc, type ClickDoc, type LinkDoc, type LinksData } from '@cw/links';
-import { monetizeDomain, type MonetizeApplicationDoc, type MonetizeData } from '@cw/monetize';
-import { oauthDomain, type OAuthData, type OAuthRecordDoc } from '@cw/oauth';
-import { offersDomain, type OfferDoc, type OffersData } from '@cw/offers';
-import { postbacksDomain, type PostbackConfigDoc, type PostbackDeliveryDoc, type PostbacksData } from '@cw/postbacks';
-import { programsDomain, type MembershipDoc, type MerchantDoc, type ProgramDoc, type ProgramsData } from '@cw/programs';
-import { trendingDomain, type TrendingData, type TrendingPlanDoc } from '@cw/trending';
+import { authDomain } from '@cw/auth';
+import { auditDomain } from '@cw/audit';
+import { peopleDomain } from '@cw/people';
+import { catalogDomain } from '@cw/catalog';
+import { codesDomain } from '@cw/codes';
+import { conversionsDomain } from '@cw/conversions';
+import { eventsFeedDomain } from '@cw/events-feed';
+import { countWrittenChanges, statsDomain } from '@cw/stats';
+import { defineDomain, type Domain, type ModelSet } from '@cw/db';
+import { feedsDomain } from '@cw/feeds';
+import { payoutEventSource, payoutsDomain } from '@cw/payouts';
+import { ledgerDomain, syncLedgerAccount } from '@cw/ledger';
+import { inquiriesDomain, inquiryEventSource } from '@cw/inquiries';
+import { idempotencyDomain } from '@cw/idempotency';
+import { noticeBreakerOpen, noticeInquiryDecided, noticeReversal, notificationsDomain } from '@cw/notifications';
+import { linksDomain } from '@cw/links';
+import { monetizeDomain } from '@cw/monetize';
+import { oauthDomain } from '@cw/oauth';
+import { offersDomain } from '@cw/offers';
+import { postbacksDomain } from '@cw/postbacks';
+import { programsDomain } from '@cw/programs';
+import { trendingDomain } from '@cw/trending';
 import { agendaJobSchema } from './data/agenda-job.schema';
 
 /** The worker's Agenda jobs: declared for their indexes; Agenda reads and writes them itself. */
-const jobsDomain = defineDomain('jobs', { AgendaJob: [agendaJobSchema, 'jobs'] }, () => null);
+const jobsDomain = defineDomain('jobs', { AgendaJob: [agendaJobSchema, 'jobs'] }, (_m: { AgendaJob: Model<Record<string, unknown>> }) => null);
 
-/** Every domain's handle: what use cases receive as `deps.data`. */
-export interface PlatformData {
-  auth: AuthData;
-  programs: ProgramsData;
-  catalog: CatalogData;
-  links: LinksData;
-  codes: CodesData;
-  conversions: ConversionsData;
-  eventsFeed: EventsFeedData;
-  stats: StatsData;
-  ledger: LedgerData;
-  payouts: PayoutsData;
-  inquiries: InquiriesData;
-  postbacks: PostbacksData;
-  feeds: FeedsData;
-  offers: OffersData;
-  monetize: MonetizeData;
-  trending: TrendingData;
-  idempotency: IdempotencyData;
-  people: PeopleData;
-  notifications: NotificationsData;
-  audit: AuditData;
-  oauth: OAuthData;
-}
-
-/** Every model, by name (for the migration, the seed, the CLI and tests; never for a lib). */
-export interface Models extends CatalogModels {
-  Publisher: Model<PublisherDoc>;
-  Credential: Model<CredentialDoc>;
-  CredentialUse: Model<CredentialUseDoc>;
-  User: Model<UserDoc>;
-  AccountMember: Model<AccountMemberDoc>;
-  PortalSession: Model<SessionDoc>;
-  MailToken: Model<MailTokenDoc>;
-  NotificationPreference: Model<NotificationPreferenceDoc>;
-  NotificationSend: Model<NotificationSendDoc>;
-  SecurityEvent: Model<SecurityEventDoc>;
-  Merchant: Model<MerchantDoc>;
-  Program: Model<ProgramDoc>;
-  Membership: Model<MembershipDoc>;
-  Link: Model<LinkDoc>;
-  ClickBucket: Model<ClickBucketDoc>;
-  /** Click rows of the older layout (until `clicks:migrate`). */
-  Click: Model<ClickDoc>;
-  ClickCompaction: Model<ClickCompactionDoc>;
-  Code: Model<CodeDoc>;
-  Conversion: Model<ConversionDoc>;
-  AttributionSpend: Model<AttributionSpendDoc>;
-  SaleEvent: Model<SaleEventDoc>;
-  EventLogHead: Model<EventLogHeadDoc>;
-  Stat: Model<StatDoc>;
-  StatTxn: Model<StatTxnDoc>;
-  StatRollup: Model<StatRollupDoc>;
-  LedgerTxn: Model<LedgerTxnDoc>;
-  LedgerBalance: Model<LedgerBalanceDoc>;
-  PayoutProfile: Model<PayoutProfileDoc>;
-  PayoutRun: Model<PayoutRunDoc>;
-  Payout: Model<PayoutDoc>;
-  Inquiry: Model<InquiryDoc>;
-  FxRates: Model<FxRatesDoc>;
-  Statement: Model<StatementDoc>;
-  PostbackConfig: Model<PostbackConfigDoc>;
-  PostbackDelivery: Model<PostbackDeliveryDoc>;
-  Offer: Model<OfferDoc>;
-  MonetizeApplication: Model<MonetizeApplicationDoc>;
-  TrendingPlan: Model<TrendingPlanDoc>;
-  Idempotency: Model<IdempotencyDoc>;
-  OAuthRecord: Model<OAuthRecordDoc>;
-  AgendaJob: Model<Record<string, unknown>>;
-}
-
+/**
+ * Every domain opened on a connection, in order: the one table a new domain is added to. Its handle
+ * joins `PlatformData` under the domain's name and its models join `Models`, both derived from
+ * this list (a domain whose handle is null, the jobs, has models only).
+ */
 const DOMAINS = [
   authDomain,
   programsDomain,
@@ -148,6 +65,18 @@ const DOMAINS = [
   oauthDomain,
   jobsDomain,
 ] as const;
+
+type Registered = (typeof DOMAINS)[number];
+type NameOf<D> = D extends Domain<infer N, ModelSet, infer H> ? (H extends null ? never : N) : never;
+type HandleOf<D> = D extends Domain<string, ModelSet, infer H> ? H : never;
+type ModelsOf<D> = D extends Domain<string, infer M, unknown> ? M : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every domain's handle, by the domain's name: what use cases receive as `deps.data`. */
+export type PlatformData = { [D in Registered as NameOf<D>]: HandleOf<D> };
+
+/** Every model, by name (for the migration, the seed, the CLI and tests; never for a lib). */
+export type Models = Intersection<ModelsOf<Registered>>;
 
 /** Opens every domain's data on `conn` (its models registered once per connection). */
 export function openPlatformData(conn: Connection): { data: PlatformData; models: Models } {
