@@ -2,9 +2,10 @@ import { API_KEY_SCHEMES, defineApp, gettingStarted } from '@cw/runtime';
 import { feedRoutes, feedUrlRoutes } from './routes/feeds.routes';
 import type { OpenApiExamples } from '@cw/http';
 import examples from './openapi.examples.json';
+import type { FeedServiceDeps } from './deps';
 
 /** Product feeds: signed feed URLs and the feeds (Google Shopping XML, CSV, TSV, JSON). */
-export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp<FeedServiceDeps>({
   name: 'feed-service',
   title: 'Product feeds',
   description: gettingStarted({

@@ -1,8 +1,9 @@
 import { defineApp, gettingStarted } from '@cw/runtime';
 import { mcpEndpoint } from './mcp-endpoint';
+import type { McpServerDeps } from './deps';
 
 /** MCP for agents at /api/v1/mcp/ (JSON-RPC over Streamable HTTP; see mcp-endpoint.ts). */
-export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp<McpServerDeps>({
   name: 'mcp-server',
   title: 'MCP',
   description: gettingStarted({

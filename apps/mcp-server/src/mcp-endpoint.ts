@@ -9,13 +9,14 @@
 import type Koa from 'koa';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { API_VERSION, type AppDeps } from '@cw/runtime';
+import { API_VERSION } from '@cw/runtime';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { portableSchema } from './portable-schema';
 import getRawBody from 'raw-body';
 import { ApiError } from '@cw/errors';
 import { mcpCall, type McpCall } from './tool';
 import { TOOLS } from './tools';
+import type { McpServerDeps } from './deps';
 
 export const MCP_PATH = '/api/v1/mcp';
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -41,7 +42,7 @@ const LISTED = {
   })),
 };
 
-function buildServer(deps: AppDeps, call: McpCall): McpServer {
+function buildServer(deps: McpServerDeps, call: McpCall): McpServer {
   const server = new McpServer({ name: 'cw-affiliate-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) server.registerTool(tool.name, tool.config, (args: unknown) => tool.handle(call, args));
   // The SDK would list the zod round trip of these schemas (`additionalProperties: {}`, type arrays).
@@ -49,7 +50,7 @@ function buildServer(deps: AppDeps, call: McpCall): McpServer {
   return server;
 }
 
-export function mcpEndpoint(deps: AppDeps): Koa.Middleware {
+export function mcpEndpoint(deps: McpServerDeps): Koa.Middleware {
   return async (ctx, next) => {
     if (!isMcpPath(ctx)) return next();
     if (ctx.method !== 'POST') {

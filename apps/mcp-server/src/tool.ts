@@ -17,13 +17,14 @@ import { callerUnder, presentedSecret, type Policy, type Principal } from '@cw/a
 import { databaseError } from '@cw/db';
 import { ApiError, errorBody, type ErrorCode, type ParamError } from '@cw/errors';
 import { MAX_KEY_LENGTH, runIdempotent } from '@cw/idempotency';
-import { resourceMetadataUrl, type AppDeps } from '@cw/runtime';
+import { resourceMetadataUrl } from '@cw/runtime';
 import { serializerFor, type JSONSchema } from '@cw/usecase';
 import { bodyValidator } from '@cw/validation';
+import type { McpServerDeps } from './deps';
 
 /** One HTTP request to the endpoint: its headers carry the credential. */
 export interface McpCall {
-  deps: AppDeps;
+  deps: McpServerDeps;
   ctx: Koa.Context;
   /** The caller under `policy` (verified, authorized, budget spent), or the error to answer. */
   principal(policy: Policy): Promise<Principal>;
@@ -154,7 +155,7 @@ export function defineTool<In>(def: ToolDefinition<In>): Tool {
  * MCP resource (Bearer), verified once per policy in the request (the endpoint checks it before the
  * JSON-RPC is handled, so a missing or refused credential is an HTTP 401 an MCP client acts on).
  */
-export function mcpCall(deps: AppDeps, ctx: Koa.Context): McpCall {
+export function mcpCall(deps: McpServerDeps, ctx: Koa.Context): McpCall {
   const asked = new Map<Policy, Promise<Principal>>();
   const resourceDeps = { ...deps, resource: 'mcp' as const };
   return {

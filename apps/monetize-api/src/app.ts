@@ -2,9 +2,10 @@ import { defineApp, gettingStarted } from '@cw/runtime';
 import { monetizeRoutes } from './routes/monetize.routes';
 import type { OpenApiExamples } from '@cw/http';
 import examples from './openapi.examples.json';
+import type { MonetizeApiDeps } from './deps';
 
 /** Instant monetization API: provisional links for creators without an account. */
-export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp<MonetizeApiDeps>({
   name: 'monetize-api',
   title: 'Instant monetization API',
   description: gettingStarted({

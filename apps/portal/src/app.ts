@@ -5,7 +5,7 @@ import type { RouteSpec } from '@cw/http';
 import { createMailer, type Mailer } from '@cw/mail';
 import { notifier } from '@cw/notifications';
 import { oauthKeys } from '@cw/oauth';
-import { apiDocument, createPlatformApp, gettingStarted, type AppDeps } from '@cw/runtime';
+import { apiDocument, createPlatformApp, gettingStarted } from '@cw/runtime';
 import { portalOAuth } from './oauth';
 import { portalSession, type PortalDeps } from './portal-context';
 import { accountRoutes } from './routes/account.routes';
@@ -30,6 +30,7 @@ import { codesRoutes } from './routes/codes.routes';
 import { linkHealthRoutes } from './routes/link-health.routes';
 import { webPages } from './web';
 import { resourceMetadata } from './routes/resource-metadata.routes';
+import type { PortalAppDeps } from './deps';
 
 export const PREFIX = '/portal/api';
 
@@ -52,7 +53,7 @@ export interface PortalOptions {
   clock?: () => Date;
 }
 
-export function portalDeps(deps: AppDeps, opts: PortalOptions = {}): PortalDeps {
+export function portalDeps(deps: PortalAppDeps, opts: PortalOptions = {}): PortalDeps {
   if (!opts.mailer && !deps.config.smtpUrl && !deps.config.mailDir && deps.config.nodeEnv === 'production')
     deps.logger.warn('neither SMTP_URL nor MAIL_DIR is set: the portal sends no mail (confirmations, invitations, password resets)');
   const mailer =
@@ -164,7 +165,7 @@ export function mailSettled(app: Koa): Promise<void> {
 }
 
 /** The publisher portal: its front end's pages and assets, and its session-authenticated API under /portal/api/. */
-export function createApp(appDeps: AppDeps, opts: PortalOptions = {}): Koa {
+export function createApp(appDeps: PortalAppDeps, opts: PortalOptions = {}): Koa {
   const deps = portalDeps(appDeps, opts);
   const webDir = opts.webDir ?? defaultWebDir();
   // OAuth: the provider (built on first use) at the root, before any body is read; its sign-in and consent calls.
@@ -187,6 +188,6 @@ const noStore: Koa.Middleware = async (ctx, next) => {
 };
 
 /** The portal API's OpenAPI document (served at /portal/api/openapi.json). */
-export function openApiDocument(deps: AppDeps): Record<string, unknown> {
+export function openApiDocument(deps: PortalAppDeps): Record<string, unknown> {
   return apiDocument(deps, api(portalDeps(deps)));
 }

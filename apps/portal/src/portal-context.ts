@@ -11,10 +11,10 @@ import { idempotent } from '@cw/idempotency';
 import { clientNetwork } from '@cw/audit';
 import { enforceRateLimit } from '@cw/ratelimit';
 import { portalPrincipal, resolveSession, type PeopleDeps, type RequestOrigin, type SessionContext } from '@cw/people';
-import type { AppDeps } from '@cw/runtime';
 import type { PayoutNotice } from '@cw/payouts';
+import type { PortalAppDeps } from './deps';
 
-export type PortalDeps = AppDeps &
+export type PortalDeps = PortalAppDeps &
   Pick<PeopleDeps, 'mailer'> & {
     /** The clock of the sign-in limits and sessions (tests move it; default: the system's). */
     clock?: () => Date;

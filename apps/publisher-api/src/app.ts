@@ -14,13 +14,14 @@ import { reportingRoutes } from './routes/reporting.routes';
 import { trendingRoutes } from './routes/trending.routes';
 import type { OpenApiExamples } from '@cw/http';
 import examples from './openapi.examples.json';
+import type { PublisherApiDeps } from './deps';
 
 const PUBLISHER_PREFIX = '/api/v1/publisher';
 
 /** Product endpoints are private to the caller, 405 and 404 included. */
 const privateProducts: Koa.Middleware = (ctx, next) => (ctx.path.startsWith(`${PUBLISHER_PREFIX}/products`) ? noStore(ctx, next) : next());
 
-export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp<PublisherApiDeps>({
   name: 'publisher-api',
   title: 'Publisher Affiliate API',
   description: gettingStarted({

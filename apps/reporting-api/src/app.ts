@@ -4,9 +4,10 @@ import { apiv3Docs } from './apiv3/apiv3.docs';
 import { apiv3, renderApiv3Error } from './apiv3/apiv3.middleware';
 import { salesRoutes } from './routes/sales.routes';
 import examples from './openapi.examples.json';
+import type { ReportingApiDeps } from './deps';
 
 /** Reporting API: the reporting-token API for third-party reporting tools, and /Apiv3/json. */
-export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp({
+export const { PREFIX, routes, api, openApiDocument, createApp } = defineApp<ReportingApiDeps>({
   name: 'reporting-api',
   title: 'Reporting API',
   description: gettingStarted({

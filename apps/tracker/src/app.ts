@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { storeClicks } from '@cw/stats';
 import { BatchedCounter } from '@cw/ratelimit';
 import { mountRouter, type NodeRoute, type RouteSpec, type OpenApiExamples } from '@cw/http';
-import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription, type AppDeps } from '@cw/runtime';
+import { apiDocument, createPlatformApp, gettingStarted, type ApiDescription } from '@cw/runtime';
 import { attributionRoutes } from './routes/attributions.routes';
 import { conversionRoutes } from './routes/conversions.routes';
 import { inquiryRoutes } from './routes/inquiries.routes';
@@ -12,6 +12,7 @@ import { redirectRouter } from './routes/redirect.routes';
 import { ClickRecorder } from './services/click-recorder';
 import { ClickRedirects } from './services/click-redirects';
 import examples from './openapi.examples.json';
+import type { TrackerDeps } from './deps';
 
 export const PREFIX = '/api/v1/track';
 
@@ -29,9 +30,9 @@ export interface TrackerApp extends Koa {
 /** How often the redirects' per-address counts go to the rate-limit store (docs/decisions/0050-tracker-counts-addresses-in-batches.md). */
 export const ADDRESS_COUNT_FLUSH_MS = 100;
 
-export const routes = (deps: AppDeps): RouteSpec[] => [...conversionRoutes(deps), ...attributionRoutes(deps), ...inquiryRoutes(deps)];
+export const routes = (deps: TrackerDeps): RouteSpec[] => [...conversionRoutes(deps), ...attributionRoutes(deps), ...inquiryRoutes(deps)];
 
-export function api(deps: AppDeps): ApiDescription {
+export function api(deps: TrackerDeps): ApiDescription {
   return {
     title: 'Tracking API',
     description: gettingStarted({
@@ -51,9 +52,9 @@ export function api(deps: AppDeps): ApiDescription {
   };
 }
 
-export const openApiDocument = (deps: AppDeps) => apiDocument(deps, api(deps));
+export const openApiDocument = (deps: TrackerDeps) => apiDocument(deps, api(deps));
 
-export function createApp(deps: AppDeps): TrackerApp {
+export function createApp(deps: TrackerDeps): TrackerApp {
   // Redirects must work for every reader: over the address budget they are flagged, not refused.
   const app = createPlatformApp(deps, { name: 'tracker', api: api(deps), softIpLimit: (ctx) => ctx.path.startsWith('/c/') }) as TrackerApp;
   app.clicks = new ClickRecorder(

@@ -4,7 +4,8 @@ import { principalOf, requirePolicy } from '@cw/auth';
 import { FEED_FIELDS, FEED_PRODUCTS_INPUT, FEED_URL_INPUT, FEEDS_POLICY, issueFeedUrl, prepareFeed, signedFeedAccount } from '@cw/feeds';
 import { route, type RouteSpec } from '@cw/http';
 import { enforceRateLimit } from '@cw/ratelimit';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { FeedServiceDeps } from '../deps';
 
 const SIGNED = ['account', 'expires', 'kid', 'sig'];
 const isSigned = (q: Record<string, unknown>) => SIGNED.some((k) => q[k] !== undefined);
@@ -20,7 +21,7 @@ const ERRORS = {
   503: { description: 'Unavailable' },
 };
 
-export function feedUrlRoutes(deps: AppDeps): RouteSpec[] {
+export function feedUrlRoutes(deps: FeedServiceDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',
@@ -58,7 +59,7 @@ export function feedUrlRoutes(deps: AppDeps): RouteSpec[] {
   ];
 }
 
-export function feedRoutes(deps: AppDeps): RouteSpec[] {
+export function feedRoutes(deps: FeedServiceDeps): RouteSpec[] {
   const keyAuth = requirePolicy(deps, FEEDS_POLICY);
   const auth: Middleware = (ctx, next) => (isSigned(ctx.query) ? next() : keyAuth(ctx, next));
   return [

@@ -13,7 +13,7 @@ import {
   updateProfile,
 } from '@cw/monetize';
 import { rateLimit } from '@cw/ratelimit';
-import type { AppDeps } from '@cw/runtime';
+import type { MonetizeApiDeps } from '../deps';
 
 const LINK = {
   type: 'object',
@@ -53,7 +53,7 @@ const PROFILE = {
 const ID_PARAM = { id: { type: 'string', description: 'The application id (app_…).' } };
 const E = (description: string) => ({ description });
 
-export function monetizeRoutes(deps: AppDeps): RouteSpec[] {
+export function monetizeRoutes(deps: MonetizeApiDeps): RouteSpec[] {
   // No account: every call spends the client address's budget (the daily cap of applications is on top).
   const perAddress = rateLimit({ limiter: deps.limiter, budget: 'monetize', limit: deps.config.rateLimits.monetize, key: (ctx) => ctx.ip || 'unknown' });
   const caller = (ip: string) => ({ address: ip || 'unknown' });

@@ -1,9 +1,10 @@
 import { ACCOUNT_SCHEMA, accountRecord, PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
-export function accountRoutes(deps: AppDeps): RouteSpec[] {
+export function accountRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

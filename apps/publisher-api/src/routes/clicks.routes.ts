@@ -1,10 +1,11 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { CLICK_SCHEMA, CLICKS_INPUT, listClicks } from '@cw/links';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
 import { ERRORS } from './links.routes';
+import type { PublisherApiDeps } from '../deps';
 
-export function clickRoutes(deps: AppDeps): RouteSpec[] {
+export function clickRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

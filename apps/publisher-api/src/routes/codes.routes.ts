@@ -2,11 +2,12 @@ import { principalOf, requirePolicy } from '@cw/auth';
 import { CODE_PAGE_SCHEMA, CODE_SCHEMA, LIST_CODES_INPUT, listCodes, REQUEST_CODE_INPUT, requestCode } from '@cw/codes';
 import { route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
 import { ERRORS } from './links.routes';
+import type { PublisherApiDeps } from '../deps';
 
 /** Personal coupon codes: the caller's, and asking for one at an approved program. */
-export function codeRoutes(deps: AppDeps): RouteSpec[] {
+export function codeRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

@@ -3,7 +3,8 @@ import { principalOf, requirePolicy } from '@cw/auth';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
 import { FILE_INQUIRY_INPUT, fileInquiry, getInquiry, INQUIRY_SCHEMA, LIST_INQUIRIES_INPUT, listInquiries } from '@cw/inquiries';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -13,7 +14,7 @@ const ERRORS = {
 };
 const KEY_RULES = 'Live keys; test, sandbox, read-only and demo keys get 403. OAuth scope links:write.';
 
-export function inquiryRoutes(deps: AppDeps): RouteSpec[] {
+export function inquiryRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'POST',

@@ -4,7 +4,8 @@ import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { idempotent } from '@cw/idempotency';
 import { BALANCE_ENTRY_SCHEMA, BALANCE_TRANSACTIONS_INPUT, listBalanceTransactions } from '@cw/ledger';
 import { getPayout, getPayoutStatement, LIST_PAYOUTS_INPUT, listPayouts, PAYOUT_SCHEMA, requestPayout, STATEMENT_SCHEMA } from '@cw/payouts';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const READ_ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -14,7 +15,7 @@ const READ_ERRORS = {
 };
 const KEY_RULES = 'Live keys; test, sandbox, read-only and demo keys get 403.';
 
-export function moneyRoutes(deps: AppDeps): RouteSpec[] {
+export function moneyRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

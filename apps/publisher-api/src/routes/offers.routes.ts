@@ -1,7 +1,7 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { listOffers, OFFERS_INPUT } from '@cw/offers';
-import type { AppDeps } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const OFFER = {
   type: 'object',
@@ -21,7 +21,7 @@ const OFFER = {
   },
 };
 
-export function offersRoutes(deps: AppDeps): RouteSpec[] {
+export function offersRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

@@ -15,7 +15,8 @@ import {
   sendTestEvent,
 } from '@cw/postbacks';
 import { pageEnvelopeSchema } from '@cw/http';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -27,7 +28,7 @@ const WRITE_403 = {
   403: { description: 'postback_write_requires_portal: publisher API keys cannot change the postback; use the portal or a portal API token' },
 };
 
-export function postbackRoutes(deps: AppDeps): RouteSpec[] {
+export function postbackRoutes(deps: PublisherApiDeps): RouteSpec[] {
   const agent = createDeliveryAgent({ allowInsecure: deps.config.postbackAllowInsecure });
   return [
     route({

@@ -2,7 +2,8 @@ import type { Middleware } from 'koa';
 import { principalOf, requirePolicy } from '@cw/auth';
 import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { route, type RouteSpec } from '@cw/http';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 /** A page's bytes as the use case wrote them (with PRODUCT_PAGE_SCHEMA's serializer) and the page cache keeps them. */
 function answer(ctx: Parameters<Middleware>[0], page: string): void {
@@ -25,7 +26,7 @@ const ERRORS = {
   503: { description: 'Catalog or rate-limit store unavailable' },
 };
 
-export function productRoutes(deps: AppDeps): RouteSpec[] {
+export function productRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

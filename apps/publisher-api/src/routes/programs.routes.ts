@@ -11,7 +11,8 @@ import {
   LIST_PROGRAMS_INPUT,
   listPrograms,
 } from '@cw/programs';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -21,7 +22,7 @@ const ERRORS = {
   503: { description: 'Unavailable' },
 };
 
-export function programRoutes(deps: AppDeps): RouteSpec[] {
+export function programRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

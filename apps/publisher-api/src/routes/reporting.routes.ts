@@ -3,7 +3,8 @@ import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from '@cw/conversions';
 import { eventRoutes, EVENTS_POLICY } from '@cw/events-feed';
 import { CONVERSION_PAGE_SCHEMA, conversionReport, listConversions, REPORT_SCHEMA } from '@cw/reports';
 import { route, type RouteSpec } from '@cw/http';
-import { API_KEY_SECURITY, type AppDeps } from '@cw/runtime';
+import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -13,7 +14,7 @@ const ERRORS = {
   503: { description: 'Unavailable' },
 };
 
-export function reportingRoutes(deps: AppDeps): RouteSpec[] {
+export function reportingRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     ...eventRoutes(deps, {
       auth: [requirePolicy(deps, EVENTS_POLICY)],

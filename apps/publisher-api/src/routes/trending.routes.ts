@@ -1,8 +1,9 @@
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, sendDelimited, type RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
+
 import { TRENDING_COLUMNS, TRENDING_INPUT, trendingOpportunities, trendingRows } from '@cw/trending';
 import { API_KEY_SECURITY } from '@cw/runtime';
+import type { PublisherApiDeps } from '../deps';
 
 const ITEM = {
   type: 'object',
@@ -21,7 +22,7 @@ const ITEM = {
   },
 };
 
-export function trendingRoutes(deps: AppDeps): RouteSpec[] {
+export function trendingRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

@@ -11,9 +11,10 @@ import { ApiError } from '@cw/errors';
 import { createLink } from '@cw/links';
 import { listPrograms, programById, type ProgramView } from '@cw/programs';
 import { enforceRateLimit } from '@cw/ratelimit';
-import type { AppDeps } from '@cw/runtime';
+
 import { Apiv3Error, parseParams, str, type Params } from './params';
 import { getConversions, getStats } from './stats';
+import type { ReportingApiDeps } from '../deps';
 
 export const APIV3_PATH = '/Apiv3/json';
 const MAX_BODY = '64kb';
@@ -38,9 +39,9 @@ function offer(p: ProgramView) {
   };
 }
 
-type Handler = (deps: AppDeps, ctx: Context, p: Params) => Promise<unknown>;
+type Handler = (deps: ReportingApiDeps, ctx: Context, p: Params) => Promise<unknown>;
 
-async function programs(deps: AppDeps, ctx: Context, includeAvailable: boolean): Promise<ProgramView[]> {
+async function programs(deps: ReportingApiDeps, ctx: Context, includeAvailable: boolean): Promise<ProgramView[]> {
   const all: ProgramView[] = [];
   for (let page = 1; ; page++) {
     const r = await listPrograms(deps, ctx.state.principal, { include_available: includeAvailable, page, page_size: 1000 });
@@ -123,7 +124,7 @@ function asApiv3(e: unknown): Apiv3Error | undefined {
   return undefined;
 }
 
-export function apiv3(deps: AppDeps): Middleware {
+export function apiv3(deps: ReportingApiDeps): Middleware {
   return async (ctx: Context, next: Next) => {
     if (ctx.path !== APIV3_PATH) return next();
     let p: Params = {};

@@ -7,7 +7,7 @@ import { eventRoutes } from '@cw/events-feed';
 import { exportSales, listSales, SALE_COLUMNS, SALES_EXPORT_INPUT, SALES_INPUT, SALES_POLICY, salesSummary, subidSales, SUMMARY_INPUT } from '@cw/reports';
 import { AS_OF } from '@cw/stats';
 import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
+import type { ReportingApiDeps } from '../deps';
 
 export const SECURITY = ['ReportingToken'];
 const BY_CURRENCY = { type: 'object', additionalProperties: { type: 'string' }, description: 'Decimal strings per ISO 4217 currency.' };
@@ -67,7 +67,7 @@ const ERRORS = {
   503: { description: 'Unavailable' },
 };
 
-export function salesRoutes(deps: AppDeps): RouteSpec[] {
+export function salesRoutes(deps: ReportingApiDeps): RouteSpec[] {
   // The reporting-token surface's policy, for what is not a use case of its own (events, the export);
   // the use cases carry the same one.
   const auth = [requirePolicy(deps, SALES_POLICY)];

@@ -1,7 +1,7 @@
 import { merchantOf, requireMerchant } from '@cw/auth';
 import { VERIFY_ATTRIBUTION_INPUT, verifyAttribution } from '@cw/conversions';
 import { route, type RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
+import type { TrackerDeps } from '../deps';
 
 const VERIFICATION = {
   type: 'object',
@@ -21,7 +21,7 @@ const VERIFICATION = {
 };
 
 /** Merchants check an agent's attribution token before the order, spending nothing. */
-export function attributionRoutes(deps: AppDeps): RouteSpec[] {
+export function attributionRoutes(deps: TrackerDeps): RouteSpec[] {
   return [
     route({
       method: 'POST',

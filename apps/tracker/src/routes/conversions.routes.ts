@@ -2,7 +2,7 @@ import { merchantOf, requireMerchant } from '@cw/auth';
 import { changeStatus, type ConversionRecord, INTAKE_INPUT, recordSale, STATUS_INPUT } from '@cw/conversions';
 import { moneyIn } from '@cw/money';
 import { route, type RouteSpec } from '@cw/http';
-import type { AppDeps } from '@cw/runtime';
+import type { TrackerDeps } from '../deps';
 
 /** What a merchant sees of its conversion (its own order id included; never the publisher). */
 function merchantView(c: ConversionRecord) {
@@ -49,7 +49,7 @@ const ERRORS = {
   503: { description: 'Unavailable' },
 };
 
-export function conversionRoutes(deps: AppDeps): RouteSpec[] {
+export function conversionRoutes(deps: TrackerDeps): RouteSpec[] {
   const auth = [requireMerchant(deps)];
   return [
     route({

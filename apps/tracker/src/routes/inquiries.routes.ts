@@ -10,7 +10,7 @@ import {
   merchantRejectInquiry,
   REJECT_INQUIRY_INPUT,
 } from '@cw/inquiries';
-import type { AppDeps } from '@cw/runtime';
+import type { TrackerDeps } from '../deps';
 
 const ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -20,7 +20,7 @@ const ERRORS = {
 };
 const ID = { id: { type: 'string', description: '`inq_…`' } };
 
-export function inquiryRoutes(deps: AppDeps): RouteSpec[] {
+export function inquiryRoutes(deps: TrackerDeps): RouteSpec[] {
   const auth = [requireMerchant(deps)];
   return [
     route({

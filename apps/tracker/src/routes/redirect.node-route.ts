@@ -13,10 +13,11 @@ import { performance } from 'node:perf_hooks';
 import { clientAddress, MAX_URL_LENGTH, requestIdFor, writeAccessLine, type NodeRoute } from '@cw/http';
 import { describeRequestSpan } from '@cw/telemetry';
 import { rateLimitHeaders, type BatchedCounter } from '@cw/ratelimit';
-import type { AppDeps } from '@cw/runtime';
+
 import type { RedirectTarget } from '@cw/links';
 import type { ClickRedirects } from '../services/click-redirects';
 import { deadEndPage, redirectHeaders } from '../services/redirect-answer';
+import type { TrackerDeps } from '../deps';
 
 const ROUTE = '/c/:code';
 
@@ -29,7 +30,7 @@ function codeOf(url: string): string | undefined {
 }
 
 export function redirectRoute(
-  deps: Pick<AppDeps, 'config' | 'logger' | 'metrics'>,
+  deps: Pick<TrackerDeps, 'config' | 'logger' | 'metrics'>,
   redirects: ClickRedirects,
   /** The per-address budget (`ip`), counted in batches. */
   addresses: BatchedCounter,

@@ -25,8 +25,9 @@ import {
   RedirectResolver,
   type RedirectTarget,
 } from '@cw/links';
-import type { AppDeps } from '@cw/runtime';
+
 import type { ClickRecorder } from './click-recorder';
+import type { TrackerDeps } from '../deps';
 
 export interface Reader {
   userAgent: string;
@@ -50,7 +51,7 @@ export class ClickRedirects {
   readonly fallback: LinkFallback;
 
   constructor(
-    deps: Pick<AppDeps, 'data' | 'config' | 'caches' | 'logger'>,
+    deps: Pick<TrackerDeps, 'data' | 'config' | 'caches' | 'logger'>,
     readonly recorder: ClickRecorder,
   ) {
     this.fallback = new LinkFallback(deps.data, deps.config.secretKey);

@@ -1,7 +1,7 @@
 export { createPlatformCaches, IndexesMissingError, openBackgroundData, openServiceDeps, PLATFORM_CACHES, platformNamespaces } from './service-deps';
 export { openPlatformData } from './platform-data';
 export type { Models, PlatformData } from './platform-data';
-export type { AppDeps, PlatformCaches, ServiceDeps, ServiceDepsOptions } from './service-deps';
+export type { AppDeps, AppDepsOf, PlatformCaches, ServiceDeps, ServiceDepsOptions, StackDeps } from './service-deps';
 export { runHttpService, serviceListener } from './run-http-service';
 export type { RunOptions } from './run-http-service';
 export { closeServer } from './close-server';

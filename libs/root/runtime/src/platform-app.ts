@@ -18,7 +18,7 @@ import {
 import { policyOf } from '@cw/auth';
 import { RESOURCE_SCOPES } from '@cw/oauth';
 import { databaseError } from '@cw/db';
-import type { AppDeps } from './service-deps';
+import type { AppDeps, StackDeps } from './service-deps';
 
 export interface ApiDescription {
   title: string;
@@ -105,7 +105,7 @@ export interface PlatformAppOptions {
   use?: Koa.Middleware[];
 }
 
-export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa {
+export function createPlatformApp(deps: StackDeps, opts: PlatformAppOptions): Koa {
   const app = createServiceApp({
     name: opts.name,
     logger: deps.logger,
@@ -125,29 +125,31 @@ export function createPlatformApp(deps: AppDeps, opts: PlatformAppOptions): Koa 
   return app;
 }
 
-export interface AppDefinition {
+/** An app's definition; `Deps` is what the app declares it uses (its `AppDepsOf<...>`). */
+export interface AppDefinition<Deps extends StackDeps = AppDeps> {
   name: string;
   title: string;
   description: string;
   prefix: string;
   securitySchemes?: Record<string, Record<string, unknown>>;
-  routes: (deps: AppDeps) => RouteSpec[];
-  moreRoutes?: (deps: AppDeps) => Array<{ prefix: string; routes: RouteSpec[] }>;
+  routes: (deps: Deps) => RouteSpec[];
+  moreRoutes?: (deps: Deps) => Array<{ prefix: string; routes: RouteSpec[] }>;
   /** See ApiDescription.described. */
   described?: RouteSpec[];
   /** See ApiDescription.examples. */
   examples?: OpenApiExamples;
   /** Middleware of the app's own, mounted before its routes. */
-  use?: (deps: AppDeps) => Koa.Middleware[];
+  use?: (deps: Deps) => Koa.Middleware[];
   renderError?: ErrorRenderer;
 }
 
 /**
  * An app from its definition: what an app module exports (its route list, API description,
- * OpenAPI document and createApp), so apps differ only in their definitions.
+ * OpenAPI document and createApp), so apps differ only in their definitions. Each function takes
+ * the app's own deps (`defineApp<TrackerDeps>(...)`): a process passes its `AppDeps`.
  */
-export function defineApp(def: AppDefinition) {
-  const api = (deps: AppDeps): ApiDescription => ({
+export function defineApp<Deps extends StackDeps = AppDeps>(def: AppDefinition<Deps>) {
+  const api = (deps: Deps): ApiDescription => ({
     title: def.title,
     description: def.description,
     prefix: def.prefix,
@@ -161,7 +163,7 @@ export function defineApp(def: AppDefinition) {
     PREFIX: def.prefix,
     routes: def.routes,
     api,
-    openApiDocument: (deps: AppDeps) => apiDocument(deps, api(deps)),
-    createApp: (deps: AppDeps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError }),
+    openApiDocument: (deps: Deps) => apiDocument(deps, api(deps)),
+    createApp: (deps: Deps): Koa => createPlatformApp(deps, { name: def.name, api: api(deps), use: def.use?.(deps), renderError: def.renderError }),
   };
 }

@@ -229,3 +229,13 @@ export async function openBackgroundData(deps: Pick<ServiceDeps, 'versions' | 'l
 
 /** What an app's createApp needs: no connections it must open itself. */
 export type AppDeps = Pick<ServiceDeps, 'config' | 'logger' | 'data' | 'limiter' | 'slots' | 'metrics' | 'caches'>;
+
+/** The service stack's part of an app's deps (`createPlatformApp` reads no domain's data). */
+export type StackDeps = Omit<AppDeps, 'data'>;
+
+/**
+ * What one app declares it uses: the stack's deps and the data of the domains named, nothing more
+ * (decision record 0068). An app's createApp takes its own `AppDepsOf<...>`, so reaching a domain
+ * it did not declare is a type error; a process's `AppDeps` (every domain) is one of them.
+ */
+export type AppDepsOf<D extends keyof PlatformData> = StackDeps & { data: Pick<PlatformData, D> };

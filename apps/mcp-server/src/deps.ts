@@ -1,0 +1,9 @@
+import type { AppDepsOf } from '@cw/runtime';
+
+/**
+ * What the MCP server uses: the service stack and the data of these domains only (decision record
+ * 0068). Its createApp takes this type, so a route reaching another domain's data is a type error.
+ */
+export type McpServerDeps = AppDepsOf<
+  'auth' | 'catalog' | 'codes' | 'conversions' | 'eventsFeed' | 'idempotency' | 'inquiries' | 'ledger' | 'links' | 'payouts' | 'programs' | 'stats' | 'audit'
+>;
