@@ -10,7 +10,7 @@ import type { Policy } from '@cw/auth';
 import { LOOKUP_INPUT, lookupProductsPage, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT, searchProductsPage } from '@cw/catalog';
 import { pageEnvelopeSchema, route, type RouteSpec } from '@cw/http';
 import { LINK_TOTALS_INPUT, linkTotals } from '@cw/reports';
-import { createLink, createLinkBatch, LINK_BATCH_INPUT, LINK_REQUEST_INPUT, LINK_SCHEMA, LIST_LINKS_INPUT, listLinks } from '@cw/links';
+import { CREATE_LINK, CREATE_LINK_BATCH, LIST_LINKS } from '@cw/links';
 import {
   APPLICATION_SCHEMA,
   APPLY_INPUT,
@@ -23,6 +23,7 @@ import {
 } from '@cw/programs';
 import { idempotentWrite, memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { E } from './schemas';
+import { memberRoutes } from '../surface';
 
 const ACCOUNT = { account: { type: 'string', description: 'An account the person belongs to (pub_…).' } };
 const ERRORS = {
@@ -33,27 +34,6 @@ const ERRORS = {
   503: E('Unavailable (catalog, or tracked links being refreshed)'),
 };
 const WRITE_ERRORS = { ...ERRORS, 400: E('Invalid parameter'), 409: E('Idempotency-Key reused with another body, or in use') };
-
-const BATCH_RESULT_SCHEMA = {
-  type: 'object',
-  properties: {
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          index: { type: 'integer' },
-          status: { type: 'string', enum: ['created', 'existing', 'error'] },
-          link: LINK_SCHEMA,
-          error: { type: 'object' },
-        },
-      },
-    },
-    created: { type: 'integer' },
-    existing: { type: 'integer' },
-    errors: { type: 'integer' },
-  },
-};
 
 export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
   const member = [spendPortalBudget(deps), memberOf(deps)];
@@ -151,24 +131,7 @@ export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
         ctx.body = outcome.view;
       },
     }),
-    route({
-      method: 'GET',
-      path: '/accounts/:account/links',
-      operationId: 'listAccountLinks',
-      summary: 'Links created through the links API and the portal, newest first (as GET /api/v1/publisher/links/)',
-      tags: ['Links'],
-      pathParams: ACCOUNT,
-      query: LIST_LINKS_INPUT,
-      before: member,
-      responses: {
-        200: { description: 'Page envelope of links', schema: pageEnvelopeSchema(LINK_SCHEMA, { cursor: true }) },
-        400: E('Invalid parameter'),
-        ...ERRORS,
-      },
-      handler: async (ctx, { query }) => {
-        ctx.body = await listLinks(deps, principalIn(ctx), query);
-      },
-    }),
+    ...memberRoutes(deps, [LIST_LINKS]),
     route({
       method: 'GET',
       path: '/accounts/:account/links/totals',
@@ -188,43 +151,6 @@ export function catalogRoutes(deps: PortalDeps): RouteSpec[] {
         ctx.body = await linkTotals(deps, principalIn(ctx), query);
       },
     }),
-    route({
-      method: 'POST',
-      path: '/accounts/:account/links',
-      operationId: 'createAccountLink',
-      summary: 'Create a tracking link (owners, developers): 201 created, 200 when the same link existed',
-      description: 'Optional Idempotency-Key (max 255), the same scope as the API’s POST /links/.',
-      tags: ['Links'],
-      pathParams: ACCOUNT,
-      body: LINK_REQUEST_INPUT,
-      before: write('POST /links', createLink.policy),
-      responses: {
-        200: { description: 'Existing link', schema: LINK_SCHEMA },
-        201: { description: 'Created link', schema: LINK_SCHEMA },
-        ...WRITE_ERRORS,
-        403: E('role_not_allowed, program_not_approved, credential_not_allowed (demo accounts) or csrf_failed'),
-        404: E('Not a member of this account, or an unknown program or campaign'),
-      },
-      handler: async (ctx, { body }) => {
-        const r = await createLink(deps, principalIn(ctx), body);
-        ctx.status = r.created ? 201 : 200;
-        ctx.body = r.link;
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/accounts/:account/links/batch',
-      operationId: 'createAccountLinkBatch',
-      summary: 'Create 1 to 50 links (owners, developers); each item reports created, existing or its error',
-      description: 'Optional Idempotency-Key (max 255), the same scope as the API’s POST /links/batch/.',
-      tags: ['Links'],
-      pathParams: ACCOUNT,
-      body: LINK_BATCH_INPUT,
-      before: write('POST /links/batch', createLinkBatch.policy),
-      responses: { 200: { description: 'LinkBatchResult', schema: BATCH_RESULT_SCHEMA }, ...WRITE_ERRORS },
-      handler: async (ctx, { body }) => {
-        ctx.body = await createLinkBatch(deps, principalIn(ctx), body);
-      },
-    }),
+    ...memberRoutes(deps, [CREATE_LINK, CREATE_LINK_BATCH]),
   ];
 }

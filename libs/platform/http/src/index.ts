@@ -7,6 +7,8 @@ export { jsonBody } from './body.middleware';
 export type { JsonSchema } from '@cw/validation';
 export { buildRouter, mountRouter, route } from './routes';
 export type { HttpMethod, ResponseSpec, RouteSpec, TypedRouteSpec } from './routes';
+export { apiKeySurface, forbiddenUnder, operation, portalOperationId, portalSurface } from './operation';
+export type { Answer, ApiKeySurfaceOptions, Operation, OperationRequest, OperationSpec, PortalSurfaceOptions, Refusal, SurfaceWording } from './operation';
 export { buildOpenApi, ERROR_SCHEMA, OAUTH_SCHEME } from './openapi';
 export { pageEnvelopeSchema } from '@cw/usecase';
 export type { OpenApiExamples, OpenApiGroup, OpenApiOptions } from './openapi';

@@ -2861,7 +2861,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2875,7 +2875,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed, or program not approved */
+      /** @description credential_not_allowed or insufficient_scope: demo keys; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3100,7 +3100,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3114,7 +3114,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed, or program not approved */
+      /** @description credential_not_allowed, insufficient_scope or program_not_approved: demo or read_only keys, demo accounts; an OAuth access token without links:write; the program has not approved the account */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3331,7 +3331,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3345,7 +3345,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed, or program not approved */
+      /** @description credential_not_allowed or insufficient_scope: demo or read_only keys, demo accounts; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;

@@ -6577,7 +6577,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6591,7 +6591,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6661,7 +6661,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6832,7 +6832,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6846,7 +6846,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, program_not_approved, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description role_not_allowed, credential_not_allowed, csrf_failed or program_not_approved: owner or developer only; demo accounts; no X-CSRF-Token or another Origin; the program has not approved the account */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6860,7 +6860,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not a member of this account, or an unknown program or campaign */
+      /** @description Not a member of this account, or unknown program or campaign */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6958,7 +6958,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -7215,7 +7215,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -7229,7 +7229,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description role_not_allowed, credential_not_allowed or csrf_failed: owner or developer only; demo accounts; no X-CSRF-Token or another Origin */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -7341,7 +7341,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
