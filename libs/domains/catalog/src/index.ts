@@ -10,6 +10,7 @@ export { FRESHNESS_HOURS, lookupProducts, MAX_OFFSET, searchProducts } from './s
 export type { LookupParams, Page, SearchParams } from './search.service';
 export { LOOKUP_INPUT, PRODUCT_PAGE_SCHEMA, SEARCH_INPUT } from './products.schemas';
 export { lookupProductsPage, searchProductsPage } from './products.service';
+export { LOOKUP_PRODUCTS, SEARCH_PRODUCTS } from './product.operations';
 export { CatalogData, catalogDomain } from './data/catalog.data';
 export type { CatalogModels, MarketStateRow, ProductRow } from './data/catalog.data';
 export { AVAILABILITIES } from './data/product.schema';

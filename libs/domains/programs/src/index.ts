@@ -2,6 +2,7 @@ export { APPLY_INPUT, CAMPAIGN_ID_PATTERN, JOINABLE_PROGRAMS_INPUT, LIST_PROGRAM
 export { applyToProgram, merchantMismatch, joinablePrograms, listPrograms, programById, programView, setAssignment } from './programs.service';
 export type { ApplyOutcome, AssignmentStatus, ProgramView, Relationship } from './programs.service';
 export { APPLICATION_SCHEMA, PROGRAM_SCHEMA } from './program.views';
+export { APPLY_TO_PROGRAM, JOINABLE_PROGRAMS, LIST_PROGRAMS } from './program.operations';
 export { MERCHANT_NAMES_CACHE, ProgramsData, programsDomain } from './data/programs.data';
 export type { AssignmentRow, InstantFilter, MembershipRow, MerchantInput, ProgramInput, ProgramRow } from './data/programs.data';
 export type { MembershipDoc } from './data/membership.schema';

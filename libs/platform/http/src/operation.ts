@@ -23,6 +23,8 @@ export interface SurfaceWording {
   operationId?: string;
   summary?: string;
   description?: string;
+  /** Answers documented on that surface only (the publisher API's 405 on products). */
+  responses?: Record<number, ResponseSpec>;
 }
 
 /** The request an operation reads its use case's arguments from (validated: query and body against the use case's input). */
@@ -207,7 +209,7 @@ export function apiKeySurface<D extends PolicyDeps>(deps: D, opts: ApiKeySurface
     ...input(op as Operation<unknown>),
     ...(op.pathParams ? { pathParams: op.pathParams } : {}),
     before: [requirePolicy(deps, op.policy), ...(op.idempotent ? [opts.idempotent(`${op.method} ${op.path}`)] : [])],
-    responses: withStandard(standardErrors(op as Operation<unknown>, 'apiKey'), op.responses),
+    responses: withStandard(standardErrors(op as Operation<unknown>, 'apiKey'), { ...op.responses, ...op.wording?.apiKey?.responses }),
     handler: handlerOf(deps, op, principalOf),
   });
 }
@@ -235,7 +237,7 @@ export function portalOperationId(operationId: string): string {
 export function portalSurface<D>(deps: D, opts: PortalSurfaceOptions): (op: Operation<D>) => RouteSpec {
   return (op) => {
     const wording = op.wording?.portal;
-    const description = wording?.description ?? op.description;
+    const description = wording?.description ?? op.description; // '' : none on this surface
     return {
       method: op.method,
       path: `/accounts/:account${op.path}`,
@@ -246,7 +248,7 @@ export function portalSurface<D>(deps: D, opts: PortalSurfaceOptions): (op: Oper
       pathParams: { account: opts.account, ...(op.pathParams ?? {}) },
       ...input(op as Operation<unknown>),
       before: op.idempotent ? opts.write(op.policy, `${op.method} ${op.path}`) : opts.member,
-      responses: withStandard(standardErrors(op as Operation<unknown>, 'portal'), op.responses),
+      responses: withStandard(standardErrors(op as Operation<unknown>, 'portal'), { ...op.responses, ...wording?.responses }),
       handler: handlerOf(deps, op, opts.principal),
     };
   };
