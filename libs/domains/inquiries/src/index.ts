@@ -26,6 +26,7 @@ export {
   listInquiries,
 } from './inquiries.service';
 export type { FiledInquiry, InquiryView } from './inquiries.service';
+export { FILE_INQUIRY, GET_INQUIRY, LIST_INQUIRIES } from './inquiry.operations';
 export { decideInquiry, decideOverdueInquiries, merchantAcceptInquiry, merchantGetInquiry, merchantListInquiries, merchantRejectInquiry } from './decide';
 export type { Decision } from './decide';
 export { operatorDecideInquiry, operatorListInquiries } from './operator.service';
