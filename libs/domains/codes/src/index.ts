@@ -11,6 +11,7 @@ export {
   REQUEST_CODE_INPUT,
   requestCode,
 } from './codes.service';
+export { LIST_CODES, REQUEST_CODE } from './code.operations';
 export { codeProblem, DEFAULT_CODE_RULES, makeCode, normaliseCode, rulesOf } from './code-rules';
 export type { CodeRules } from './code-rules';
 export { OPERATOR_LIST_CODES_INPUT, operatorListCodes, operatorReviewCode, REVIEW_CODE_INPUT } from './operator.service';

@@ -959,7 +959,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -973,7 +973,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed, or program not approved */
+      /** @description credential_not_allowed or insufficient_scope: demo keys; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -1117,7 +1117,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid parameter */
+      /** @description Invalid parameter, or errors[] names code (not letters and digits, another length, or without the program's prefix) */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -1131,7 +1131,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -1145,7 +1145,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed, or program not approved */
+      /** @description credential_not_allowed, insufficient_scope or program_not_approved: demo or read_only keys, demo accounts; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -1173,7 +1173,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description code_taken (someone holds that code at this merchant), conflict (you hold the most codes a program allows), or an Idempotency-Key reused */
+      /** @description Idempotency-Key reused with another body, or in use, or code_taken (someone holds that code at this merchant; errors[] names code), conflict (you hold the most codes a program allows) */
       409: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2004,7 +2004,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2018,7 +2018,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      /** @description credential_not_allowed or insufficient_scope: demo, test, sandbox or read_only keys; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2074,7 +2074,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2420,7 +2420,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid parameter */
+      /** @description Invalid parameter, or a field named in errors[] (occurred_at in the future or older than 90 days, amount not positive or too many decimals) */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2434,7 +2434,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2448,7 +2448,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description program_not_approved, or the credential not allowed */
+      /** @description credential_not_allowed, insufficient_scope or program_not_approved: demo, test, sandbox or read_only keys, demo accounts; an OAuth access token without links:write; errors[] names program_id */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2462,7 +2462,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such program */
+      /** @description No such program (errors[] names program_id) */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2476,7 +2476,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description order_already_credited (to you), or the Idempotency-Key reused */
+      /** @description Idempotency-Key reused with another body, or in use, or order_already_credited (to this account; errors[] names order_id) */
       409: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2560,7 +2560,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2668,7 +2668,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2682,7 +2682,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed (test, sandbox, read-only and demo keys) */
+      /** @description credential_not_allowed or insufficient_scope: demo, test, sandbox or read_only keys; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2752,7 +2752,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5846,7 +5846,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid, unknown or repeated parameter, invalid GTIN, or country required */
+      /** @description Invalid parameter, or country required */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5860,7 +5860,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5874,7 +5874,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Product feed access not active */
+      /** @description feed_access_inactive or insufficient_scope: the account’s product feed access is off; an OAuth access token without catalog:read */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5916,7 +5916,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited (60 per minute per account, shared by search and lookup) */
+      /** @description Rate limited */
       429: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5944,7 +5944,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Catalog or rate-limit store unavailable */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6041,7 +6041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid, unknown or repeated parameter, invalid GTIN, or country required */
+      /** @description Invalid parameter, or invalid GTIN */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6055,7 +6055,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6069,7 +6069,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Product feed access not active */
+      /** @description feed_access_inactive or insufficient_scope: the account’s product feed access is off; an OAuth access token without catalog:read */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6111,7 +6111,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited (60 per minute per account, shared by search and lookup) */
+      /** @description Rate limited */
       429: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6139,7 +6139,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Catalog or rate-limit store unavailable */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6238,7 +6238,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6252,7 +6252,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed */
+      /** @description credential_not_allowed or insufficient_scope: demo keys; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6459,7 +6459,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6473,7 +6473,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed */
+      /** @description credential_not_allowed or insufficient_scope: demo or read_only keys, demo accounts; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6683,7 +6683,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -6697,7 +6697,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed */
+      /** @description credential_not_allowed or insufficient_scope: demo keys; an OAuth access token without links:write */
       403: {
         headers: {
           'RateLimit-Limit'?: string;

@@ -3196,7 +3196,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3210,7 +3210,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3280,7 +3280,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3316,7 +3316,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The code the account holds already */
+      /** @description The code you hold already */
       200: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3370,7 +3370,7 @@ export interface operations {
           };
         };
       };
-      /** @description invalid_parameter: errors[] names code (not letters and digits, another length, or without the program's prefix) */
+      /** @description Invalid parameter, or errors[] names code (not letters and digits, another length, or without the program's prefix) */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3384,7 +3384,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3398,7 +3398,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description program_not_approved, role_not_allowed, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description role_not_allowed, credential_not_allowed, csrf_failed or program_not_approved: owner or developer only; demo accounts; no X-CSRF-Token or another Origin */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3412,7 +3412,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such active program, or not a member */
+      /** @description Not a member of this account, or no such active program */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3426,7 +3426,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description code_taken (errors[] names code), conflict (the most codes a program allows), or the Idempotency-Key reused with another body */
+      /** @description Idempotency-Key reused with another body, or in use, or code_taken (someone holds that code at this merchant; errors[] names code), conflict (you hold the most codes a program allows) */
       409: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3510,7 +3510,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -4711,7 +4711,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -4725,7 +4725,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -4795,7 +4795,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5143,7 +5143,7 @@ export interface operations {
           };
         };
       };
-      /** @description invalid_parameter: a field named in errors[] (occurred_at in the future or older than 90 days, amount not positive or too many decimals) */
+      /** @description Invalid parameter, or a field named in errors[] (occurred_at in the future or older than 90 days, amount not positive or too many decimals) */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5157,7 +5157,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5171,7 +5171,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description program_not_approved (errors[] names program_id), role_not_allowed, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description role_not_allowed, credential_not_allowed, csrf_failed or program_not_approved: owner or developer only; demo accounts; no X-CSRF-Token or another Origin; errors[] names program_id */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5185,7 +5185,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such program (errors[] names program_id), or not a member */
+      /** @description Not a member of this account, or no such program (errors[] names program_id) */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5199,7 +5199,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description order_already_credited (to this account; errors[] names order_id), or the Idempotency-Key reused with another body */
+      /** @description Idempotency-Key reused with another body, or in use, or order_already_credited (to this account; errors[] names order_id) */
       409: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5283,7 +5283,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5378,7 +5378,7 @@ export interface operations {
           };
         };
       };
-      /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
+      /** @description Invalid parameter */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5392,7 +5392,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5406,7 +5406,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5420,7 +5420,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such inquiry of this account, or not a member */
+      /** @description Not a member of this account, or no such inquiry */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -5476,7 +5476,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11065,7 +11065,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11079,7 +11079,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description feed_access_inactive: the account’s product feed access is off */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11149,7 +11149,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11248,7 +11248,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid parameter or invalid GTIN */
+      /** @description Invalid parameter, or invalid GTIN */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11262,7 +11262,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11276,7 +11276,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description feed_access_inactive: the account’s product feed access is off */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11346,7 +11346,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11447,7 +11447,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11461,7 +11461,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11531,7 +11531,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11684,7 +11684,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11698,7 +11698,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description role_not_allowed, credential_not_allowed or csrf_failed: owner or developer only; demo accounts; no X-CSRF-Token or another Origin */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11712,7 +11712,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not a member of this account, or an unknown or inactive program */
+      /** @description Not a member of this account, or unknown or inactive program */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11810,7 +11810,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11910,7 +11910,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11924,7 +11924,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, feed_access_inactive, credential_not_allowed (demo accounts) or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -11994,7 +11994,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unavailable (catalog, or tracked links being refreshed) */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
