@@ -6,14 +6,14 @@ import {
   issueKey,
   KEY_ISSUE_INPUT,
   listKeys,
-  PAYMENT_STATUS_SCHEMA,
-  paymentStatus,
+  PAYMENT_STATUS,
   revokeKey,
   rotateKey,
   updateAccountSettings,
 } from '@cw/account';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { ACCOUNT_SETTINGS_SCHEMA, CREDENTIALS_SCHEMA, E, ISSUED_CREDENTIAL_SCHEMA } from './schemas';
+import { memberRoutes } from '../surface';
 
 const ACCOUNT = { account: { type: 'string', description: 'An account the person belongs to (pub_…).' } };
 const ERRORS = {
@@ -53,19 +53,7 @@ export function accountRoutes(deps: PortalDeps): RouteSpec[] {
         ctx.body = await updateAccountSettings(deps, principalIn(ctx), body);
       },
     }),
-    route({
-      method: 'GET',
-      path: '/accounts/:account/payment-status',
-      operationId: 'getPaymentStatus',
-      summary: 'Payment status, as the API’s GET /payment-status/',
-      tags: ['Account'],
-      pathParams: ACCOUNT,
-      before: member,
-      responses: { 200: { description: 'Payment status', schema: PAYMENT_STATUS_SCHEMA }, ...ERRORS },
-      handler: async (ctx) => {
-        ctx.body = await paymentStatus(deps, principalIn(ctx));
-      },
-    }),
+    ...memberRoutes(deps, [PAYMENT_STATUS]),
     route({
       method: 'GET',
       path: '/accounts/:account/keys',

@@ -17,11 +17,12 @@ import {
   getConversion,
   listConversions,
 } from '@cw/reports';
-import { pageEnvelopeSchema, route, sendDelimited, type RouteSpec } from '@cw/http';
-import { CLICK_SCHEMA, CLICKS_INPUT, listClicks } from '@cw/links';
+import { route, sendDelimited, type RouteSpec } from '@cw/http';
+import { LIST_CLICKS } from '@cw/links';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
 import { clickRecords, CLICK_COLUMNS, CLICKS_EXPORT_INPUT } from '../services/activity-export.service';
 import { E } from './schemas';
+import { memberRoutes } from '../surface';
 
 const ACCOUNT = { account: { type: 'string' } };
 const ERRORS = { 401: E('Not signed in'), 404: E('Not found (not one of your accounts)'), 429: E('Rate limited') };
@@ -97,24 +98,7 @@ export function activityRoutes(deps: PortalDeps): RouteSpec[] {
         ctx.body = await getConversion(deps, principalIn(ctx), String(ctx.params.id));
       },
     }),
-    route({
-      method: 'GET',
-      path: '/accounts/:account/clicks',
-      operationId: 'listPortalClicks',
-      summary: 'Recorded clicks on your links, newest first (as GET /api/v1/publisher/clicks/)',
-      tags: ['Activity'],
-      pathParams: ACCOUNT,
-      query: CLICKS_INPUT,
-      before: member,
-      responses: {
-        200: { description: 'Page envelope of clicks', schema: pageEnvelopeSchema(CLICK_SCHEMA, { cursor: true }) },
-        400: E('Invalid parameter'),
-        ...ERRORS,
-      },
-      handler: async (ctx, { query }) => {
-        ctx.body = await listClicks(deps, principalIn(ctx), query);
-      },
-    }),
+    ...memberRoutes(deps, [LIST_CLICKS]),
     route({
       method: 'GET',
       path: '/accounts/:account/clicks/export',

@@ -1,8 +1,9 @@
-import { ACCOUNT_SCHEMA, accountRecord, PAYMENT_STATUS_SCHEMA, paymentStatus } from '@cw/account';
+import { ACCOUNT_SCHEMA, accountRecord, PAYMENT_STATUS } from '@cw/account';
 import { principalOf, requirePolicy } from '@cw/auth';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY } from '@cw/runtime';
 import type { PublisherApiDeps } from '../deps';
+import { apiKeyRoutes } from '../surface';
 
 export function accountRoutes(deps: PublisherApiDeps): RouteSpec[] {
   return [
@@ -24,24 +25,6 @@ export function accountRoutes(deps: PublisherApiDeps): RouteSpec[] {
         ctx.body = await accountRecord(deps, principalOf(ctx));
       },
     }),
-    route({
-      method: 'GET',
-      path: '/payment-status',
-      operationId: 'getPaymentStatus',
-      summary: 'Approved unpaid and pending commission, next payment estimate, payment method type',
-      description: 'Read-only. Test, sandbox and read-only keys get 403. OAuth scope affiliate:read.',
-      tags: ['Account'],
-      security: API_KEY_SECURITY,
-      before: [requirePolicy(deps, paymentStatus.policy)],
-      responses: {
-        200: { description: 'Payment status', schema: PAYMENT_STATUS_SCHEMA },
-        401: { description: 'Not authenticated' },
-        403: { description: 'Credential not allowed' },
-        429: { description: 'Rate limited' },
-      },
-      handler: async (ctx) => {
-        ctx.body = await paymentStatus(deps, principalOf(ctx));
-      },
-    }),
+    ...apiKeyRoutes(deps, [PAYMENT_STATUS]),
   ];
 }

@@ -52,7 +52,7 @@ export type { LandingCheckOptions } from './link-health-landing';
 export type { ClicksSince, HealthDeps, HealthPassOptions, HealthPassResult, HealthState, LandingProbe, ProductStates } from './link-health';
 export type { BotReason } from './bot-detection';
 export { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
-export { CREATE_LINK, CREATE_LINK_BATCH, LINK_OPERATIONS, LIST_LINKS } from './link.operations';
+export { CREATE_LINK, CREATE_LINK_BATCH, LINK_OPERATIONS, LIST_CLICKS, LIST_LINKS } from './link.operations';
 export { CODE_PATTERN, destination, LANDING, REDIRECT_TARGETS_CACHE, RedirectResolver } from './redirect-targets';
 export { LinkFallback } from './link-fallback';
 export type { DeadReason, FallbackAccounts, FallbackAnswer, FallbackCatalog, FallbackPlan } from './link-fallback';

@@ -3,8 +3,9 @@
  * `/accounts/:account/links`): docs/decisions/0071-one-declaration-per-operation.md.
  */
 import { operation, pageEnvelopeSchema } from '@cw/http';
+import { listClicks } from './clicks';
 import { createLink, createLinkBatch, listLinks } from './link-requests';
-import { LINK_SCHEMA } from './link.views';
+import { CLICK_SCHEMA, LINK_SCHEMA } from './link.views';
 
 const LINK_BATCH_RESULT_SCHEMA = {
   type: 'object',
@@ -78,6 +79,20 @@ export const CREATE_LINK_BATCH = operation({
       summary: 'Create 1 to 50 links (owners, developers); each item reports created, existing or its error',
       description: 'Optional Idempotency-Key (max 255), the same scope as the API’s POST /links/batch/.',
     },
+  },
+});
+
+export const LIST_CLICKS = operation({
+  method: 'GET',
+  path: '/clicks',
+  operationId: 'listClicks',
+  summary: 'Recorded clicks on your links, newest first',
+  tags: ['Clicks'],
+  useCase: listClicks,
+  input: 'query',
+  responses: { 200: { description: 'Page envelope of clicks', schema: pageEnvelopeSchema(CLICK_SCHEMA, { cursor: true }) } },
+  wording: {
+    portal: { operationId: 'listPortalClicks', summary: 'Recorded clicks on your links, newest first (as GET /api/v1/publisher/clicks/)', tags: ['Activity'] },
   },
 });
 

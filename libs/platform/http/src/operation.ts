@@ -23,6 +23,8 @@ export interface SurfaceWording {
   operationId?: string;
   summary?: string;
   description?: string;
+  /** Its tags there (the portal files clicks under Activity). */
+  tags?: string[];
   /** Answers documented on that surface only (the publisher API's 405 on products). */
   responses?: Record<number, ResponseSpec>;
 }
@@ -204,7 +206,7 @@ export function apiKeySurface<D extends PolicyDeps>(deps: D, opts: ApiKeySurface
     operationId: op.wording?.apiKey?.operationId ?? op.operationId,
     summary: op.wording?.apiKey?.summary ?? op.summary,
     ...((op.wording?.apiKey?.description ?? op.description) ? { description: op.wording?.apiKey?.description ?? op.description } : {}),
-    tags: op.tags,
+    tags: op.wording?.apiKey?.tags ?? op.tags,
     security: opts.security,
     ...input(op as Operation<unknown>),
     ...(op.pathParams ? { pathParams: op.pathParams } : {}),
@@ -244,7 +246,7 @@ export function portalSurface<D>(deps: D, opts: PortalSurfaceOptions): (op: Oper
       operationId: wording?.operationId ?? portalOperationId(op.operationId),
       summary: wording?.summary ?? op.summary,
       ...(description ? { description } : {}),
-      tags: op.tags,
+      tags: wording?.tags ?? op.tags,
       pathParams: { account: opts.account, ...(op.pathParams ?? {}) },
       ...input(op as Operation<unknown>),
       before: op.idempotent ? opts.write(op.policy, `${op.method} ${op.path}`) : opts.member,

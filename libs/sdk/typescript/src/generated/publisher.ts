@@ -810,7 +810,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -824,7 +824,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed, or program not approved */
+      /** @description credential_not_allowed or insufficient_scope: demo keys; an OAuth access token without reports:read */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3816,7 +3816,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3830,7 +3830,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed */
+      /** @description credential_not_allowed or insufficient_scope: demo, test, sandbox or read_only keys; an OAuth access token without affiliate:read */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3886,7 +3886,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;

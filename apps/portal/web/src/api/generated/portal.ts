@@ -2757,7 +2757,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2771,7 +2771,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not found (not one of your accounts) */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a member of this account */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -2827,7 +2841,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -8673,7 +8687,7 @@ export interface operations {
           };
         };
       };
-      /** @description invalid_parameter, unknown_parameter or repeated_parameter: a parameter is invalid, unknown or given twice (errors names each) */
+      /** @description Invalid parameter */
       400: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -8687,7 +8701,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -8701,7 +8715,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description role_not_allowed, reauthentication_required or csrf_failed */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
       403: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -8771,7 +8785,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
