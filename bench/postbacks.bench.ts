@@ -119,7 +119,7 @@ await models.PostbackConfig.insertMany(
   }),
 );
 
-// Conversions as the lifecycle writes a new sale: its event pushed, flagged for the events feed and the outbox.
+// Conversions as the lifecycle writes a new sale: its event pushed, flagged for the events log (the postbacks read it there).
 let n = 0;
 const eventTimes = new Map<string, { at: number; publisher: string }>();
 function conversions(count: number, pick: (i: number) => string): ConversionRow[] {
@@ -146,7 +146,6 @@ function conversions(count: number, pick: (i: number) => string): ConversionRow[
       source: 'v1',
       events: [ev],
       log_pending: true,
-      outbox_since: now,
       created_at: now,
       updated_at: now,
     } as unknown as ConversionRow;

@@ -16,10 +16,10 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
 import { appendPendingEvents } from '@cw/events-feed';
 import { bookPendingSales } from '@cw/ledger';
-import { backfillRollups, compactClicks, countPendingChanges, countStoredClicks, upgradeStatsCells } from '@cw/stats';
+import { backfillRollups, compactClicks, countPendingChanges, countStoredClicks, migrateStatsFlags, upgradeStatsCells } from '@cw/stats';
 import type { Logger } from '@cw/logging';
 import { inSpan } from '@cw/telemetry';
-import { createDeliveryAgent, createDispatcher } from '@cw/postbacks';
+import { createDeliveryAgent, createDispatcher, migrateOutbox } from '@cw/postbacks';
 import { createMemorySlots, type Slots } from '@cw/ratelimit';
 import type { PlatformData } from '@cw/runtime';
 import type { UseCaseDeps } from '@cw/usecase';
@@ -128,6 +128,10 @@ export function createWorker(deps: WorkerDeps): Worker {
   const wakes = new Set<() => void>();
   let loops: Array<Promise<void>> = [];
   let upgraded: Promise<number> | undefined;
+  // The sale events' consumers read the log (docs/decisions/0070-sale-event-consumers.md): what the
+  // retired flags of an older version still hold is handled once per start (a rerun finds nothing).
+  let statsFlagsMigrated: Promise<number> | undefined;
+  let outboxMigrated: Promise<unknown> | undefined;
   /** Rounds of `name` one interval apart until stopped, the first at once or, with `pauseFirst`, after an interval. */
   const loop = async (name: string, round: () => Promise<void>, interval: number, pauseFirst = false) => {
     for (let first = true; !stopped; first = false) {
@@ -159,7 +163,18 @@ export function createWorker(deps: WorkerDeps): Worker {
       if (deps.scheduledPayoutRuns) await agenda.every(PAYOUTS_SCHEDULED_RUN_EVERY_MS, PAYOUTS_SCHEDULED_RUN_JOB);
       const slow = Math.max(every, APPEND_EVERY_MS);
       loops = [
-        loop('postback dispatch', () => dispatchRound(deps, dispatcher), every),
+        loop(
+          'postback dispatch',
+          async () => {
+            outboxMigrated ??= migrateOutbox(deps).catch((err: Error) => {
+              outboxMigrated = undefined; // tried again next round
+              throw err;
+            });
+            await outboxMigrated;
+            await dispatchRound(deps, dispatcher);
+          },
+          every,
+        ),
         loop('events append', async () => void (await appendPendingEvents(deps)), slow),
         // The ledger reads the log from its own checkpoint: approvals and reversals move balances.
         loop('ledger', async () => void (await bookPendingSales(deps)), slow),
@@ -174,6 +189,11 @@ export function createWorker(deps: WorkerDeps): Worker {
               throw err;
             });
             await upgraded;
+            statsFlagsMigrated ??= migrateStatsFlags(deps).catch((err: Error) => {
+              statsFlagsMigrated = undefined; // tried again next round
+              throw err;
+            });
+            await statsFlagsMigrated;
             await countPendingChanges(deps);
           },
           slow,

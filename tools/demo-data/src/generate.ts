@@ -14,6 +14,7 @@ import { createPublishers } from '@cw/account';
 import { formatDecimal } from '@cw/money';
 import { issueCredential, issueMerchantToken, revokeCredential } from '@cw/auth';
 import { bookLedgerEntry, commissionFor, conversionId, saleEvent } from '@cw/conversions';
+import { appendAccountEvents, moveCheckpoint } from '@cw/events-feed';
 import { storeCountedClicks } from '@cw/stats';
 import { productId, withCheckDigit } from '@cw/catalog';
 import { linkCode } from '@cw/links';
@@ -557,6 +558,11 @@ export async function generateDemoData(store: { models: Models; data: PlatformDa
         now: new Date(t - 12 * DAY),
       },
     );
+    // The history's postbacks went out at the time (its events are published): the postbacks'
+    // checkpoint starts after them, as it stood when they were made.
+    await appendAccountEvents({ data }, a.id);
+    const head = (await models.EventLogHead.findById(a.id, { last_seq: 1 }).lean<{ last_seq?: number }>())?.last_seq ?? 0;
+    await moveCheckpoint({ data }, 'postbacks', a.id, head, true);
     counts.clicks += clicks.length;
     counts.conversions += conversions.length + 2;
   }

@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { publishPendingEvents } from '@cw/postbacks';
+import { appendPendingEvents } from '@cw/events-feed';
+import { deliverLoggedEvents } from '@cw/postbacks';
 import { createApp as publisherApi } from '@cw/app-publisher-api';
 import {
   conversionOf,
@@ -225,29 +226,27 @@ describe('postback delivery at scale', () => {
     for (const r of other.received) for (const [from, to] of pauses) expect(r.at > from + 50 && r.at < to - 2).toBe(false);
   });
 
-  it('outbox pumps running side by side never take the same conversion; each event becomes one delivery', async () => {
+  it('postbacks reading the log side by side make each sale event one delivery; a status change makes its own', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push(await bed.fx.sale());
-    const results = await Promise.all(
-      [0, 1, 2].map(async () => {
-        let taken = 0;
-        for (;;) {
-          const r = await publishPendingEvents(bed.deps, { limit: 7 });
-          if (!r.taken) return taken;
-          taken += r.taken;
-        }
-      }),
-    );
-    expect(results.reduce((a, b) => a + b, 0)).toBe(ids.length);
-    expect(await bed.deps.models.Conversion.countDocuments({ _id: { $in: ids }, outbox_since: { $exists: true } })).toBe(0);
+    await appendPendingEvents(bed.deps);
+    const results = await Promise.all([0, 1, 2].map(async () => (await deliverLoggedEvents(bed.deps)).created));
+    // Readers that met on the same events upserted the same delivery ids: each delivery was created once, by one of them.
+    expect(new Set(results.flat()).size).toBe(results.flat().length);
     expect(await bed.deps.models.PostbackDelivery.countDocuments({ conversion_id: { $in: ids } })).toBe(ids.length);
-    // A status change puts the conversion back in the outbox, in the same update as its event.
+    expect(await deliverLoggedEvents(bed.deps)).toEqual({ accounts: 0, created: [] });
+    // A status change's event joins the log and becomes one more delivery of its conversion.
     const res = await request(bed.fx.tracker.callback())
       .patch(`/api/v1/track/conversions/${ids[0]}`)
       .set('Authorization', `Bearer ${bed.fx.merchantToken}`)
       .send({ status: 'approved' });
     expect(res.status).toBe(200);
-    expect(await bed.deps.models.Conversion.countDocuments({ _id: ids[0], outbox_since: { $exists: true } })).toBe(1);
+    await appendPendingEvents(bed.deps);
+    await deliverLoggedEvents(bed.deps);
+    expect((await bed.deps.models.PostbackDelivery.find({ conversion_id: ids[0] }).lean()).map((d) => d.event).sort()).toEqual([
+      'sale.approved',
+      'sale.created',
+    ]);
   });
 
   it('keeps live retry jobs bounded by due-time slots, not by the number of failing deliveries', { timeout: 60_000 }, async () => {

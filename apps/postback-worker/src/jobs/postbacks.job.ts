@@ -1,10 +1,10 @@
 /**
  * Postback delivery in the worker (docs/decisions/0023-postbacks.md):
  * - the dispatch loop, in every worker process (no job one replica holds): every interval the
- *   outbox pump (pending sale events become deliveries), the events log's other events
- *   (`deliverLoggedEvents`: payout.paid, payout.failed), then the first attempts due and the
- *   retries whose wake-up was lost; beside it, on its own timer so neither waits for the other, the
- *   events feed's appender (sale events join their account's log);
+ *   events waiting to join their account's log appended, the log's events the postbacks have not
+ *   read made deliveries (`deliverLoggedEvents`: sale.*, payout.paid, payout.failed…), then the
+ *   first attempts due and the retries whose wake-up was lost; beside it, on its own timer, the
+ *   events feed's appender for the other consumers;
  * - `postbacks:retry`, Agenda jobs that wake the retries: one job per due-time slot (data
  *   `{slot}`, unique on it), created by the failed attempts that fall in the slot, due at the slot's
  *   time; it claims every retry due by then. The live jobs stay bounded by the slots in use (about
@@ -13,7 +13,8 @@
  * job and another worker never send one attempt twice.
  */
 import type { Agenda } from 'agenda';
-import { deliverLoggedEvents, OUTBOX_BATCH, leaseMs, publishPendingEvents, retrySlot, type Dispatcher } from '@cw/postbacks';
+import { appendPendingEvents } from '@cw/events-feed';
+import { deliverLoggedEvents, leaseMs, retrySlot, type Dispatcher } from '@cw/postbacks';
 import type { PlatformData } from '@cw/runtime';
 import type { UseCaseDeps } from '@cw/usecase';
 import type { JobDefinition } from './job';
@@ -36,15 +37,19 @@ export function retryScheduler(agenda: Agenda): (at: Date) => Promise<void> {
   };
 }
 
+/** Accounts one read of the log takes (a pass takes more while its round has time). */
+const ACCOUNTS_PER_READ = 1000;
+
 /**
- * One round of the dispatch loop: pump the outbox (sale events), make the log's other events
- * (payout.paid…, the `postbacks` consumer) deliveries, launch due first attempts and lost retries.
+ * One round of the dispatch loop: events waiting for the log appended (a change whose write did
+ * not append it), the log's events made deliveries (the `postbacks` consumer), launch due first
+ * attempts and lost retries. A sale's postback thus waits at most a round after its change.
  */
 export async function dispatchRound(deps: UseCaseDeps<PlatformData>, dispatcher: Dispatcher): Promise<void> {
   // A round ends well inside a lease, so a claim it makes is never older than its lease.
   const deadline = Date.now() + leaseMs(deps);
-  while (Date.now() < deadline && (await publishPendingEvents(deps)).taken >= OUTBOX_BATCH);
-  await deliverLoggedEvents(deps);
+  await appendPendingEvents(deps);
+  while ((await deliverLoggedEvents(deps, { accounts: ACCOUNTS_PER_READ })).accounts >= ACCOUNTS_PER_READ && Date.now() < deadline);
   await dispatcher.pass('first', deadline);
   await dispatcher.pass('overdue', deadline);
 }

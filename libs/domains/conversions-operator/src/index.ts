@@ -1,8 +1,2 @@
-export {
-  operatorBackfillEvents,
-  operatorBackfillOutbox,
-  operatorChangeConversionStatus,
-  operatorListConversions,
-  operatorPruneEvents,
-} from './operator.service';
+export { operatorBackfillEvents, operatorChangeConversionStatus, operatorListConversions, operatorPruneEvents } from './operator.service';
 export type { OperatorConversionsDeps } from './operator.service';

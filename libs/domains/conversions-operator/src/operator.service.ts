@@ -59,18 +59,6 @@ export const operatorChangeConversionStatus = operatorUseCase(
   },
 );
 
-/** From a version before postbacks scaled out: conversions with unpublished sale events go in the outbox (safe to repeat). */
-export const operatorBackfillOutbox = operatorUseCase('admin', async function operatorBackfillOutbox(deps: OperatorConversionsDeps, operator) {
-  const conversions = (
-    await own(deps).Conversion.updateMany(
-      { outbox_since: { $exists: false }, events: { $elemMatch: { published_at: null } } },
-      { $set: { outbox_since: new Date() } },
-    )
-  ).modifiedCount;
-  await recordOperatorAct(deps.data.audit, operator, 'conversions_backfilled', { outbox: conversions });
-  return { conversions };
-});
-
 /** Puts the sale events of conversions from before the events feed existed into it (logged ones are skipped). */
 export const operatorBackfillEvents = operatorUseCase('admin', async function operatorBackfillEvents(deps: OperatorConversionsDeps, operator) {
   const flagged = (await own(deps).Conversion.updateMany({ source: 'v1', 'events.0': { $exists: true } }, { $set: { log_pending: true } })).modifiedCount;

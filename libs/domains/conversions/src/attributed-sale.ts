@@ -2,7 +2,7 @@
  * A sale whose attribution is already decided (a merchant-accepted missing-sale inquiry; the
  * channels that are not a click id): created once per (merchant, order id) exactly as the intake
  * creates one (the same deterministic id, commission from the program's terms, the
- * `sale.created` event in the outbox, the log's and the outbox's flags), with
+ * `sale.created` event and the log's flag), with
  * its `channel`. No cookie window: whoever decided the attribution decided it.
  */
 import { ApiError } from '@cw/errors';
@@ -64,7 +64,6 @@ export async function recordAttributedSale(
     source: 'v1' as const,
     events: [saleEvent('sale.created', now)],
     log_pending: true,
-    outbox_since: now,
     created_at: now,
     updated_at: now,
   };

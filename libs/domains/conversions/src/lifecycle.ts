@@ -2,12 +2,11 @@
  * The conversion lifecycle, the one place statuses change. A merchant reports a sale on a click
  * (created `pending`); the merchant or an operator approves or declines it; an approved sale can
  * be reversed (declined). Each change and its event are one atomic single-document update (the
- * event is pushed into the conversion's outbox with the new status, guarded by the old status),
- * so no event is lost or doubled, even under concurrent changes; the same update flags the
- * conversion for the events log (`log_pending`, @cw/events-feed) and for the postback outbox
- * (`outbox_since`, the oldest unpublished event's time, which the outbox's index is on). The log's
- * consumers (the stats read model, the ledger) read the change from it, each from its own
- * checkpoint; the write then hands the account to the data's port (`conversionChanged`: its events
+ * event is pushed into the conversion with the new status, guarded by the old status), so no
+ * event is lost or doubled, even under concurrent changes; the same update flags the conversion for
+ * the events log (`log_pending`, @cw/events-feed), its only flag. The log's consumers (the stats
+ * read model, the postbacks, the ledger) read the change from it, each from its own checkpoint
+ * (docs/decisions/0070-sale-event-consumers.md); the write then hands the account to the data's port (`conversionChanged`: its events
  * appended and counted at once, docs/decisions/0046-stats-read-contract.md; this module never
  * imports the stats model). Ledger entries (bonuses, corrections) are booked approved and emit no
  * sale event (the stats count them as not counted yet: no `stats_key`).
@@ -125,7 +124,6 @@ export async function recordClickSale(
     source: 'v1' as const,
     events: [saleEvent('sale.created', now)],
     log_pending: true,
-    outbox_since: now,
     created_at: now,
     updated_at: now,
   };
@@ -199,7 +197,6 @@ export async function changeStatus(
       { ...scope, status: current.status },
       {
         $set: { status: to, updated_at: now, log_pending: true, ...(event === 'sale.reversed' ? { reversed: true } : {}) },
-        $min: { outbox_since: now },
         $push: { events: saleEvent(event, now) },
       },
       { returnDocument: 'after' },

@@ -16,8 +16,8 @@
  * - `stats`: moves each conversion a sale event is about from the state the stats read model counts
  *   it in to its current state (@cw/stats `countAccountChanges`); the write path runs it for the
  *   written account right after the change, the worker's pass for the rest.
- * - `postbacks`: turns the events that are not sale events (`payout.*`…) into postback deliveries
- *   (@cw/postbacks `deliverLoggedEvents`); sale events keep the conversions' outbox.
+ * - `postbacks`: turns every event (sale events, `payout.*`…) into postback deliveries
+ *   (@cw/postbacks `deliverLoggedEvents`).
  */
 import { own, type EventsFeedDeps } from './deps';
 
@@ -41,6 +41,8 @@ export interface ConsumedEvent {
   body: string;
   /** Sale events logged since the log kept it: their conversion (else read from the body's `conversion.id`). */
   conversion_id?: string;
+  /** Sale events made with tracing on: the traceparent of the request that made them. */
+  traceparent?: string;
 }
 
 interface Head {
@@ -91,7 +93,7 @@ export async function consumeAccountEvents(
     const events = await own(deps)
       .SaleEvent.find(
         { publisher_id: publisherId, seq, ...(opts.except ? { type: { $not: opts.except } } : {}) },
-        { _id: 0, seq: 1, type: 1, body: 1, conversion_id: 1 },
+        { _id: 0, seq: 1, type: 1, body: 1, conversion_id: 1, traceparent: 1 },
       )
       .sort({ seq: 1 })
       .limit(batch)
@@ -128,7 +130,7 @@ export async function eventsAfterCheckpoint(
 ): Promise<{ after: number; events: ConsumedEvent[] }> {
   const after = await consumerCheckpoint(deps, consumer, publisherId);
   const events = await own(deps)
-    .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { _id: 0, seq: 1, type: 1, body: 1, conversion_id: 1 })
+    .SaleEvent.find({ publisher_id: publisherId, seq: { $gt: after } }, { _id: 0, seq: 1, type: 1, body: 1, conversion_id: 1, traceparent: 1 })
     .sort({ seq: 1 })
     .limit(limit)
     .lean<ConsumedEvent[]>();

@@ -74,6 +74,7 @@ interface FreshEvent {
   _id: string;
   type: string;
   conversion_id?: string;
+  traceparent?: string;
   body: () => string;
   created_at: Date;
 }
@@ -106,6 +107,7 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
           _id: e._id,
           type: e.type,
           conversion_id: c._id,
+          ...(e.traceparent ? { traceparent: e.traceparent } : {}),
           body: () => JSON.stringify(saleEventBody(c, e, c.campaign_id !== undefined ? names.get(c.campaign_id) : undefined)),
           created_at: e.created_at,
         })),
@@ -130,6 +132,7 @@ async function appendStep(deps: Deps, publisherId: string): Promise<{ appended: 
         seq: ++seq,
         type: e.type,
         ...(e.conversion_id !== undefined ? { conversion_id: e.conversion_id } : {}),
+        ...(e.traceparent !== undefined ? { traceparent: e.traceparent } : {}),
         body: e.body(),
         created_at: e.created_at,
         logged_at: loggedAt,

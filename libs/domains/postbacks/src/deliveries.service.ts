@@ -1,7 +1,7 @@
 /**
  * Deliveries as the publisher sees them: the delivery log (`GET /postback/deliveries/`),
- * redelivery, and the signed test event. The outbox pump is ./outbox.ts, the dispatcher that sends
- * them ./dispatch.ts.
+ * redelivery, and the signed test event. Deliveries are made from the events log by
+ * ./log-consumer.ts, the dispatcher that sends them is ./dispatch.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { Agent } from 'undici';
@@ -11,7 +11,7 @@ import { type ConversionRecord } from '@cw/conversions';
 import { EVENT_TYPES, saleEventBody } from '@cw/events-feed';
 import { useCase, CURSOR_PAGING, pageSizeInput, pageWindow, type InputOf, type ListSort } from '@cw/usecase';
 import { attemptNow, type ConfigRow, type DeliveryRow } from './dispatch';
-import { deliveryIdOf } from './outbox';
+import { deliveryIdOf } from './delivery-id';
 import { expiresAt } from './retention';
 import { own, type PostbacksDeps } from './deps';
 

@@ -1,27 +1,26 @@
 /**
  * Postbacks as a consumer of the events log (@cw/events-feed, checkpoint `postbacks`): every event
- * that is not a sale event (`payout.paid`, `payout.failed`, and whatever other domains add through
- * the feed's event-source port) becomes one delivery per subscribed configuration, with the stable
- * id `deliveryIdOf(event, configuration)` and the event's logged body, then goes out through the
- * same dispatcher as sale events (signing, `X-CW-Event`, retries, breaker, delivery log). Sale
- * events are skipped by the log's query: they keep the conversions' outbox (./outbox.ts).
+ * of an account (sale events, `payout.paid`, `payout.failed`, and whatever other domains add
+ * through the feed's event-source port) becomes one delivery per subscribed configuration, with
+ * the stable id `deliveryIdOf(event, configuration)` and the event's logged body, then goes out
+ * through the dispatcher (signing, `X-CW-Event`, retries, breaker, delivery log). A sale event's
+ * delivery also names its conversion and, with tracing on, the traceparent of the request that made
+ * it (its attempts are spans of that trace).
  *
  * Exactly once: a crash after the upserts and before the checkpoint moved reads those events again
  * and upserts the same ids (`$setOnInsert`: nothing doubled); the checkpoint moves only after the
  * deliveries exist (nothing lost). An event reaches the configuration as it is when the event is
  * read: subscribed then, delivered; not subscribed then, never (a later subscription does not
- * replay older events, as with sale events).
+ * replay older events). The sale events of databases from before this consumer read them (the
+ * conversions' outbox) are delivered once by the migration (./outbox-migration.ts), under the same ids.
  */
 import { accountsBehind, consumeAccountEvents, type ConsumedEvent } from '@cw/events-feed';
 import type { ConfigRow } from './dispatch';
-import { deliveryIdOf } from './outbox';
+import { deliveryIdOf } from './delivery-id';
 import { expiresAt } from './retention';
 import { own, type PostbacksDeps } from './deps';
 
 type Deps = Pick<PostbacksDeps, 'data' | 'config'>;
-
-/** Sale events: delivered from the conversions' outbox, skipped here. */
-const SALE_EVENTS = /^sale\./;
 
 async function deliverEvents(deps: Deps, publisherId: string, events: ConsumedEvent[], now: Date, created: string[]): Promise<void> {
   const config = await own(deps).PostbackConfig.findById(publisherId).lean<ConfigRow>();
@@ -38,6 +37,8 @@ async function deliverEvents(deps: Deps, publisherId: string, events: ConsumedEv
         publisher_id: publisherId,
         event_id: body.id,
         event: e.type,
+        ...(e.conversion_id ? { conversion_id: e.conversion_id } : {}),
+        ...(e.traceparent ? { traceparent: e.traceparent } : {}),
         body: e.body,
         status: 'pending',
         attempts: 0,
@@ -58,14 +59,12 @@ async function deliverEvents(deps: Deps, publisherId: string, events: ConsumedEv
 
 /**
  * One pass (every worker's dispatch round): the accounts whose log has events postbacks have not
- * read, their events that are not sale events made deliveries. Returns the deliveries created.
+ * read, their events made deliveries. Returns the accounts read and the deliveries created.
  */
 export async function deliverLoggedEvents(deps: Deps, opts: { accounts?: number; now?: Date } = {}): Promise<{ accounts: number; created: string[] }> {
   const accounts = await accountsBehind(deps, 'postbacks', opts.accounts ?? 1000);
   const created: string[] = [];
   for (const publisherId of accounts)
-    await consumeAccountEvents(deps, 'postbacks', publisherId, (events) => deliverEvents(deps, publisherId, events, opts.now ?? new Date(), created), {
-      except: SALE_EVENTS,
-    });
+    await consumeAccountEvents(deps, 'postbacks', publisherId, (events) => deliverEvents(deps, publisherId, events, opts.now ?? new Date(), created));
   return { accounts: accounts.length, created };
 }

@@ -1,6 +1,7 @@
 /**
  * The network's operators acting on postbacks (the admin CLI, the portal's operator area): support
- * reads deliveries; admin redelivers, reseals the stored signing secrets and backfills expiries.
+ * reads deliveries; admin redelivers, reseals the stored signing secrets, backfills expiries and
+ * delivers what the retired conversions' outbox still holds.
  * Every act is recorded in the audit log (never a secret, never a full postback URL).
  */
 import { recordOperatorAct } from '@cw/audit';
@@ -9,6 +10,7 @@ import { operatorUseCase } from '@cw/usecase';
 import type { DeliveryRow } from './dispatch';
 import { deliveryView, redeliverOf } from './deliveries.service';
 import { own, type PostbacksDeps } from './deps';
+import { migrateOutbox } from './outbox-migration';
 import { open, seal, sealedWithOlderKey, type SealedSecret } from './secret-box';
 
 type Progress = (done: number, total: number) => void;
@@ -77,6 +79,17 @@ export const operatorResealSecrets = operatorUseCase(
     return { key: keys.current.id, postbacks: total, resealed };
   },
 );
+
+/**
+ * From a version before the postbacks read sale events from the events log: the events the
+ * conversions' outbox still holds made deliveries, the outbox flags removed (./outbox-migration.ts;
+ * the worker also runs it at start; safe to repeat).
+ */
+export const operatorMigrateOutbox = operatorUseCase('admin', async function operatorMigrateOutbox(deps: PostbacksDeps, operator) {
+  const r = await migrateOutbox(deps);
+  await recordOperatorAct(deps.data.audit, operator, 'conversions_backfilled', { outbox: r.conversions });
+  return r;
+});
 
 /** Gives deliveries from before retention by outcome their expiry (safe to repeat). */
 export const operatorBackfillDeliveries = operatorUseCase('admin', async function operatorBackfillDeliveries(deps: PostbacksDeps, operator) {

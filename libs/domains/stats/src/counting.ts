@@ -172,6 +172,11 @@ export async function prepareCount(deps: Deps, publisherId: string): Promise<Pre
     if (through > after) await moveCheckpoint(deps, 'stats', publisherId, through, false);
     return null;
   }
+  return { ...(await storeMoves(deps, publisherId, moving)), through, caughtUp };
+}
+
+/** Stores the transaction that moves these conversions from their counted states to their current ones. */
+async function storeMoves(deps: Deps, publisherId: string, moving: PendingConversion[]): Promise<Omit<PreparedCount, 'through' | 'caughtUp'>> {
   const incs = new Increments();
   const conversions: TxnConversion[] = moving.map((c) => {
     const key = stateKey(c);
@@ -190,7 +195,7 @@ export async function prepareCount(deps: Deps, publisherId: string): Promise<Pre
     lease_until: new Date(now.getTime() + TXN_LEASE_MS),
     created_at: now,
   });
-  return { txnId, conversions, incs: stored, through, caughtUp };
+  return { txnId, conversions, incs: stored };
 }
 
 /** One batch counted: its transaction stored and applied, then the checkpoint moved past its events. */
@@ -483,6 +488,59 @@ export async function recoverClickBatches(deps: Deps, now = new Date()): Promise
     n += clicks;
   }
   return n;
+}
+
+/**
+ * From a version before the stats read the events log (docs/decisions/0070-sale-event-consumers.md):
+ * conversions still flagged `stats_pending` (changes written then and not counted when the new
+ * version started; a field the schema no longer has, read through the driver) are counted once,
+ * each moved from the state it is counted in to its current one under its account's stats lease
+ * (one counted already in its current state moves nothing), then unflagged. The worker runs it at
+ * start; safe to repeat and to run on several workers at once. Answers the conversions it unflagged.
+ */
+export async function migrateStatsFlags(deps: Deps): Promise<number> {
+  const flagged = { stats_pending: { $exists: true } };
+  const Conversion = own(deps).Conversion;
+  let done = 0;
+  for (;;) {
+    const accounts = ((await Conversion.collection.distinct('publisher_id', flagged)) as string[]).slice(0, 100);
+    if (!accounts.length) return done;
+    let moved = 0;
+    for (const publisherId of accounts)
+      moved +=
+        (await withAccountLease(
+          deps,
+          publisherId,
+          'stats',
+          ACCOUNT_LEASE_MS,
+          async () => {
+            await recoverAccount(deps, publisherId);
+            let n = 0;
+            for (;;) {
+              const ids = (
+                await Conversion.collection
+                  .find({ ...flagged, publisher_id: publisherId }, { projection: { _id: 1 } })
+                  .limit(BATCH)
+                  .toArray()
+              ).map((r) => String(r._id));
+              if (!ids.length) return n;
+              const rows = await Conversion.find({ _id: { $in: ids } }, COUNTED_FIELDS).lean<PendingConversion[]>();
+              const moving = rows.filter((c) => c.stats_key !== stateKey(c));
+              if (moving.length) {
+                const txn = await storeMoves(deps, publisherId, moving);
+                await finishConversions(deps, txn.txnId, txn.conversions, txn.incs);
+              }
+              // Counted in their current state now: unflagged (a change since has its event in the log).
+              await Conversion.collection.updateMany({ _id: { $in: ids as never[] } }, { $unset: { stats_pending: '' } });
+              n += ids.length;
+            }
+          },
+          { waitMs: 60_000 },
+        )) ?? 0;
+    done += moved;
+    // Every account's lease stayed taken: the next start (or pass) goes on.
+    if (!moved) return done;
+  }
 }
 
 /** The applier's steps one by one, for what composes them differently (the crash tests, the rebuild). */

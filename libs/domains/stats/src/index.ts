@@ -3,6 +3,7 @@ export {
   countPendingChanges,
   countStoredClicks,
   countWrittenChanges,
+  migrateStatsFlags,
   recoverClickBatches,
   STATS_STEPS,
   storeClicks,

@@ -6,18 +6,18 @@ import { Cluster, Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadTestTargets } from '@cw/config';
-import { conversionsDomain, type ConversionsData } from '@cw/conversions';
+import { eventsFeedDomain, type EventsFeedData } from '@cw/events-feed';
 import { postbacksDomain, type PostbacksData } from '@cw/postbacks';
 import { openDomain, startTestDatabase, type TestDatabase } from '@cw-tools/test-engine';
 import { registerOperatorMetrics } from './operator-metrics';
 
 // Not @cw-tools/testing: it builds on this lib. The metrics read the database's pool and two domains.
 let engine: TestDatabase;
-let data: { conversions: ConversionsData; postbacks: PostbacksData };
+let data: { eventsFeed: EventsFeedData; postbacks: PostbacksData };
 
 beforeAll(async () => {
   engine = await startTestDatabase();
-  data = { conversions: await openDomain(engine, conversionsDomain), postbacks: await openDomain(engine, postbacksDomain) };
+  data = { eventsFeed: await openDomain(engine, eventsFeedDomain), postbacks: await openDomain(engine, postbacksDomain) };
 }, 60_000);
 afterAll(() => engine?.stop());
 const redisUrl = () => loadTestTargets().redisUrl;

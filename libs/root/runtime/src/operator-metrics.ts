@@ -15,7 +15,7 @@ const SCRAPE_QUERY_MS = 1_000;
 
 export function registerOperatorMetrics(
   registry: Registry,
-  deps: { db: Database; data: Pick<PlatformData, 'conversions' | 'postbacks'>; redis?: Redis | Cluster },
+  deps: { db: Database; data: Pick<PlatformData, 'eventsFeed' | 'postbacks'>; redis?: Redis | Cluster },
 ): void {
   const pool = deps.db.pool;
   new Gauge({
@@ -70,10 +70,10 @@ export function registerOperatorMetrics(
   });
   new Gauge({
     name: 'outbox_oldest_pending_seconds',
-    help: 'Age of the oldest sale event not yet turned into deliveries (0: none waiting; -1: not measured)',
+    help: 'Age of the oldest event of the log (sale events, payout events) not yet turned into postback deliveries (0: none waiting; -1: not measured)',
     registers: [registry],
     async collect() {
-      const oldest = await deps.data.conversions.oldestOutboxEvent(SCRAPE_QUERY_MS).catch(() => undefined);
+      const oldest = await deps.data.eventsFeed.oldestUnread('postbacks', SCRAPE_QUERY_MS).catch(() => undefined);
       if (oldest === undefined) return void this.set(-1);
       this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
     },

@@ -1,6 +1,5 @@
 /** Postback deliveries and signing secrets: through the postbacks lib's operator use cases (audited). */
-import { operatorBackfillOutbox } from '@cw/conversions-operator';
-import { operatorBackfillDeliveries, operatorListDeliveries, operatorRedeliver, operatorResealSecrets } from '@cw/postbacks';
+import { operatorBackfillDeliveries, operatorListDeliveries, operatorMigrateOutbox, operatorRedeliver, operatorResealSecrets } from '@cw/postbacks';
 import { choice, int, mustPublisher, str, UsageError, type CommandSpec } from './shared';
 
 export const POSTBACKS_COMMANDS: Record<string, CommandSpec> = {
@@ -25,12 +24,12 @@ export const POSTBACKS_COMMANDS: Record<string, CommandSpec> = {
   },
   'postback:backfill': {
     summary:
-      'From a version before postbacks scaled out: put conversions with unpublished sale events in the outbox, and give deliveries their expiry by outcome (safe to repeat)',
+      'From an older version: deliver the sale events the retired conversions outbox still holds (then unflag them), and give deliveries their expiry by outcome (safe to repeat)',
     options: {},
     run: async (deps) => {
-      const { conversions } = await operatorBackfillOutbox(deps, deps.operator);
+      const outbox = await operatorMigrateOutbox(deps, deps.operator);
       const { deliveries } = await operatorBackfillDeliveries(deps, deps.operator);
-      return { conversions, deliveries };
+      return { conversions: outbox.conversions, deliveries: outbox.deliveries + deliveries };
     },
   },
   'postback:redeliver': {

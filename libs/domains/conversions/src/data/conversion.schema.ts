@@ -15,9 +15,10 @@ export const SALE_EVENT_TYPES = ['sale.created', 'sale.approved', 'sale.declined
 export type SaleEventType = (typeof SALE_EVENT_TYPES)[number];
 
 /**
- * The outbox: each status change pushes its event in the same single-document update that
- * changes the status, so a change and its event are never apart. The postback worker publishes
- * pending events and stamps `published_at`.
+ * A sale's events: each status change pushes its event in the same single-document update that
+ * changes the status, so a change and its event are never apart; the events log takes them from
+ * here (`log_pending`) and its consumers read them there. `published_at` is the retired outbox's
+ * stamp (null on events it never published; the outbox migration of @cw/postbacks reads it).
  */
 const saleEventSchema = new Schema(
   {
@@ -67,14 +68,6 @@ export const conversionSchema = new Schema(
     events: { type: [saleEventSchema], default: [] },
     /** Set in the same update that pushes an event; cleared once every event is in the events feed (sale_events). */
     log_pending: { type: Boolean },
-    /**
-     * The postback outbox: when the oldest event not yet turned into deliveries was pushed (set with
-     * `$min` in the same update that pushes an event; unset once every event is published).
-     */
-    outbox_since: { type: Date },
-    /** Which outbox pump holds this conversion's events, and until when (pumps on several workers never take the same rows). */
-    outbox_claim: { type: String },
-    outbox_claim_until: { type: Date },
     /** Network bookings (`source: ledger`) not yet booked in the ledger as corrections. */
     ledger_pending: { type: Boolean },
     /**
@@ -96,7 +89,7 @@ conversionSchema.index({ publisher_id: 1, subid: 1, occurred_at: -1, _id: 1 });
 conversionSchema.index({ publisher_id: 1, channel: 1, occurred_at: -1, _id: 1 });
 conversionSchema.index({ publisher_id: 1, status: 1 });
 conversionSchema.index({ publisher_id: 1, updated_at: 1 });
-// The postback outbox, oldest first: only conversions with unpublished events are in it.
+// The retired postback outbox (its migration, @cw/postbacks outbox-migration.ts, reads what is left): only conversions still flagged.
 conversionSchema.index({ outbox_since: 1 }, { partialFilterExpression: { outbox_since: { $exists: true } } });
 // The events feed's appender: conversions with events not yet logged, by account.
 conversionSchema.index({ log_pending: 1, publisher_id: 1 }, { partialFilterExpression: { log_pending: true } });

@@ -20,9 +20,6 @@ export interface ConversionsModels {
 
 const { DomainHandle, open } = modelVault<ConversionsModels>('conversions');
 
-/** The outbox free for a pump to claim at `now`: no claim, or a claim whose lease ended. */
-const freeAt = (now: Date) => ({ $or: [{ outbox_claim_until: null }, { outbox_claim_until: { $lte: now } }] });
-
 /**
  * The port the lifecycle calls right after a conversion change commits: appends the account's
  * events to the log and counts them into the stats read model (or leaves them to the stats lease's
@@ -102,58 +99,23 @@ export class ConversionsData extends DomainHandle {
   }
 
   /**
-   * The outbox (sale events not yet turned into deliveries, kept inside each conversion): claims up
-   * to `limit` conversions, oldest event first, under `claim` until `until`, and answers those this
-   * claim holds (a pump that died is taken over after its lease).
+   * Conversions a version before the events log's postbacks consumer left in its outbox (flagged
+   * `outbox_since`, a field the schema no longer has: read through the driver), at most `limit`, with
+   * their events: the outbox migration (@cw/postbacks) delivers their unpublished ones.
    */
-  async claimOutbox(claim: string, limit: number, until: Date, now: Date): Promise<ConversionRecord[]> {
-    const ids = (
-      await open(this)
-        .Conversion.find({ outbox_since: { $exists: true }, ...freeAt(now) }, { _id: 1 })
-        .sort({ outbox_since: 1 })
-        .limit(limit)
-        .lean<Array<{ _id: string }>>()
-    ).map((r) => r._id);
-    if (!ids.length) return [];
-    await open(this).Conversion.updateMany({ _id: { $in: ids }, ...freeAt(now) }, { $set: { outbox_claim: claim, outbox_claim_until: until } });
-    return open(this)
-      .Conversion.find({ _id: { $in: ids }, outbox_claim: claim })
-      .lean<ConversionRecord[]>();
+  async legacyOutbox(limit: number): Promise<ConversionRecord[]> {
+    return (await open(this)
+      .Conversion.collection.find({ outbox_since: { $exists: true } })
+      .limit(limit)
+      .toArray()) as unknown as ConversionRecord[];
   }
 
-  /**
-   * Marks these events published, then takes the claimed conversions out of the outbox when no event
-   * arrived since they were read (their event count unchanged); otherwise only the claim goes.
-   */
-  async publishedOutbox(claim: string, rows: ConversionRecord[], published: Array<{ conversion: string; event: string }>, now: Date): Promise<void> {
-    if (published.length)
-      await open(this).Conversion.bulkWrite(
-        published.map((p) => ({ updateOne: { filter: { _id: p.conversion, 'events._id': p.event }, update: { $set: { 'events.$.published_at': now } } } })),
-        { ordered: false },
-      );
-    await open(this).Conversion.bulkWrite(
-      rows.flatMap((c) => [
-        {
-          updateOne: {
-            filter: { _id: c._id, outbox_claim: claim, events: { $size: c.events.length } },
-            update: { $unset: { outbox_since: '', outbox_claim: '', outbox_claim_until: '' } },
-          },
-        },
-        { updateOne: { filter: { _id: c._id, outbox_claim: claim }, update: { $unset: { outbox_claim: '', outbox_claim_until: '' } } } },
-      ]),
-      { ordered: true },
+  /** The outbox migration delivered these conversions' events: their outbox flags go. */
+  async legacyOutboxDone(ids: string[]): Promise<void> {
+    await open(this).Conversion.collection.updateMany(
+      { _id: { $in: ids as never[] } },
+      { $unset: { outbox_since: '', outbox_claim: '', outbox_claim_until: '' } },
     );
-  }
-
-  /** When the oldest event still in the outbox happened (null: none waiting). */
-  async oldestOutboxEvent(maxTimeMs: number): Promise<Date | null> {
-    // The outbox index holds only conversions with unpublished events, oldest first.
-    const row = await open(this)
-      .Conversion.findOne({ outbox_since: { $exists: true } }, { outbox_since: 1 })
-      .sort({ outbox_since: 1 })
-      .maxTimeMS(maxTimeMs)
-      .lean<{ outbox_since: Date }>();
-    return row ? new Date(row.outbox_since) : null;
   }
 }
 

@@ -28,6 +28,26 @@ export class EventsFeedData extends DomainHandle {
   eventSources(): readonly EventSource[] {
     return this.sources;
   }
+
+  /**
+   * When the oldest logged event a consumer has not read was made, over the accounts it is behind on
+   * (at most `accounts` of them; null: none waiting): the operator's measure of its lag (postbacks:
+   * `outbox_oldest_pending_seconds`). Events not logged yet are not in it (the dispatch round appends them first).
+   */
+  async oldestUnread(consumer: string, maxTimeMs: number, accounts = 200): Promise<Date | null> {
+    const heads = await open(this)
+      .EventLogHead.find({ [`behind.${consumer}`]: true }, { consumed: 1 })
+      .limit(accounts)
+      .maxTimeMS(maxTimeMs)
+      .lean<Array<{ _id: string; consumed?: Record<string, number> }>>();
+    if (!heads.length) return null;
+    const first = await open(this)
+      .SaleEvent.findOne({ $or: heads.map((h) => ({ publisher_id: h._id, seq: (h.consumed?.[consumer] ?? 0) + 1 })) }, { created_at: 1 })
+      .sort({ created_at: 1 })
+      .maxTimeMS(maxTimeMs)
+      .lean<{ created_at: Date }>();
+    return first ? new Date(first.created_at) : null;
+  }
 }
 
 /** The feed's models, for this lib and the reports (a conversion's detail shows when each event was logged); no other lib. */

@@ -16,6 +16,8 @@ export const saleEventLogSchema = new Schema(
     type: { type: String, required: true },
     /** Sale events: their conversion; other domains' events have none. */
     conversion_id: { type: String },
+    /** Sale events made with tracing on: the W3C traceparent of the request that made them (their postbacks' parent span). */
+    traceparent: { type: String },
     /** The postback body (JSON), as of the event. */
     body: { type: String, required: true },
     created_at: { type: Date, required: true },
