@@ -6,17 +6,8 @@
  */
 import type { Middleware } from 'koa';
 import { authorize } from '@cw/auth';
-import { LIST_CONVERSIONS_INPUT } from '@cw/conversions';
 import { eventRoutes, EVENTS_POLICY, latestEventCursor } from '@cw/events-feed';
-import {
-  CONVERSION_COLUMNS,
-  CONVERSION_DETAIL_SCHEMA,
-  CONVERSION_PAGE_SCHEMA,
-  CONVERSIONS_EXPORT_INPUT,
-  exportConversions,
-  getConversion,
-  listConversions,
-} from '@cw/reports';
+import { CONVERSION_COLUMNS, CONVERSION_DETAIL_SCHEMA, CONVERSIONS_EXPORT_INPUT, exportConversions, getConversion, LIST_CONVERSIONS } from '@cw/reports';
 import { route, sendDelimited, type RouteSpec } from '@cw/http';
 import { LIST_CLICKS } from '@cw/links';
 import { memberOf, principalIn, spendPortalBudget, type PortalDeps } from '../portal-context';
@@ -40,25 +31,7 @@ export function activityRoutes(deps: PortalDeps): RouteSpec[] {
     await next();
   };
   return [
-    route({
-      method: 'GET',
-      path: '/accounts/:account/conversions',
-      operationId: 'listPortalConversions',
-      summary: 'Conversions, newest first, with the sub-ID rollup of the filtered set (as GET /api/v1/publisher/conversions/)',
-      description: 'date_from/date_to are inclusive UTC days of occurred_at. Follow `next_cursor` with the same filters for the next page.',
-      tags: ['Activity'],
-      pathParams: ACCOUNT,
-      query: LIST_CONVERSIONS_INPUT,
-      before: member,
-      responses: {
-        200: { description: 'Page envelope of conversions plus subid_rollup', schema: CONVERSION_PAGE_SCHEMA },
-        400: E('Invalid parameter'),
-        ...ERRORS,
-      },
-      handler: async (ctx, { query }) => {
-        ctx.body = await listConversions(deps, principalIn(ctx), query);
-      },
-    }),
+    ...memberRoutes(deps, [LIST_CONVERSIONS]),
     // Before `conversions/:id`, which would take "export" for an id.
     route({
       method: 'GET',

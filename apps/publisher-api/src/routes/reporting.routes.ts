@@ -1,10 +1,11 @@
 import { principalOf, requirePolicy } from '@cw/auth';
-import { LIST_CONVERSIONS_INPUT, REPORT_INPUT } from '@cw/conversions';
+import { REPORT_INPUT } from '@cw/conversions';
 import { eventRoutes, EVENTS_POLICY } from '@cw/events-feed';
-import { CONVERSION_PAGE_SCHEMA, conversionReport, listConversions, REPORT_SCHEMA } from '@cw/reports';
+import { conversionReport, LIST_CONVERSIONS, REPORT_SCHEMA } from '@cw/reports';
 import { route, type RouteSpec } from '@cw/http';
 import { API_KEY_SECURITY } from '@cw/runtime';
 import type { PublisherApiDeps } from '../deps';
+import { apiKeyRoutes } from '../surface';
 
 const ERRORS = {
   400: { description: 'Invalid parameter' },
@@ -22,21 +23,7 @@ export function reportingRoutes(deps: PublisherApiDeps): RouteSpec[] {
       accountOf: (ctx) => principalOf(ctx).publisher._id,
       errors: ERRORS,
     }),
-    route({
-      method: 'GET',
-      path: '/conversions',
-      operationId: 'listConversions',
-      summary: 'Your conversions, newest first, with a sub-ID rollup of the filtered set',
-      description: 'date_from/date_to are inclusive UTC days of occurred_at; updated_since for incremental sync.',
-      tags: ['Reporting'],
-      security: API_KEY_SECURITY,
-      query: LIST_CONVERSIONS_INPUT,
-      before: [requirePolicy(deps, listConversions.policy)],
-      responses: { 200: { description: 'Page envelope of conversions plus subid_rollup', schema: CONVERSION_PAGE_SCHEMA }, ...ERRORS },
-      handler: async (ctx, { query }) => {
-        ctx.body = await listConversions(deps, principalOf(ctx), query);
-      },
-    }),
+    ...apiKeyRoutes(deps, [LIST_CONVERSIONS]),
     route({
       method: 'GET',
       path: '/reports',

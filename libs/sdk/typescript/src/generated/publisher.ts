@@ -1379,7 +1379,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not authenticated */
+      /** @description not_authenticated: no credential, or an unknown, revoked or expired one */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -1393,7 +1393,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Credential not allowed (demo keys) */
+      /** @description credential_not_allowed or insufficient_scope: demo keys; an OAuth access token without reports:read */
       403: {
         headers: {
           'RateLimit-Limit'?: string;

@@ -3648,7 +3648,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not signed in */
+      /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3662,7 +3662,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not found (not one of your accounts) */
+      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
+      403: {
+        headers: {
+          'RateLimit-Limit'?: string;
+          'RateLimit-Policy'?: string;
+          'RateLimit-Remaining'?: string;
+          'RateLimit-Reset'?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a member of this account */
       404: {
         headers: {
           'RateLimit-Limit'?: string;
@@ -3718,7 +3732,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description service_unavailable: a dependency (database, rate-limit store) is unavailable or over its time budget; retry later */
+      /** @description Unavailable */
       503: {
         headers: {
           'RateLimit-Limit'?: string;
