@@ -152,9 +152,8 @@ function standardErrors(op: Operation<unknown>, surface: 'apiKey' | 'portal'): R
         ? 'not_authenticated: no session (or an API credential, which the portal does not take)'
         : 'not_authenticated: no credential, or an unknown, revoked or expired one',
   };
+  // Only where the policy can refuse: a read every member of the account may make documents no 403.
   if (forbidden.length) errors[403] = { description: described(forbidden) };
-  // Documented on every portal operation (as before operations were declared once), though a policy that refuses no member never answers it.
-  else if (surface === 'portal') errors[403] = { description: 'forbidden: never under this operation’s policy (every member of the account may call it)' };
   if (surface === 'portal') errors[404] = { description: 'Not a member of this account' };
   if (op.idempotent) errors[409] = { description: 'Idempotency-Key reused with another body, or in use' };
   errors[429] = { description: 'Rate limited' };

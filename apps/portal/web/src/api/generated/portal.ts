@@ -2771,20 +2771,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not a member of this account */
       404: {
         headers: {
@@ -3224,20 +3210,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not a member of this account */
       404: {
         headers: {
@@ -3650,20 +3622,6 @@ export interface operations {
       };
       /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
         headers: {
           'RateLimit-Limit'?: string;
           'RateLimit-Policy'?: string;
@@ -4753,20 +4711,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not a member of this account */
       404: {
         headers: {
@@ -5422,20 +5366,6 @@ export interface operations {
       };
       /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
         headers: {
           'RateLimit-Limit'?: string;
           'RateLimit-Policy'?: string;
@@ -6607,20 +6537,6 @@ export interface operations {
       };
       /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
         headers: {
           'RateLimit-Limit'?: string;
           'RateLimit-Policy'?: string;
@@ -8717,20 +8633,6 @@ export interface operations {
       };
       /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
         headers: {
           'RateLimit-Limit'?: string;
           'RateLimit-Policy'?: string;
@@ -11489,20 +11391,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not a member of this account */
       404: {
         headers: {
@@ -11940,20 +11828,6 @@ export interface operations {
       };
       /** @description not_authenticated: no session (or an API credential, which the portal does not take) */
       401: {
-        headers: {
-          'RateLimit-Limit'?: string;
-          'RateLimit-Policy'?: string;
-          'RateLimit-Remaining'?: string;
-          'RateLimit-Reset'?: string;
-          'X-Request-Id'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description forbidden: never under this operation’s policy (every member of the account may call it) */
-      403: {
         headers: {
           'RateLimit-Limit'?: string;
           'RateLimit-Policy'?: string;
