@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { slowFirstOrder, type FileToOrder } from './slow-first-sequencer';
-import { durationsOfReport } from './test-durations';
+import { durationsOfResults } from './test-durations';
 
 const order = (files: Record<string, FileToOrder>) => slowFirstOrder(Object.keys(files), (f) => files[f]!);
 const slow = (duration?: number, size = 0): FileToOrder => ({ slow: true, duration, size });
@@ -33,16 +33,15 @@ describe('the order npm test starts its files in', () => {
 });
 
 describe('the measured durations table', () => {
-  it('keeps each file of a Vitest JSON report with its wall time in seconds, relative to the root, sorted', () => {
-    const table = durationsOfReport(
+  it("keeps each file Vitest remembers with its duration in seconds, by path without the project's name, sorted", () => {
+    const table = durationsOfResults(
       {
-        testResults: [
-          { name: '/repo/libs/b.test.ts', startTime: 1_000, endTime: 13_460 },
-          { name: '/repo/apps/a.test.ts', startTime: 5_000, endTime: 5_049 },
-          { name: '/repo/apps/never-ran.test.ts' },
+        results: [
+          [':libs/b.test.ts', { duration: 12_460.3, failed: false }],
+          ['web:apps/a.test.ts', { duration: 49, failed: false }],
+          [':apps/never-ran.test.ts', { failed: false }],
         ],
       },
-      '/repo',
       '2026-12-07 CI',
     );
     expect(table).toEqual({ measured: '2026-12-07 CI', seconds: { 'apps/a.test.ts': 0, 'libs/b.test.ts': 12.5 } });

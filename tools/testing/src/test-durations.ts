@@ -6,8 +6,10 @@
  * reaches the next slow one as the first ends instead of waiting for its lock. Only the ratios
  * matter; a file the table lacks counts as the median of its kind.
  *
- * `npm run test:durations -- <vitest JSON report>` rewrites the table from a run's report
- * (`npx vitest run --reporter=json --outputFile.json=<file>`, as .ci/run writes .local/vitest-report.json).
+ * `npm run test:durations -- <results.json>` rewrites the table from what Vitest remembers of a
+ * whole run (node_modules/.vite/vitest/<hash>/results.json: each file's duration, hooks included,
+ * the figure the sequencer reads on a machine that ran the suite; a JSON report's start and end
+ * times leave the hooks out).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -29,28 +31,30 @@ export function readDurations(path = DURATIONS_FILE): Record<string, number> {
   }
 }
 
-interface VitestJsonReport {
-  testResults: Array<{ name: string; startTime?: number; endTime?: number }>;
+/** Vitest's memory of a run: `[project:path, { duration }]` per file (node_modules/.vite/vitest/<hash>/results.json). */
+interface VitestResults {
+  results: Array<[string, { duration?: number; failed?: boolean }]>;
 }
 
-/** The table of a Vitest JSON report's files (their wall time, rounded to a tenth of a second). */
-export function durationsOfReport(report: VitestJsonReport, root: string, measured: string): DurationsTable {
+/** The table of Vitest's remembered results (each file's duration in seconds, to a tenth). */
+export function durationsOfResults(remembered: VitestResults, measured: string): DurationsTable {
   const seconds: Record<string, number> = {};
-  for (const r of report.testResults)
-    if (r.startTime !== undefined && r.endTime !== undefined && r.endTime >= r.startTime)
-      seconds[relative(root, r.name)] = Math.round((r.endTime - r.startTime) / 100) / 10;
+  for (const [key, r] of remembered.results) {
+    const path = key.slice(key.indexOf(':') + 1);
+    if (typeof r.duration === 'number' && r.duration >= 0) seconds[path] = Math.round(r.duration / 100) / 10;
+  }
   return { measured, seconds: Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => a.localeCompare(b))) };
 }
 
-/** `npm run test:durations -- <report.json> [what the run was measured on]` */
+/** `npm run test:durations -- <results.json> [where and how it was measured]` */
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const [reportPath, ...about] = process.argv.slice(2);
-  if (!reportPath) {
-    console.error('usage: npm run test:durations -- <vitest JSON report> [where and how it was measured]');
+  const [resultsPath, ...about] = process.argv.slice(2);
+  if (!resultsPath) {
+    console.error('usage: npm run test:durations -- node_modules/.vite/vitest/<hash>/results.json [where and how it was measured]');
     process.exit(2);
   }
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as VitestJsonReport;
-  const table = durationsOfReport(report, resolve(import.meta.dirname, '../../..'), about.join(' ') || new Date().toISOString().slice(0, 10));
+  const remembered = JSON.parse(readFileSync(resultsPath, 'utf8')) as VitestResults;
+  const table = durationsOfResults(remembered, about.join(' ') || new Date().toISOString().slice(0, 10));
   writeFileSync(DURATIONS_FILE, `${JSON.stringify(table, null, 2)}\n`);
   console.log(`${Object.keys(table.seconds).length} files written to ${relative(process.cwd(), DURATIONS_FILE)}`);
 }
