@@ -45,8 +45,8 @@ export async function openRedis(
 /**
  * ioredis's `Cluster.connect()` never settles when its first ready check finds the cluster's
  * state not ok (a cluster made a moment before): it reconnects and becomes ready later, but only
- * says so with 'ready'. So a start waits for 'ready', fails when no node answers (connect's
- * rejection), and gives up with a clear error after `waitMs`.
+ * says so with 'ready'. So a start waits for 'ready' and a fresh slot table, fails when no node
+ * answers (connect's rejection), and gives up with a clear error after `waitMs`.
  */
 function clusterReady(client: Cluster, waitMs: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -55,9 +55,11 @@ function clusterReady(client: Cluster, waitMs: number): Promise<void> {
       client.disconnect();
       reject(new Error(`the Redis Cluster did not become ready in ${waitMs / 1000} s (its state is not ok: slots without a primary?)`));
     }, waitMs);
+    // The slot table read while the state was not ok may lack slots served since: read it again
+    // before the first command (ioredis fails a command on a slot it has no node for).
     const ready = () => {
       clearTimeout(timer);
-      resolve();
+      client.refreshSlotsCache(() => resolve());
     };
     client.once('ready', ready);
     client.connect().catch((err: Error) => {
