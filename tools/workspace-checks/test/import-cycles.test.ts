@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './support/source-files';
 
 const root = resolve(import.meta.dirname, '../../..');
-const SKIP = new Set(['node_modules', 'dist', '.local', 'coverage', 'web-dist']);
 
 /** Project roots: apps/<app> and libs/<layer>/<lib> holding a project.json. */
 function projectRoots(): string[] {
@@ -27,16 +27,6 @@ function projectRoots(): string[] {
     }
   }
   return roots;
-}
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
-    const path = resolve(dir, entry.name);
-    if (entry.isDirectory()) sourceFiles(path, out);
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
 }
 
 const isFile = (p: string): boolean => existsSync(p) && statSync(p).isFile();

@@ -9,9 +9,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './support/source-files';
 
 const root = resolve(import.meta.dirname, '../../..');
-const SKIP = new Set(['node_modules', 'dist', '.local', 'coverage', 'web-dist']);
 /** The layers no file may import from, and those whose files are checked. */
 const UPPER = ['libs/domains', 'libs/root'];
 const LOWER = ['libs/kernel', 'libs/platform'];
@@ -26,16 +26,6 @@ function upperPackages(): Set<string> {
     }
   }
   return names;
-}
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
-    const path = resolve(dir, entry.name);
-    if (entry.isDirectory()) sourceFiles(path, out);
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
 }
 
 /** The specifiers of `code` (a file at `file`) that reach an upper layer, by package name or relative path. */
